@@ -1,0 +1,289 @@
+"""Seats, sides, suits, ranks, cards and deals (R1, R2).
+
+These are the vocabulary shared by the reader, the writer and the rules
+engine, so they know nothing of parsing or scoring.
+
+>>> Seat.N.left, Seat.N.partner, Seat.N.side
+(<Seat.E: 'E'>, <Seat.S: 'S'>, <Side.NS: 'NS'>)
+>>> Card.parse("h10"), str(Card.parse("♠A"))
+(Card(suit=<Suit.H: 'H'>, rank=<Rank.TEN: 'T'>), 'SA')
+>>> deal = Deal.parse("N:AKQ2.JT9.876.543 - - -")
+>>> deal.hand(Seat.N).pbn(), deal.hand(Seat.E)
+('AKQ2.JT9.876.543', None)
+>>> Deal.parse("N:AKX... - - -")
+Traceback (most recent call last):
+...
+priffe_records.cards.CardError: N hand 'AKX...': rank 'X' is not a rank (A K Q J T 9 … 2)
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+
+class CardError(ValueError):
+    """A card, hand or deal string that cannot be read; ``column`` is 0-based within the string."""
+
+    def __init__(self, message: str, column: int = 0) -> None:
+        super().__init__(message)
+        self.column = column
+
+
+class Side(enum.Enum):
+    NS = "NS"
+    EW = "EW"
+
+    @property
+    def other(self) -> Side:
+        return Side.EW if self is Side.NS else Side.NS
+
+    @property
+    def seats(self) -> tuple[Seat, Seat]:
+        return (Seat.N, Seat.S) if self is Side.NS else (Seat.E, Seat.W)
+
+
+class Seat(enum.Enum):
+    """A compass seat; play goes clockwise N → E → S → W (R1)."""
+
+    N = "N"
+    E = "E"
+    S = "S"
+    W = "W"
+
+    @classmethod
+    def parse(cls, text: str) -> Seat:
+        try:
+            return cls(text.strip().upper())
+        except ValueError:
+            raise CardError(f"{text!r} is not a seat (N, E, S or W)") from None
+
+    @property
+    def index(self) -> int:
+        return _SEAT_ORDER.index(self)
+
+    @property
+    def left(self) -> Seat:
+        """The next seat clockwise ("left of", R1)."""
+        return _SEAT_ORDER[(self.index + 1) % 4]
+
+    @property
+    def partner(self) -> Seat:
+        return _SEAT_ORDER[(self.index + 2) % 4]
+
+    @property
+    def right(self) -> Seat:
+        return _SEAT_ORDER[(self.index + 3) % 4]
+
+    @property
+    def side(self) -> Side:
+        return Side.NS if self in (Seat.N, Seat.S) else Side.EW
+
+    def rotation(self) -> tuple[Seat, Seat, Seat, Seat]:
+        """The four seats clockwise, starting here."""
+        i = self.index
+        return (_SEAT_ORDER[i], _SEAT_ORDER[(i + 1) % 4], _SEAT_ORDER[(i + 2) % 4],
+                _SEAT_ORDER[(i + 3) % 4])
+
+
+_SEAT_ORDER: tuple[Seat, ...] = (Seat.N, Seat.E, Seat.S, Seat.W)
+SEATS = _SEAT_ORDER
+
+
+class Suit(enum.Enum):
+    """Suits in PBN order (spades, hearts, diamonds, clubs)."""
+
+    S = "S"
+    H = "H"
+    D = "D"
+    C = "C"
+
+    @property
+    def symbol(self) -> str:
+        return _SUIT_SYMBOL[self]
+
+    @property
+    def is_red(self) -> bool:
+        return self in (Suit.H, Suit.D)
+
+    @classmethod
+    def parse(cls, text: str) -> Suit:
+        up = text.upper()
+        if up in _SYMBOL_SUIT:
+            return _SYMBOL_SUIT[up]
+        try:
+            return cls(up)
+        except ValueError:
+            raise CardError(f"{text!r} is not a suit (S, H, D, C or ♠ ♥ ♦ ♣)") from None
+
+
+_SUIT_SYMBOL = {Suit.S: "♠", Suit.H: "♥", Suit.D: "♦", Suit.C: "♣"}
+_SYMBOL_SUIT = {v: k for k, v in _SUIT_SYMBOL.items()} | {"♤": Suit.S, "♡": Suit.H, "♢": Suit.D,
+                                                         "♧": Suit.C}
+SUITS: tuple[Suit, ...] = (Suit.S, Suit.H, Suit.D, Suit.C)
+
+
+class Rank(enum.Enum):
+    """Ranks, ace high (R2); ``value`` is the PBN letter, ``order`` compares."""
+
+    TWO = "2"
+    THREE = "3"
+    FOUR = "4"
+    FIVE = "5"
+    SIX = "6"
+    SEVEN = "7"
+    EIGHT = "8"
+    NINE = "9"
+    TEN = "T"
+    JACK = "J"
+    QUEEN = "Q"
+    KING = "K"
+    ACE = "A"
+
+    @property
+    def order(self) -> int:
+        return _RANK_ORDER[self]
+
+    @classmethod
+    def parse(cls, text: str) -> Rank:
+        up = text.upper()
+        if up == "10":
+            return Rank.TEN
+        try:
+            return cls(up)
+        except ValueError:
+            raise CardError(f"rank {text!r} is not a rank (A K Q J T 9 … 2)") from None
+
+
+_RANK_ORDER = {r: i for i, r in enumerate(Rank)}
+RANKS_HIGH_FIRST: tuple[Rank, ...] = tuple(reversed(Rank))
+
+
+@dataclass(frozen=True, order=False, slots=True)
+class Card:
+    suit: Suit
+    rank: Rank
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Read ``SA``, ``s10``, ``♠A`` or ``♠10``."""
+        t = text.strip()
+        if len(t) < 2:
+            raise CardError(f"card {text!r} is not a card (suit S H D C then rank A K Q J T 9 … 2)")
+        try:
+            suit = Suit.parse(t[0])
+            rank = Rank.parse(t[1:])
+        except CardError:
+            raise CardError(
+                f"card {text!r} is not a card (suit S H D C then rank A K Q J T 9 … 2)") from None
+        return cls(suit, rank)
+
+    def __str__(self) -> str:
+        return self.suit.value + self.rank.value
+
+    @property
+    def pretty(self) -> str:
+        return self.suit.symbol + ("10" if self.rank is Rank.TEN else self.rank.value)
+
+    @property
+    def sort_key(self) -> tuple[int, int]:
+        """Suit in PBN order, then high rank first."""
+        return (SUITS.index(self.suit), -self.rank.order)
+
+
+FULL_DECK: frozenset[Card] = frozenset(Card(s, r) for s in Suit for r in Rank)
+
+
+def sorted_cards(cards: Iterable[Card]) -> list[Card]:
+    return sorted(cards, key=lambda c: c.sort_key)
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """One player's cards. Duplicates are kept so the deal check (R2) can report them."""
+
+    cards: tuple[Card, ...]
+
+    @classmethod
+    def parse(cls, text: str) -> Hand:
+        """Read a PBN hand ``AKQ2.JT9.876.543`` (suits S.H.D.C, ``10`` allowed for ``T``)."""
+        parts = text.split(".")
+        if len(parts) != 4:
+            raise CardError(f"hand {text!r} must have four suits separated by '.', "
+                            f"found {len(parts)}")
+        cards: list[Card] = []
+        for suit, part in zip(SUITS, parts, strict=True):
+            i = 0
+            while i < len(part):
+                tok = part[i]
+                if part.startswith("10", i):
+                    tok = "10"
+                try:
+                    cards.append(Card(suit, Rank.parse(tok)))
+                except CardError as e:
+                    raise CardError(f"hand {text!r}: {e}") from None
+                i += len(tok)
+        return cls(tuple(cards))
+
+    def __iter__(self) -> Iterator[Card]:
+        return iter(self.cards)
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def __contains__(self, card: object) -> bool:
+        return card in self.cards
+
+    def suit(self, suit: Suit) -> list[Card]:
+        return sorted_cards(c for c in self.cards if c.suit is suit)
+
+    def pbn(self) -> str:
+        """Export form: suits S.H.D.C, ranks high first."""
+        return ".".join("".join(c.rank.value for c in self.suit(s)) for s in SUITS)
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """The four hands in seat order N, E, S, W; ``None`` for a hand given as ``-`` (unknown)."""
+
+    hands: tuple[Hand | None, Hand | None, Hand | None, Hand | None]
+
+    @classmethod
+    def parse(cls, text: str) -> Deal:
+        """Read a PBN Deal value ``N:hand hand hand hand`` (PBN §3.4.11)."""
+        t = text.strip()
+        if len(t) < 2 or t[1] != ":":
+            raise CardError(f"deal {text!r} must start with the first seat and ':', "
+                            "e.g. 'N:AKQ2.JT9.876.543 …'")
+        first = Seat.parse(t[0])
+        parts = t[2:].split()
+        if not 1 <= len(parts) <= 4:
+            raise CardError(f"deal must list four hands, found {len(parts)}", 2)
+        while len(parts) < 4:
+            parts.append("-")
+        hands: list[Hand | None] = [None] * 4
+        col = 2
+        for seat, part in zip(first.rotation(), parts, strict=True):
+            col = t.index(part, col)
+            try:
+                hands[seat.index] = None if part == "-" else Hand.parse(part)
+            except CardError as e:
+                raise CardError(f"{seat.value} {e}", col) from None
+            col += len(part)
+        return cls((hands[0], hands[1], hands[2], hands[3]))
+
+    def hand(self, seat: Seat) -> Hand | None:
+        return self.hands[seat.index]
+
+    def pbn(self, first: Seat = Seat.N) -> str:
+        """Export form starting at ``first`` (the dealer, in export format)."""
+        out = []
+        for seat in first.rotation():
+            h = self.hands[seat.index]
+            out.append("-" if h is None else h.pbn())
+        return f"{first.value}:" + " ".join(out)
+
+    @property
+    def complete(self) -> bool:
+        return all(h is not None for h in self.hands)

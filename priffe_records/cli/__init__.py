@@ -1,0 +1,27 @@
+"""The ``priffe`` command: a thin click layer over the library.
+
+Each command group lives in its own module and adds itself through
+``COMMANDS``; this module only assembles them and owns the entry point.
+"""
+
+from __future__ import annotations
+
+import click
+
+from .. import __version__
+from . import archive, format, replay, rules
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="priffe")
+def cli() -> None:
+    """Read, check, archive and replay records of the card game Priffe (PPN files)."""
+
+
+for _module in (format, rules, archive, replay):
+    for _command in _module.COMMANDS:
+        cli.add_command(_command)
+
+
+def main() -> None:
+    cli(prog_name="priffe")

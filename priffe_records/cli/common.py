@@ -1,0 +1,49 @@
+"""What every command shares: turning library errors into one clear line and an exit code."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import click
+
+from ..errors import PriffeError
+
+EXIT_OK = 0
+EXIT_FINDINGS = 1  # the input was read; it has errors (or would change, for --check)
+EXIT_UNUSABLE = 2  # the input could not be used at all
+
+
+class UserError(click.ClickException):
+    """An error the user can fix; printed as ``priffe: message`` without a traceback."""
+
+    exit_code = EXIT_UNUSABLE
+
+    def __init__(self, message: str, exit_code: int = EXIT_UNUSABLE) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+    def show(self, file: object = None) -> None:
+        click.echo(f"priffe: {self.format_message()}", err=True)
+
+
+@contextmanager
+def user_errors() -> Iterator[None]:
+    """Report library and OS errors as :class:`UserError` instead of a traceback."""
+    try:
+        yield
+    except PriffeError as e:
+        raise UserError(str(e)) from None
+    except FileNotFoundError as e:
+        raise UserError(f"{e.filename}: no such file") from None
+    except IsADirectoryError as e:
+        raise UserError(f"{e.filename}: is a directory") from None
+    except PermissionError as e:
+        raise UserError(f"{e.filename}: permission denied") from None
+    except OSError as e:
+        name = getattr(e, "filename", None) or ""
+        raise UserError(f"{name}: {e.strerror or e}") from None
+    except KeyboardInterrupt:
+        click.echo("priffe: interrupted", err=True)
+        sys.exit(130)
