@@ -1,0 +1,164 @@
+"""The cached Lark parser for one PPN record, and friendly syntax errors.
+
+The grammar lives in ``grammar/ppn.lark`` (shipped in the wheel as
+``priffe_records.grammar``). The parser is LALR with the contextual lexer and
+a tree-less transformer, built once per process: building costs far more than
+parsing a record.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import re
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedInput
+
+from .calls import suggest_call
+from .errors import PPNSyntaxError
+from .record import Location
+
+Block = tuple[str, list[Token]]  # ("auction" | "play" | "plain", tokens)
+
+
+class _Collect(Transformer[Token, Any]):
+    """Keep the raw tokens: the reader turns them into the model with locations."""
+
+    def start(self, items: list[Any]) -> list[Any]:
+        return items
+
+    def auction(self, items: list[Token]) -> Block:
+        return ("auction", items)
+
+    def play(self, items: list[Token]) -> Block:
+        return ("play", items)
+
+    def plain(self, items: list[Token]) -> Block:
+        return ("plain", items)
+
+
+def grammar_text() -> str:
+    """The grammar source, from the installed package or the source tree."""
+    try:
+        return (resources.files("priffe_records.grammar") / "ppn.lark").read_text("utf-8")
+    except (ModuleNotFoundError, FileNotFoundError):  # pragma: no cover - odd installs
+        here = Path(__file__).resolve().parent.parent / "grammar" / "ppn.lark"
+        return here.read_text("utf-8")
+
+
+@functools.cache
+def get_parser() -> Lark:
+    """Build the parser once; lark-cython is used when installed (extra ``fast``)."""
+    options: dict[str, Any] = {
+        "parser": "lalr",
+        "lexer": "contextual",
+        "transformer": _Collect(),
+        "propagate_positions": False,
+        "maybe_placeholders": False,
+    }
+    try:
+        import lark_cython
+
+        options["_plugins"] = lark_cython.plugins
+    except ImportError:
+        pass
+    try:
+        return Lark(grammar_text(), **options)
+    except Exception:  # pragma: no cover - a broken lark-cython build: fall back
+        options.pop("_plugins", None)
+        return Lark(grammar_text(), **options)
+
+
+def parse_chunk(text: str) -> list[Any]:
+    """Parse one record's text; raises Lark's exceptions (see :func:`explain`)."""
+    result: list[Any] = get_parser().parse(text)
+    return result
+
+
+_WORD = re.compile(r'[^\s\[\]{};"%=$!?]+')
+
+_NICE = {
+    "LBRACKET": "'['", "RSQB": "']'", "TAGNAME": "a tag name", "STRING": "a quoted value",
+    "CALL": "a call", "FOREIGN_CALL": "a call", "CARD": "a card", "DASH": "'-'", "END": "'*'",
+    "CONTINUE": "'+'", "IRREGULARITY": "'^I', '^S', '^R' or '^L'", "NOTE_REF": "a note '=n='",
+    "NAG": "a NAG '$n'", "SUFFIX": "a suffix", "SECTION_TOKEN": "section data",
+    "BRACE_COMMENT": "a comment", "LINE_COMMENT": "a comment", "ESCAPE_LINE": "a % line",
+    "AUCTION": "'Auction'", "PLAY": "'Play'", "$END": "the end of the record",
+}
+
+
+def _expected(names: set[str] | frozenset[str]) -> str:
+    nice = sorted({_NICE.get(n, n) for n in names if not n.startswith("__")})
+    return ", ".join(nice) if nice else "something else"
+
+
+def _position(exc: UnexpectedInput) -> tuple[int, int]:
+    line = getattr(exc, "line", None)
+    column = getattr(exc, "column", None)
+    tok = getattr(exc, "token", None)
+    if not isinstance(line, int) or line < 1:
+        line = getattr(tok, "line", None)
+    if not isinstance(column, int) or column < 1:
+        column = getattr(tok, "column", None)
+    return (line if isinstance(line, int) and line > 0 else 0,
+            column if isinstance(column, int) and column > 0 else 1)
+
+
+def explain(exc: UnexpectedInput, file: str, first_line: int, lines: list[str]) -> PPNSyntaxError:
+    """Turn a Lark error into one plain sentence with file, line and column.
+
+    Both lexer failures (no terminal fits) and parser failures (a token that
+    fits no rule, e.g. a word the fallback lexer took as section data) are
+    classified by what the parser state expected, so the user reads "unknown
+    call" rather than a list of terminal names.
+    """
+    line, column = _position(exc)
+    if line == 0:
+        line = len(lines) or 1
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    loc = Location(file, first_line + line - 1, column)
+    tok = getattr(exc, "token", None)
+    tok_type = getattr(tok, "type", None)
+    allowed = set(getattr(exc, "allowed", None) or getattr(exc, "expected", None) or ())
+    ch = text[column - 1] if column - 1 < len(text) else ""
+    m = _WORD.match(text, column - 1)
+    word = m.group(0) if m else ch
+    if tok_type == "$END":
+        msg = f"the record ends inside a tag pair; expected {_expected(allowed)}"
+    elif ch == '"' and "STRING" in allowed or (ch == '"' and tok_type is None):
+        msg = "unterminated string: the value has no closing '\"' on this line"
+    elif ch == "{" and tok_type is None:
+        msg = "unterminated comment: '{' has no matching '}'"
+    elif "TAGNAME" in allowed and ch.isalpha():
+        msg = f"tag name {word!r} must start with a capital letter (PBN §3.3)"
+    elif "TAGNAME" in allowed:
+        msg = f"expected a tag name after '[', found {ch!r}"
+    elif "CALL" in allowed and word and ch not in "[]":
+        hint = suggest_call(word)
+        did = f" — did you mean {hint!r}?" if hint else ""
+        msg = (f"unknown call {word!r}{did} (calls: Pass Klöver Spader Ruter Hjärter "
+               "Noll Spela)")
+    elif "CARD" in allowed and word and ch not in "[]":
+        msg = (f"card {word!r} is not a card: a suit S H D C (or ♠ ♥ ♦ ♣) then a rank "
+               "A K Q J T 9 … 2")
+    elif ch == "%":
+        msg = "'%' starts an escape line only in the first column (PBN §2.4)"
+    elif ch == "]" and "LBRACKET" in allowed:
+        msg = "stray ']': no tag pair is open here"
+    elif "STRING" in allowed:
+        msg = f"the tag has no value: expected a quoted string, found {word!r}"
+    elif "RSQB" in allowed:
+        msg = f"expected ']' to close the tag pair, found {word!r}"
+    else:
+        msg = f"unexpected {word!r}; expected {_expected(allowed)}"
+    return PPNSyntaxError(msg, loc, text)
+
+
+def close_words(word: str, choices: list[str]) -> str:
+    """`` — did you mean X?`` for a near miss, else empty."""
+    hit = difflib.get_close_matches(word, choices, n=1, cutoff=0.75)
+    return f" — did you mean {hit[0]!r}?" if hit else ""
