@@ -65,7 +65,7 @@ _CALL_EN = {Call.PASS: "Pass", Call.KLOVER: "Clubs", Call.SPADER: "Spades",
             Call.SPELA: "Play"}
 _CALL_WORDS: dict[str, Call] = {}
 for _call, _words in {
-    Call.PASS: ("pass", "p"),
+    Call.PASS: ("pass",),
     Call.KLOVER: ("klöver", "klover", "clubs", "club", "♣", "♧"),
     Call.SPADER: ("spader", "spades", "spade", "♠", "♤"),
     Call.RUTER: ("ruter", "diamonds", "diamond", "♦", "♢"),

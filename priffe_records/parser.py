@@ -75,7 +75,7 @@ def get_parser() -> Lark:
 
 def parse_chunk(text: str) -> list[Any]:
     """Parse one record's text; raises Lark's exceptions (see :func:`explain`)."""
-    result: list[Any] = get_parser().parse(text)
+    result: list[Any] = get_parser().parse(text)  # type: ignore[assignment]
     return result
 
 
@@ -129,7 +129,7 @@ def explain(exc: UnexpectedInput, file: str, first_line: int, lines: list[str]) 
     word = m.group(0) if m else ch
     if tok_type == "$END":
         msg = f"the record ends inside a tag pair; expected {_expected(allowed)}"
-    elif ch == '"' and "STRING" in allowed or (ch == '"' and tok_type is None):
+    elif (ch == '"' and "STRING" in allowed) or (ch == '"' and tok_type is None):
         msg = "unterminated string: the value has no closing '\"' on this line"
     elif ch == "{" and tok_type is None:
         msg = "unterminated comment: '{' has no matching '}'"

@@ -8,17 +8,17 @@ and one bad record never costs the rest of the file.
 >>> [rec] = loads(text)
 >>> rec.get("Dealer"), rec.get("Contract")
 ('N', 'Hjärter')
->>> next(loads('[Event "x"]\\n[Auction "N"]\\nHjärterr\\n'))
-Traceback (most recent call last):
-...
-priffe_records.errors.PPNSyntaxError: <string>:3:1: unknown call 'Hjärterr' — did you mean 'Hjärter'? (calls: Pass Klöver Spader Ruter Hjärter Noll Spela)
-    Hjärterr
-    ^
+>>> try:
+...     next(loads('[Event "x"]\\n[Auction "N"]\\nHjärterr\\n'))
+... except PPNSyntaxError as e:
+...     print(e.location, e.message[:49])
+<string>:3:1 unknown call 'Hjärterr' — did you mean 'Hjärter'?
 """
 
 from __future__ import annotations
 
 import codecs
+import contextlib
 import io
 import os
 import re
@@ -291,44 +291,41 @@ class _Builder:
 
     def section(self, kind: str, rest: list[LarkToken], tag_comments: list[Comment]) -> list[Token]:
         """Group calls or cards with the annotations and comments that follow them."""
-        out: list[dict[str, object]] = []
+        out: list[_Pending] = []
         pending_irregularity: LarkToken | None = None
         per_line: dict[int, int] = {}
-        suffix_seen: set[int] = set()
         for tok in rest:
             t = tok.type
             if t in ("BRACE_COMMENT", "LINE_COMMENT", "ESCAPE_LINE"):
-                (out[-1]["comments"] if out else tag_comments).append(  # type: ignore[union-attr]
-                    self.comment(tok))
+                (out[-1].comments if out else tag_comments).append(self.comment(tok))
                 continue
             if t in ("NOTE_REF", "NAG", "SUFFIX"):
-                if not out or out[-1]["kind"] is TokenKind.END:
+                if not out or out[-1].kind is TokenKind.END:
                     self.error(f"annotation {tok.value!r} must follow a "
                                f"{'call' if kind == 'auction' else 'card'}", self.loc(tok))
                     continue
                 cur = out[-1]
                 if t == "NOTE_REF":
-                    if cur["note"] is not None:
+                    if cur.note is not None:
                         self.error(f"a {'call' if kind == 'auction' else 'card'} takes at most "
                                    "one note reference (PBN §3.5.4)", self.loc(tok))
-                    cur["note"] = int(tok.value[1:-1])
+                    cur.note = int(tok.value[1:-1])
                 elif t == "NAG":
                     n = int(tok.value[1:])
                     if n > 255:
                         self.error(f"NAG {tok.value!r} is out of range: $0 … $255 (PBN §3.7)",
                                    self.loc(tok))
-                    cur["nags"].append(n)  # type: ignore[attr-defined]
+                    cur.nags.append(n)
                 else:
-                    if id(cur) in suffix_seen:
+                    if cur.suffix:
                         self.error("at most one suffix (! ? !! ?? !? ?!) per "
                                    f"{'call' if kind == 'auction' else 'card'}", self.loc(tok))
-                    suffix_seen.add(id(cur))
-                    n = _CALL_SUFFIX_NAG[tok.value] + (6 if kind == "play" else 0)
-                    cur["nags"].append(n)  # type: ignore[attr-defined]
+                    cur.suffix = True
+                    cur.nags.append(_CALL_SUFFIX_NAG[tok.value] + (6 if kind == "play" else 0))
                 continue
             if t == "IRREGULARITY":
                 if tok.value == "^S" and kind == "auction":
-                    out.append(_tok(TokenKind.SKIP, "^S", None, self.loc(tok)))
+                    out.append(_Pending(TokenKind.SKIP, "^S", self.loc(tok)))
                     continue
                 if tok.value == "^S" or (kind == "auction") != (tok.value == "^I"):
                     where = "auction" if tok.value in ("^I", "^S") else "play"
@@ -339,23 +336,23 @@ class _Builder:
                 continue
             text = tok.value
             if t == "CALL":
-                token = _tok(TokenKind.CALL, Call.parse(text).value, None, self.loc(tok))
+                token = _Pending(TokenKind.CALL, Call.parse(text).value, self.loc(tok))
             elif t == "FOREIGN_CALL":
-                token = _tok(TokenKind.FOREIGN, text.upper(), None, self.loc(tok))
+                token = _Pending(TokenKind.FOREIGN, text.upper(), self.loc(tok))
             elif t == "CARD":
-                token = _tok(TokenKind.CARD, _card_text(text), None, self.loc(tok))
+                token = _Pending(TokenKind.CARD, _card_text(text), self.loc(tok))
             elif t == "DASH":
-                token = _tok(TokenKind.UNKNOWN, "-", None, self.loc(tok))
+                token = _Pending(TokenKind.UNKNOWN, "-", self.loc(tok))
             elif t == "END":
-                token = _tok(TokenKind.END, "*", None, self.loc(tok))
+                token = _Pending(TokenKind.END, "*", self.loc(tok))
             else:
-                token = _tok(TokenKind.CONTINUE, "+", None, self.loc(tok))
+                token = _Pending(TokenKind.CONTINUE, "+", self.loc(tok))
             if pending_irregularity is not None:
                 if t == "END":
                     self.error(f"irregularity {pending_irregularity.value!r} must precede a "
                                f"{'call' if kind == 'auction' else 'card'}",
                                self.loc(pending_irregularity))
-                token["irregularity"] = pending_irregularity.value[1]
+                token.irregularity = pending_irregularity.value[1]
                 pending_irregularity = None
             if kind == "play" and t != "END":
                 line = tok.line or 0
@@ -367,9 +364,7 @@ class _Builder:
         if pending_irregularity is not None:
             self.error(f"irregularity {pending_irregularity.value!r} must precede a "
                        f"{'call' if kind == 'auction' else 'card'}", self.loc(pending_irregularity))
-        return [Token(d["kind"], d["text"], d["irregularity"], d["note"],  # type: ignore[arg-type]
-                      tuple(sorted(d["nags"])), tuple(d["comments"]),  # type: ignore[call-overload]
-                      d["location"]) for d in out]  # type: ignore[arg-type]
+        return [p.freeze() for p in out]
 
     # -- values ---------------------------------------------------------
 
@@ -402,10 +397,9 @@ class _Builder:
                     self.error(f"bad Deal: {e}", Location(vloc.file, vloc.line,
                                                           vloc.column + e.column))
             elif t.name == "Contract" and v:
-                try:
+                # A bridge contract stays as written; the validator explains.
+                with contextlib.suppress(ValueError):
                     value = Contract.parse(v).value
-                except ValueError:
-                    pass  # a bridge contract: kept, the validator explains
             elif t.name == "Result":
                 value = _normalise_result(value, declarer)
             elif t.name == "OptimumScore" and not _OPTIMUM_SCORE.match(v):
@@ -445,10 +439,22 @@ class _Builder:
         return out
 
 
-def _tok(kind: TokenKind, text: str, irregularity: str | None,
-         location: Location) -> dict[str, object]:
-    return {"kind": kind, "text": text, "irregularity": irregularity, "note": None, "nags": [],
-            "comments": [], "location": location}
+@dataclass
+class _Pending:
+    """A call or card still collecting the annotations and comments after it."""
+
+    kind: TokenKind
+    text: str
+    location: Location
+    irregularity: str | None = None
+    note: int | None = None
+    suffix: bool = False
+    nags: list[int] = field(default_factory=list)
+    comments: list[Comment] = field(default_factory=list)
+
+    def freeze(self) -> Token:
+        return Token(self.kind, self.text, self.irregularity, self.note,
+                     tuple(sorted(self.nags)), tuple(self.comments), self.location)
 
 
 def _card_text(text: str) -> str:

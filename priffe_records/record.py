@@ -51,7 +51,7 @@ class Comment:
     def pbn(self) -> str:
         if self.kind is CommentKind.BRACE:
             return "{" + self.text + "}"
-        return self.kind.value + self.text
+        return str(self.kind.value) + self.text
 
 
 class TokenKind(enum.Enum):
@@ -249,6 +249,45 @@ class Record:
             if isinstance(t.section, Section):
                 for tok in t.section.tokens:
                     yield from tok.comments
+
+    def to_dict(self) -> dict[str, object]:
+        """A JSON-ready view: tags in file order, sections as token lists."""
+        def comments(cs: tuple[Comment, ...]) -> list[dict[str, str]]:
+            return [{"kind": c.kind.name.lower(), "text": c.text} for c in cs]
+
+        tags: list[dict[str, object]] = []
+        for t in self.tags:
+            d: dict[str, object] = {"name": t.name, "value": t.value}
+            if t.inherit is not None:
+                d["inherit"] = t.inherit
+            if t.comments:
+                d["comments"] = comments(t.comments)
+            if isinstance(t.section, Section):
+                toks: list[dict[str, object]] = []
+                for tok in t.section.tokens:
+                    td: dict[str, object] = {"kind": tok.kind.value, "text": tok.text}
+                    if tok.irregularity:
+                        td["irregularity"] = tok.irregularity
+                    if tok.note is not None:
+                        td["note"] = tok.note
+                    if tok.nags:
+                        td["nags"] = list(tok.nags)
+                    if tok.comments:
+                        td["comments"] = comments(tok.comments)
+                    toks.append(td)
+                d["tokens"] = toks
+            elif isinstance(t.section, RawSection):
+                d["rows"] = [list(r) for r in t.section.rows]
+            tags.append(d)
+        out: dict[str, object] = {}
+        if self.location is not None:
+            out["file"], out["line"] = self.location.file, self.location.line
+        if self.leading:
+            out["leading"] = comments(self.leading)
+        out["tags"] = tags
+        if self.defaults:
+            out["inherited"] = dict(self.defaults)
+        return out
 
     def replace_tag(self, name: str, value: str) -> Record:
         """A copy with ``name`` set to ``value`` (added if missing), comments kept."""

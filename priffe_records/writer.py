@@ -75,9 +75,7 @@ def _section_lines(section: Section) -> list[str]:
         cur, slots = [], 0
 
     for tok in section.tokens:
-        if tok.kind is TokenKind.END:
-            flush()
-        elif slots == 4:
+        if tok.kind is TokenKind.END or slots == 4:
             flush()
         cur.append(format_token(tok))
         if tok.kind is not TokenKind.END:

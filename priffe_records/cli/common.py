@@ -18,11 +18,9 @@ EXIT_UNUSABLE = 2  # the input could not be used at all
 class UserError(click.ClickException):
     """An error the user can fix; printed as ``priffe: message`` without a traceback."""
 
-    exit_code = EXIT_UNUSABLE
-
     def __init__(self, message: str, exit_code: int = EXIT_UNUSABLE) -> None:
         super().__init__(message)
-        self.exit_code = exit_code
+        self.exit_code = exit_code  # type: ignore[misc]
 
     def show(self, file: object = None) -> None:
         click.echo(f"priffe: {self.format_message()}", err=True)

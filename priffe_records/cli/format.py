@@ -1,0 +1,148 @@
+"""``priffe fmt`` and ``priffe parse``: the format-level commands."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import click
+
+from ..errors import BadRecord
+from ..reader import read
+from ..record import Record
+from ..writer import dumps, write
+from .common import EXIT_FINDINGS, EXIT_OK, UserError, user_errors
+
+PPN_SUFFIXES = (".ppn", ".pbn")
+
+
+def expand_paths(paths: tuple[str, ...]) -> Iterator[Path]:
+    """Files as given; a directory stands for every .ppn/.pbn file below it, sorted."""
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():
+            found = sorted(f for f in path.rglob("*") if f.suffix.lower() in PPN_SUFFIXES
+                           and f.is_file())
+            if not found:
+                raise UserError(f"{p}: no .ppn or .pbn files in this folder")
+            yield from found
+        elif not path.exists():
+            raise UserError(f"{p}: no such file")
+        else:
+            yield path
+
+
+def report_bad(bad: BadRecord) -> None:
+    for err in bad.errors:
+        click.echo(str(err), err=True)
+
+
+@click.command("fmt")
+@click.argument("files", nargs=-1, required=True, type=click.Path())
+@click.option("--check", is_flag=True,
+              help="Change nothing; exit 1 and list the files that would be rewritten.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
+              help="Write the canonical text here ('-' for stdout) instead of rewriting "
+                   "the files in place.")
+@click.option("--resolve-inheritance", is_flag=True,
+              help="Write '#'/'##' inherited tag values out in full.")
+def fmt_command(files: tuple[str, ...], check: bool, output: str | None,
+                resolve_inheritance: bool) -> None:
+    """Rewrite PPN/PBN FILES in canonical export format.
+
+    Files with syntax errors are never rewritten: their errors are listed
+    and the exit status is 1. FILES may be folders (every .ppn/.pbn below).
+    """
+    changed: list[Path] = []
+    failed = 0
+    texts: list[str] = []
+    with user_errors():
+        for path in expand_paths(files):
+            records = list(read(path, errors="collect"))
+            bad = [r for r in records if isinstance(r, BadRecord)]
+            if bad:
+                for b in bad:
+                    report_bad(b)
+                failed += 1
+                continue
+            good = [r for r in records if isinstance(r, Record)]
+            new = dumps(good, resolve_inheritance=resolve_inheritance)
+            if output is not None:
+                texts.append(new if not texts else new.split("\n", 2)[2])
+                continue
+            old = path.read_bytes()
+            if old != new.encode("utf-8"):
+                changed.append(path)
+                if check:
+                    click.echo(f"would reformat {path}", err=True)
+                else:
+                    write(good, path, resolve_inheritance=resolve_inheritance)
+                    click.echo(f"reformatted {path}", err=True)
+        if output is not None and not failed:
+            joined = "\n".join(texts)
+            if output == "-":
+                sys.stdout.write(joined)
+            else:
+                _atomic_text(Path(output), joined)
+    if output is None:
+        verb = "would be reformatted" if check else "reformatted"
+        click.echo(f"{len(changed)} file(s) {verb}"
+                   + (f", {failed} with errors left unchanged" if failed else ""), err=True)
+    if failed or (check and changed):
+        sys.exit(EXIT_FINDINGS)
+    sys.exit(EXIT_OK)
+
+
+def _atomic_text(path: Path, text: str) -> None:
+    import os
+    import tempfile
+
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or Path("."))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+@click.command("parse")
+@click.argument("files", nargs=-1, required=True, type=click.Path())
+@click.option("--json", "as_json", is_flag=True,
+              help="Print each record as one line of JSON (errors too, as {\"errors\": …}).")
+def parse_command(files: tuple[str, ...], as_json: bool) -> None:
+    """Read FILES and show their records; syntax errors are listed with file:line:col.
+
+    Exit status 1 when any record could not be read (the others are still shown).
+    """
+    failed = 0
+    with user_errors():
+        for path in expand_paths(files):
+            for rec in read(path, errors="collect"):
+                if isinstance(rec, BadRecord):
+                    failed += 1
+                    if as_json:
+                        click.echo(json.dumps({"file": rec.location.file,
+                                               "line": rec.location.line,
+                                               "errors": [e.to_dict() for e in rec.errors]},
+                                              ensure_ascii=False))
+                    report_bad(rec)
+                    continue
+                if as_json:
+                    click.echo(json.dumps(rec.to_dict(), ensure_ascii=False))
+                else:
+                    loc = rec.location
+                    where = f"{loc.file}:{loc.line}" if loc else "?"
+                    fields = [f"{n}={rec.get(n)}" for n in ("Event", "Rubber", "Board",
+                                                            "Contract", "Declarer", "Result")
+                              if rec.get(n) is not None]
+                    click.echo(f"{where}: " + (" ".join(fields) or "(no identification tags)"))
+    if failed:
+        click.echo(f"{failed} record(s) could not be read", err=True)
+        sys.exit(EXIT_FINDINGS)
+
+
+COMMANDS: list[click.Command] = [fmt_command, parse_command]

@@ -1,0 +1,21 @@
+"""Shared fixtures: paths to the shared corpus and the examples."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+CORPUS = SHARED / "pbn" / "corpus"
+EXAMPLES = ROOT / "examples"
+DATA = Path(__file__).resolve().parent / "data"
+GOLDEN = Path(__file__).resolve().parent / "golden"
+
+
+@pytest.fixture
+def corpus_dir() -> Path:
+    if not CORPUS.is_dir():
+        pytest.skip("../shared/pbn/corpus is not present")
+    return CORPUS

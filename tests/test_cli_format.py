@@ -1,0 +1,99 @@
+"""``priffe fmt`` and ``priffe parse`` through CliRunner and as a real installed command."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import GOLDEN
+
+from priffe_records import __version__
+from priffe_records.cli import cli
+
+MESSY = GOLDEN / "import-format.in.ppn"
+CANON = GOLDEN / "import-format.out.ppn"
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    r = CliRunner().invoke(cli, list(args))
+    return r.exit_code, r.stdout, r.stderr
+
+
+def test_version_and_help_on_every_command() -> None:
+    code, out, _ = run("--version")
+    assert code == 0 and __version__ in out
+    for command in cli.commands:
+        code, out, _ = run(command, "--help")
+        assert code == 0 and "Usage:" in out, command
+
+
+def test_fmt_rewrites_in_place_and_check_reports(tmp_path: Path) -> None:
+    f = tmp_path / "messy.ppn"
+    shutil.copy(MESSY, f)
+    code, _, err = run("fmt", "--check", str(f))
+    assert code == 1 and f"would reformat {f}" in err
+    assert f.read_bytes() == MESSY.read_bytes(), "--check changes nothing"
+    code, _, err = run("fmt", str(f))
+    assert code == 0 and "1 file(s) reformatted" in err
+    assert f.read_text("utf-8") == CANON.read_text("utf-8")
+    code, _, err = run("fmt", "--check", str(tmp_path))
+    assert code == 0 and "0 file(s) would be reformatted" in err
+
+
+def test_fmt_to_stdout(tmp_path: Path) -> None:
+    code, out, _ = run("fmt", str(MESSY), "-o", "-")
+    assert code == 0 and out == CANON.read_text("utf-8")
+
+
+def test_fmt_never_rewrites_a_file_with_errors(tmp_path: Path) -> None:
+    f = tmp_path / "bad.ppn"
+    f.write_text('[Event "a"]\n\n[Play "N"]\nSX\n', "utf-8")
+    before = f.read_bytes()
+    code, _, err = run("fmt", str(f))
+    assert code == 1
+    assert f"{f}:4:1: card 'SX' is not a card" in err
+    assert "Traceback" not in err
+    assert f.read_bytes() == before
+
+
+def test_missing_file_is_one_clear_line(tmp_path: Path) -> None:
+    code, _, err = run("fmt", str(tmp_path / "nope.ppn"))
+    assert code == 2 and err.strip() == f"priffe: {tmp_path / 'nope.ppn'}: no such file"
+
+
+def test_parse_json_one_record_per_line() -> None:
+    code, out, _ = run("parse", "--json", str(CANON))
+    assert code == 0
+    lines = [json.loads(x) for x in out.splitlines()]
+    assert len(lines) == 2
+    assert {"name": "Contract", "value": "Hjärter"} in lines[0]["tags"]
+    assert lines[0]["line"] == 3
+
+
+def test_parse_broken_file_prints_located_errors_and_exits_1(tmp_path: Path) -> None:
+    f = tmp_path / "b.ppn"
+    f.write_text('[Event "x"]\n[Auction "N"]\nHjärterr Pass\n\n[Event "ok"]\n', "utf-8")
+    code, out, err = run("parse", str(f))
+    assert code == 1
+    assert f"{f}:3:1: unknown call 'Hjärterr' — did you mean 'Hjärter'?" in err
+    assert "Event=ok" in out
+    assert "Traceback" not in err + out
+
+
+def test_installed_priffe_command_runs_as_a_subprocess(tmp_path: Path) -> None:
+    exe = shutil.which("priffe")
+    if exe is None:
+        pytest.skip("the priffe command is not installed in this environment")
+    f = tmp_path / "b.ppn"
+    f.write_text('[Event "x"\n', "utf-8")
+    proc = subprocess.run([exe, "parse", str(f)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1
+    assert f"{f}:1:8: unterminated string" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    proc = subprocess.run([exe, "fmt", "--check", str(CANON)], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 0, proc.stderr

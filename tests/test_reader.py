@@ -1,0 +1,216 @@
+"""The reader: decoding, record splitting, sections, inheritance, located errors."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from priffe_records import BadRecord, PPNSyntaxError, loads, read
+from priffe_records.record import CommentKind, RawSection, TokenKind
+
+DEAL = '[Deal "N:KJ.A7.AQ3.AKQJ63 A64.T9863.T8742. T9872.KQ2.KJ6.85 Q53.J54.95.T9742"]'
+
+
+def one(text: str):  # type: ignore[no-untyped-def]
+    [rec] = list(loads(text))
+    return rec
+
+
+@pytest.mark.parametrize("encoding,prefix", [
+    ("utf-8", b""), ("utf-8", b"\xef\xbb\xbf"), ("utf-16-le", b"\xff\xfe"),
+    ("utf-16-be", b"\xfe\xff"), ("latin-1", b""),
+])
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_encodings_and_line_ends(tmp_path: Path, encoding: str, prefix: bytes,
+                                 newline: str) -> None:
+    text = newline.join(['[Event "Klubbkväll"]', '[South "Åsa Öberg"]', "",
+                         '[Event "Två"]']) + newline
+    f = tmp_path / "x.ppn"
+    f.write_bytes(prefix + text.encode(encoding))
+    recs = list(read(f))
+    assert [r.get("Event") for r in recs] == ["Klubbkväll", "Två"]
+    assert recs[0].get("South") == "Åsa Öberg"
+    assert recs[1].location is not None and recs[1].location.line == 4
+
+
+def test_latin1_line_in_a_utf8_file(tmp_path: Path) -> None:
+    f = tmp_path / "mixed.ppn"
+    f.write_bytes('[Event "Kväll"]\n'.encode() + '[Site "Gävle"]\n'.encode("latin-1"))
+    assert one_from(f).get("Site") == "Gävle"
+
+
+def one_from(path: Path):  # type: ignore[no-untyped-def]
+    [rec] = list(read(path))
+    return rec
+
+
+def test_several_tags_on_a_line_and_a_tag_over_lines() -> None:
+    rec = one('[Event "a"] [Site "b"]\n[Date\n  "2026.11.29"\n]\n')
+    assert [(t.name, t.value) for t in rec.tags] == [
+        ("Event", "a"), ("Site", "b"), ("Date", "2026.11.29")]
+
+
+def test_escapes_in_values() -> None:
+    rec = one(r'[Event "say \"hej\" \\ ok"]' + "\n")
+    assert rec.get("Event") == 'say "hej" \\ ok'
+
+
+def test_comments_attach_to_what_they_follow() -> None:
+    rec = one('% top\n{lead}\n[Event "a"] ; rest of line\n{after event}\n'
+              '[Auction "E"]\nHjärter {strong} Pass Pass Pass\n')
+    assert [(c.kind, c.text) for c in rec.leading] == [(CommentKind.ESCAPE, " top"),
+                                                      (CommentKind.BRACE, "lead")]
+    assert [c.text for c in rec.tag("Event").comments] == [" rest of line", "after event"]
+    assert rec.auction is not None
+    assert [c.text for c in rec.auction.tokens[0].comments] == ["strong"]
+
+
+def test_brace_comment_may_hold_blank_lines() -> None:
+    recs = list(loads('[Event "a"] {one\n\ntwo}\n[Site "b"]\n\n[Event "c"]\n'))
+    assert len(recs) == 2
+    assert recs[0].tag("Event").comments[0].text == "one\n\ntwo"
+
+
+def test_calls_in_every_spelling_are_canonical() -> None:
+    rec = one('[Auction "E"]\nhjarter KLOVER ♠ play\n')
+    assert rec.auction is not None
+    assert [t.text for t in rec.auction.tokens] == ["Hjärter", "Klöver", "Spader", "Spela"]
+
+
+def test_cards_with_ten_and_symbols() -> None:
+    rec = one('[Play "E"]\nh10 ♥T ♠A dq\n')
+    assert rec.play is not None
+    assert [t.text for t in rec.play.tokens] == ["HT", "HT", "SA", "DQ"]
+
+
+def test_annotations_suffix_becomes_nag_and_irregularities() -> None:
+    rec = one('[Auction "N"]\n- ^I Hjärter !! =1= $20 ^S Pass ? *\n[Note "1:stark"]\n'
+              '[Play "E"]\nSA ! ^R SK -- +\n*\n')
+    assert rec.auction is not None and rec.play is not None
+    calls = rec.auction.tokens
+    assert calls[0].kind is TokenKind.UNKNOWN
+    assert (calls[1].text, calls[1].irregularity, calls[1].note, calls[1].nags) == (
+        "Hjärter", "I", 1, (3, 20))
+    assert calls[2].kind is TokenKind.SKIP and calls[3].nags == (2,)
+    assert calls[4].kind is TokenKind.END
+    cards = rec.play.tokens
+    assert cards[0].nags == (7,) and cards[1].irregularity == "R"
+    assert [t.kind for t in cards[2:]] == [TokenKind.UNKNOWN, TokenKind.CONTINUE, TokenKind.END]
+    assert rec.notes == {1: "stark"}
+
+
+def test_bridge_calls_are_kept_for_the_validator() -> None:
+    rec = one('[Auction "N"]\n1nt x XX AP\n')
+    assert rec.auction is not None
+    assert [(t.kind, t.text) for t in rec.auction.tokens] == [
+        (TokenKind.FOREIGN, "1NT"), (TokenKind.FOREIGN, "X"), (TokenKind.FOREIGN, "XX"),
+        (TokenKind.FOREIGN, "AP")]
+
+
+def test_supplemental_section_rows_kept() -> None:
+    rec = one('[OptimumResultTable "Declarer;Denomination\\\\2R"]\nN  C  9\nN NT "a b"\n')
+    t = rec.tag("OptimumResultTable")
+    assert isinstance(t.section, RawSection)
+    assert t.section.rows == (("N", "C", "9"), ("N", "NT", '"a b"'))
+
+
+def test_values_are_normalised() -> None:
+    rec = one('[Dealer "e"]\n' + DEAL + '\n[Declarer "e"]\n[Contract "tvangsnoll"]\n'
+              '[Result "9"]\n')
+    assert rec.get("Dealer") == "E" and rec.get("Contract") == "Tvångsnoll"
+    assert rec.get("Deal", "").startswith("E:A64.T9863.T8742.")
+    assert rec.get("Result") == "NS 4 EW 9"
+    assert one('[Result "EW 5"]\n').get("Result") == "NS 8 EW 5"
+    assert one('[Result "EW 5 NS 8"]\n').get("Result") == "NS 8 EW 5"
+
+
+def test_inheritance_hash_and_double_hash() -> None:
+    recs = list(loads('[Event "##Klubbkväll"]\n[Site "Uppsala"]\n\n[Site "#"]\n\n'
+                      '[Event "Annan"]\n\n[Board "4"]\n'))
+    assert [r.get("Event") for r in recs] == ["Klubbkväll", "Klubbkväll", "Annan", "Annan"]
+    assert recs[1].get("Site") == "Uppsala"
+    assert recs[1].tag("Site").inherit == "#"
+    assert recs[0].tag("Event").inherit == "##Klubbkväll"
+
+
+def test_hash_is_forbidden_for_deal_tags() -> None:
+    with pytest.raises(PPNSyntaxError, match=r"Dealer may not inherit"):
+        list(loads('[Dealer "#"]\n'))
+
+
+def test_header_lines_are_not_part_of_a_record() -> None:
+    recs = list(loads("% PPN 1.0\n% EXPORT\n% mine\n[Event \"a\"]\n"))
+    assert [c.text for c in recs[0].leading] == [" mine"]
+
+
+@pytest.mark.parametrize("text,line,column,fragment", [
+    ('[Event "x"]\n[Auction "N"]\nHjärterr\n', 3, 1, "did you mean 'Hjärter'"),
+    ('[Event "x\n', 1, 8, "unterminated string"),
+    ('[event "x"]\n', 1, 2, "must start with a capital letter"),
+    ('[Event "x" \n[Site "y"]', 2, 1, "expected ']'"),
+    ('[Event]\n', 1, 7, "no value"),
+    ('[Play "N"]\nSX\n', 2, 1, "card 'SX' is not a card"),
+    ('[Play "N"]\nSA SK SQ SJ ST\n', 2, 13, "Play row has 5 cards"),
+    ('[Event "x"] {open\n[Site "y"]\n', 1, 13, "unterminated comment"),
+    (' %x\n', 1, 2, "first column"),
+    ('[Dealer "Q"]\n', 1, 10, "not a seat"),
+    ('[Auction "N"]\n$3 Pass\n', 2, 1, "must follow a call"),
+    ('[Play "N"]\n^I SA\n', 2, 1, "belongs in the auction"),
+    ('[Event "x"]\n]\n', 2, 1, "stray ']'"),
+    ('[Auction "Q"]\n', 1, 11, "must name the seat"),
+    ('[Auction "N"]\nPass =1= =2=\n', 2, 10, "at most one note"),
+    ('[Date "29/11/2026"]\n', 1, 8, "YYYY.MM.DD"),
+])
+def test_syntax_errors_are_located_and_plain(text: str, line: int, column: int,
+                                             fragment: str) -> None:
+    with pytest.raises(PPNSyntaxError) as info:
+        list(loads(text, name="bad.ppn"))
+    err = info.value
+    assert (err.location.file, err.location.line, err.location.column) == ("bad.ppn", line,
+                                                                           column)
+    assert fragment in err.message
+    assert str(err).startswith(f"bad.ppn:{line}:{column}: ")
+    assert "^" in str(err)
+
+
+def test_collecting_mode_keeps_reading_after_a_bad_record() -> None:
+    text = '[Event "a"]\n\n[Play "N"]\nSX\n\n[Event "c"]\n'
+    out = list(loads(text, errors="collect"))
+    assert isinstance(out[1], BadRecord)
+    assert out[1].errors[0].location.line == 4
+    assert out[1].text == '[Play "N"]\nSX\n'
+    assert [r.get("Event") for r in (out[0], out[2])] == ["a", "c"]  # type: ignore[union-attr]
+
+
+def test_strict_mode_raises_the_first_error() -> None:
+    it = loads('[Event "a"]\n\n[Event "b\n', errors="raise")
+    assert next(it).get("Event") == "a"
+    with pytest.raises(PPNSyntaxError):
+        next(it)
+
+
+class CountingReader(io.RawIOBase):
+    """A byte stream that counts how much has been read from it."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data, self.pos = data, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b) -> int:  # type: ignore[no-untyped-def,override]
+        chunk = self.data[self.pos:self.pos + len(b)]
+        b[:len(chunk)] = chunk
+        self.pos += len(chunk)
+        return len(chunk)
+
+
+def test_reading_streams_record_by_record() -> None:
+    data = b"".join(b'[Event "e%d"]\n[Board "%d"]\n\n' % (i, i) for i in range(50_000))
+    src = CountingReader(data)
+    it = read(io.BufferedReader(src, buffer_size=1 << 16))
+    first = next(it)
+    assert first.get("Event") == "e0"
+    assert src.pos < len(data) // 4, "the first record came before the file was read"

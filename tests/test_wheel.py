@@ -1,0 +1,41 @@
+"""The wheel ships the grammar: build it, install it in a fresh venv, run priffe elsewhere."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+from conftest import GOLDEN, ROOT
+
+
+@pytest.mark.skipif(os.environ.get("PRIFFE_SKIP_WHEEL") == "1", reason="PRIFFE_SKIP_WHEEL=1")
+def test_wheel_installs_and_runs_outside_the_source_tree(tmp_path: Path) -> None:
+    dist = tmp_path / "dist"
+    build = subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation",
+                            "--outdir", str(dist), str(ROOT)],
+                           capture_output=True, text=True, timeout=300)
+    if build.returncode != 0 and "No module named build" in build.stderr:
+        pytest.skip("the 'build' package is not installed")
+    assert build.returncode == 0, build.stderr[-2000:]
+    [wheel] = dist.glob("*.whl")
+    import zipfile
+
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "priffe_records/grammar/ppn.lark" in names
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=True, system_site_packages=False).create(env_dir)
+    py = env_dir / "bin" / "python"
+    pip = subprocess.run([str(py), "-m", "pip", "install", "-q", str(wheel)],
+                         capture_output=True, text=True, timeout=600)
+    assert pip.returncode == 0, pip.stderr[-2000:]
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    proc = subprocess.run([str(env_dir / "bin" / "priffe"), "fmt", "--check",
+                           str(GOLDEN / "format-example.out.ppn")],
+                          cwd=outside, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "0 file(s) would be reformatted" in proc.stderr
