@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -85,11 +86,12 @@ def test_parse_broken_file_prints_located_errors_and_exits_1(tmp_path: Path) -> 
 
 
 def test_installed_priffe_command_runs_as_a_subprocess(tmp_path: Path) -> None:
-    exe = shutil.which("priffe")
+    beside = Path(sys.executable).parent / "priffe"
+    exe = str(beside) if beside.exists() else shutil.which("priffe")
     if exe is None:
         pytest.skip("the priffe command is not installed in this environment")
     f = tmp_path / "b.ppn"
-    f.write_text('[Event "x"\n', "utf-8")
+    f.write_text('[Event "x\n', "utf-8")
     proc = subprocess.run([exe, "parse", str(f)], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1
     assert f"{f}:1:8: unterminated string" in proc.stderr
