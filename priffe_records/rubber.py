@@ -108,7 +108,8 @@ class DealLine:
     """
 
     outcome: DealOutcome
-    rubber: int
+    rubber: int  # the rubber's number (its Rubber tag, else counted)
+    seq: int  # 0-based position of the rubber in the partie
     totals: SidePoints | None
     games: SidePoints | None
     step: Step | None
@@ -239,8 +240,9 @@ class PartieScorer:
                 "R23", f"{here} cannot be scored, so the totals of rubber {self._number} from "
                 "here on cannot be checked (R23)", rec.location))
         self._check_claims(o, step, here)
-        line = DealLine(o, self._number, self.state.totals if self.state else None,
-                        self.state.games if self.state else None, step)
+        state = self.state
+        line = DealLine(o, self._number, len(self.rubbers), state.totals if state else None,
+                        state.games if state else None, step)
         self.lines.append(line)
         return line
 

@@ -1,7 +1,193 @@
-"""Commands of this group (filled in by its issue)."""
+"""``priffe validate`` and ``priffe score``: the rules engine on the command line.
+
+The commands only read files, call :func:`priffe_records.validate.validate`
+or :func:`priffe_records.sheet.score_parties`, and render the result; every
+rule lives in the library.
+"""
 
 from __future__ import annotations
 
-import click
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
-COMMANDS: list[click.Command] = []
+import click
+from rich.console import Console
+
+from ..errors import BadRecord
+from ..findings import Finding
+from ..options import PRESETS
+from ..reader import read
+from ..record import Record
+from ..report import FindingsReport, SheetView, summary
+from ..rubber import format_settlement, settle
+from ..sheet import DealRow, PartieSheet, score_parties
+from ..validate import validate
+from ..writer import dumps
+from .common import EXIT_FINDINGS, EXIT_OK, UserError, user_errors
+from .format import expand_paths
+
+def _console(stderr: bool = False) -> Console:
+    """A console wide enough for the score sheet even when the output is piped."""
+    stream = sys.stderr if stderr else sys.stdout
+    return Console(highlight=False, stderr=stderr, width=None if stream.isatty() else 120)
+
+
+_PRESET = click.option("--preset", type=click.Choice(sorted(PRESETS)), default="sv",
+                       show_default=True,
+                       help="Rules for records without a Scoring tag (RULES.md Presets).")
+
+
+@contextmanager
+def _no_traceback(path: Path | str) -> Iterator[None]:
+    """Library and OS errors as one line; anything else is our bug, still without a traceback."""
+    try:
+        with user_errors():
+            yield
+    except (UserError, click.exceptions.Exit, SystemExit):
+        raise
+    except Exception as e:  # a bug must not show the user a traceback
+        raise UserError(f"{path}: internal error ({type(e).__name__}: {e}); please report "
+                        "it with this file") from None
+
+
+@click.command("validate")
+@click.argument("files", nargs=-1, required=True, type=click.Path())
+@click.option("--json", "as_json", is_flag=True, help="One finding per line as JSON.")
+@click.option("--conventions", is_flag=True,
+              help="Also warn about opening bids the conventions do not allow (R9).")
+@_PRESET
+def validate_command(files: tuple[str, ...], as_json: bool, conventions: bool,
+                     preset: str) -> None:
+    """Check FILES against the Priffe rules (RULES.md R1–R24) and their claimed scores.
+
+    Exit status: 0 no errors, 1 errors found, 2 unusable input. FILES may be
+    folders (every .ppn/.pbn file below them).
+    """
+    console = _console()
+    all_findings: list[Finding] = []
+    n_records = 0
+    with user_errors():
+        paths = list(expand_paths(files))
+    for path in paths:
+        with _no_traceback(path):
+            records = list(read(path, errors="collect"))
+            findings = validate(records, preset=preset, conventions=conventions)
+        n_records += len(records)
+        all_findings.extend(findings)
+        if as_json:
+            for f in findings:
+                click.echo(json.dumps(f.to_dict(), ensure_ascii=False))
+        elif findings:
+            boards = {i: r.get("Board") for i, r in enumerate(records, 1)
+                      if isinstance(r, Record)}
+            console.print(FindingsReport(str(path), findings, boards))
+    line = summary(all_findings, len(paths), n_records)
+    if as_json:
+        click.echo(line, err=True)
+    else:
+        console.print(line, style="bold")
+    sys.exit(EXIT_FINDINGS if any(f.is_error for f in all_findings) else EXIT_OK)
+
+
+@click.command("score")
+@click.argument("file", type=click.Path())
+@click.option("--fill", is_flag=True,
+              help="Write the file back in export format with Score, Honours, ScoreRubber and "
+                   "Settlement filled in.")
+@click.option("--force", is_flag=True,
+              help="With --fill: replace wrong claimed values instead of refusing.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
+              help="With --fill: write here ('-' for stdout) instead of rewriting FILE.")
+@_PRESET
+def score_command(file: str, fill: bool, force: bool, output: str | None, preset: str) -> None:
+    """Print the score sheet of the partie(s) in FILE: deals, rubber ends, standings."""
+    console = _console(stderr=output == "-")
+    path = Path(file)
+    with _no_traceback(file):
+        if not path.exists():
+            raise UserError(f"{file}: no such file")
+        records = list(read(path, errors="collect"))
+        bad = [r for r in records if isinstance(r, BadRecord)]
+        for b in bad:
+            for e in b.errors:
+                click.echo(str(e), err=True)
+        sheets = score_parties(records, preset=preset)
+    for sheet in sheets:
+        if sheet.rows:
+            console.print(SheetView(sheet))
+    errors = [f for s in sheets for f in s.findings if f.is_error]
+    for f in errors:
+        click.echo(str(f), err=True)
+    if not fill:
+        sys.exit(EXIT_FINDINGS if errors else EXIT_OK)
+    if bad:
+        raise UserError(f"{file}: {len(bad)} record(s) could not be read; nothing written",
+                        EXIT_FINDINGS)
+    if errors and not force:
+        raise UserError(f"{file}: {len(errors)} error(s) above; nothing written (use --force "
+                        "to write the computed values anyway)", EXIT_FINDINGS)
+    good = [r for r in records if isinstance(r, Record)]
+    filled = fill_records(good, sheets)
+    text = dumps(filled)
+    with _no_traceback(output or file):
+        if output == "-":
+            sys.stdout.write(text)
+        else:
+            target = Path(output) if output else path
+            _write_atomic(target, text)
+            click.echo(f"filled {target}", err=True)
+    sys.exit(EXIT_OK)
+
+
+def fill_records(records: list[Record], sheets: list[PartieSheet]) -> list[Record]:
+    """Records with the computed Score, Honours, ScoreRubber and Settlement tags set.
+
+    Values the engine cannot compute are left as they are.
+    """
+    by_index: dict[int, dict[str, str]] = {}
+    for sheet in sheets:
+        rows = list(sheet.rows)
+        for i, row in enumerate(rows):
+            if not isinstance(row, DealRow):
+                continue
+            values: dict[str, str] = {}
+            if row.score is not None:
+                values["Score"] = str(row.score)
+            if row.honours is not None:
+                values["Honours"] = str(row.honours)
+            if row.totals is not None:
+                values["ScoreRubber"] = str(row.totals)
+            ends = rows[i + 1] if i + 1 < len(rows) else None
+            if row.game_made is not None and row.totals is not None and row.games is not None \
+                    and max(row.games.ns, row.games.ew) >= 2 and ends is not None:
+                values["Settlement"] = format_settlement(settle(row.totals))
+            by_index[row.record] = values
+    out: list[Record] = []
+    for i, rec in enumerate(records, 1):
+        for name, value in by_index.get(i, {}).items():
+            if rec.get(name) != value:
+                rec = rec.replace_tag(name, value)
+        out.append(rec)
+    return out
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    """Write via a temporary file and ``os.replace``: the old file stays whole until the end."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+        if path.exists():
+            os.chmod(tmp, path.stat().st_mode & 0o777)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+COMMANDS: list[click.Command] = [validate_command, score_command]
