@@ -31,6 +31,7 @@ from ..writer import dumps
 from .common import EXIT_FINDINGS, EXIT_OK, UserError, user_errors
 from .format import expand_paths
 
+
 def _console(stderr: bool = False) -> Console:
     """A console wide enough for the score sheet even when the output is piped."""
     stream = sys.stderr if stderr else sys.stdout
