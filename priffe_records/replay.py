@@ -25,7 +25,7 @@ from fractions import Fraction
 
 from .analysis import DealOutcome, analyse_record
 from .calls import Call, Contract
-from .cards import SEATS, Card, Deal, Rank, Seat, Side, Suit, sorted_cards
+from .cards import SEATS, SUITS, Card, Deal, Rank, Seat, Side, Suit, sorted_cards
 from .evaluation import honour_tricks, show_hs
 from .findings import Finding, Severity
 from .options import HonoursVariant, Options
@@ -90,7 +90,6 @@ class Words:
     next: str
     deal_word: str
     cards_left: str
-    of_contract: str
 
     def seat(self, seat: Seat) -> str:
         return self.seats[seat.index]
@@ -110,6 +109,15 @@ class Words:
 
     def call(self, call: Call | None) -> str:
         return "?" if call is None else call.word(self.lang)
+
+    def card_group(self, cards: Sequence[Card]) -> str:
+        """Cards grouped by suit, ``♥Ä K D Kn`` or ``♠Ä ♥Ä ♦Ä ♣Ä``."""
+        groups = []
+        for suit in SUITS:
+            held = [c for c in cards if c.suit is suit]
+            if held:
+                groups.append(suit.symbol + self.suit_cards(held))
+        return " ".join(groups)
 
     def contract_word(self, contract: Contract) -> str:
         return contract.word(self.lang)
@@ -135,8 +143,7 @@ WORDS: dict[str, Words] = {
         no_game="ingen utgång", forfeit="förlorar sina poäng mot utgången",
         deal_total="Givets poäng", rubber_total="Robbert hittills", by="av", in_hand="på hand",
         step_help="Enter/mellanslag/→ nästa · ← eller b tillbaka · q avsluta",
-        previous="Föregående", next="Nästa", deal_word="Giv", cards_left="kort kvar",
-        of_contract="för kontraktet"),
+        previous="Föregående", next="Nästa", deal_word="Giv", cards_left="kort kvar"),
     "en": Words(
         "en", ("North", "East", "South", "West"), ("N", "E", "S", "W"), _EN_RANKS,
         board="Board", rubber="Rubber", dealer="Dealer", forehand="Forehand",
@@ -153,8 +160,7 @@ WORDS: dict[str, Words] = {
         no_game="no game", forfeit="forfeits its points toward that game",
         deal_total="Deal score", rubber_total="Rubber so far", by="by", in_hand="in hand",
         step_help="Enter/space/→ next · ← or b back · q quit",
-        previous="Previous", next="Next", deal_word="Deal", cards_left="cards left",
-        of_contract="for the contract"),
+        previous="Previous", next="Next", deal_word="Deal", cards_left="cards left"),
 }
 
 
@@ -508,18 +514,17 @@ def honours_line(r: DealReplay, w: Words) -> str | None:
         return None
     if not h.cards:
         return f"{w.honours}: {w.honours_none} (R17)"
-    names = " ".join(w.card(c) for c in h.cards)
+    names = w.card_group(h.cards)
     parts: list[str] = []
     if h.holders is not None:
         by_seat: dict[Seat, list[Card]] = {}
         for card, seat in h.holders:
             by_seat.setdefault(seat, []).append(card)
-        parts = [f"{w.seat_short(s)} {' '.join(w.card(c) for c in cs)}"
+        parts = [f"{w.seat_short(s)} {w.card_group(cs)}"
                  for s, cs in sorted(by_seat.items(), key=lambda kv: kv[0].index)]
     points = _points(h.points) if h.points is not None else "?"
     where = f": {', '.join(parts)}" if parts else ""
-    return (f"{w.honours} {w.of_contract} ({names}){where} → {points} "
-            f"(R17, honours={h.variant.value})")
+    return f"{w.honours} ({names}){where} → {points} (R17, honours={h.variant.value})"
 
 
 def _points(p: SidePoints) -> str:

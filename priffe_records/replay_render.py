@@ -56,11 +56,10 @@ def hand_block(r: DealReplay, seat: Seat, cards: Sequence[Card] | None, w: Words
     marks = [m for m, s in ((w.dealer, r.dealer), (w.forehand, r.forehand)) if s is seat]
     if r.declarer is seat:
         marks.append(w.declarer)
-    if marks:
-        out.append(f" ({', '.join(marks)})", style=DIM)
     hs = hs_text(r.hs[seat.index], w)
-    if hs:
-        out.append(f"\n{hs}", style=DIM)
+    second = " · ".join([*([", ".join(marks)] if marks else []), *([hs] if hs else [])])
+    if second:
+        out.append(f"\n{second}", style=DIM)
     for suit in SUITS:
         out.append("\n")
         out.append(suit.symbol, style=RED if suit.is_red else "")

@@ -1,7 +1,191 @@
-"""Commands of this group (filled in by its issue)."""
+"""``priffe replay``: a deal trick by trick in the terminal, or as a self-contained HTML page."""
 
 from __future__ import annotations
 
-import click
+import io
+import os
+import sqlite3
+import sys
+from collections.abc import Sequence
+from pathlib import Path
 
-COMMANDS: list[click.Command] = []
+import click
+from rich.console import Console
+
+from ..reader import loads, read
+from ..record import Record
+from ..replay import DealReplay, Words, build_replays, where, words
+from ..replay_html import write_page
+from ..replay_render import full_view, step_count, step_view
+from ..replay_step import read_key, walk
+from .common import EXIT_FINDINGS, EXIT_OK, UserError, user_errors
+
+PLAIN_WIDTH = 80  # piped output has a fixed width, so files and tests do not depend on $COLUMNS
+
+
+def _db_records(db: str, deal_id: int) -> tuple[list[Record], int]:
+    """The records of the partie holding deal ``deal_id``, and that deal's 1-based position.
+
+    Reads the canonical PPN text kept in the archive's ``deals`` table
+    (read-only), with the rest of its partie so games and rubber totals come
+    out as they did on import.
+    """
+    path = Path(db)
+    if not path.is_file():
+        raise UserError(f"{db}: no such database")
+    uri = "file:" + str(path.resolve()).replace("?", "%3f").replace("#", "%23") + "?mode=ro"
+    try:
+        with sqlite3.connect(uri, uri=True) as conn:
+            row = conn.execute("SELECT partie_id FROM deals WHERE id = ?", (deal_id,)).fetchone()
+            if row is None:
+                raise UserError(f"{db}: no deal with id {deal_id} (see 'priffe query')")
+            if row[0] is None:
+                rows = conn.execute("SELECT id, ppn FROM deals WHERE id = ?", (deal_id,))
+            else:
+                rows = conn.execute("SELECT id, ppn FROM deals WHERE partie_id = ? ORDER BY id",
+                                    (row[0],))
+            texts = list(rows.fetchall())
+    except sqlite3.DatabaseError as e:
+        raise UserError(f"{db}: not a priffe archive ({e})") from None
+    records: list[Record] = []
+    index = 0
+    for ident, text in texts:
+        got = list(loads(text, name=f"{db}#{ident}"))
+        if ident == deal_id:
+            index = len(records) + 1
+        records.extend(got)
+    return records, index
+
+
+def _select(replays: Sequence[DealReplay], name: str, board: int | None,
+            rubber: int | None) -> list[DealReplay]:
+    chosen = list(replays)
+    if rubber is not None:
+        chosen = [r for r in chosen if (r.rubber or "").strip() == str(rubber)]
+        if not chosen:
+            have = sorted({r.rubber.strip() for r in replays if r.rubber})
+            raise UserError(f"{name}: no rubber {rubber}" + (f" (rubbers: {', '.join(have)})"
+                                                              if have else ""))
+    if board is not None:
+        pool = chosen
+        chosen = [r for r in pool if (r.board or str(r.index)).strip() == str(board)]
+        if not chosen:
+            have = [(r.board or str(r.index)).strip() for r in pool]
+            raise UserError(f"{name}: no board {board}" + (f" (boards: {', '.join(have)})"
+                                                            if have else ""))
+    return chosen
+
+
+def _check_priffe(replays: Sequence[DealReplay]) -> None:
+    """A record of another game (bridge) cannot be replayed: say where and why."""
+    for r in replays:
+        if not r.outcome.priffe:
+            f = r.outcome.findings[0]
+            raise UserError(where(f))
+
+
+def _plain(renderable: object) -> str:
+    """Rendered without any escape code, trailing blanks trimmed, for pipes and files."""
+    buf = io.StringIO()
+    console = Console(file=buf, width=PLAIN_WIDTH, color_system=None, force_terminal=False,
+                      highlight=False, emoji=False, legacy_windows=False)
+    console.print(renderable)
+    return "\n".join(line.rstrip() for line in buf.getvalue().splitlines()) + "\n"
+
+
+def _no_color() -> bool:
+    return bool(os.environ.get("NO_COLOR"))
+
+
+def _show_all(replays: Sequence[DealReplay], w: Words, interactive: bool) -> None:
+    out = sys.stdout
+    if not interactive:
+        for i, r in enumerate(replays):
+            out.write(("\n" if i else "") + _plain(full_view(r, w)))
+        return
+    console = Console(file=out, highlight=False)
+    for i, r in enumerate(replays):
+        if i:
+            console.print()
+        console.print(full_view(r, w))
+
+
+def _step(replays: Sequence[DealReplay], w: Words) -> None:
+    """Walk every selected deal, position by position, one key press at a time."""
+    positions = [(r, k) for r in replays for k in range(step_count(r))]
+    colour = not _no_color()
+    console = Console(file=sys.stdout, highlight=False,
+                      color_system="auto" if colour else None)
+
+    def show(pos: int) -> None:
+        r, k = positions[pos]
+        if colour:
+            console.clear()
+        else:
+            console.rule()
+        console.print(step_view(r, w, k))
+
+    walk(len(positions), show, read_key)
+
+
+@click.command("replay")
+@click.argument("file", required=False, type=click.Path(dir_okay=False))
+@click.option("--board", type=int, metavar="N", help="Only the deal with this Board number.")
+@click.option("--rubber", type=int, metavar="R", help="Only deals of this rubber.")
+@click.option("--db", "db", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Read the deal from this archive database (with --id).")
+@click.option("--id", "deal_id", type=int, metavar="N", help="The deal's id in the archive.")
+@click.option("--lang", type=click.Choice(["sv", "en"]), default="sv", show_default=True,
+              help="Labels: Swedish (Given/Förhand, Ä K D Kn) or English.")
+@click.option("--preset", type=click.Choice(["sv", "en"]), default="sv", show_default=True,
+              help="Rules for records without a Scoring tag.")
+@click.option("--step", is_flag=True,
+              help="On a terminal, wait for a key between tricks (Enter/space/→ next, ← or b "
+                   "back, q quit).")
+@click.option("--html", "html", type=click.Path(dir_okay=False), metavar="OUT.html",
+              help="Write a self-contained HTML hand viewer instead (all deals, with a deal "
+                   "selector, unless --board is given).")
+def replay_command(file: str | None, board: int | None, rubber: int | None, db: str | None,
+                   deal_id: int | None, lang: str, preset: str, step: bool,
+                   html: str | None) -> None:
+    """Replay deals of FILE trick by trick: hands, auction, every trick, the score.
+
+    Each trick shows its cards in the order played, who led and who won (as
+    the validator replays them), and the tricks per side so far; the score
+    breakdown names its rules (R15–R21). An illegal move is shown where it
+    happens, with the validator's message, and the replay stops there
+    (exit status 1). Piped output is plain text, as is NO_COLOR.
+    """
+    w = words(lang)
+    with user_errors():
+        if db is not None or deal_id is not None:
+            if file is not None or db is None or deal_id is None:
+                raise UserError("use either FILE or --db FILE --id N")
+            records, index = _db_records(db, deal_id)
+            name = db
+        elif file is None:
+            raise UserError("name a FILE to replay (or --db FILE --id N)")
+        else:
+            records, index, name = list(read(file)), 0, file
+        if not records:
+            raise UserError(f"{name}: no records")
+        replays = build_replays(records, preset)
+        if index:
+            replays = [replays[index - 1]]
+        chosen = _select(replays, name, board, rubber)
+        _check_priffe(chosen)
+        if html is not None:
+            write_page(html, chosen, w)
+            click.echo(f"wrote {html} ({len(chosen)} deal(s))", err=True)
+        else:
+            stdout = sys.stdout
+            terminal = stdout.isatty() and sys.stdin.isatty()
+            if step and terminal:
+                _step(chosen, w)
+            else:
+                _show_all(chosen, w, stdout.isatty() and not _no_color())
+    stopped = any(r.stop is not None for r in chosen)
+    sys.exit(EXIT_FINDINGS if stopped else EXIT_OK)
+
+
+COMMANDS: list[click.Command] = [replay_command]
