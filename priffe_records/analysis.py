@@ -125,6 +125,27 @@ def check_deal(record: Record, findings: list[Finding]) -> Deal | None:
     except CardError as e:
         findings.append(error("R2", f"Deal: {e} (R2)", _shift(loc, e.column)))
         return None
+    known = [h for h in deal.hands if h is not None]
+    dealt = [c for h in known for c in h.cards]
+    if all(len(h) == 13 for h in known) and len(set(dealt)) == len(dealt):
+        ok = True  # the common case; the loop below names what is wrong
+        where = dict.fromkeys(dealt, Seat.N) if len(known) == 3 else {}
+    else:
+        ok, where = _deal_faults(deal, loc, findings)
+    if not ok:
+        return None
+    unknown = [s for s in SEATS if deal.hand(s) is None]
+    if len(unknown) == 1:
+        rest = FULL_DECK - where.keys()
+        hands = list(deal.hands)
+        hands[unknown[0].index] = Hand(tuple(sorted_cards(rest)))
+        deal = Deal((hands[0], hands[1], hands[2], hands[3]))
+    return deal
+
+
+def _deal_faults(deal: Deal, loc: Location | None, findings: list[Finding]
+                 ) -> tuple[bool, dict[Card, Seat]]:
+    """R2 findings naming each short hand and each card dealt twice."""
     ok = True
     where: dict[Card, Seat] = {}
     for seat in SEATS:
@@ -144,15 +165,7 @@ def check_deal(record: Record, findings: list[Finding]) -> Deal | None:
                 findings.append(error("R2", f"{card_name(c)} is dealt {whom}: a deal uses "
                                       "every card once (R2)", loc))
             where[c] = seat
-    if not ok:
-        return None
-    unknown = [s for s in SEATS if deal.hand(s) is None]
-    if len(unknown) == 1:
-        rest = FULL_DECK - where.keys()
-        hands = list(deal.hands)
-        hands[unknown[0].index] = Hand(tuple(sorted_cards(rest)))
-        deal = Deal((hands[0], hands[1], hands[2], hands[3]))
-    return deal
+    return ok, where
 
 
 def _conventions(auction: AuctionResult, deal: Deal | None, findings: list[Finding]) -> None:

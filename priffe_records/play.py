@@ -49,7 +49,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .calls import Contract
-from .cards import SEATS, Card, Deal, Seat, Side, Suit
+from .cards import FULL_DECK, SEATS, SUITS, Card, Deal, Seat, Side, Suit
 from .findings import Finding, Severity, error, unverifiable
 from .options import FirstLead, Options
 from .record import Section, Token, TokenKind
@@ -111,60 +111,105 @@ def trick_winner(plays: list[tuple[Seat, Card]], trump: Suit | None) -> Seat:
     return best_seat
 
 
+# The replay runs on card ids (suit index * 13 + rank order) and held-card bit masks:
+# Card and Seat hashing dominated the validator's time before.
+_SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
+_CARD_INFO: dict[str, tuple[Card, int]] = {
+    str(c): (c, _SUIT_INDEX[c.suit] * 13 + c.rank.order) for c in FULL_DECK}
+_CARD_BY_ID = {cid: c for c, cid in _CARD_INFO.values()}
+_SUIT_MASK = tuple(((1 << 13) - 1) << (13 * i) for i in range(4))
+
+
+def _card_of(tok: Token) -> tuple[Card, int] | None:
+    if tok.kind is not TokenKind.CARD:
+        return None
+    info = _CARD_INFO.get(tok.text)
+    if info is None:  # a token built by hand with a non-canonical spelling
+        c = Card.parse(tok.text)
+        info = (c, _SUIT_INDEX[c.suit] * 13 + c.rank.order)
+    return info
+
+
+def _highest(mask: int, suit: int) -> Card | None:
+    held = mask & _SUIT_MASK[suit]
+    return _CARD_BY_ID[held.bit_length() - 1] if held else None
+
+
 class _Replay:
     """State of one replay: what each player still holds and what has been seen."""
 
     def __init__(self, deal: Deal | None, trump: Suit | None, must_trump: bool) -> None:
-        self.trump = trump
+        self.trump = _SUIT_INDEX[trump] if trump is not None else -1
         self.must_trump = must_trump
-        self.left: dict[Seat, set[Card] | None] = {}
-        self.owner: dict[Card, Seat] = {}
-        for seat in SEATS:
-            hand = deal.hand(seat) if deal is not None else None
-            self.left[seat] = set(hand.cards) if hand is not None else None
-            if hand is not None:
+        self.left: list[int | None] = [None] * 4  # held cards as a bit mask, by seat index
+        self.owner = [-1] * 52
+        if deal is not None:
+            for seat in SEATS:
+                hand = deal.hand(seat)
+                if hand is None:
+                    continue
+                mask = 0
                 for c in hand.cards:
-                    self.owner[c] = seat
-        self.played: dict[Card, int] = {}  # card -> trick it was played in
-        self.void: dict[Seat, dict[Suit, int]] = {s: {} for s in SEATS}  # showed out, in trick
+                    cid = _CARD_INFO[str(c)][1]
+                    mask |= 1 << cid
+                    self.owner[cid] = seat.index
+                self.left[seat.index] = mask
+        self.played = [0] * 52  # trick a card was played in, 0 = not yet
+        self.void = [[0] * 4 for _ in range(4)]  # [seat][suit]: trick it showed out in
 
-    def check_card(self, n: int, seat: Seat, card: Card, tok: Token) -> Finding | None:
+    def check_card(self, n: int, seat: int, card: Card, cid: int, tok: Token) -> Finding | None:
         """Ownership and repetition (R11), order-independent."""
-        who = seat_name(seat)
-        if card in self.played:
+        owner = self.owner[cid]
+        shown = self.void[seat][cid // 13]
+        if not self.played[cid] and not shown and (owner == seat or (
+                owner < 0 and self.left[seat] is None)):
+            return None  # the common case, decided without building a message
+        who = seat_name(SEATS[seat])
+        if self.played[cid]:
             return error("R11", f"trick {n}: {who} plays {card_name(card)} a second time "
-                         f"(first in trick {self.played[card]}) (R11)", tok.location)
-        owner = self.owner.get(card)
-        if owner is not None and owner is not seat:
+                         f"(first in trick {self.played[cid]}) (R11)", tok.location)
+        if owner >= 0 and owner != seat:
             return error("R11", f"trick {n}: {who} plays {card_name(card)}, which was dealt to "
-                         f"{seat_name(owner)}, not {who} (R11)", tok.location)
-        if owner is None and self.left[seat] is not None:
+                         f"{seat_name(SEATS[owner])}, not {who} (R11)", tok.location)
+        if owner < 0 and self.left[seat] is not None:
             return error("R11", f"trick {n}: {who} plays {card_name(card)}, which is not in "
                          f"{who}'s hand (R11)", tok.location)
-        shown = self.void[seat].get(card.suit)
-        if shown is not None:
+        if shown:
             return error("R11", f"trick {n}: {who} plays {card_name(card)} but showed out of "
                          f"{suit_name(card.suit)} in trick {shown}: a revoke in trick {shown} "
                          "(R11)", tok.location)
         return None
 
-    def follow_fault(self, n: int, seat: Seat, card: Card, led: Suit) -> str | None:
-        """Why playing ``card`` to a ``led`` trick breaks R11, if it does."""
+    def follow_fault(self, n: int, seat: int, card: Card, cid: int, led: int) -> str | None:
+        """Why playing ``card`` to a trick led in suit ``led`` breaks R11, if it does."""
         held = self.left[seat]
-        if card.suit is led or held is None:
+        if cid // 13 == led or held is None:
             return None
-        who = seat_name(seat)
-        same = sorted((c for c in held if c.suit is led), key=lambda c: -c.rank.order)
-        if same:
+        who = seat_name(SEATS[seat])
+        same = _highest(held, led)
+        if same is not None:
             return (f"trick {n}: {who} plays {card_name(card)} while holding "
-                    f"{card_name(same[0])} — must follow {suit_name(led)} (R11)")
-        if self.must_trump and self.trump is not None and card.suit is not self.trump:
-            trumps = sorted((c for c in held if c.suit is self.trump), key=lambda c: -c.rank.order)
-            if trumps:
+                    f"{card_name(same)} — must follow {suit_name(SUITS[led])} (R11)")
+        if self.must_trump and self.trump >= 0 and cid // 13 != self.trump:
+            trump = _highest(held, self.trump)
+            if trump is not None:
                 return (f"trick {n}: {who} plays {card_name(card)} while holding "
-                        f"{card_name(trumps[0])} — cannot follow {suit_name(led)}, so must "
+                        f"{card_name(trump)} — cannot follow {suit_name(SUITS[led])}, so must "
                         f"trump (R11, must_trump)")
         return None
+
+    def winner(self, order: list[int], ids: dict[int, int]) -> int:
+        """R12 on card ids; ``order`` starts with the leader."""
+        best_seat = order[0]
+        best = ids[best_seat]
+        for seat in order[1:]:
+            cid = ids[seat]
+            if cid // 13 == best // 13:
+                if cid > best:
+                    best_seat, best = seat, cid
+            elif cid // 13 == self.trump:
+                best_seat, best = seat, cid
+        return best_seat
 
 
 def replay(section: Section, first: Seat, deal: Deal | None, trump: Suit | None, *,
@@ -172,113 +217,121 @@ def replay(section: Section, first: Seat, deal: Deal | None, trump: Suit | None,
            tricks: int = 13) -> PlayResult:
     """Replay a Play section whose columns start at ``first`` (R11–R13).
 
-    ``players`` are the seats that take part, in column order from N; a later
-    game family with fewer players passes its own.
+    ``players`` are the seats that take part; a later game family with fewer
+    players passes its own.
     """
     state = _Replay(deal, trump, must_trump)
     width = len(players)
-    columns = [s for s in first.rotation() if s in players]
+    columns = [s.index for s in first.rotation() if s in players]
     slots = [t for t in section.tokens if t.kind is not TokenKind.END]
     claimed = section.ended
-    leaders: frozenset[Seat] = frozenset({first})
+    leaders: set[int] = {first.index}
     out: list[Trick] = []
     findings: list[Finding] = []
-    won = {Side.NS: 0, Side.EW: 0}
+    won = [0, 0]  # NS, EW
     undecided = 0
     hidden_reported = False
     for start in range(0, len(slots), width):
         n = start // width + 1
         group = slots[start:start + width]
-        by_seat = dict(zip(columns, group, strict=False))
-        trick_findings: list[Finding] = []
         if n > tricks:
-            trick_findings.append(error("R12", f"the play has more than {tricks} tricks (R12)",
-                                        group[0].location))
-            findings.extend(trick_findings)
+            findings.append(error("R12", f"the play has more than {tricks} tricks (R12)",
+                                  group[0].location))
             break
-        cards: dict[Seat, Card | None] = {}
-        bad: set[Seat] = set()
-        for seat, tok in by_seat.items():
-            card = tok.card if tok.kind is TokenKind.CARD else None
+        toks = dict(zip(columns, group, strict=False))
+        cards: dict[int, Card | None] = {}
+        ids: dict[int, int] = {}
+        found: list[Finding] = []
+        bad: set[int] = set()
+        for seat, tok in toks.items():
+            info = _card_of(tok)
+            if info is None:
+                cards[seat] = None
+                continue
+            card, cid = info
             cards[seat] = card
-            if card is not None:
-                f = state.check_card(n, seat, card, tok)
-                if f is not None:
-                    trick_findings.append(f)
-                    bad.add(seat)
+            ids[seat] = cid
+            f = state.check_card(n, seat, card, cid, tok)
+            if f is not None:
+                found.append(f)
+                bad.add(seat)
         full = len(group) == width
         if not full and not claimed:
-            trick_findings.append(error(
-                "R12", f"trick {n} has {len(group)} cards: every player plays one (R12)",
-                group[-1].location))
+            found.append(error("R12", f"trick {n} has {len(group)} cards: every player plays "
+                               "one (R12)", group[-1].location))
         # Follow suit (R11) under every seat that may have led.
-        faults: dict[Seat, dict[Seat, str]] = {}
+        faults: dict[int, dict[int, str]] = {}
         for lead in leaders:
-            lead_card = cards.get(lead)
-            if lead_card is None:
+            if lead not in ids:
                 continue
-            faults[lead] = {}
-            for seat, card in cards.items():
-                if card is not None and seat is not lead and seat not in bad:
-                    why = state.follow_fault(n, seat, card, lead_card.suit)
+            led = ids[lead] // 13
+            per: dict[int, str] = {}
+            for seat, cid in ids.items():
+                if seat != lead and seat not in bad and cid // 13 != led:
+                    why = state.follow_fault(n, seat, cards[seat], cid, led)  # type: ignore[arg-type]
                     if why is not None:
-                        faults[lead][seat] = why
-        offenders = {s for per in faults.values() for s in per}
-        for seat in sorted(offenders, key=lambda s: columns.index(s)):
-            sure = len(faults) == len(leaders) and all(seat in per for per in faults.values())
-            why = next(per[seat] for per in faults.values() if seat in per)
-            tok = by_seat[seat]
-            if sure:
-                trick_findings.append(error("R11", why, tok.location))
+                        per[seat] = why
+            faults[lead] = per
+        for seat in columns:
+            whys = [per[seat] for per in faults.values() if seat in per]
+            if not whys:
+                continue
+            if len(faults) == len(leaders) and len(whys) == len(faults):
+                found.append(error("R11", whys[0], toks[seat].location))
                 bad.add(seat)
             else:
-                trick_findings.append(unverifiable(
-                    "R11", why.replace(" (R11", " if that trick was led by another seat (R11"),
-                    tok.location))
+                found.append(unverifiable(
+                    "R11", whys[0].replace(" (R11", " if that trick was led by another seat "
+                                           "(R11"), toks[seat].location))
         # Who won, and so who leads next (R12).
-        known = full and all(c is not None for c in cards.values())
-        winners: set[Seat] = set()
-        if known:
+        winners: set[int] = set()
+        if full and len(ids) == width:
             for lead in leaders:
-                order = [s for s in lead.rotation() if s in players]
-                winners.add(trick_winner([(s, c) for s in order if (c := cards[s]) is not None],
-                                         trump))
+                k = columns.index(lead)
+                winners.add(state.winner(columns[k:] + columns[:k], ids))
         elif full and not hidden_reported:
-            unk = next(s for s, c in cards.items() if c is None)
+            unk = next(s for s in columns if s not in ids)
             hidden_reported = True
-            trick_findings.append(unverifiable(
-                "R12", f"trick {n}: {seat_name(unk)}'s card is unknown ('-'): who won it, and "
-                "who led the tricks after it, cannot be checked (R12)", by_seat[unk].location))
+            found.append(unverifiable(
+                "R12", f"trick {n}: {seat_name(SEATS[unk])}'s card is unknown ('-'): who won "
+                "it, and who led the tricks after it, cannot be checked (R12)",
+                toks[unk].location))
         # Showing out is a fact only when the suit led is certain.
-        if len(leaders) == 1 and (lc := cards.get(next(iter(leaders)))) is not None:
-            for seat, card in cards.items():
-                if card is not None and card.suit is not lc.suit:
-                    state.void[seat].setdefault(lc.suit, n)
-        for seat, card in cards.items():
-            if card is not None:
-                state.played.setdefault(card, n)
-                held = state.left[seat]
-                if held is not None:
-                    held.discard(card)
-        leader = next(iter(leaders)) if len(leaders) == 1 else None
-        order = [s for s in leader.rotation() if s in by_seat] if leader else list(by_seat)
-        played = tuple(PlayedCard(s, cards[s], by_seat[s], s not in bad) for s in order)
-        winner = next(iter(winners)) if len(winners) == 1 else None
+        if len(leaders) == 1:
+            lead = next(iter(leaders))
+            if lead in ids:
+                led = ids[lead] // 13
+                for seat, cid in ids.items():
+                    if cid // 13 != led and not state.void[seat][led]:
+                        state.void[seat][led] = n
+        for seat, cid in ids.items():
+            if not state.played[cid]:
+                state.played[cid] = n
+            held = state.left[seat]
+            if held is not None:
+                state.left[seat] = held & ~(1 << cid)
+        leader = SEATS[next(iter(leaders))] if len(leaders) == 1 else None
+        if leader is not None and leader.index in toks:
+            k = columns.index(leader.index)
+            order = [s for s in columns[k:] + columns[:k] if s in toks]
+        else:
+            order = list(toks)
+        played = tuple(PlayedCard(SEATS[s], cards[s], toks[s], s not in bad) for s in order)
+        winner = SEATS[next(iter(winners))] if len(winners) == 1 else None
         if full:
-            sides = {w.side for w in winners}
+            sides = {SEATS[w].side for w in winners}
             if len(sides) == 1:
-                won[sides.pop()] += 1
+                won[0 if sides.pop() is Side.NS else 1] += 1
             else:
                 undecided += 1
-        out.append(Trick(n, leader, played, winner, tuple(trick_findings)))
-        findings.extend(trick_findings)
-        if full:
-            leaders = frozenset(winners) if winners else frozenset(players)
+            leaders = winners or set(columns)
+        out.append(Trick(n, leader, played, winner, tuple(found)))
+        findings.extend(found)
     played_all = sum(1 for t in out if len(t.cards) == width)
     if not claimed and out and played_all < tricks and not any(
             f.rule == "R12" and f.severity is Severity.ERROR for f in findings):
         findings.append(error("R13", f"the play stops after {played_all} tricks without '*' to "
                               "claim the rest (R13)", slots[-1].location))
     complete = played_all == tricks and undecided == 0
-    return PlayResult(tuple(out), SidePoints(won[Side.NS], won[Side.EW]), undecided, claimed,
-                      complete, tuple(findings))
+    return PlayResult(tuple(out), SidePoints(won[0], won[1]), undecided, claimed, complete,
+                      tuple(findings))
