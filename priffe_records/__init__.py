@@ -8,6 +8,15 @@ The record format is PPN, a profile of PBN 2.1; see ``docs/format.md``.
 'Spela'
 >>> list(loads(dumps(recs))) == recs
 True
+
+Check records against the rules (RULES.md) and score a partie:
+
+>>> sheet = ('[Contract "Spela"]\\n[Declarer "N"]\\n[Result "NS 13 EW 0"]\\n'
+...          '[Honours "NS 0 EW 0"]\\n')
+>>> score_partie(loads(sheet)).rows[0].score
+SidePoints(ns=90, ew=0)
+>>> [(f.rule, f.severity.value) for f in validate(loads(sheet.replace("EW 0\\"", "EW 1\\"")))]
+[('R12', 'error'), ('R8', 'unverifiable')]
 """
 
 from __future__ import annotations
@@ -15,6 +24,8 @@ from __future__ import annotations
 from .errors import BadRecord, PPNSyntaxError, PriffeError
 from .reader import loads, read
 from .record import Record, Tag
+from .sheet import score_partie, score_parties
+from .validate import validate
 from .writer import dumps, format_record, write
 
 __version__ = "0.1.0"
@@ -30,5 +41,8 @@ __all__ = [
     "format_record",
     "loads",
     "read",
+    "score_partie",
+    "score_parties",
+    "validate",
     "write",
 ]

@@ -175,6 +175,7 @@ class PartieScorer:
         self.state: RubberState | None = RubberState.new()
         self.deals: list[DealOutcome] = []
         self.carried = SidePoints()  # a claimed-total error already reported (no cascade)
+        self.unknown_since: str | None = None  # why the totals are unknown, until reported
         self.tag: int | None = tag
 
     def _close_rubber(self) -> None:
@@ -236,9 +237,7 @@ class PartieScorer:
             self.state, step = self.state.after(o.score.total, o.score.game, o.options)
         elif self.state is not None:
             self.state = None
-            self._report(o, unverifiable(
-                "R23", f"{here} cannot be scored, so the totals of rubber {self._number} from "
-                "here on cannot be checked (R23)", rec.location))
+            self.unknown_since = f"{here} could not be scored"
         self._check_claims(o, step, here)
         state = self.state
         line = DealLine(o, self._number, len(self.rubbers), state.totals if state else None,
@@ -253,9 +252,7 @@ class PartieScorer:
         """A deal of this partie could not be read at all: its rubber's totals are unknown."""
         if self.state is not None:
             self.state = None
-            self.findings.append(unverifiable(
-                "R23", f"a record of rubber {self._number} could not be read, so the rubber's "
-                "totals from there on cannot be checked (R23)", where).at_record(index))
+            self.unknown_since = f"record {index} ({where}) could not be read"
 
     def _rubber_tag(self, o: DealOutcome) -> int | None:
         text = o.record.get("Rubber")
@@ -294,6 +291,12 @@ class PartieScorer:
 
     def _check_claims(self, o: DealOutcome, step: Step | None, here: str) -> None:
         rec = o.record
+        if self.state is None and self.unknown_since is not None and any(
+                _given(rec.get(n)) for n in ("ScoreRubber", "Settlement")):
+            self._report(o, unverifiable(
+                "R23", f"the rubber totals cannot be checked from here on: "
+                f"{self.unknown_since} (R23)", tag_location(rec, "ScoreRubber")))
+            self.unknown_since = None
         text = rec.get("ScoreRubber")
         if text is not None and text.strip() not in ("", "?"):
             loc = tag_location(rec, "ScoreRubber")
@@ -343,6 +346,10 @@ class PartieScorer:
         ev, site, date = self.head
         return PartieResult(ev, site, date, tuple(self.lines), tuple(self.rubbers), standings,
                             tuple(self.findings))
+
+
+def _given(value: str | None) -> bool:
+    return value is not None and value.strip() not in ("", "?")
 
 
 def _explain(step: Step | None) -> str:
