@@ -133,7 +133,7 @@ WORDS: dict[str, Words] = {
         declarer="spelförare", contract="Kontrakt", trumps="trumf", no_trumps="ingen trumf",
         auction="Budgivning", honours="Honnörer", hs="hs", trick="Stick", lead="Utspel",
         cards="Kort i spelordning", winner="Tar", play="Spelet", score="Poäng",
-        checks="Kontroll", stopped="Uppspelningen stannar här: ett otillåtet drag",
+        checks="Kontroll", stopped="Uppspelningen stannar här, vid ett otillåtet drag",
         claim="Resten av sticken tas i anspråk (*)", unknown="okänd",
         nothing="ett protokoll utan händer eller spel: inget att spela upp",
         take="tar", tricks_word="stick", penalty_tricks_word="straffstick", each="à",
@@ -150,7 +150,7 @@ WORDS: dict[str, Words] = {
         declarer="declarer", contract="Contract", trumps="trumps", no_trumps="no trumps",
         auction="Auction", honours="Honours", hs="hs", trick="Trick", lead="Lead",
         cards="Cards in the order played", winner="Won by", play="The play", score="Score",
-        checks="Checks", stopped="The replay stops here: an illegal move",
+        checks="Checks", stopped="The replay stops here, at an illegal move",
         claim="The remaining tricks are claimed (*)", unknown="unknown",
         nothing="a score-sheet record without hands or play: nothing to replay",
         take="take", tricks_word="tricks", penalty_tricks_word="penalty tricks", each="×",
@@ -289,6 +289,15 @@ class DealReplay:
 
     def player(self, seat: Seat) -> str | None:
         return self.players[seat.index]
+
+    @property
+    def stop_errors(self) -> tuple[Finding, ...]:
+        """Every error of the move the replay stops at (a trick may break R11 twice)."""
+        if self.stop is None:
+            return ()
+        if self.tricks and self.stop in self.tricks[-1].errors:
+            return self.tricks[-1].errors
+        return (self.stop,)
 
     def tally(self, step: int) -> SidePoints:
         """Tricks per side after ``step`` tricks."""

@@ -92,7 +92,8 @@ def deal_data(r: DealReplay, w: Words) -> dict[str, object]:
     if not r.playable:
         return {**head, "summary": summary_line(r, w)}
     steps = len(r.tricks) + 1
-    stop_text = f"{w.stopped}: {where(r.stop)}" if r.stop is not None else None
+    stop_text = (f"{w.stopped}: " + " · ".join(where(f) for f in r.stop_errors)
+                 if r.stop is not None else None)
     claim = f"{w.claim}: {r.result} (R13)" if r.claimed and r.result and r.stop is None else None
     return {
         **head,

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from rich import box
 from rich.console import Group, RenderableType
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
@@ -38,6 +39,7 @@ RED = "red"
 WINNER = "bold"
 ILLEGAL = "bold white on red"
 DIM = "dim"
+CARD_WIDTH = 9  # "Ö ♥10*" and two spaces: the cards of a trick line up in columns
 
 
 def suit_style(card: Card) -> str:
@@ -118,9 +120,6 @@ def auction_text(r: DealReplay, w: Words) -> Text:
         if i:
             out.append(" · ")
         out.append(text + ("" if call.legal else " !"), style="" if call.legal else ILLEGAL)
-    for call in r.calls:
-        for f in call.errors:
-            out.append("\n  ! " + where(f), style=RED)
     return out
 
 
@@ -137,22 +136,21 @@ def trick_table(r: DealReplay, w: Words, upto: int | None = None) -> Table:
     for t in shown:
         cards = Text()
         for i, c in enumerate(t.cards):
-            if i:
-                cards.append("  ")
-            cards.append(f"{w.seat_short(c.seat)} ")
+            piece = Text(f"{w.seat_short(c.seat)} ")
             if not c.legal:
-                cards.append_text(card_text(c.card, w, ILLEGAL))
-                cards.append("!", style=ILLEGAL)
+                piece.append_text(card_text(c.card, w, ILLEGAL))
+                piece.append("!", style=ILLEGAL)
             elif c.seat is t.winner and t.complete:
-                cards.append_text(card_text(c.card, w, WINNER))
-                cards.append("*", style=WINNER)
+                piece.append_text(card_text(c.card, w, WINNER))
+                piece.append("*", style=WINNER)
             else:
-                cards.append_text(card_text(c.card, w))
+                piece.append_text(card_text(c.card, w))
+            if i < len(t.cards) - 1:
+                piece.pad_right(CARD_WIDTH - piece.cell_len)
+            cards.append_text(piece)
         for c in t.cards:
             for note in c.comments:
                 cards.append(f"\n  {{{note}}}", style="italic")
-        for f in t.errors:
-            cards.append("\n! " + where(f), style=RED)
         for f in t.notes:
             cards.append("\n? " + where(f), style=DIM)
         lead = w.seat(t.leader) if t.leader else "?"
@@ -177,7 +175,7 @@ def score_table(r: DealReplay, w: Words) -> Table | None:
 def findings_text(found: Sequence[Finding], w: Words) -> Text:
     out = Text(f"{w.checks}:", style="bold")
     for f in found:
-        out.append(f"\n  {f.severity.value} {f.rule}: {where(f)}",
+        out.append(f"\n{f.severity.value} {f.rule}: {where(f)}",
                    style=RED if f.is_error else "")
     return out
 
@@ -196,13 +194,15 @@ def _play_parts(r: DealReplay, w: Words, upto: int | None) -> list[RenderableTyp
         parts.append(trick_table(r, w, upto))
     at_end = upto is None or upto >= len(r.tricks)
     if at_end and r.stop is not None:
-        parts.append(Text(f"{w.stopped}:\n  {where(r.stop)}", style=RED))
+        parts.append(Text(f"{w.stopped}:", style=RED))
+        for f in r.stop_errors:
+            parts.append(Padding(Text(where(f), style=RED), (0, 0, 0, 2)))
     if at_end and r.stop is None and r.claimed and r.result is not None:
         parts.append(Text(f"{w.claim}: {r.result} (R13)"))
     if at_end and r.stop is None:
         table = score_table(r, w)
         if table is not None:
-            parts.append(Text(f"{w.score}:", style="bold"))
+            parts.append(Text(f"\n{w.score}:", style="bold"))
             parts.append(table)
     if at_end and r.other_findings:
         parts.append(findings_text(r.other_findings, w))

@@ -1,0 +1,174 @@
+"""The replay model: it must show exactly what the validator replays, and word it per language."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from conftest import GOLDEN
+from rich.console import Console
+
+from priffe_records.analysis import analyse_record
+from priffe_records.cards import Seat
+from priffe_records.reader import loads, read
+from priffe_records.replay import WORDS, build_replays, honours_line, score_lines, words
+from priffe_records.replay_html import page_data, render_page, safe_json
+from priffe_records.replay_render import full_view, step_count, step_view
+from priffe_records.replay_step import decode, move, walk
+from priffe_records.scoring import SidePoints
+
+EXAMPLE = GOLDEN / "replay-example.ppn"
+REVOKE = GOLDEN / "replay-revoke.ppn"
+PARTIE = GOLDEN / "replay-partie.ppn"
+
+
+def plain(renderable: object) -> str:
+    buf = io.StringIO()
+    Console(file=buf, width=100, color_system=None).print(renderable)
+    return buf.getvalue()
+
+
+def test_tricks_are_the_validators_tricks() -> None:
+    [rec] = read(EXAMPLE)
+    [r] = build_replays([rec])
+    play = analyse_record(rec).play
+    assert play is not None and len(r.tricks) == len(play.tricks) == 13
+    for mine, theirs in zip(r.tricks, play.tricks, strict=True):
+        assert mine.leader is theirs.leader
+        assert mine.winner is theirs.winner
+        assert [c.card for c in mine.cards] == [p.card for p in theirs.cards]
+    assert r.tricks[-1].tally == play.won == SidePoints(10, 3)
+    assert r.tricks[0].leader is Seat.E and r.tricks[0].winner is Seat.N
+    assert r.stop is None and r.other_findings == ()
+
+
+def test_cards_left_shrink_trick_by_trick() -> None:
+    [r] = build_replays(list(read(EXAMPLE)))
+    for step in range(14):
+        left = r.left(step)
+        assert all(h is not None and len(h) == 13 - step for h in left), step
+    assert r.tricks[0].cards[0].comments == () and r.tricks[0].cards[-1].comments == (
+        "North takes the first trick",)
+
+
+def test_score_breakdown_names_its_rules() -> None:
+    [r] = build_replays(list(read(EXAMPLE)))
+    lines = {line.rule: line.text for line in score_lines(r, WORDS["en"])}
+    assert lines["R14–R15"] == "NS take 10 tricks: 4 penalty tricks × 20 = 80"
+    assert lines["R16"] == "no slam"
+    assert lines["R17"] == "Honours: no honour points"
+    assert lines["R15–R17"] == "Deal score: NS 80 EW 0"
+    assert lines["R18"] == "NS +40 toward game"
+    assert lines["R19–R20"] == "NS makes its first game: +10"
+    assert lines["R19–R21"] == "Rubber so far: NS 90 EW 0"
+    sv = {line.rule: line.text for line in score_lines(r, WORDS["sv"])}
+    assert sv["R14–R15"] == "NS tar 10 stick: 4 straffstick à 20 = 80"
+
+
+def test_honours_line_per_language_and_variant() -> None:
+    [r] = build_replays(list(read(EXAMPLE)))
+    assert honours_line(r, WORDS["sv"]) == (
+        "Honnörer (♥Ä K D Kn): N ♥Ä, S ♥K D, V ♥Kn → 0 (R17, honours=hand)")
+    text = EXAMPLE.read_text("utf-8").replace('"Priffe"', '"Priffe;preset=en"')
+    [en] = build_replays(list(loads(text)))
+    assert honours_line(en, WORDS["en"]) == (
+        "Honours (♥A K Q J): N ♥A, S ♥K Q, W ♥J → NS 20 (R17, honours=side)")
+
+
+def test_second_game_follows_the_rubber() -> None:
+    replays = build_replays(list(read(PARTIE)))
+    assert [r.playable for r in replays] == [True, False, True]
+    last = {line.rule: line.text for line in score_lines(replays[2], WORDS["en"])}
+    assert last["R19–R20"] == "NS makes its second game: +20"
+    assert last["R19–R21"] == "Rubber so far: NS 200 EW 0"
+
+
+def test_illegal_card_stops_the_replay_with_the_validators_message() -> None:
+    [r] = build_replays(list(read(REVOKE)))
+    assert len(r.tricks) == 3 and r.stop is not None
+    assert r.stop.rule == "R11" and "West plays ♣4 while holding ♦9" in r.stop.message
+    assert r.stop.location is not None and (r.stop.location.line, r.stop.location.column) == (23, 7)
+    assert [c.legal for c in r.tricks[2].cards] == [True, False, True, True]
+    assert score_lines(r, WORDS["en"]) and r.game is None
+    text = plain(full_view(r, WORDS["en"]))
+    assert "The replay stops here, at an illegal move" in text
+    assert "replay-revoke.ppn:23:7: trick 3: West plays ♣4" in text
+    assert " 4   " not in text.split("The play:")[1].split("The replay")[0], "no trick 4"
+
+
+def test_illegal_call_stops_before_the_play() -> None:
+    text = EXAMPLE.read_text("utf-8").replace("Hjärter Pass Pass Pass", "Hjärter Ruter Pass Pass")
+    [r] = build_replays(list(loads(text, name="x.ppn")))
+    assert r.stop is not None and r.stop.rule == "R5" and r.tricks == ()
+    assert [c.legal for c in r.calls] == [True, False]
+    out = plain(full_view(r, WORDS["sv"]))
+    assert "Syd Ruter !" in out and "x.ppn:19:9: South bids Ruter" in out
+
+
+def test_score_sheet_has_nothing_to_replay() -> None:
+    r = build_replays(list(read(PARTIE)))[1]
+    assert not r.playable and step_count(r) == 1
+    assert plain(full_view(r, WORDS["sv"])).strip() == (
+        "Giv 2: Spela av Nord, NS 7 EW 6 — ett protokoll utan händer eller spel: inget att "
+        "spela upp")
+
+
+def test_markup_in_names_is_text() -> None:
+    text = EXAMPLE.read_text("utf-8").replace('"Anna"', '"[bold red]Anna[/]"')
+    [r] = build_replays(list(loads(text)))
+    assert "[bold red]Anna[/]" in plain(full_view(r, WORDS["en"]))
+
+
+def test_step_view_shows_the_trick_in_the_middle() -> None:
+    [r] = build_replays(list(read(EXAMPLE)))
+    assert step_count(r) == 14
+    out = plain(step_view(r, WORDS["en"], 1))
+    assert "Trick 1" in out and "S ♥2" in out and "q quit" in out
+    assert "Score:" not in out and "Score:" in plain(step_view(r, WORDS["en"], 13))
+
+
+@pytest.mark.parametrize(("keys", "shown"), [
+    ("right enter space q", [0, 1, 2, 3]),
+    ("right left left b right", [0, 1, 0, 0, 0, 1]),
+    ("x right", [0, 0, 1]),
+])
+def test_walk_follows_the_keys(keys: str, shown: list[int]) -> None:
+    seen: list[int] = []
+    presses = iter([*keys.split(), ""])
+    walk(14, seen.append, lambda: next(presses))
+    assert seen == shown
+
+
+def test_next_on_the_last_position_ends() -> None:
+    seen: list[int] = []
+    walk(2, seen.append, iter(["right", "right"]).__next__)
+    assert seen == [0, 1]
+    assert move("left", 0, 5) == 0 and move("escape", 3, 5) is None
+
+
+def test_decode_arrow_keys() -> None:
+    assert [decode(k) for k in ("\x1b[C", "\x1b[D", "\r", " ", "Q", "\x1b", "\x03")] == [
+        "right", "left", "enter", "space", "q", "escape", "ctrl-c"]
+
+
+def test_words_refuses_unknown_language() -> None:
+    with pytest.raises(ValueError, match="sv or en"):
+        words("de")
+
+
+def test_html_data_is_escaped_and_complete(tmp_path: Path) -> None:
+    evil = "<script>alert(1)</script>"
+    text = EXAMPLE.read_text("utf-8").replace('"Anna"', f'"{evil}"')
+    replays = build_replays(list(loads(text)))
+    page = render_page(replays, WORDS["en"])
+    assert evil not in page and "\\u003cscript\\u003ealert(1)" in page
+    assert "http://" not in page.split("<body>")[1] and "https://" not in page
+    data = page_data(replays, WORDS["en"])
+    blob = page.split('id="priffe-data">')[1].split("</script>")[0]
+    assert json.loads(blob) == json.loads(json.dumps(data))
+    deal = data["deals"][0]  # type: ignore[index]
+    assert deal["seats"][0]["label"] == f"North: {evil}"
+    assert [t["ns"] for t in deal["tricks"]][-1] == 10
+    assert safe_json("a&b<c>") == '"a\\u0026b\\u003cc\\u003e"'
