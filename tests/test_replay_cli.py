@@ -1,0 +1,143 @@
+"""``priffe replay`` through CliRunner: golden text, selection, HTML, the archive and bad input."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import EXAMPLES, GOLDEN
+
+from priffe_records.cli import cli
+
+EXAMPLE = GOLDEN / "replay-example.ppn"
+REVOKE = GOLDEN / "replay-revoke.ppn"
+PARTIE = GOLDEN / "replay-partie.ppn"
+
+
+def run(*args: str, env: dict[str, str] | None = None) -> tuple[int, str, str]:
+    r = CliRunner().invoke(cli, ["replay", *args], env=env)
+    return r.exit_code, r.stdout, r.stderr
+
+
+@pytest.mark.parametrize("lang", ["sv", "en"])
+def test_golden_full_deal(lang: str) -> None:
+    code, out, err = run(str(EXAMPLE), "--lang", lang, env={"COLUMNS": "200"})
+    assert code == 0, err
+    assert "\x1b" not in out, "piped output has no escape codes"
+    expected = (GOLDEN / f"replay-example-{lang}.txt").read_text("utf-8")
+    assert out.replace(str(EXAMPLE), "replay-example.ppn") == expected
+
+
+def test_default_language_is_swedish() -> None:
+    _, out, _ = run(str(EXAMPLE))
+    assert "Given: Nord (Anna) · Förhand: Öst (Bertil)" in out and "♣ Ä K D Kn 6 3" in out
+
+
+def test_step_when_piped_prints_everything_at_once() -> None:
+    code, out, _ = run(str(EXAMPLE), "--step", env={"NO_COLOR": "1"})
+    assert code == 0 and out == run(str(EXAMPLE))[1] and "\x1b" not in out
+
+
+def test_board_and_rubber_select() -> None:
+    code, out, _ = run(str(PARTIE), "--board", "3", "--rubber", "1", "--lang", "en")
+    assert code == 0 and "Board 3" in out and "Board 1" not in out
+    assert "NS makes its second game: +20" in out, "the rubber is followed from board 1"
+    code, out, _ = run(str(PARTIE), "--lang", "en")
+    assert code == 0 and all(f"Board {n}" in out for n in (1, 2, 3))
+    assert "Board 2: Play by North, NS 7 EW 6 — a score-sheet record without hands or play" \
+        in out.replace("\n", " ")
+
+
+def test_missing_board_and_rubber_are_clear_errors() -> None:
+    code, _, err = run(str(PARTIE), "--board", "9")
+    assert code == 2 and "no board 9 (boards: 1, 2, 3)" in err
+    code, _, err = run(str(PARTIE), "--rubber", "4")
+    assert code == 2 and "no rubber 4 (rubbers: 1)" in err
+
+
+def test_illegal_move_is_shown_and_exits_1() -> None:
+    code, out, _ = run(str(REVOKE), "--lang", "en")
+    assert code == 1
+    assert f"{REVOKE}:23:7: trick 3: West plays ♣4 while holding ♦9" in " ".join(out.split())
+    assert "W ♣4!" in out and "Score:" not in out
+
+
+def test_bad_input_has_a_location_and_no_traceback(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.ppn"
+    bad.write_text('[Event "x"]\n[Auction "N"]\nHjärterr Pass\n', "utf-8")
+    code, out, err = run(str(bad))
+    assert code == 2 and f"{bad}:3:1: unknown call 'Hjärterr'" in err
+    assert "Traceback" not in out + err
+    code, _, err = run(str(tmp_path / "nope.ppn"))
+    assert code == 2 and "no such file" in err
+    empty = tmp_path / "empty.ppn"
+    empty.write_text("", "utf-8")
+    code, _, err = run(str(empty))
+    assert code == 2 and "no records" in err
+
+
+def test_a_bridge_record_is_refused_with_its_place(tmp_path: Path) -> None:
+    f = tmp_path / "bridge.pbn"
+    f.write_text('[Event "x"]\n[Scoring "IMP"]\n[Contract "4S"]\n', "utf-8")
+    code, out, err = run(str(f))
+    assert code == 2 and f"{f}:2:" in err and "not a Priffe record" in err
+    assert "Traceback" not in out + err
+
+
+def test_usage_errors() -> None:
+    assert run()[0] == 2
+    code, _, err = run(str(EXAMPLE), "--db", "x.db", "--id", "1")
+    assert code == 2 and "either FILE or --db FILE --id N" in err
+    code, _, err = run(str(EXAMPLE), "--lang", "de")
+    assert code == 2
+
+
+def test_html_is_written_atomically(tmp_path: Path) -> None:
+    out = tmp_path / "partie.html"
+    out.write_text("old", "utf-8")
+    code, _, err = run(str(PARTIE), "--html", str(out))
+    assert code == 0 and "3 deal(s)" in err
+    page = out.read_text("utf-8")
+    assert page.startswith("<!DOCTYPE html>") and 'id="deal-select"' in page
+    assert [p.name for p in tmp_path.iterdir()] == ["partie.html"], "no temporary file left"
+    blob = page.split('id="priffe-data">')[1].split("</script>")[0]
+    assert len(json.loads(blob)["deals"]) == 3
+    code, _, err = run(str(PARTIE), "--html", str(tmp_path / "no" / "such" / "dir.html"))
+    assert code == 2 and "Traceback" not in err
+
+
+def _archive(tmp_path: Path) -> Path:
+    """The archive's deals table as far as replay reads it: id, partie_id and canonical PPN."""
+    db = tmp_path / "priffe.db"
+    chunks = PARTIE.read_text("utf-8").split("\n\n")
+    with sqlite3.connect(db) as conn:
+        conn.execute("CREATE TABLE deals (id INTEGER PRIMARY KEY, partie_id INTEGER, ppn TEXT)")
+        for i, chunk in enumerate(chunks, 1):
+            conn.execute("INSERT INTO deals VALUES (?, 1, ?)", (i + 10, chunk + "\n"))
+    return db
+
+
+def test_db_replays_one_deal_with_its_rubber(tmp_path: Path) -> None:
+    db = _archive(tmp_path)
+    code, out, err = run("--db", str(db), "--id", "13", "--lang", "en")
+    assert code == 0, err
+    assert "Board 3" in out and "NS makes its second game: +20" in out
+    code, _, err = run("--db", str(db), "--id", "99")
+    assert code == 2 and "no deal with id 99" in err
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"not a database at all" * 10)
+    code, _, err = run("--db", str(junk), "--id", "1")
+    assert code == 2 and "not a priffe archive" in err
+
+
+def test_the_example_partie_board_1() -> None:
+    partie = EXAMPLES / "partie-uppsala.ppn"
+    if not partie.is_file():
+        pytest.skip("examples/partie-uppsala.ppn is not there yet")
+    code, out, err = run(str(partie), "--board", "1", "--lang", "en")
+    assert code == 0, err
+    assert "Board 1" in out and "Score:" in out
+    assert "Traceback" not in out + err
