@@ -1,7 +1,374 @@
-"""Commands of this group (filled in by its issue)."""
+"""``priffe import / query / sql / stats / export / metadata``: the archive commands.
+
+The library (:mod:`priffe_records.archive` and friends) does the work; this
+module parses options, shows progress and tables, and turns every failure
+into one ``priffe: …`` line (exit 2) instead of a traceback.
+"""
 
 from __future__ import annotations
 
-import click
+import csv
+import json
+import os
+import sqlite3
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
 
-COMMANDS: list[click.Command] = []
+import click
+import sqlite_utils
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    DownloadColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from ..archive import FileSummary, SourceError, import_file
+from ..archive_metadata import METADATA_NAME, write_metadata
+from ..archive_query import (
+    FULL_COLUMNS,
+    TABLE_COLUMNS,
+    Filters,
+    export,
+    find_deals,
+    matching_records,
+    run_sql,
+    stats,
+)
+from ..archive_schema import (
+    DEFAULT_TIMEOUT,
+    ArchiveError,
+    describe_sqlite_error,
+    ensure_schema,
+    open_archive,
+)
+from ..writer import write
+from .common import EXIT_OK, EXIT_UNUSABLE, UserError, user_errors
+from .format import expand_paths
+
+F = TypeVar("F", bound=Callable[..., Any])
+FORMATS = ("table", "json", "csv", "ppn")
+# Test hook: stop (sleep) after this many records of a file, inside its
+# transaction, so a test can kill the process mid-file deterministically.
+STALL_ENV = "PRIFFE_TEST_STALL_AFTER"
+
+
+def db_option(f: F) -> F:
+    f = click.option("--timeout", type=click.FloatRange(min=0), default=DEFAULT_TIMEOUT,
+                     show_default=True,
+                     help="Seconds to wait while another process writes the database.")(f)
+    return click.option("--db", "db_path", type=click.Path(dir_okay=False),
+                        default="priffe.db", show_default=True,
+                        help="The archive database (SQLite).")(f)
+
+
+def filter_options(f: F) -> F:
+    """The deal filters shared by query and export (see archive_query.Filters)."""
+    options = [
+        click.option("--player", help="Deals NAME played, in any seat."),
+        click.option("--partner", help="…with this partner (needs --player)."),
+        click.option("--opponent", help="…against this opponent (needs --player)."),
+        click.option("--event", help="Event contains this text."),
+        click.option("--site", help="Site contains this text."),
+        click.option("--date-from", help="On or after this date (YYYY.MM.DD or YYYY-MM-DD)."),
+        click.option("--date-to", help="On or before this date."),
+        click.option("--contract", help="Spela, Noll, Hjärter, Ruter, Tvångsnoll or Passnoll."),
+        click.option("--declarer-side", type=click.Choice(["NS", "EW"], case_sensitive=False),
+                     help="The declaring side."),
+        click.option("--made/--defeated", default=None,
+                     help="The declaring side reached its aim (R14), or did not."),
+        click.option("--slam", is_flag=True, help="Small or grand slams (R16)."),
+        click.option("--errors/--clean", default=None,
+                     help="Records with rule errors (or unreadable), or without."),
+        click.option("--text", help="Full-text search: event, site, players, commentary."),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+def _filters(kw: dict[str, Any]) -> Filters:
+    return Filters(**{k: kw.pop(k) for k in list(kw) if k in Filters.__dataclass_fields__})
+
+
+@contextmanager
+def archive_errors() -> Iterator[None]:
+    """Library, OS and SQLite errors → one ``priffe:`` line; no traceback, ever."""
+    with user_errors():
+        try:
+            yield
+        except sqlite3.Error as e:
+            raise UserError(describe_sqlite_error("database", e)) from None
+
+
+def _open(db_path: str, timeout: float, readonly: bool) -> sqlite_utils.Database:
+    db = open_archive(db_path, readonly=readonly, timeout=timeout)
+    if readonly and "deals" not in db.table_names():
+        db.close()
+        raise ArchiveError(f"{db_path}: not a priffe archive yet (import records with "
+                           "'priffe import')")
+    return db
+
+
+# ---------------------------------------------------------------- import
+
+
+@click.command("import")
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@db_option
+@click.option("--reject-invalid", is_flag=True,
+              help="Skip records with rule errors or syntax errors instead of storing them "
+                   "flagged.")
+def import_command(paths: tuple[str, ...], db_path: str, timeout: float,
+                   reject_invalid: bool) -> None:
+    """Import PPN/PBN files (folders: every .ppn/.pbn below) into the archive.
+
+    Every record is stored with its validator findings; records that break a
+    rule, and records with syntax errors (their raw text), are kept and
+    flagged unless --reject-invalid. Each file is one transaction: an
+    interrupted import leaves the database as it was before that file.
+    Records already in the archive are skipped (same canonical text).
+    """
+    totals = dict.fromkeys(("records", "new", "duplicates", "with_errors", "unreadable",
+                            "rejected"), 0)
+    failed = 0
+    current: str | None = None
+    try:
+        with archive_errors():
+            files = list(expand_paths(paths))
+            db = open_archive(db_path, timeout=timeout)
+            ensure_schema(db)
+            if not (Path(db_path).parent / METADATA_NAME).exists():
+                write_metadata(db_path)
+            with _progress(files) as tick:
+                for path in files:
+                    current = str(path)
+                    try:
+                        s = import_file(db, path, reject_invalid=reject_invalid,
+                                        progress=tick(path))
+                    except SourceError as e:
+                        click.echo(f"priffe: {e}", err=True)
+                        failed += 1
+                        continue
+                    click.echo(_summary_line(s))
+                    for k in totals:
+                        totals[k] += getattr(s, k)
+            db.close()
+    except KeyboardInterrupt:
+        where = f"{current} was rolled back; " if current else ""
+        click.echo(f"priffe: interrupted: {where}the files before it are stored", err=True)
+        sys.exit(130)
+    click.echo(f"{len(files) - failed} file(s), {totals['records']} records: "
+               f"{totals['new']} new, {totals['duplicates']} duplicates, "
+               f"{totals['with_errors']} with errors"
+               + (f" ({totals['unreadable']} unreadable)" if totals["unreadable"] else "")
+               + (f", {totals['rejected']} rejected" if totals["rejected"] else "")
+               + (f"; {failed} file(s) not imported" if failed else ""))
+    sys.exit(EXIT_UNUSABLE if failed else EXIT_OK)
+
+
+def _summary_line(s: FileSummary) -> str:
+    extra = f", {s.rejected} rejected" if s.rejected else ""
+    return (f"{s.source}: {s.records} records: {s.new} new, {s.duplicates} duplicates, "
+            f"{s.with_errors} with errors{extra}")
+
+
+@contextmanager
+def _progress(files: Sequence[Path]) -> Iterator[Callable[[Path], Callable[[int, int], None]]]:
+    """Per-file progress callbacks: a rich bar on a terminal, nothing when piped."""
+    stall = int(os.environ.get(STALL_ENV, "0") or 0)
+    console = Console(stderr=True)
+    bar: Progress | None = None
+    if console.is_terminal:
+        bar = Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
+                       MofNCompleteColumn(), TextColumn("records"), TimeRemainingColumn(),
+                       console=console, transient=True)
+
+    def for_file(path: Path) -> Callable[[int, int], None]:
+        task: TaskID | None = None
+        if bar is not None:
+            size = path.stat().st_size if path.is_file() else None
+            task = bar.add_task(path.name, total=size)
+
+        def tick(done: int, records: int) -> None:
+            if bar is not None and task is not None:
+                bar.update(task, completed=done, description=f"{path.name} ({records})")
+            if stall and records == stall:
+                click.echo("priffe: test stall", err=True)
+                time.sleep(600)
+
+        return tick
+
+    if bar is None:
+        yield for_file
+    else:
+        with bar:
+            yield for_file
+
+
+# ---------------------------------------------------------------- output
+
+
+_WRAPPING = frozenset({"event", "site", "players", "message", "commentary", "source", "ppn"})
+
+
+def _cell(v: Any) -> str:
+    return "" if v is None else str(v)
+
+
+def emit(columns: Sequence[str], rows: Iterable[Sequence[Any]], fmt: str,
+         title: str | None = None) -> int:
+    """Rows as a rich table, JSON (a list of objects) or CSV on stdout; returns the count."""
+    n = 0
+    out = sys.stdout
+    if fmt == "json":
+        out.write("[")
+        for row in rows:
+            out.write(("," if n else "") + "\n  " + json.dumps(dict(zip(columns, row,
+                                                                          strict=True)),
+                                                                 ensure_ascii=False))
+            n += 1
+        out.write("\n]\n" if n else "]\n")
+    elif fmt == "csv":
+        w = csv.writer(out, lineterminator="\n")
+        w.writerow(columns)
+        for row in rows:
+            w.writerow(row)
+            n += 1
+    else:
+        table = Table(title=title, show_lines=False)
+        for c in columns:
+            # Short values never wrap; names and text fold when the screen is narrow.
+            table.add_column(c, overflow="fold", no_wrap=c not in _WRAPPING)
+        for row in rows:
+            table.add_row(*(_cell(v) for v in row))
+            n += 1
+        console = Console()
+        if not console.is_terminal:  # piped: no screen to fit, keep rows on one line
+            console = Console(width=max(console.width, 200))
+        console.print(table)
+    return n
+
+
+def _ppn(records: Iterable[Any], output: str | None) -> int:
+    if output is None or output == "-":
+        return write(records, sys.stdout)
+    return write(records, output)
+
+
+# ---------------------------------------------------------------- query, sql, export
+
+
+@click.command("query")
+@db_option
+@filter_options
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
+              help="With --format ppn: write the records to this file (atomically).")
+@click.option("--limit", type=click.IntRange(min=1), help="At most this many deals.")
+def query_command(db_path: str, timeout: float, fmt: str, output: str | None,
+                  limit: int | None, **kw: Any) -> None:
+    """Find deals in the archive. All filters combine (AND)."""
+    filters = _filters(kw)
+    with archive_errors():
+        db = _open(db_path, timeout, readonly=True)
+        if fmt == "ppn":
+            n = _ppn(matching_records(db, filters), output)
+        else:
+            columns, rows = find_deals(db, filters, TABLE_COLUMNS if fmt == "table"
+                                       else FULL_COLUMNS, limit=limit)
+            n = emit(columns, rows, fmt)
+        if fmt == "table" or (fmt == "ppn" and output not in (None, "-")):
+            click.echo(f"{n} deal(s)", err=True)
+
+
+@click.command("sql")
+@click.argument("statement")
+@db_option
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
+              help="With --format ppn: write the records to this file.")
+def sql_command(statement: str, db_path: str, timeout: float, fmt: str,
+                output: str | None) -> None:
+    """Run one read-only SQL STATEMENT on the archive (the database is opened read-only).
+
+    With --format ppn the result must have a column named ppn (e.g.
+    "SELECT ppn FROM deals WHERE …"); its records are written as a PPN file.
+    """
+    with archive_errors():
+        db = _open(db_path, timeout, readonly=True)
+        columns, rows = run_sql(db, statement)
+        if fmt == "ppn":
+            if "ppn" not in columns:
+                raise UserError("--format ppn needs a column named ppn, e.g. "
+                                "SELECT ppn FROM deals …")
+            from ..reader import loads
+
+            i = columns.index("ppn")
+            _ppn((rec for row in rows for rec in loads(str(row[i]), errors="collect")),
+                 output)
+        else:
+            emit(columns, rows, fmt)
+
+
+@click.command("export")
+@db_option
+@filter_options
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, allow_dash=True),
+              help="The PPN file to write (atomically); '-' for stdout.")
+def export_command(db_path: str, timeout: float, output: str, **kw: Any) -> None:
+    """Write archived records back to a PPN file, in import order (filters as in query)."""
+    filters = _filters(kw)
+    with archive_errors():
+        db = _open(db_path, timeout, readonly=True)
+        n = export(db, filters, sys.stdout if output == "-" else output)
+        click.echo(f"{n} record(s) written" + ("" if output == "-" else f" to {output}"),
+                   err=True)
+
+
+@click.command("stats")
+@db_option
+@click.option("--player", help="Only this player.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS[:3]), default="table",
+              show_default=True)
+def stats_command(db_path: str, timeout: float, player: str | None, fmt: str) -> None:
+    """Standings (R23/R24 settlements), per-player results and contract success rates."""
+    with archive_errors():
+        db = _open(db_path, timeout, readonly=True)
+        tables = stats(db, player)
+        if fmt == "json":
+            doc = {t.title: [dict(zip(t.columns, r, strict=True)) for r in t.rows]
+                   for t in tables}
+            click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
+            return
+        for t in tables:
+            if fmt == "csv":
+                click.echo(f"# {t.title}")
+            emit(t.columns, t.rows, fmt, title=t.title)
+
+
+@click.command("metadata")
+@db_option
+@click.option("-o", "--output", type=click.Path(dir_okay=False),
+              help=f"Where to write it (default: {METADATA_NAME} beside the database).")
+def metadata_command(db_path: str, timeout: float, output: str | None) -> None:
+    """Write the Datasette metadata (labels, facets, canned queries) for the archive.
+
+    Then: datasette DB -m priffe.metadata.json
+    """
+    with archive_errors():
+        _open(db_path, timeout, readonly=True).close()
+        click.echo(str(write_metadata(db_path, output)))
+
+
+COMMANDS: list[click.Command] = [import_command, query_command, sql_command, stats_command,
+                                 export_command, metadata_command]
