@@ -1,0 +1,132 @@
+"""The HTML hand viewer in a real headless browser (Debian's chromium, driven by Playwright).
+
+Skips, saying why, only when no browser can be had: ``.ci/install-browser``
+installs both. Playwright's own browser download is never used.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import GOLDEN
+
+from priffe_records.analysis import analyse_record
+from priffe_records.reader import loads, read
+from priffe_records.replay import WORDS, build_replays
+from priffe_records.replay_html import write_page
+
+CHROMIUM = os.environ.get("PRIFFE_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+EXAMPLE = GOLDEN / "replay-example.ppn"
+PARTIE = GOLDEN / "replay-partie.ppn"
+EVIL = "<script>alert(1)</script>"
+EVIL_EVENT = '<img src=x onerror="window.__pwned=1">'
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("playwright is not installed (run .ci/install-browser)")
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.skip(f"no browser at {CHROMIUM} (run .ci/install-browser)")
+    with sync_playwright() as p:
+        try:
+            b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, timeout=60_000)
+        except Exception as e:  # a broken install: say so and skip, the viewer is not at fault
+            pytest.skip(f"chromium at {CHROMIUM} does not start: {str(e).splitlines()[0]}")
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    pg = browser.new_page()
+    pg.set_default_timeout(10_000)
+    pg.dialogs = []
+    pg.errors = []
+    pg.requests = []
+    pg.on("dialog", lambda d: (pg.dialogs.append(d.message), d.dismiss()))
+    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
+    pg.on("request", lambda r: pg.requests.append(r.url))
+    yield pg
+    pg.close()
+
+
+def counts(pg: Any) -> tuple[int, int]:
+    return int(pg.text_content("#tricks-ns")), int(pg.text_content("#tricks-ew"))
+
+
+def test_thirteen_nexts_reach_the_validators_trick_counts(page: Any, tmp_path: Path) -> None:
+    [rec] = read(EXAMPLE)
+    out = tmp_path / "deal.html"
+    write_page(out, build_replays([rec]), WORDS["en"])
+    page.goto(out.as_uri())
+    assert counts(page) == (0, 0) and page.is_disabled("#prev")
+    play = analyse_record(rec).play
+    assert play is not None
+    ns = ew = 0
+    for trick in play.tricks:
+        page.click("#next")
+        assert trick.winner is not None
+        ns, ew = (ns + 1, ew) if trick.winner.side.value == "NS" else (ns, ew + 1)
+        assert counts(page) == (ns, ew), trick.number
+    assert counts(page) == (play.won.ns, play.won.ew) == (10, 3)
+    assert page.is_disabled("#next")
+    assert "Trick 13/13" in page.text_content("#step-label")
+    score = page.text_content("#score-panel")
+    assert "R19–R20" in score and "NS makes its first game: +10" in score
+    page.keyboard.press("ArrowLeft")
+    assert counts(page) == (10, 2)
+    page.keyboard.press("ArrowRight")
+    assert counts(page) == (10, 3)
+    assert page.errors == [] and page.dialogs == []
+    assert all(u.startswith("file:") for u in page.requests), page.requests
+
+
+def test_hands_shrink_and_the_trick_is_shown(page: Any, tmp_path: Path) -> None:
+    out = tmp_path / "deal.html"
+    write_page(out, build_replays(list(read(EXAMPLE))), WORDS["sv"])
+    page.goto(out.as_uri())
+    assert "♣ Ä K D Kn 6 3" in page.text_content("#seat-N")
+    page.keyboard.press("ArrowRight")
+    assert "♥ 7" in page.text_content("#seat-N"), "♥Ä was played to trick 1"
+    centre = page.text_content("#centre")
+    assert "Stick 1" in centre and "♥9" in centre and "♥Ä" in centre
+    assert page.get_attribute(".card.win", "data-seat") == "N"
+
+
+def test_user_strings_are_text_and_no_script_runs(page: Any, tmp_path: Path) -> None:
+    text = (EXAMPLE.read_text("utf-8").replace('"Anna"', f'"{EVIL}"')
+            .replace('"Klubbkväll"', '"' + EVIL_EVENT.replace('"', "'") + '"')
+            .replace("{North takes the first trick}", "{</script><script>alert(2)</script>}"))
+    out = tmp_path / "evil.html"
+    write_page(out, build_replays(list(loads(text))), WORDS["en"])
+    page.goto(out.as_uri())
+    page.click("#next")
+    assert EVIL in page.text_content("#seat-N")
+    assert EVIL_EVENT.replace('"', "'") in page.text_content("#title")
+    assert "</script><script>alert(2)</script>" in page.text_content("#trick-panel")
+    assert page.evaluate("window.__pwned") is None
+    assert page.dialogs == [] and page.errors == []
+    assert page.evaluate("document.querySelectorAll('script').length") == 2, "only our own"
+
+
+def test_a_partie_has_a_deal_selector(page: Any, tmp_path: Path) -> None:
+    out = tmp_path / "partie.html"
+    write_page(out, build_replays(list(read(PARTIE))), WORDS["en"])
+    page.goto(out.as_uri())
+    assert page.is_visible("#deal-select")
+    page.select_option("#deal-select", "1")
+    assert "nothing to replay" in page.text_content("#summary")
+    page.select_option("#deal-select", "2")
+    assert "Board 3" in page.text_content("#title")
+    assert "NS makes its second game: +20" in page.text_content("#score-panel")
+    page.keyboard.press("ArrowRight")  # no tricks in board 3: stays put
+    assert counts(page) == (0, 0) and page.errors == []
