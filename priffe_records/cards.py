@@ -243,6 +243,63 @@ class Hand:
         return ".".join("".join(c.rank.value for c in self.suit(s)) for s in SUITS)
 
 
+_RANK_LETTER = {r.value: r.value for r in Rank} | {r.value.lower(): r.value for r in Rank}
+_RANK_POS = {r.value: -r.order for r in Rank}
+
+
+def canonical_hand(text: str) -> str:
+    """A PBN hand with ranks high-first and upper case, checked without building cards.
+
+    >>> canonical_hand("2qka.9jt.678.345")
+    'AKQ2.JT9.876.543'
+    """
+    parts = text.replace("10", "T").split(".")
+    if len(parts) != 4:
+        raise CardError(f"hand {text!r} must have four suits separated by '.', "
+                        f"found {len(parts)}")
+    out = []
+    for part in parts:
+        try:
+            letters = [_RANK_LETTER[c] for c in part]
+        except KeyError as e:
+            raise CardError(f"hand {text!r}: rank {e.args[0]!r} is not a rank "
+                            "(A K Q J T 9 … 2)") from None
+        out.append("".join(sorted(letters, key=_RANK_POS.__getitem__)))
+    return ".".join(out)
+
+
+def canonical_deal(text: str, first: Seat | None = None) -> str:
+    """A Deal value in export form, starting at ``first`` (the dealer) when given.
+
+    >>> canonical_deal("e:2.-.-.- - ka.. -", Seat.N)
+    Traceback (most recent call last):
+    ...
+    priffe_records.cards.CardError: E hand '2.-.-.-': rank '-' is not a rank (A K Q J T 9 … 2)
+    >>> canonical_deal("E:- - ka... -", Seat.N)
+    'N:- - - AK...'
+    """
+    t = text.strip()
+    if len(t) < 2 or t[1] != ":":
+        raise CardError(f"deal {text!r} must start with the first seat and ':', "
+                        "e.g. 'N:AKQ2.JT9.876.543 …'")
+    start = Seat.parse(t[0])
+    parts = t[2:].split()
+    if not 1 <= len(parts) <= 4:
+        raise CardError(f"deal must list four hands, found {len(parts)}", 2)
+    parts += ["-"] * (4 - len(parts))
+    hands: dict[Seat, str] = {}
+    col = 2
+    for seat, part in zip(start.rotation(), parts, strict=True):
+        col = t.index(part, col)
+        try:
+            hands[seat] = "-" if part == "-" else canonical_hand(part)
+        except CardError as e:
+            raise CardError(f"{seat.value} {e}", col) from None
+        col += len(part)
+    first = first or start
+    return f"{first.value}:" + " ".join(hands[s] for s in first.rotation())
+
+
 @dataclass(frozen=True, slots=True)
 class Deal:
     """The four hands in seat order N, E, S, W; ``None`` for a hand given as ``-`` (unknown)."""

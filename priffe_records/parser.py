@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import os
 import re
 from importlib import resources
 from pathlib import Path
@@ -52,7 +53,10 @@ def grammar_text() -> str:
 
 @functools.cache
 def get_parser() -> Lark:
-    """Build the parser once; lark-cython is used when installed (extra ``fast``)."""
+    """Build the parser once; lark-cython is used when installed (extra ``fast``).
+
+    ``PRIFFE_PURE_LARK=1`` forces plain Lark (the tests run both ways).
+    """
     options: dict[str, Any] = {
         "parser": "lalr",
         "lexer": "contextual",
@@ -60,12 +64,13 @@ def get_parser() -> Lark:
         "propagate_positions": False,
         "maybe_placeholders": False,
     }
-    try:
-        import lark_cython
+    if os.environ.get("PRIFFE_PURE_LARK") != "1":
+        try:
+            import lark_cython
 
-        options["_plugins"] = lark_cython.plugins
-    except ImportError:
-        pass
+            options["_plugins"] = lark_cython.plugins
+        except ImportError:
+            pass
     try:
         return Lark(grammar_text(), **options)
     except Exception:  # pragma: no cover - a broken lark-cython build: fall back
@@ -83,7 +88,8 @@ _WORD = re.compile(r'[^\s\[\]{};"%=$!?]+')
 
 _NICE = {
     "LBRACKET": "'['", "RSQB": "']'", "TAGNAME": "a tag name", "STRING": "a quoted value",
-    "CALL": "a call", "FOREIGN_CALL": "a call", "CARD": "a card", "DASH": "'-'", "END": "'*'",
+    "CALLS": "a call", "CARDS": "a card", "TAG": "a tag pair",
+    "AUCTION_TAG": "a tag pair", "PLAY_TAG": "a tag pair", "DASH": "'-'", "END": "'*'",
     "CONTINUE": "'+'", "IRREGULARITY": "'^I', '^S', '^R' or '^L'", "NOTE_REF": "a note '=n='",
     "NAG": "a NAG '$n'", "SUFFIX": "a suffix", "SECTION_TOKEN": "section data",
     "BRACE_COMMENT": "a comment", "LINE_COMMENT": "a comment", "ESCAPE_LINE": "a % line",
@@ -137,12 +143,12 @@ def explain(exc: UnexpectedInput, file: str, first_line: int, lines: list[str]) 
         msg = f"tag name {word!r} must start with a capital letter (PBN §3.3)"
     elif "TAGNAME" in allowed:
         msg = f"expected a tag name after '[', found {ch!r}"
-    elif "CALL" in allowed and word and ch not in "[]":
+    elif "CALLS" in allowed and word and ch not in "[]":
         hint = suggest_call(word)
         did = f" — did you mean {hint!r}?" if hint else ""
         msg = (f"unknown call {word!r}{did} (calls: Pass Klöver Spader Ruter Hjärter "
                "Noll Spela)")
-    elif "CARD" in allowed and word and ch not in "[]":
+    elif "CARDS" in allowed and word and ch not in "[]":
         msg = (f"card {word!r} is not a card: a suit S H D C (or ♠ ♥ ♦ ♣) then a rank "
                "A K Q J T 9 … 2")
     elif ch == "%":

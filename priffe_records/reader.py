@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import functools
 import io
 import os
 import re
@@ -30,7 +31,7 @@ from lark import Token as LarkToken
 from lark.exceptions import UnexpectedInput
 
 from .calls import Call, Contract
-from .cards import CardError, Deal, Seat
+from .cards import Card, CardError, Seat, canonical_deal
 from .errors import BadRecord, PPNSyntaxError
 from .parser import explain, parse_chunk
 from .record import (
@@ -183,7 +184,7 @@ def _split(lines: Iterable[str]) -> Iterator[_Chunk]:
 
 def _brace_state(line: str, depth: int) -> int:
     """Brace-comment depth at the end of ``line`` (0 outside; one inner pair allowed)."""
-    if not depth and line.startswith("%"):
+    if not depth and (line.startswith("%") or "{" not in line):
         return 0
     i, n = 0, len(line)
     while i < n:
@@ -226,6 +227,7 @@ class _Builder:
         self.errors: list[PPNSyntaxError] = []
 
     def loc(self, tok: LarkToken, extra: int = 0) -> Location:
+        """Where a Lark token starts, shifted by ``extra`` columns."""
         return Location(self.name, self.chunk.first_line + (tok.line or 1) - 1,
                         (tok.column or 1) + extra)
 
@@ -259,13 +261,23 @@ class _Builder:
         return Record(tuple(tags), tuple(leading), defaults, first)
 
     def block(self, kind: str, toks: list[LarkToken]) -> Tag:
-        bracket = toks[0]
-        if kind == "plain":
-            name, string, rest = toks[1].value, toks[2], toks[3:]
+        first = toks[0]
+        tag_loc = self.loc(first)
+        if first.type in ("TAG", "AUCTION_TAG", "PLAY_TAG"):
+            m = _ONE_LINE_TAG.match(first.value)
+            assert m is not None  # the grammar's pattern guarantees it
+            name, raw = m.group(1), m.group(2)
+            value_loc = self.loc(first, m.start(2))
+            rest = toks[1:]
         else:
-            name, string, rest = ("Auction" if kind == "auction" else "Play"), toks[1], toks[2:]
-        value = _unescape(string.value[1:-1])
-        tag_loc, value_loc = self.loc(bracket), self.loc(string, 1)
+            if kind == "plain":
+                name, string, rest = toks[1].value, toks[2], toks[3:]
+            else:
+                name = "Auction" if kind == "auction" else "Play"
+                string, rest = toks[1], toks[2:]
+            raw = string.value[1:-1]
+            value_loc = self.loc(string, 1)
+        value = _unescape(raw)
         if kind == "plain":
             return self.plain(name, value, rest, tag_loc, value_loc)
         comments: list[Comment] = []
@@ -334,19 +346,22 @@ class _Builder:
                     continue
                 pending_irregularity = tok
                 continue
-            text = tok.value
-            if t == "CALL":
-                token = _Pending(TokenKind.CALL, Call.parse(text).value, self.loc(tok))
-            elif t == "FOREIGN_CALL":
-                token = _Pending(TokenKind.FOREIGN, text.upper(), self.loc(tok))
-            elif t == "CARD":
-                token = _Pending(TokenKind.CARD, _card_text(text), self.loc(tok))
-            elif t == "DASH":
-                token = _Pending(TokenKind.UNKNOWN, "-", self.loc(tok))
-            elif t == "END":
-                token = _Pending(TokenKind.END, "*", self.loc(tok))
-            else:
-                token = _Pending(TokenKind.CONTINUE, "+", self.loc(tok))
+            if t in ("CALLS", "CARDS"):
+                for text, rel_line, column in _split_run(tok):
+                    line = self.chunk.first_line + rel_line - 1
+                    token = _Pending(*_classify(text), Location(self.name, line, column))
+                    if pending_irregularity is not None:
+                        token.irregularity = pending_irregularity.value[1]
+                        pending_irregularity = None
+                    if kind == "play":
+                        per_line[line] = per_line.get(line, 0) + 1
+                        if per_line[line] == 5:
+                            self.error("Play row has 5 cards: each line is one trick, four "
+                                       "cards in seat order (PBN §3.6)", token.location)
+                    out.append(token)
+                continue
+            token = _Pending(TokenKind.END if t == "END" else TokenKind.CONTINUE, tok.value,
+                             self.loc(tok))
             if pending_irregularity is not None:
                 if t == "END":
                     self.error(f"irregularity {pending_irregularity.value!r} must precede a "
@@ -354,12 +369,9 @@ class _Builder:
                                self.loc(pending_irregularity))
                 token.irregularity = pending_irregularity.value[1]
                 pending_irregularity = None
-            if kind == "play" and t != "END":
-                line = tok.line or 0
+            if kind == "play" and t == "CONTINUE":
+                line = self.loc(tok).line
                 per_line[line] = per_line.get(line, 0) + 1
-                if per_line[line] == 5:
-                    self.error("Play row has 5 cards: each line is one trick, four cards in "
-                               "seat order (PBN §3.6)", self.loc(tok))
             out.append(token)
         if pending_irregularity is not None:
             self.error(f"irregularity {pending_irregularity.value!r} must precede a "
@@ -390,9 +402,7 @@ class _Builder:
                     value = v.upper()
             elif t.name == "Deal" and v not in ("", "?", "#"):
                 try:
-                    deal = Deal.parse(v)
-                    first = dealer or Seat.parse(v[0])
-                    value = deal.pbn(first)
+                    value = canonical_deal(v, dealer)
                 except CardError as e:
                     self.error(f"bad Deal: {e}", Location(vloc.file, vloc.line,
                                                           vloc.column + e.column))
@@ -457,10 +467,38 @@ class _Pending:
                      tuple(sorted(self.nags)), tuple(self.comments), self.location)
 
 
-def _card_text(text: str) -> str:
-    from .cards import Card
+_ONE_LINE_TAG = re.compile(r'\[[ \t]*([A-Z][A-Za-z0-9_]*)[ \t]+"((?:\\.|[^"\\\n])*)"')
+_WORD_IN_RUN = re.compile(r"\S+")
+_FOREIGN = re.compile(r"^(?:[1-7](?:NT|[CDHSN])|XX|X|AP)$")
 
-    return str(Card.parse(text))
+
+@functools.lru_cache(maxsize=4096)
+def _classify(text: str) -> tuple[TokenKind, str]:
+    """Kind and canonical text of one word of a call or card run (cached: few distinct words)."""
+    if text in ("-", "--"):
+        return TokenKind.UNKNOWN, "-"
+    with contextlib.suppress(ValueError):
+        return TokenKind.CALL, Call.parse(text).value
+    up = text.upper()
+    if _FOREIGN.match(up):
+        return TokenKind.FOREIGN, up
+    return TokenKind.CARD, str(Card.parse(text))
+
+
+def _split_run(tok: LarkToken) -> Iterator[tuple[str, int, int]]:
+    """The words of a run with their own line and column (runs may span lines)."""
+    text = tok.value
+    line, col0 = tok.line or 1, tok.column or 1
+    line_start = 0
+    nl_seen = 0
+    for m in _WORD_IN_RUN.finditer(text):
+        start = m.start()
+        nl = text.count("\n", line_start, start)
+        if nl:
+            nl_seen += nl
+            line_start = text.rfind("\n", 0, start) + 1
+        column = start - line_start + 1 if nl_seen else col0 + start
+        yield m.group(0), line + nl_seen, column
 
 
 def _unescape(s: str) -> str:
