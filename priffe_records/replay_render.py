@@ -54,7 +54,8 @@ def card_text(card: Card | None, w: Words, style: str = "") -> Text:
 
 def hand_block(r: DealReplay, seat: Seat, cards: Sequence[Card] | None, w: Words) -> Text:
     """A seat's label, role markers and strength, then one line per suit."""
-    out = Text(seat_label(r, seat, w), style="bold")
+    out = Text()
+    out.append(seat_label(r, seat, w), style="bold")
     marks = [m for m, s in ((w.dealer, r.dealer), (w.forehand, r.forehand)) if s is seat]
     if r.declarer is seat:
         marks.append(w.declarer)
@@ -113,7 +114,8 @@ def compass(r: DealReplay, w: Words, step: int = 0, trick: TrickView | None = No
 
 
 def auction_text(r: DealReplay, w: Words) -> Text:
-    out = Text(f"{w.auction}: ", style="bold")
+    out = Text()
+    out.append(f"{w.auction}: ", style="bold")
     if not r.calls:
         out.append("—")
     for i, (text, call) in enumerate(calls_text(r, w)):
@@ -173,7 +175,8 @@ def score_table(r: DealReplay, w: Words) -> Table | None:
 
 
 def findings_text(found: Sequence[Finding], w: Words) -> Text:
-    out = Text(f"{w.checks}:", style="bold")
+    out = Text()
+    out.append(f"{w.checks}:", style="bold")
     for f in found:
         out.append(f"\n{f.severity.value} {f.rule}: {where(f)}",
                    style=RED if f.is_error else "")
