@@ -229,6 +229,9 @@ def _score_rule(claimed: SidePoints, ds: DealScore) -> str:
     """Which part of the score a wrong claim most likely missed."""
     diff = ds.total - claimed
     side = ds.scoring_side
+    tricks = SidePoints.one(side.other, ds.trick_points + ds.slam) + ds.honours
+    if claimed == tricks:
+        return "R14"  # the other side credited with the tricks
     if ds.slam and diff == SidePoints.one(side, ds.slam):
         return "R16"
     if ds.honours != SidePoints() and diff == ds.honours:

@@ -296,13 +296,15 @@ def replay(section: Section, first: Seat, deal: Deal | None, trump: Suit | None,
                 "R12", f"trick {n}: {seat_name(SEATS[unk])}'s card is unknown ('-'): who won "
                 "it, and who led the tricks after it, cannot be checked (R12)",
                 toks[unk].location))
-        # Showing out is a fact only when the suit led is certain.
+        # Showing out is a fact only when the suit led is certain; it matters only for
+        # hands we do not know (a known hand's revoke is reported where it happens).
         if len(leaders) == 1:
             lead = next(iter(leaders))
             if lead in ids:
                 led = ids[lead] // 13
                 for seat, cid in ids.items():
-                    if cid // 13 != led and not state.void[seat][led]:
+                    if cid // 13 != led and state.left[seat] is None \
+                            and not state.void[seat][led]:
                         state.void[seat][led] = n
         for seat, cid in ids.items():
             if not state.played[cid]:
