@@ -10,6 +10,8 @@ import pytest
 from click.testing import CliRunner
 from conftest import EXAMPLES, GOLDEN
 
+from priffe_records.archive import import_file
+from priffe_records.archive_schema import ensure_schema, open_archive
 from priffe_records.cli import cli
 
 EXAMPLE = GOLDEN / "replay-example.ppn"
@@ -110,27 +112,39 @@ def test_html_is_written_atomically(tmp_path: Path) -> None:
 
 
 def _archive(tmp_path: Path) -> Path:
-    """The archive's deals table as far as replay reads it: id, partie_id and canonical PPN."""
-    db = tmp_path / "priffe.db"
-    chunks = PARTIE.read_text("utf-8").split("\n\n")
-    with sqlite3.connect(db) as conn:
-        conn.execute("CREATE TABLE deals (id INTEGER PRIMARY KEY, partie_id INTEGER, ppn TEXT)")
-        for i, chunk in enumerate(chunks, 1):
-            conn.execute("INSERT INTO deals VALUES (?, 1, ?)", (i + 10, chunk + "\n"))
-    return db
+    """A real archive (the archive's own import) holding the three-deal partie."""
+    db_path = tmp_path / "priffe.db"
+    db = open_archive(db_path)
+    ensure_schema(db)
+    import_file(db, PARTIE)
+    db.conn.close()
+    return db_path
 
 
 def test_db_replays_one_deal_with_its_rubber(tmp_path: Path) -> None:
     db = _archive(tmp_path)
-    code, out, err = run("--db", str(db), "--id", "13", "--lang", "en")
+    with sqlite3.connect(db) as conn:
+        [(deal_id,)] = conn.execute("SELECT id FROM deals WHERE board = '3'").fetchall()
+    code, out, err = run("--db", str(db), "--id", str(deal_id), "--lang", "en")
     assert code == 0, err
-    assert "Board 3" in out and "NS makes its second game: +20" in out
+    assert "Board 3" in out and "Board 1" not in out
+    assert "NS makes its second game: +20" in out, "the partie's earlier deals count"
     code, _, err = run("--db", str(db), "--id", "99")
     assert code == 2 and "no deal with id 99" in err
+
+
+def test_db_that_is_not_an_archive(tmp_path: Path) -> None:
     junk = tmp_path / "junk.db"
     junk.write_bytes(b"not a database at all" * 10)
-    code, _, err = run("--db", str(junk), "--id", "1")
+    code, out, err = run("--db", str(junk), "--id", "1")
+    assert code == 2 and "junk.db" in err and "Traceback" not in out + err
+    other = tmp_path / "other.db"
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE deals (id INTEGER PRIMARY KEY, ppn TEXT)")
+    code, _, err = run("--db", str(other), "--id", "1")
     assert code == 2 and "not a priffe archive" in err
+    code, _, err = run("--db", str(tmp_path / "missing.db"), "--id", "1")
+    assert code == 2 and "no such database" in err
 
 
 def test_the_example_partie_board_1() -> None:

@@ -7,11 +7,11 @@ import os
 import sqlite3
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 import click
 from rich.console import Console
 
+from ..archive_schema import describe_sqlite_error, open_archive
 from ..reader import loads, read
 from ..record import Record
 from ..replay import DealReplay, Words, build_replays, where, words
@@ -26,34 +26,35 @@ PLAIN_WIDTH = 80  # piped output has a fixed width, so files and tests do not de
 def _db_records(db: str, deal_id: int) -> tuple[list[Record], int]:
     """The records of the partie holding deal ``deal_id``, and that deal's 1-based position.
 
-    Reads the canonical PPN text kept in the archive's ``deals`` table
-    (read-only), with the rest of its partie so games and rubber totals come
-    out as they did on import.
+    Reads the canonical PPN text the archive keeps for each deal, opened
+    read-only through :func:`~priffe_records.archive_schema.open_archive`
+    (which refuses a database that is not a priffe archive), with the rest
+    of its partie so games and rubber totals come out as on import.
     """
-    path = Path(db)
-    if not path.is_file():
-        raise UserError(f"{db}: no such database")
-    uri = "file:" + str(path.resolve()).replace("?", "%3f").replace("#", "%23") + "?mode=ro"
     try:
-        with sqlite3.connect(uri, uri=True) as conn:
-            row = conn.execute("SELECT partie_id FROM deals WHERE id = ?", (deal_id,)).fetchone()
-            if row is None:
-                raise UserError(f"{db}: no deal with id {deal_id} (see 'priffe query')")
-            if row[0] is None:
-                rows = conn.execute("SELECT id, ppn FROM deals WHERE id = ?", (deal_id,))
-            else:
-                rows = conn.execute("SELECT id, ppn FROM deals WHERE partie_id = ? ORDER BY id",
-                                    (row[0],))
-            texts = list(rows.fetchall())
+        # open_archive's read-only path lets sqlite3.DatabaseError through for a file
+        # that is not SQLite at all, so it is caught here too.
+        conn = open_archive(db, readonly=True)
     except sqlite3.DatabaseError as e:
-        raise UserError(f"{db}: not a priffe archive ({e})") from None
+        raise UserError(describe_sqlite_error(db, e)) from None
+    try:
+        row = conn.execute("SELECT partie_id FROM deals WHERE id = ?", [deal_id]).fetchone()
+        if row is None:
+            raise UserError(f"{db}: no deal with id {deal_id} (see 'priffe query')")
+        where_sql, params = ("id = ?", [deal_id]) if row[0] is None else (
+            "partie_id = ?", [row[0]])
+        texts = conn.execute(f"SELECT id, ppn FROM deals WHERE {where_sql} ORDER BY id",
+                             params).fetchall()
+    except sqlite3.DatabaseError as e:
+        raise UserError(describe_sqlite_error(db, e)) from None
+    finally:
+        conn.conn.close()
     records: list[Record] = []
     index = 0
     for ident, text in texts:
-        got = list(loads(text, name=f"{db}#{ident}"))
         if ident == deal_id:
             index = len(records) + 1
-        records.extend(got)
+        records.extend(loads(text, name=f"{db}#deal{ident}"))
     return records, index
 
 
