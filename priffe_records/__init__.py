@@ -24,6 +24,7 @@ from __future__ import annotations
 from .errors import BadRecord, PPNSyntaxError, PriffeError
 from .reader import loads, read
 from .record import Record, Tag
+from .replay import DealReplay, build_replays
 from .sheet import score_partie, score_parties
 from .validate import validate
 from .writer import dumps, format_record, write
@@ -32,11 +33,13 @@ __version__ = "0.1.0"
 
 __all__ = [
     "BadRecord",
+    "DealReplay",
     "PPNSyntaxError",
     "PriffeError",
     "Record",
     "Tag",
     "__version__",
+    "build_replays",
     "dumps",
     "format_record",
     "loads",
