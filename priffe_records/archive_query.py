@@ -224,8 +224,7 @@ def run_sql(db: sqlite_utils.Database, sql: str, params: Sequence[Any] = ()
     except (sqlite3.OperationalError, sqlite3.ProgrammingError,
             sqlite3.DatabaseError) as e:
         text = str(e)
-        if "readonly" in text or "read-only" in text or "not authorized" in text \
-                or "query_only" in text:
+        if any(w in text for w in ("readonly", "read-only", "authoriz", "query_only")):
             raise QueryError("priffe sql is read-only: it answers SELECT (and WITH … "
                              "SELECT) statements; change the archive with priffe import"
                              ) from None

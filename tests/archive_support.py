@@ -1,0 +1,136 @@
+"""Shared data and helpers for the archive tests (imported by tests/test_archive*.py)."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner, Result
+
+from priffe_records.cli import cli
+from priffe_records.generate import PartieSpec, generate_partie
+from priffe_records.writer import write
+
+# A hand-written file: file-level % lines, leading comments, comments after
+# tags, calls and cards, a record that breaks R15 (its Score), and a record
+# that cannot be read (a misspelt call). Names are Swedish, with diacritics.
+MESSY = """\
+% PPN 1.0
+% EXPORT
+{Klubbens första kväll}
+[Event "Klubbkväll"]
+[Site "Västerås"]
+[Date "2026.11.29"]
+[Rubber "1"]
+[Board "1"]
+[West "David"]
+[North "Åsa"]
+[East "Bertil"]
+[South "Cecilia"]
+[Dealer "N"]
+[Deal "N:KJ.A7.AQ3.AKQJ63 A64.T9863.T8742. T9872.KQ2.KJ6.85 Q53.J54.95.T9742"]
+[Scoring "Priffe"]
+[Declarer "E"]
+[Contract "Hjärter"] {ett djärvt bud}
+[Result "NS 10 EW 3"]
+[Auction "E"]
+Hjärter Pass Pass Pass
+[Play "E"]
+H9 H2 H4 HA {North takes the first trick}
+H3 HQ HJ H7
+D7 D6 D9 DA
+D2 DJ D5 DQ
+SA C5 C4 C6
+S4 S7 S3 SK
+DT C8 C9 CQ
+HT S2 CT CJ
+S6 ST S5 SJ
+D4 DK C7 CK
+H6 S9 C2 CA
+H8 HK H5 C3
+D8 S8 SQ D3
+[Score "NS 80 EW 0"]
+[ScoreRubber "NS 90 EW 0"]
+
+[Event "Klubbkväll"]
+[Site "Västerås"]
+[Date "2026.11.29"]
+[Rubber "1"]
+[Board "2"]
+[West "David"]
+[North "Åsa"]
+[East "Bertil"]
+[South "Cecilia"]
+[Dealer "E"]
+[Declarer "N"]
+[Contract "Spela"]
+[Result "NS 13 EW 0"]
+[Score "NS 80 EW 0"] ; storslam?
+[Honours "NS 0 EW 0"]
+
+[Event "Klubbkväll"]
+[Site "Västerås"]
+[Date "2026.11.29"]
+[Board "3"]
+[Auction "S"]
+Hjärterr Pass
+"""
+
+
+def run(*args: str, input: str | None = None) -> Result:
+    """``priffe ARGS`` in-process; stdout and stderr are kept apart."""
+    return CliRunner().invoke(cli, list(args), input=input, catch_exceptions=False)
+
+
+def partie_file(path: Path, seed: int, *, rubbers: int = 1, event: str = "Torsdagspriffe",
+                site: str = "Lund", players: tuple[str, str, str, str] = (
+                    "Anna", "Bertil", "Cecilia", "David"),
+                date: str = "2026.10.01") -> Path:
+    """A generated, legal partie written as a PPN file (comments included)."""
+    spec = PartieSpec(players, event, site, date, rubbers=rubbers, comments=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write(generate_partie(seed, spec), path)
+    return path
+
+
+def big_file(path: Path, parties: int, seed: int = 1) -> Path:
+    """Many parties in one file (different dates, so many parties and rubbers)."""
+    records = []
+    for i in range(parties):
+        spec = PartieSpec(("Elsa", "Gustav", "Ingrid", "Karl"), "Höstpartiet", "Gävle",
+                          f"2025.{1 + i // 28:02d}.{1 + i % 28:02d}", rubbers=1)
+        records += generate_partie(seed + i, spec)
+    write(records, path)
+    return path
+
+
+def count(db: Path, table: str = "deals") -> int:
+    with sqlite3.connect(db) as conn:
+        n: int = conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+    conn.close()
+    return n
+
+
+def consistent(db: Path) -> None:
+    """The database passes SQLite's integrity and foreign-key checks, and FTS is in step."""
+    conn = sqlite3.connect(db)
+    try:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+        conn.execute("INSERT INTO deals_fts(deals_fts) VALUES ('integrity-check')")
+        deals = conn.execute("SELECT count(*) FROM deals").fetchone()[0]
+        assert conn.execute("SELECT count(*) FROM deals_fts").fetchone()[0] == deals
+    finally:
+        conn.close()
+
+
+def priffe_process() -> list[str]:
+    """The command line that runs ``priffe`` in a fresh interpreter (this one's environment)."""
+    return [sys.executable, "-c", "from priffe_records.cli import main; main()"]
+
+
+def spawn(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
+    return subprocess.Popen([*priffe_process(), *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
