@@ -69,6 +69,8 @@ class Words:
     unknown: str
     take: str
     tricks_word: str
+    over: str
+    under: str
     penalty_tricks_word: str
     each: str
     small_slam: str
@@ -136,7 +138,8 @@ WORDS: dict[str, Words] = {
         checks="Kontroll", stopped="Uppspelningen stannar här, vid ett otillåtet drag",
         claim="Resten av sticken tas i anspråk (*)", unknown="okänd",
         nothing="ett protokoll utan händer eller spel: inget att spela upp",
-        take="tar", tricks_word="stick", penalty_tricks_word="straffstick", each="à",
+        take="tar", tricks_word="stick", over="över", under="under",
+        penalty_tricks_word="straffstick", each="à",
         small_slam="lillslam", grand_slam="storslam", penalty_slam="straff", no_slam="ingen slam",
         honours_none="inga honnörspoäng", game_points="mot utgång",
         first_game="gör första utgången", second_game="gör andra utgången",
@@ -153,7 +156,8 @@ WORDS: dict[str, Words] = {
         checks="Checks", stopped="The replay stops here, at an illegal move",
         claim="The remaining tricks are claimed (*)", unknown="unknown",
         nothing="a score-sheet record without hands or play: nothing to replay",
-        take="take", tricks_word="tricks", penalty_tricks_word="penalty tricks", each="×",
+        take="take", tricks_word="tricks", over="over", under="under",
+        penalty_tricks_word="penalty tricks", each="×",
         small_slam="small slam", grand_slam="grand slam", penalty_slam="penalty",
         no_slam="no slam", honours_none="no honour points", game_points="toward game",
         first_game="makes its first game", second_game="makes its second game",
@@ -555,8 +559,9 @@ def score_lines(r: DealReplay, w: Words) -> list[ScoreLine]:
     took = r.result[ds.scoring_side] if r.result is not None else None
     word = w.penalty_tricks_word if ds.penalty else w.tricks_word
     per = 20 if ds.penalty else 10
-    lines = [ScoreLine("R14–R15", f"{side} {w.take} {took} {w.tricks_word}: {ds.n} {word} "
-                       f"{w.each} {per} = {ds.trick_points}",
+    base = f"{ds.n} {w.over} 6" if ds.contract.kind == "positive" else f"{ds.n} {w.under} 7"
+    lines = [ScoreLine("R14–R15", f"{side} {w.take} {took} {w.tricks_word} ({base}): {ds.n} "
+                       f"{word} {w.each} {per} = {ds.trick_points}",
                        SidePoints.one(ds.scoring_side, ds.trick_points))]
     if ds.slam:
         name = w.grand_slam if ds.n == 7 else w.small_slam

@@ -56,7 +56,7 @@ def test_cards_left_shrink_trick_by_trick() -> None:
 def test_score_breakdown_names_its_rules() -> None:
     [r] = build_replays(list(read(EXAMPLE)))
     lines = {line.rule: line.text for line in score_lines(r, WORDS["en"])}
-    assert lines["R14–R15"] == "NS take 10 tricks: 4 penalty tricks × 20 = 80"
+    assert lines["R14–R15"] == "NS take 10 tricks (4 over 6): 4 penalty tricks × 20 = 80"
     assert lines["R16"] == "no slam"
     assert lines["R17"] == "Honours: no honour points"
     assert lines["R15–R17"] == "Deal score: NS 80 EW 0"
@@ -64,7 +64,7 @@ def test_score_breakdown_names_its_rules() -> None:
     assert lines["R19–R20"] == "NS makes its first game: +10"
     assert lines["R19–R21"] == "Rubber so far: NS 90 EW 0"
     sv = {line.rule: line.text for line in score_lines(r, WORDS["sv"])}
-    assert sv["R14–R15"] == "NS tar 10 stick: 4 straffstick à 20 = 80"
+    assert sv["R14–R15"] == "NS tar 10 stick (4 över 6): 4 straffstick à 20 = 80"
 
 
 def test_honours_line_per_language_and_variant() -> None:
