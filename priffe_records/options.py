@@ -101,6 +101,9 @@ def is_unspecified(value: str | None) -> bool:
 def parse_scoring(value: str | None, default: str = "sv") -> Options:
     """Options from a Scoring value; the preset is applied first, then single options.
 
+    ``default`` is the preset for a record without a Scoring value; a value
+    ``Priffe`` without ``preset=`` means preset ``sv``, as RULES.md defines.
+
     Raises :class:`NotPriffeError` for another game's scoring and
     :class:`OptionsError` for a bad option, each naming what is allowed.
     """
@@ -126,7 +129,7 @@ def parse_scoring(value: str | None, default: str = "sv") -> Options:
         if key in pairs:
             raise OptionsError(f"Scoring option {key!r} is given twice")
         pairs[key] = val
-    preset = pairs.pop("preset", default)
+    preset = pairs.pop("preset", "sv")  # "Priffe" alone names the standard rules
     if preset not in PRESETS:
         raise OptionsError(f"Scoring option preset={preset!r} is not allowed "
                            f"(use {', '.join(PRESETS)})")

@@ -57,7 +57,7 @@ class FindingsReport:
             yield Text(label, style="cyan")
             for f in items:
                 line = Text("    ")
-                line.append(f"{f.severity.value:<12}", style=_STYLE[f.severity])
+                line.append(f"{f.severity.value:<13}", style=_STYLE[f.severity])
                 line.append(f"{f.rule:<8}")
                 if f.location is not None:
                     line.append(f"{f.location.line}:{f.location.column}  ", style="dim")

@@ -8,9 +8,7 @@ rule lives in the library.
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -27,7 +25,7 @@ from ..report import FindingsReport, SheetView, summary
 from ..rubber import format_settlement, settle
 from ..sheet import DealRow, PartieSheet, score_parties
 from ..validate import validate
-from ..writer import dumps
+from ..writer import dumps, write
 from .common import EXIT_FINDINGS, EXIT_OK, UserError, user_errors
 from .format import expand_paths
 
@@ -134,13 +132,12 @@ def score_command(file: str, fill: bool, force: bool, output: str | None, preset
                         "to write the computed values anyway)", EXIT_FINDINGS)
     good = [r for r in records if isinstance(r, Record)]
     filled = fill_records(good, sheets)
-    text = dumps(filled)
     with _no_traceback(output or file):
         if output == "-":
-            sys.stdout.write(text)
+            sys.stdout.write(dumps(filled))
         else:
             target = Path(output) if output else path
-            _write_atomic(target, text)
+            write(filled, target)  # atomic: a temporary file, then os.replace
             click.echo(f"filled {target}", err=True)
     sys.exit(EXIT_OK)
 
@@ -175,20 +172,6 @@ def fill_records(records: list[Record], sheets: list[PartieSheet]) -> list[Recor
                 rec = rec.replace_tag(name, value)
         out.append(rec)
     return out
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    """Write via a temporary file and ``os.replace``: the old file stays whole until the end."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-        if path.exists():
-            os.chmod(tmp, path.stat().st_mode & 0o777)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 COMMANDS: list[click.Command] = [validate_command, score_command]

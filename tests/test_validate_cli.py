@@ -1,0 +1,84 @@
+"""``priffe validate``: report, JSON lines, exit codes; the golden broken file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+from rules_support import DATA, FORMAT_EXAMPLE
+
+from priffe_records.cli import cli
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    res = CliRunner().invoke(cli, list(args))
+    return res.exit_code, res.stdout, res.stderr
+
+
+def test_validate_clean_file_exits_0(tmp_path: Path) -> None:
+    f = tmp_path / "ok.ppn"
+    f.write_text(FORMAT_EXAMPLE, encoding="utf-8")
+    code, out, _ = run("validate", str(f))
+    assert code == 0
+    assert "0 errors, 0 warnings, 0 unverifiable in 1 file (1 record)" in out
+
+
+def test_validate_broken_file_matches_golden_json() -> None:
+    code, out, err = run("validate", "--json", str(DATA / "broken.ppn"))
+    assert code == 1
+    rows = [json.loads(line) for line in out.splitlines()]
+    for r in rows:
+        r["file"] = Path(r["file"]).name
+    golden = json.loads((GOLDEN / "broken.findings.json").read_text(encoding="utf-8"))
+    assert rows == golden
+    assert "10 errors, 2 warnings, 2 unverifiable" in err
+
+
+def test_validate_report_groups_by_file_and_record_errors_first() -> None:
+    code, out, _ = run("validate", str(DATA / "broken.ppn"))
+    assert code == 1
+    assert "record 1 (board 1)" in out and "record 5" in out
+    rec2 = out.split("record 2 (board 2)")[1].split("record 3")[0]
+    assert rec2.index("error") < rec2.index("warning") < rec2.index("unverifiable")
+    assert "trick 3: East plays ♥6 while holding ♦10 — must follow diamonds (R11)" in out
+
+
+def test_validate_missing_file_exits_2_without_traceback() -> None:
+    code, out, err = run("validate", "no-such-file.ppn")
+    assert code == 2
+    assert err.strip() == "priffe: no-such-file.ppn: no such file"
+    assert "Traceback" not in out + err
+
+
+def test_validate_folder(tmp_path: Path) -> None:
+    (tmp_path / "a.ppn").write_text(FORMAT_EXAMPLE, encoding="utf-8")
+    (tmp_path / "b.ppn").write_text(FORMAT_EXAMPLE, encoding="utf-8")
+    code, out, _ = run("validate", str(tmp_path))
+    assert code == 0 and "in 2 files (2 records)" in out
+
+
+def test_validate_conventions_and_preset_flags(tmp_path: Path) -> None:
+    f = tmp_path / "en.ppn"
+    text = FORMAT_EXAMPLE.replace('[Scoring "Priffe"]\n', "")
+    text = text.replace('[Score "NS 80 EW 0"]', '[Score "NS 100 EW 0"]')
+    text = text.replace('[ScoreRubber "NS 90 EW 0"]', '[ScoreRubber "NS 110 EW 0"]')
+    f.write_text(text, encoding="utf-8")
+    assert run("validate", str(f))[0] == 1  # sv: honours in two hands score nothing
+    assert run("validate", "--preset", "en", str(f))[0] == 0  # en: the side holds three, 20
+    code, out, _ = run("validate", "--conventions", "--preset", "en", "--json", str(f))
+    assert code == 0 and all(json.loads(line)["rule"] == "R9" for line in out.splitlines())
+
+
+def test_validate_bad_preset_is_usage_error() -> None:
+    code, _, err = run("validate", "--preset", "de", str(DATA / "broken.ppn"))
+    assert code == 2 and "de" in err
+
+
+def test_validate_bridge_corpus_never_crashes(corpus_dir: Path) -> None:
+    code, out, err = run("validate", "--json", str(corpus_dir))
+    assert code == 1 and "Traceback" not in out + err
+    msgs = [json.loads(line)["message"] for line in out.splitlines()]
+    assert any(m.startswith("not a Priffe record") for m in msgs)
