@@ -61,7 +61,7 @@ def open_archive(path: str | os.PathLike[str], *, readonly: bool = False,
         try:
             conn = sqlite3.connect(name, timeout=timeout, isolation_level=None)
         except sqlite3.Error as e:
-            raise ArchiveError(f"{name}: cannot open the database: {e}") from None
+            raise ArchiveError(describe_sqlite_error(name, e)) from None
     db = sqlite_utils.Database(conn, execute_plugins=False)
     try:
         db.execute("PRAGMA foreign_keys = ON")
@@ -77,20 +77,22 @@ def open_archive(path: str | os.PathLike[str], *, readonly: bool = False,
 
 def _connect_ro(name: str, timeout: float) -> sqlite3.Connection:
     uri = "file:" + quote(os.path.abspath(name))
+    conn: sqlite3.Connection | None = None
     try:
         conn = sqlite3.connect(uri + "?mode=ro", uri=True, timeout=timeout, isolation_level=None)
-        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-        return conn
-    except sqlite3.OperationalError:
-        # A WAL database in a folder we cannot write: SQLite cannot make the
-        # shared-memory file, but an immutable read needs none.
-        conn = sqlite3.connect(uri + "?immutable=1", uri=True, isolation_level=None)
         try:
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-        except sqlite3.DatabaseError as e:
+        except sqlite3.OperationalError:
+            # A WAL database in a folder we cannot write: SQLite cannot make the
+            # shared-memory file, but an immutable read needs none.
             conn.close()
-            raise ArchiveError(describe_sqlite_error(name, e)) from None
+            conn = sqlite3.connect(uri + "?mode=ro&immutable=1", uri=True, isolation_level=None)
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
         return conn
+    except sqlite3.DatabaseError as e:
+        if conn is not None:
+            conn.close()
+        raise ArchiveError(describe_sqlite_error(name, e)) from None
 
 
 def describe_sqlite_error(name: str, e: sqlite3.Error) -> str:
@@ -104,7 +106,8 @@ def describe_sqlite_error(name: str, e: sqlite3.Error) -> str:
     if "readonly" in text or "read-only" in text:
         return f"{name}: cannot write the database here (read-only file or folder)"
     if "unable to open" in text:
-        return f"{name}: cannot open the database (missing folder or no permission)"
+        return (f"{name}: cannot open or create the database here (a read-only location, "
+                "or no permission)")
     if "disk" in text and "full" in text:
         return f"{name}: the disk is full; nothing of the current file was stored"
     return f"{name}: {text}"

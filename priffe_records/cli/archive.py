@@ -141,32 +141,29 @@ def import_command(paths: tuple[str, ...], db_path: str, timeout: float,
     totals = dict.fromkeys(("records", "new", "duplicates", "with_errors", "unreadable",
                             "rejected"), 0)
     failed = 0
-    current: str | None = None
-    try:
-        with archive_errors():
-            files = list(expand_paths(paths))
-            db = open_archive(db_path, timeout=timeout)
-            ensure_schema(db)
-            if not (Path(db_path).parent / METADATA_NAME).exists():
-                write_metadata(db_path)
-            with _progress(files) as tick:
-                for path in files:
-                    current = str(path)
-                    try:
-                        s = import_file(db, path, reject_invalid=reject_invalid,
-                                        progress=tick(path))
-                    except SourceError as e:
-                        click.echo(f"priffe: {e}", err=True)
-                        failed += 1
-                        continue
-                    click.echo(_summary_line(s))
-                    for k in totals:
-                        totals[k] += getattr(s, k)
-            db.close()
-    except KeyboardInterrupt:
-        where = f"{current} was rolled back; " if current else ""
-        click.echo(f"priffe: interrupted: {where}the files before it are stored", err=True)
-        sys.exit(130)
+    with archive_errors():
+        files = list(expand_paths(paths))
+        db = open_archive(db_path, timeout=timeout)
+        ensure_schema(db)
+        if not (Path(db_path).parent / METADATA_NAME).exists():
+            write_metadata(db_path)
+        with _progress(files) as tick:
+            for path in files:
+                try:
+                    s = import_file(db, path, reject_invalid=reject_invalid,
+                                    progress=tick(path))
+                except SourceError as e:
+                    click.echo(f"priffe: {e}", err=True)
+                    failed += 1
+                    continue
+                except KeyboardInterrupt:
+                    click.echo(f"priffe: interrupted: {path} was rolled back; the files "
+                               "before it are stored", err=True)
+                    sys.exit(130)
+                click.echo(_summary_line(s))
+                for k in totals:
+                    totals[k] += getattr(s, k)
+        db.close()
     click.echo(f"{len(files) - failed} file(s), {totals['records']} records: "
                f"{totals['new']} new, {totals['duplicates']} duplicates, "
                f"{totals['with_errors']} with errors"
