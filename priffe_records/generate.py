@@ -37,6 +37,8 @@ SITES = ("Uppsala", "Lund", "Västerås", "Örebro", "Gävle", "Falun", "Linköp
 EVENTS = ("Klubbkväll", "Priffecirkeln", "Torsdagspriffe", "Nationskväll", "Höstpartiet")
 _CARD_COMMENTS = ("utspel", "markering", "stark trumf", "snyggt", "tveksamt")
 _BIDS = (Call.KLOVER, Call.SPADER, Call.RUTER, Call.HJARTER, Call.NOLL, Call.SPELA)
+_BID_WEIGHT = {Call.KLOVER: 3, Call.SPADER: 3, Call.RUTER: 4, Call.HJARTER: 4, Call.NOLL: 2,
+               Call.SPELA: 1}  # Spela is rare at a real table
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +68,8 @@ def random_auction(rng: random.Random, forehand: Seat) -> list[tuple[Seat, Call]
     high = 0
     for seat in forehand.rotation():
         higher = [b for b in _BIDS if b.height > high]
-        call = Call.PASS if not higher or rng.random() < 0.55 else rng.choice(higher)
+        call = Call.PASS if not higher or rng.random() < 0.5 else \
+            rng.choices(higher, [_BID_WEIGHT[c] for c in higher])[0]
         calls.append((seat, call))
         if call.is_bid:
             high = call.height
