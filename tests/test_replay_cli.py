@@ -10,9 +10,12 @@ import pytest
 from click.testing import CliRunner
 from conftest import EXAMPLES, GOLDEN
 
+from priffe_records.analysis import analyse_record
 from priffe_records.archive import import_file
 from priffe_records.archive_schema import ensure_schema, open_archive
 from priffe_records.cli import cli
+from priffe_records.reader import read
+from priffe_records.words import seat_name
 
 EXAMPLE = GOLDEN / "replay-example.ppn"
 REVOKE = GOLDEN / "replay-revoke.ppn"
@@ -151,7 +154,23 @@ def test_the_example_partie_board_1() -> None:
     partie = EXAMPLES / "partie-uppsala.ppn"
     if not partie.is_file():
         pytest.skip("examples/partie-uppsala.ppn is not there yet")
+    records = list(read(partie))
+    board1 = next(r for r in records if r.get("Board") == "1")
+    play = analyse_record(board1).play
     code, out, err = run(str(partie), "--board", "1", "--lang", "en")
     assert code == 0, err
-    assert "Board 1" in out and "Score:" in out
-    assert "Traceback" not in out + err
+    assert "Board 1" in out and "Board 2" not in out and "Score:" in out
+    rows = [line.split() for line in out.splitlines() if line[:5].strip().isdigit()]
+    assert play is not None and len(rows) == len(play.tricks)
+    for row, trick in zip(rows, play.tricks, strict=True):
+        assert row[0] == str(trick.number) and row[1] == seat_name(trick.leader)  # type: ignore[arg-type]
+    assert rows[-1][-2:] == [str(play.won.ns), str(play.won.ew)] or play.claimed
+
+
+def test_the_example_score_sheet_has_nothing_to_replay() -> None:
+    sheet = EXAMPLES / "protokoll-1952.ppn"
+    if not sheet.is_file():
+        pytest.skip("examples/protokoll-1952.ppn is not there yet")
+    code, out, err = run(str(sheet), "--lang", "en")
+    assert code == 0, err
+    assert out.count("nothing to replay") == len(list(read(sheet)))
