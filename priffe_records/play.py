@@ -149,11 +149,12 @@ class _Replay:
                 if hand is None:
                     continue
                 mask = 0
+                idx = seat.index
                 for c in hand.cards:
                     cid = _CARD_INFO[str(c)][1]
                     mask |= 1 << cid
-                    self.owner[cid] = seat.index
-                self.left[seat.index] = mask
+                    self.owner[cid] = idx
+                self.left[idx] = mask
         self.played = [0] * 52  # trick a card was played in, 0 = not yet
         self.void = [[0] * 4 for _ in range(4)]  # [seat][suit]: trick it showed out in
 

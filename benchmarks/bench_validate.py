@@ -1,0 +1,83 @@
+"""Validator speed: read+validate against read alone, measured in the same run.
+
+    python benchmarks/bench_validate.py [--n 20000] [--seed 0] [--repeat 1]
+
+Generates N legal records deterministically (priffe_records.generate), writes
+them to a temporary export-format file, then measures on one core (CPU time
+of this process, best of ``--repeat``):
+
+* read — ``priffe_records.read``: the baseline every validation pays;
+* read + validate — ``validate(read(path))``: every record replayed through
+  the rules, every claimed score checked;
+* validate alone — the same on records already in memory.
+
+Aim (issue 3): ≥ 1,500 records/s for read + validate. Nothing is asserted:
+the numbers are printed, with the ratio to the baseline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from priffe_records import read, validate, write
+from priffe_records.generate import iter_records
+from priffe_records.parser import get_parser
+
+
+def best(fn: Callable[[], int], repeat: int) -> tuple[float, int]:
+    times, count = [], 0
+    for _ in range(repeat):
+        start = time.process_time()
+        count = fn()
+        times.append(time.process_time() - start)
+    return min(times), count
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--n", type=int, default=20_000, help="records to generate")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--repeat", type=int, default=1)
+    args = ap.parse_args()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "bench.ppn"
+        t0 = time.perf_counter()
+        write(iter_records(args.n, args.seed, comments=True), path)
+        print(f"generated {args.n:,} records, {path.stat().st_size / 1e6:.1f} MB "
+              f"in {time.perf_counter() - t0:.1f} s")
+        get_parser()  # built once per process, like every real run
+        records = list(read(path))
+
+        def read_all() -> int:
+            return sum(1 for _ in read(path))
+
+        def read_validate() -> int:
+            errors = [f for f in validate(read(path)) if f.is_error]
+            assert not errors, errors[:3]
+            return args.n
+
+        def validate_only() -> int:
+            validate(records)
+            return len(records)
+
+        base, _ = best(read_all, args.repeat)
+        rows = [("read (baseline)", base, args.n)]
+        for label, fn in (("read + validate", read_validate), ("validate alone", validate_only)):
+            secs, n = best(fn, args.repeat)
+            rows.append((label, secs, n))
+
+    print(f"{'':18} {'seconds':>8} {'records/s':>11} {'× read time':>12}")
+    for label, secs, n in rows:
+        print(f"{label:18} {secs:8.2f} {n / secs:11,.0f} {secs / base:12.2f}")
+    rate = args.n / rows[1][1]
+    print(f"read + validate: {rate:,.0f} records/s "
+          f"({'meets' if rate >= 1500 else 'below'} the 1,500 records/s aim)")
+
+
+if __name__ == "__main__":
+    main()
