@@ -115,3 +115,11 @@ def test_score_sheet_honours_taken_from_score_when_not_given() -> None:
 def test_deal_diagram_without_contract_is_a_warning() -> None:
     [f] = findings('[Event "x"]\n[Deal "N:AKQJT98765432... - - -"]\n')
     assert f.severity is Severity.WARNING and f.rule == "R8"
+
+
+def test_examples_validate_without_errors() -> None:
+    examples = Path(__file__).resolve().parents[1] / "examples"
+    files = sorted(examples.glob("*.ppn"))
+    assert {f.name for f in files} >= {"partie-uppsala.ppn", "protokoll-1952.ppn"}
+    for f in files:
+        assert not [x for x in validate(read(f, errors="collect")) if x.is_error], f
