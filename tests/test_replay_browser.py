@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import GOLDEN
+from conftest import EXAMPLES, GOLDEN
 
 from priffe_records.analysis import analyse_record
 from priffe_records.reader import loads, read
@@ -88,6 +88,28 @@ def test_thirteen_nexts_reach_the_validators_trick_counts(page: Any, tmp_path: P
     assert counts(page) == (10, 3)
     assert page.errors == [] and page.dialogs == []
     assert all(u.startswith("file:") for u in page.requests), page.requests
+
+
+def test_every_deal_of_the_example_partie(page: Any, tmp_path: Path) -> None:
+    """The whole example partie in one page: each deal's final counts are the validator's."""
+    partie = EXAMPLES / "partie-uppsala.ppn"
+    if not partie.is_file():
+        pytest.skip("examples/partie-uppsala.ppn is not there yet")
+    records = list(read(partie))
+    out = tmp_path / "partie.html"
+    write_page(out, build_replays(records), WORDS["sv"])
+    page.goto(out.as_uri())
+    for i, rec in enumerate(records):
+        play = analyse_record(rec).play
+        if play is None:
+            continue
+        if i:
+            page.select_option("#deal-select", str(i))
+        for _ in range(13):
+            page.keyboard.press("ArrowRight")  # past the last trick it stays put
+        won = play.won
+        assert counts(page) == (won.ns, won.ew), rec.get("Board")
+    assert page.errors == [] and page.dialogs == []
 
 
 def test_hands_shrink_and_the_trick_is_shown(page: Any, tmp_path: Path) -> None:

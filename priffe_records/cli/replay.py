@@ -85,13 +85,25 @@ def _check_priffe(replays: Sequence[DealReplay]) -> None:
             raise UserError(where(f))
 
 
-def _plain(renderable: object) -> str:
-    """Rendered without any escape code, trailing blanks trimmed, for pipes and files."""
+def _plain(r: DealReplay, w: Words) -> str:
+    """Rendered without any escape code, trailing blanks trimmed, for pipes and files.
+
+    A score-sheet summary stays on one line however long (soft wrap).
+    """
     buf = io.StringIO()
     console = Console(file=buf, width=PLAIN_WIDTH, color_system=None, force_terminal=False,
                       highlight=False, emoji=False, legacy_windows=False)
-    console.print(renderable)
+    console.print(full_view(r, w), soft_wrap=not r.playable)
     return "\n".join(line.rstrip() for line in buf.getvalue().splitlines()) + "\n"
+
+
+def _quiet_stdout() -> None:
+    """Send what is still buffered for a closed pipe nowhere, so exit prints no error."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 def _no_color() -> bool:
@@ -102,13 +114,13 @@ def _show_all(replays: Sequence[DealReplay], w: Words, interactive: bool) -> Non
     out = sys.stdout
     if not interactive:
         for i, r in enumerate(replays):
-            out.write(("\n" if i else "") + _plain(full_view(r, w)))
+            out.write(("\n" if i else "") + _plain(r, w))
         return
     console = Console(file=out, highlight=False)
     for i, r in enumerate(replays):
         if i:
             console.print()
-        console.print(full_view(r, w))
+        console.print(full_view(r, w), soft_wrap=not r.playable)
 
 
 def _step(replays: Sequence[DealReplay], w: Words) -> None:
@@ -179,12 +191,14 @@ def replay_command(file: str | None, board: int | None, rubber: int | None, db: 
             write_page(html, chosen, w)
             click.echo(f"wrote {html} ({len(chosen)} deal(s))", err=True)
         else:
-            stdout = sys.stdout
-            terminal = stdout.isatty() and sys.stdin.isatty()
-            if step and terminal:
-                _step(chosen, w)
-            else:
-                _show_all(chosen, w, stdout.isatty() and not _no_color())
+            terminal = sys.stdout.isatty() and sys.stdin.isatty()
+            try:
+                if step and terminal:
+                    _step(chosen, w)
+                else:
+                    _show_all(chosen, w, sys.stdout.isatty() and not _no_color())
+            except BrokenPipeError:
+                _quiet_stdout()  # `priffe replay … | head`: the reader has all it wants
     stopped = any(r.stop is not None for r in chosen)
     sys.exit(EXIT_FINDINGS if stopped else EXIT_OK)
 
