@@ -186,7 +186,8 @@ class _Store:
     def player(self, name: str) -> int:
         pid = self.players.get(name)
         if pid is None:
-            self.db.execute("INSERT OR IGNORE INTO players (name) VALUES (?)", [name])
+            self.db.execute("INSERT OR IGNORE INTO players (name, folded) VALUES (?, ?)",
+                            [name, name.casefold()])
             pid = int(self.db.execute("SELECT id FROM players WHERE name = ?",
                                       [name]).fetchone()[0])
             self.players[name] = pid

@@ -8,7 +8,7 @@ search through the FTS5 index, so both use indexes (see the benchmark's
 >>> f = Filters(player="Anna", made=True)
 >>> where, params = f.where()
 >>> params
-['Anna']
+['anna']
 >>> "seats" in where and "d.made = 1" in where
 True
 """
@@ -31,7 +31,9 @@ from .reader import loads
 from .record import Record
 from .writer import write
 
-_PLAYER_IDS = "SELECT id FROM players WHERE name = ? COLLATE NOCASE"
+# Names match whatever their case (Unicode casefolding, done in Python): see
+# players.folded. Every use passes ``name.casefold()``.
+_PLAYER_IDS = "SELECT id FROM players WHERE folded = ?"
 _DATE = re.compile(r"^(\d{4})(?:[.-](\d{1,2})(?:[.-](\d{1,2}))?)?$")
 
 
@@ -103,21 +105,22 @@ class Filters:
         """The WHERE clause (over ``deals d``) and its parameters."""
         clauses: list[str] = []
         params: list[Any] = []
-        if (self.partner or self.opponent) and not self.player:
+        player = self.player.casefold() if self.player else None
+        if (self.partner or self.opponent) and player is None:
             raise QueryError("--partner and --opponent need --player (whose partner or "
                              "opponent)")
-        if self.player:
+        if player is not None:
             clauses.append(f"d.id IN (SELECT deal_id FROM seats WHERE player_id IN "
                            f"({_PLAYER_IDS}))")
-            params.append(self.player)
+            params.append(player)
         for other, same in ((self.partner, True), (self.opponent, False)):
-            if other:
+            if other and player is not None:
                 clauses.append(
                     "EXISTS (SELECT 1 FROM seats a JOIN seats b ON b.deal_id = a.deal_id "
                     f"AND b.seat <> a.seat AND (b.side = a.side) = {int(same)} "
                     f"WHERE a.deal_id = d.id AND a.player_id IN ({_PLAYER_IDS}) "
                     f"AND b.player_id IN ({_PLAYER_IDS}))")
-                params += [self.player, other]
+                params += [player, other.casefold()]
         for column, value in (("event", self.event), ("site", self.site)):
             if value:
                 clauses.append(f"d.{column} LIKE ? ESCAPE '\\'")
@@ -262,18 +265,19 @@ def _table(db: sqlite_utils.Database, title: str, sql: str,
 
 def stats(db: sqlite_utils.Database, player: str | None = None) -> list[Table]:
     """Standings (R23/R24 settlements summed), per-player results and contract success."""
-    if player is not None and db.execute(_PLAYER_IDS, [player]).fetchone() is None:
+    if player is not None and db.execute(_PLAYER_IDS, [player.casefold()]).fetchone() is None:
         raise QueryError(f"no player {player!r} in the archive")
-    only = " WHERE player = ? COLLATE NOCASE" if player else ""
-    params = [player] if player else []
+    only = f" WHERE player_id IN ({_PLAYER_IDS})" if player else ""
+    params = [player.casefold()] if player else []
     tables = [
         _table(db, "Standings (individual settlements, R23/R24)",
                f"SELECT player, rubbers, settlement FROM player_standings{only}", params),
-        _table(db, "Players", f"SELECT * FROM player_results{only}", params),
+        _table(db, "Players", "SELECT player, deals, declared, made, penalty_suffered, "
+               "penalty_inflicted, slams, points, settlement FROM player_results" + only, params),
         _table(db, "Contracts declared, by player",
                "SELECT player, contract, count(*) AS declared, sum(made = 1) AS made, "
                "sum(made = 0) AS defeated FROM player_deals WHERE role = 'declarer'"
-               + (" AND player = ? COLLATE NOCASE" if player else "")
+               + (f" AND player_id IN ({_PLAYER_IDS})" if player else "")
                + " GROUP BY player_id, contract ORDER BY player, declared DESC", params),
     ]
     if player:
@@ -281,7 +285,8 @@ def stats(db: sqlite_utils.Database, player: str | None = None) -> list[Table]:
             db, "Contracts played, by kind",
             "SELECT contract, count(*) AS deals, sum(role = 'declarer') AS declared, "
             "sum(role = 'partner') AS partner, sum(role = 'defender') AS defended, "
-            "sum(slam IS NOT NULL) AS slams FROM player_deals WHERE player = ? COLLATE NOCASE "
+            "sum(slam IS NOT NULL) AS slams FROM player_deals "
+            f"WHERE player_id IN ({_PLAYER_IDS}) "
             "GROUP BY contract ORDER BY deals DESC", params))
     else:
         tables.append(_table(db, "Contract success rates", "SELECT * FROM contract_success"))

@@ -173,9 +173,12 @@ def _v1(db: sqlite_utils.Database) -> None:
         "imported_at": str,
     }, pk="id")
     db.table("parties").create_index(["event", "site", "date"])
-    db.table("players").create({"id": int, "name": str}, pk="id", not_null=["name"])
+    # ``folded`` is the casefolded name: SQLite's NOCASE folds ASCII only, and
+    # names here are Åsa and Örjan.
+    db.table("players").create({"id": int, "name": str, "folded": str}, pk="id",
+                               not_null=["name", "folded"])
     db.table("players").create_index(["name"], unique=True)
-    db.execute("CREATE INDEX players_name_nocase ON players(name COLLATE NOCASE)")
+    db.table("players").create_index(["folded"])
     db.table("rubbers").create({
         "id": int, "partie_id": int, "number": int, "complete": int, "winner": str,
         "total_ns": int, "total_ew": int,
@@ -252,20 +255,20 @@ SELECT s.deal_id, p.id AS player_id, p.name AS player, s.seat, s.side,
 FROM seats s JOIN players p ON p.id = s.player_id JOIN deals d ON d.id = s.deal_id""",
     # Individual settlements (R23), summed per player over every rubber (R24).
     "player_standings": """
-SELECT p.name AS player, count(*) AS rubbers,
+SELECT p.id AS player_id, p.name AS player, count(*) AS rubbers,
   sum(COALESCE(st.points, st.claimed)) AS settlement
 FROM settlements st JOIN players p ON p.id = st.player_id
 GROUP BY p.id ORDER BY settlement DESC, player""",
     "player_results": """
-SELECT pd.player, count(*) AS deals,
+SELECT pd.player_id, pd.player, count(*) AS deals,
   sum(pd.role = 'declarer') AS declared,
   sum(pd.role = 'declarer' AND pd.made = 1) AS made,
   sum(pd.penalty_suffered) AS penalty_suffered,
   sum(pd.penalty_inflicted) AS penalty_inflicted,
   sum(pd.slam IS NOT NULL) AS slams,
-  sum(pd.points) AS points,
-  (SELECT settlement FROM player_standings ps WHERE ps.player = pd.player) AS settlement
-FROM player_deals pd GROUP BY pd.player_id ORDER BY settlement DESC, pd.player""",
+  sum(pd.points) AS points, ps.settlement
+FROM player_deals pd LEFT JOIN player_standings ps ON ps.player_id = pd.player_id
+GROUP BY pd.player_id ORDER BY ps.settlement DESC, pd.player""",
     "contract_success": """
 SELECT contract, count(*) AS deals, sum(declaring_side IS NOT NULL) AS declared,
   sum(made = 1) AS made, sum(made = 0) AS defeated,

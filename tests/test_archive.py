@@ -201,6 +201,7 @@ def test_query_filters(archive: Path) -> None:
     assert against and with_elsa
     assert q(archive, "--event", "nations") == sql("event = 'Nationskväll'")
     assert q(archive, "--site", "Västerås") == sql("site = 'Västerås'")
+    assert q(archive, "--player", "ÅSA") == sql("site = 'Västerås' AND status <> 'unreadable'")
     assert q(archive, "--date-from", "2026-11-01", "--date-to", "2026.11.30") == \
         sql("date BETWEEN '2026.11.01' AND '2026.11.30'")
     assert q(archive, "--date-to", "2026.10") == sql("date <= '2026.10.99'")
@@ -311,8 +312,8 @@ def test_stats(archive: Path) -> None:
     rates = {r["contract"]: r for r in doc["Contract success rates"]}
     assert rates["Hjärter"]["declared"] == rates["Hjärter"]["made"] + \
         rates["Hjärter"]["defeated"]
-    one = json.loads(run("stats", "--db", str(archive), "--player", "ÅSA", "--format",
-                         "json").stdout)
+    one = json.loads(run("stats", "--db", str(archive), "--player", "åSA", "--format",
+                         "json").stdout)  # Unicode case folding, not SQLite's ASCII NOCASE
     assert [r["player"] for r in one["Players"]] == ["Åsa"]
     assert "Contracts played, by kind" in one
     table = run("stats", "--db", str(archive))
