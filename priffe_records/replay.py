@@ -86,7 +86,6 @@ class Words:
     deal_total: str
     rubber_total: str
     by: str
-    in_hand: str
     step_help: str
     previous: str
     next: str
@@ -144,7 +143,7 @@ WORDS: dict[str, Words] = {
         honours_none="inga honnörspoäng", game_points="mot utgång",
         first_game="gör första utgången", second_game="gör andra utgången",
         no_game="ingen utgång", forfeit="förlorar sina poäng mot utgången",
-        deal_total="Givets poäng", rubber_total="Robbert hittills", by="av", in_hand="på hand",
+        deal_total="Givets poäng", rubber_total="Robbert hittills", by="av",
         step_help="Enter/mellanslag/→ nästa · ← eller b tillbaka · q avsluta",
         previous="Föregående", next="Nästa", deal_word="Giv", cards_left="kort kvar"),
     "en": Words(
@@ -162,7 +161,7 @@ WORDS: dict[str, Words] = {
         no_slam="no slam", honours_none="no honour points", game_points="toward game",
         first_game="makes its first game", second_game="makes its second game",
         no_game="no game", forfeit="forfeits its points toward that game",
-        deal_total="Deal score", rubber_total="Rubber so far", by="by", in_hand="in hand",
+        deal_total="Deal score", rubber_total="Rubber so far", by="by",
         step_help="Enter/space/→ next · ← or b back · q quit",
         previous="Previous", next="Next", deal_word="Deal", cards_left="cards left"),
 }
