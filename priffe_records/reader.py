@@ -24,7 +24,7 @@ import io
 import os
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import IO, Literal, overload
 
 from lark import Token as LarkToken
@@ -50,7 +50,7 @@ Source = str | os.PathLike[str] | IO[bytes] | IO[str]
 
 # Lines that describe the file, not a record; the writer puts its own.
 _HEADER = re.compile(r"^%\s*(?:(?:PPN|PBN)\s+\d+(?:\.\d+)*|EXPORT)\s*$")
-_SEMI_EMPTY = re.compile(r"^[ \t\f\v]*$")
+_BLANKS = " \t\f\v"
 _TAG_START = re.compile(r'^\s*\[[A-Z][A-Za-z0-9_]*\s+"')
 
 # PBN §4.8: these tags may not inherit with '#'.
@@ -74,9 +74,9 @@ def _decode_lines(raw: IO[bytes]) -> Iterator[str]:
     """
     head = raw.read(4)
     if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        text = io.TextIOWrapper(io.BufferedReader(_Prefixed(head, raw)), encoding="utf-16",
+        wide = io.TextIOWrapper(io.BufferedReader(_Prefixed(head, raw)), encoding="utf-16",
                                 newline=None)
-        for line in text:
+        for line in wide:
             yield line.rstrip("\n")
         return
     if head.startswith(codecs.BOM_UTF8):
@@ -86,10 +86,22 @@ def _decode_lines(raw: IO[bytes]) -> Iterator[str]:
         chunk = raw.read(1 << 16)
         if not chunk:
             break
-        parts = (pending + chunk).split(b"\n")
-        pending = parts.pop()
-        for part in parts:
-            yield from _decode_cr(part)
+        data = pending + chunk
+        cut = data.rfind(b"\n") + 1 or data.rfind(b"\r", 0, len(data) - 1) + 1
+        block, pending = data[:cut], data[cut:]
+        try:  # fast path: the whole block is UTF-8
+            text = block.decode("utf-8")
+        except UnicodeDecodeError:
+            parts = re.split(rb"\r\n|\r|\n", block)
+            parts.pop()
+            for part in parts:
+                yield _decode(part)
+            continue
+        if "\r" in text:
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        lines = text.split("\n")
+        lines.pop()
+        yield from lines
     if pending:
         yield from _decode_cr(pending)
 
@@ -149,9 +161,9 @@ def _split(lines: Iterable[str]) -> Iterator[_Chunk]:
     at_top = True
     brace_blank = False
     for number, line in enumerate(lines, 1):
-        if at_top and _HEADER.match(line):
+        if at_top and line.startswith("%") and _HEADER.match(line):
             continue
-        if _SEMI_EMPTY.match(line):
+        if not line.strip(_BLANKS):
             at_top = at_top and chunk is None
             if in_brace:
                 brace_blank = True
@@ -165,7 +177,7 @@ def _split(lines: Iterable[str]) -> Iterator[_Chunk]:
         if in_brace and brace_blank and _TAG_START.match(line) and chunk is not None:
             # An unclosed '{' followed by a blank line and a new tag: report
             # the brace in its own record rather than swallowing the file.
-            while chunk.lines and _SEMI_EMPTY.match(chunk.lines[-1]):
+            while chunk.lines and not chunk.lines[-1].strip(_BLANKS):
                 chunk.lines.pop()
             yield chunk
             chunk = None
@@ -177,7 +189,7 @@ def _split(lines: Iterable[str]) -> Iterator[_Chunk]:
         chunk.lines.append(line)
         in_brace = _brace_state(line, in_brace)
     if chunk is not None:
-        while chunk.lines and _SEMI_EMPTY.match(chunk.lines[-1]):
+        while chunk.lines and not chunk.lines[-1].strip(_BLANKS):
             chunk.lines.pop()
         yield chunk
 
@@ -302,42 +314,69 @@ class _Builder:
         return Tag(name, value, tuple(comments), section, None, tag_loc, value_loc)
 
     def section(self, kind: str, rest: list[LarkToken], tag_comments: list[Comment]) -> list[Token]:
-        """Group calls or cards with the annotations and comments that follow them."""
-        out: list[_Pending] = []
+        """Calls or cards with the annotations and comments that follow them.
+
+        Tokens are built final at once and copied on the rare annotation, which
+        keeps the per-card cost to one Token and one Location.
+        """
+        what = "call" if kind == "auction" else "card"
+        out: list[Token] = []
         pending_irregularity: LarkToken | None = None
         per_line: dict[int, int] = {}
+        suffixed: set[int] = set()
+        first_line = self.chunk.first_line - 1
         for tok in rest:
             t = tok.type
+            if t in ("CALLS", "CARDS"):
+                for text, rel_line, column in _split_run(tok):
+                    line = first_line + rel_line
+                    tk, canon = _classify(text)
+                    irr = None
+                    if pending_irregularity is not None:
+                        irr = pending_irregularity.value[1]
+                        pending_irregularity = None
+                    token = Token(tk, canon, irr, None, (), (), Location(self.name, line, column))
+                    if kind == "play":
+                        per_line[line] = per_line.get(line, 0) + 1
+                        if per_line[line] == 5:
+                            self.error("Play row has 5 cards: each line is one trick, four "
+                                       "cards in seat order (PBN §3.6)", Location(
+                                           self.name, line, column))
+                    out.append(token)
+                continue
             if t in ("BRACE_COMMENT", "LINE_COMMENT", "ESCAPE_LINE"):
-                (out[-1].comments if out else tag_comments).append(self.comment(tok))
+                if out:
+                    out[-1] = replace(out[-1], comments=(*out[-1].comments, self.comment(tok)))
+                else:
+                    tag_comments.append(self.comment(tok))
                 continue
             if t in ("NOTE_REF", "NAG", "SUFFIX"):
                 if not out or out[-1].kind is TokenKind.END:
-                    self.error(f"annotation {tok.value!r} must follow a "
-                               f"{'call' if kind == 'auction' else 'card'}", self.loc(tok))
+                    self.error(f"annotation {tok.value!r} must follow a {what}", self.loc(tok))
                     continue
                 cur = out[-1]
                 if t == "NOTE_REF":
                     if cur.note is not None:
-                        self.error(f"a {'call' if kind == 'auction' else 'card'} takes at most "
-                                   "one note reference (PBN §3.5.4)", self.loc(tok))
-                    cur.note = int(tok.value[1:-1])
-                elif t == "NAG":
+                        self.error(f"a {what} takes at most one note reference (PBN §3.5.4)",
+                                   self.loc(tok))
+                    out[-1] = replace(cur, note=int(tok.value[1:-1]))
+                    continue
+                if t == "NAG":
                     n = int(tok.value[1:])
                     if n > 255:
                         self.error(f"NAG {tok.value!r} is out of range: $0 … $255 (PBN §3.7)",
                                    self.loc(tok))
-                    cur.nags.append(n)
                 else:
-                    if cur.suffix:
-                        self.error("at most one suffix (! ? !! ?? !? ?!) per "
-                                   f"{'call' if kind == 'auction' else 'card'}", self.loc(tok))
-                    cur.suffix = True
-                    cur.nags.append(_CALL_SUFFIX_NAG[tok.value] + (6 if kind == "play" else 0))
+                    if len(out) in suffixed:
+                        self.error(f"at most one suffix (! ? !! ?? !? ?!) per {what}",
+                                   self.loc(tok))
+                    suffixed.add(len(out))
+                    n = _CALL_SUFFIX_NAG[tok.value] + (6 if kind == "play" else 0)
+                out[-1] = replace(cur, nags=tuple(sorted((*cur.nags, n))))
                 continue
             if t == "IRREGULARITY":
                 if tok.value == "^S" and kind == "auction":
-                    out.append(_Pending(TokenKind.SKIP, "^S", self.loc(tok)))
+                    out.append(Token(TokenKind.SKIP, "^S", location=self.loc(tok)))
                     continue
                 if tok.value == "^S" or (kind == "auction") != (tok.value == "^I"):
                     where = "auction" if tok.value in ("^I", "^S") else "play"
@@ -346,37 +385,23 @@ class _Builder:
                     continue
                 pending_irregularity = tok
                 continue
-            if t in ("CALLS", "CARDS"):
-                for text, rel_line, column in _split_run(tok):
-                    line = self.chunk.first_line + rel_line - 1
-                    token = _Pending(*_classify(text), Location(self.name, line, column))
-                    if pending_irregularity is not None:
-                        token.irregularity = pending_irregularity.value[1]
-                        pending_irregularity = None
-                    if kind == "play":
-                        per_line[line] = per_line.get(line, 0) + 1
-                        if per_line[line] == 5:
-                            self.error("Play row has 5 cards: each line is one trick, four "
-                                       "cards in seat order (PBN §3.6)", token.location)
-                    out.append(token)
-                continue
-            token = _Pending(TokenKind.END if t == "END" else TokenKind.CONTINUE, tok.value,
-                             self.loc(tok))
+            # END or CONTINUE
+            irr = None
             if pending_irregularity is not None:
                 if t == "END":
                     self.error(f"irregularity {pending_irregularity.value!r} must precede a "
-                               f"{'call' if kind == 'auction' else 'card'}",
-                               self.loc(pending_irregularity))
-                token.irregularity = pending_irregularity.value[1]
+                               f"{what}", self.loc(pending_irregularity))
+                irr = pending_irregularity.value[1]
                 pending_irregularity = None
+            where_loc = self.loc(tok)
             if kind == "play" and t == "CONTINUE":
-                line = self.loc(tok).line
-                per_line[line] = per_line.get(line, 0) + 1
-            out.append(token)
+                per_line[where_loc.line] = per_line.get(where_loc.line, 0) + 1
+            out.append(Token(TokenKind.END if t == "END" else TokenKind.CONTINUE, tok.value, irr,
+                             location=where_loc))
         if pending_irregularity is not None:
-            self.error(f"irregularity {pending_irregularity.value!r} must precede a "
-                       f"{'call' if kind == 'auction' else 'card'}", self.loc(pending_irregularity))
-        return [p.freeze() for p in out]
+            self.error(f"irregularity {pending_irregularity.value!r} must precede a {what}",
+                       self.loc(pending_irregularity))
+        return out
 
     # -- values ---------------------------------------------------------
 
@@ -447,24 +472,6 @@ class _Builder:
         for t in out:
             self.state.last[t.name] = t.value
         return out
-
-
-@dataclass
-class _Pending:
-    """A call or card still collecting the annotations and comments after it."""
-
-    kind: TokenKind
-    text: str
-    location: Location
-    irregularity: str | None = None
-    note: int | None = None
-    suffix: bool = False
-    nags: list[int] = field(default_factory=list)
-    comments: list[Comment] = field(default_factory=list)
-
-    def freeze(self) -> Token:
-        return Token(self.kind, self.text, self.irregularity, self.note,
-                     tuple(sorted(self.nags)), tuple(self.comments), self.location)
 
 
 _ONE_LINE_TAG = re.compile(r'\[[ \t]*([A-Z][A-Za-z0-9_]*)[ \t]+"((?:\\.|[^"\\\n])*)"')

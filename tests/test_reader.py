@@ -214,3 +214,19 @@ def test_reading_streams_record_by_record() -> None:
     first = next(it)
     assert first.get("Event") == "e0"
     assert src.pos < len(data) // 4, "the first record came before the file was read"
+
+
+@pytest.mark.parametrize("newline", [b"\r\n", b"\r", b"\n"])
+def test_line_ends_across_read_blocks_and_a_latin1_line(tmp_path: Path, newline: bytes) -> None:
+    """Blocks are decoded 64 KiB at a time: line ends and encodings must not care."""
+    parts = []
+    for i in range(6000):
+        name = "Gävle".encode("latin-1" if i == 3001 else "utf-8")
+        parts.append(b'[Event "e%d"]' % i + newline + b'[Site "' + name + b'"]' + newline
+                     + newline)
+    f = tmp_path / "big.ppn"
+    f.write_bytes(b"".join(parts))
+    recs = list(read(f))
+    assert len(recs) == 6000
+    assert {r.get("Site") for r in recs} == {"Gävle"}
+    assert recs[5999].location is not None and recs[5999].location.line == 5999 * 3 + 1
