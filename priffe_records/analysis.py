@@ -254,6 +254,60 @@ def _words(items: list[str], last: str) -> str:
     return ", ".join(items[:-1]) + (f" {last} " if len(items) > 1 else "") + items[-1]
 
 
+def _tricks(record: Record, play: PlayResult | None, claimed_tricks: SidePoints | None,
+            f: list[Finding]) -> SidePoints | None:
+    """Tricks from a complete play, else from Result, checked against a claim (R12, R13)."""
+    tricks = claimed_tricks
+    res_loc = tag_location(record, "Result")
+    if play is not None:
+        if play.complete:
+            tricks = play.won
+            if claimed_tricks is not None and claimed_tricks != play.won:
+                f.append(error("R12", f"Result says {claimed_tricks}, but the play gives "
+                               f"{play.won} (R12)", res_loc))
+        elif claimed_tricks is None:
+            if play.claimed:
+                f.append(error("R13", "the play ends with a claim '*' but no Result gives the "
+                               "final tricks (R13)", res_loc))
+        else:
+            short = [side for side in Side if claimed_tricks[side] < play.won[side]]
+            if short:
+                side = short[0]
+                rule = "R13" if play.claimed else "R12"
+                f.append(error(rule, f"Result gives {side.value} {claimed_tricks[side]} tricks, "
+                               f"but {side.value} won {play.won[side]} in the play before it "
+                               f"ended ({rule})", res_loc))
+                tricks = None
+    return tricks
+
+
+def _not_checked(record: Record, contract: Contract | None, auction: AuctionResult | None,
+                 play: PlayResult | None, deal: Deal | None, tricks: SidePoints | None,
+                 computed_honours: SidePoints | None) -> Finding | None:
+    """One finding naming what was taken as written because the record lacks a part."""
+    missing: list[str] = []
+    rules: list[str] = []
+    if auction is None or auction.contract is None:
+        missing.extend(("contract", "declarer") if contract is None or contract.has_declarer
+                       else ("contract",))
+        rules.append("R8")
+    if play is None and tricks is not None:
+        missing.append("tricks")
+        rules.append("R12")
+    if computed_honours is None and contract is not None:
+        missing.append("honours")
+        rules.append("R17")
+    if missing:
+        lacking = [n for n, have in (("Auction", auction is not None),
+                                     ("Play", play is not None or "tricks" not in missing),
+                                     ("Deal", deal is not None)) if not have]
+        why = f"no {_words(lacking, 'or')}" if lacking else "incomplete record"
+        return unverifiable(rules[0], f"not checked ({why}): {_words(missing, 'and')} "
+                            f"{'is' if len(missing) == 1 else 'are'} taken as written "
+                            f"({', '.join(rules)})", record.location)
+    return None
+
+
 def not_priffe(record: Record, rule: str, message: str, location: Location | None) -> DealOutcome:
     return DealOutcome(record, priffe=False, findings=(error(rule, message, location),))
 
@@ -300,11 +354,10 @@ def analyse_record(record: Record, default_preset: str = "sv",
     if section is not None and section.tokens:
         first = _seat_tag(record, "Auction", "R4", f)
         if first is not None:
-            if forehand is not None and first is not forehand:
+            if dealer is not None and first is not dealer.left:
                 f.append(error("R4", f"the auction starts with {seat_name(first)}, but forehand "
-                               f"is {seat_name(forehand)}, left of the dealer "
-                               f"{seat_name(first.right if dealer is None else dealer)} (R4)",
-                               tag_location(record, "Auction")))
+                               f"is {seat_name(dealer.left)}, left of the dealer "
+                               f"{seat_name(dealer)} (R4)", tag_location(record, "Auction")))
             forehand = forehand or first
             auction = run_auction(section, first)
             f.extend(auction.findings)
@@ -362,29 +415,7 @@ def analyse_record(record: Record, default_preset: str = "sv",
                           must_trump=options.must_trump)
             f.extend(play.findings)
 
-    # Tricks: from a complete play, else from Result (checked against a claim, R13).
-    claimed_tricks = _parse_result(record, contract, declarer, f)
-    tricks = claimed_tricks
-    res_loc = tag_location(record, "Result")
-    if play is not None:
-        if play.complete:
-            tricks = play.won
-            if claimed_tricks is not None and claimed_tricks != play.won:
-                f.append(error("R12", f"Result says {claimed_tricks}, but the play gives "
-                               f"{play.won} (R12)", res_loc))
-        elif claimed_tricks is None:
-            if play.claimed:
-                f.append(error("R13", "the play ends with a claim '*' but no Result gives the "
-                               "final tricks (R13)", res_loc))
-        else:
-            short = [side for side in Side if claimed_tricks[side] < play.won[side]]
-            if short:
-                side = short[0]
-                rule = "R13" if play.claimed else "R12"
-                f.append(error(rule, f"Result gives {side.value} {claimed_tricks[side]} tricks, "
-                               f"but {side.value} won {play.won[side]} in the play before it "
-                               f"ended ({rule})", res_loc))
-                tricks = None
+    tricks = _tricks(record, play, _parse_result(record, contract, declarer, f), f)
 
     # Honours (R17): from the hands when they tell, else as written.
     claimed_honours = _claim(record, "Honours", "R17", f)
@@ -418,27 +449,9 @@ def analyse_record(record: Record, default_preset: str = "sv",
         f.append(unverifiable("R14", "the tricks are not known (no Result and no complete "
                               "play), so the deal cannot be scored (R14)", record.location))
 
-    # What could not be checked at all.
-    missing: list[str] = []
-    rules: list[str] = []
-    if auction is None or auction.contract is None:
-        missing.extend(("contract", "declarer") if contract is None or contract.has_declarer
-                       else ("contract",))
-        rules.append("R8")
-    if play is None and tricks is not None:
-        missing.append("tricks")
-        rules.append("R12")
-    if computed_honours is None and contract is not None:
-        missing.append("honours")
-        rules.append("R17")
-    if missing:
-        lacking = [n for n, have in (("Auction", auction is not None),
-                                     ("Play", play is not None or "tricks" not in missing),
-                                     ("Deal", deal is not None)) if not have]
-        why = f"no {_words(lacking, 'or')}" if lacking else "incomplete record"
-        f.append(unverifiable(rules[0], f"not checked ({why}): {_words(missing, 'and')} "
-                              f"{'is' if len(missing) == 1 else 'are'} taken as written "
-                              f"({', '.join(rules)})", record.location))
+    note = _not_checked(record, contract, auction, play, deal, tricks, computed_honours)
+    if note is not None:
+        f.append(note)
     return DealOutcome(record, True, options, dealer, players, deal, auction, play, contract,
                        declarer, tricks, used_honours, score, tuple(f))
 

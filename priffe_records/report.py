@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rich.console import Console, ConsoleOptions, RenderResult
+from rich.console import Console, ConsoleOptions, JustifyMethod, RenderResult
 from rich.table import Table
 from rich.text import Text
 
@@ -65,6 +65,12 @@ class FindingsReport:
                 yield line
 
 
+_COLUMNS: tuple[tuple[str, JustifyMethod], ...] = (
+    ("Board", "right"), ("Dlr", "center"), ("Contract", "left"), ("Decl", "center"),
+    ("Tricks", "center"), ("Honours", "left"), ("NS", "right"), ("EW", "right"),
+    ("Σ NS", "right"), ("Σ EW", "right"), ("Games", "center"), ("", "left"))
+
+
 def _pts(p: SidePoints | None, side: str) -> str:
     if p is None:
         return "?"
@@ -80,11 +86,8 @@ class SheetView:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         table = Table(title=self.sheet.title, show_lines=False, header_style="bold")
-        for name, just in (("Board", "right"), ("Dlr", "center"), ("Contract", "left"),
-                           ("Decl", "center"), ("Tricks", "center"), ("Honours", "left"),
-                           ("NS", "right"), ("EW", "right"), ("Σ NS", "right"),
-                           ("Σ EW", "right"), ("Games", "center"), ("", "left")):
-            table.add_column(name, justify=just)  # type: ignore[arg-type]
+        for name, just in _COLUMNS:
+            table.add_column(name, justify=just)
         for row in self.sheet.rows:
             if isinstance(row, DealRow):
                 table.add_row(*_deal_cells(row))

@@ -149,8 +149,7 @@ def fill_records(records: list[Record], sheets: list[PartieSheet]) -> list[Recor
     """
     by_index: dict[int, dict[str, str]] = {}
     for sheet in sheets:
-        rows = list(sheet.rows)
-        for i, row in enumerate(rows):
+        for row in sheet.rows:
             if not isinstance(row, DealRow):
                 continue
             values: dict[str, str] = {}
@@ -160,9 +159,8 @@ def fill_records(records: list[Record], sheets: list[PartieSheet]) -> list[Recor
                 values["Honours"] = str(row.honours)
             if row.totals is not None:
                 values["ScoreRubber"] = str(row.totals)
-            ends = rows[i + 1] if i + 1 < len(rows) else None
             if row.game_made is not None and row.totals is not None and row.games is not None \
-                    and max(row.games.ns, row.games.ew) >= 2 and ends is not None:
+                    and max(row.games.ns, row.games.ew) >= 2:  # this deal ends the rubber (R22)
                 values["Settlement"] = format_settlement(settle(row.totals))
             by_index[row.record] = values
     out: list[Record] = []
