@@ -176,6 +176,7 @@ class PartieScorer:
         self.deals: list[DealOutcome] = []
         self.carried = SidePoints()  # a claimed-total error already reported (no cascade)
         self.unknown_since: str | None = None  # why the totals are unknown, until reported
+        self.gap = False  # an unreadable record since the last deal: the dealer order is broken
         self.tag: int | None = tag
 
     def _close_rubber(self) -> None:
@@ -226,12 +227,14 @@ class PartieScorer:
         else:
             self._check_same_seats(o)
             prev = self.deals[-1].dealer
-            if prev is not None and o.dealer is not None and o.dealer is not prev.left:
+            if prev is not None and o.dealer is not None and o.dealer is not prev.left \
+                    and not self.gap:
                 self._report(o, warning(
                     "R3", f"{here}: {seat_name(o.dealer)} deals, but the deal passes to the "
                     f"left: {seat_name(prev.left)} was next after {seat_name(prev)} (R3)",
                     tag_location(rec, "Dealer")))
         self.deals.append(o)
+        self.gap = False
         step: Step | None = None
         if self.state is not None and o.score is not None:
             self.state, step = self.state.after(o.score.total, o.score.game, o.options)
@@ -250,6 +253,7 @@ class PartieScorer:
 
     def lost(self, where: Location, index: int) -> None:
         """A deal of this partie could not be read at all: its rubber's totals are unknown."""
+        self.gap = True
         if self.state is not None:
             self.state = None
             self.unknown_since = f"record {index} ({where}) could not be read"
