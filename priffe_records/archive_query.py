@@ -24,7 +24,6 @@ from typing import IO, Any
 
 import sqlite_utils
 
-from .archive_schema import ArchiveError
 from .calls import Contract
 from .errors import BadRecord, PriffeError
 from .reader import loads
@@ -291,9 +290,3 @@ def stats(db: sqlite_utils.Database, player: str | None = None) -> list[Table]:
     else:
         tables.append(_table(db, "Contract success rates", "SELECT * FROM contract_success"))
     return tables
-
-
-def check_nonempty(db: sqlite_utils.Database, name: str) -> None:
-    """A query on a database without the archive's tables explains itself."""
-    if "deals" not in db.table_names():
-        raise ArchiveError(f"{name}: an empty archive (import some files with 'priffe import')")

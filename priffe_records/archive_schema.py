@@ -142,6 +142,11 @@ def ensure_schema(db: sqlite_utils.Database) -> None:
     """
     if schema_version(db) == SCHEMA_VERSION:
         return
+    if not hasattr(sqlite_utils.Database, "atomic"):
+        # sqlite-utils 3 commits open transactions inside enable_fts: a crash
+        # could leave half a schema. Refuse rather than risk it.
+        raise ArchiveError("the archive needs sqlite-utils 4 or newer "
+                           "(pip install -U sqlite-utils)")
     if db.conn.execute("PRAGMA database_list").fetchone()[2]:
         # WAL lets readers (a query, Datasette) work while an import writes;
         # it must be set outside a transaction, and it persists in the file.

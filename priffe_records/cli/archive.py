@@ -101,18 +101,18 @@ def _filters(kw: dict[str, Any]) -> Filters:
 
 
 @contextmanager
-def archive_errors() -> Iterator[None]:
+def archive_errors(db_path: str) -> Iterator[None]:
     """Library, OS and SQLite errors → one ``priffe:`` line; no traceback, ever."""
     with user_errors():
         try:
             yield
         except sqlite3.Error as e:
-            raise UserError(describe_sqlite_error("database", e)) from None
+            raise UserError(describe_sqlite_error(db_path, e)) from None
 
 
-def _open(db_path: str, timeout: float, readonly: bool) -> sqlite_utils.Database:
-    db = open_archive(db_path, readonly=readonly, timeout=timeout)
-    if readonly and "deals" not in db.table_names():
+def _open_readonly(db_path: str, timeout: float) -> sqlite_utils.Database:
+    db = open_archive(db_path, readonly=True, timeout=timeout)
+    if "deals" not in db.table_names():
         db.close()
         raise ArchiveError(f"{db_path}: not a priffe archive yet (import records with "
                            "'priffe import')")
@@ -141,7 +141,7 @@ def import_command(paths: tuple[str, ...], db_path: str, timeout: float,
     totals = dict.fromkeys(("records", "new", "duplicates", "with_errors", "unreadable",
                             "rejected"), 0)
     failed = 0
-    with archive_errors():
+    with archive_errors(db_path):
         files = list(expand_paths(paths))
         db = open_archive(db_path, timeout=timeout)
         ensure_schema(db)
@@ -182,7 +182,8 @@ def _summary_line(s: FileSummary) -> str:
 @contextmanager
 def _progress(files: Sequence[Path]) -> Iterator[Callable[[Path], Callable[[int, int], None]]]:
     """Per-file progress callbacks: a rich bar on a terminal, nothing when piped."""
-    stall = int(os.environ.get(STALL_ENV, "0") or 0)
+    stall = int(os.environ.get(STALL_ENV, "0")) if os.environ.get(STALL_ENV, "").isdigit() \
+        else 0
     console = Console(stderr=True)
     bar: Progress | None = None
     if console.is_terminal:
@@ -276,8 +277,8 @@ def query_command(db_path: str, timeout: float, fmt: str, output: str | None,
                   limit: int | None, **kw: Any) -> None:
     """Find deals in the archive. All filters combine (AND)."""
     filters = _filters(kw)
-    with archive_errors():
-        db = _open(db_path, timeout, readonly=True)
+    with archive_errors(db_path):
+        db = _open_readonly(db_path, timeout)
         if fmt == "ppn":
             n = _ppn(matching_records(db, filters), output)
         else:
@@ -301,8 +302,8 @@ def sql_command(statement: str, db_path: str, timeout: float, fmt: str,
     With --format ppn the result must have a column named ppn (e.g.
     "SELECT ppn FROM deals WHERE …"); its records are written as a PPN file.
     """
-    with archive_errors():
-        db = _open(db_path, timeout, readonly=True)
+    with archive_errors(db_path):
+        db = _open_readonly(db_path, timeout)
         columns, rows = run_sql(db, statement)
         if fmt == "ppn":
             if "ppn" not in columns:
@@ -325,8 +326,8 @@ def sql_command(statement: str, db_path: str, timeout: float, fmt: str,
 def export_command(db_path: str, timeout: float, output: str, **kw: Any) -> None:
     """Write archived records back to a PPN file, in import order (filters as in query)."""
     filters = _filters(kw)
-    with archive_errors():
-        db = _open(db_path, timeout, readonly=True)
+    with archive_errors(db_path):
+        db = _open_readonly(db_path, timeout)
         n = export(db, filters, sys.stdout if output == "-" else output)
         click.echo(f"{n} record(s) written" + ("" if output == "-" else f" to {output}"),
                    err=True)
@@ -339,8 +340,8 @@ def export_command(db_path: str, timeout: float, output: str, **kw: Any) -> None
               show_default=True)
 def stats_command(db_path: str, timeout: float, player: str | None, fmt: str) -> None:
     """Standings (R23/R24 settlements), per-player results and contract success rates."""
-    with archive_errors():
-        db = _open(db_path, timeout, readonly=True)
+    with archive_errors(db_path):
+        db = _open_readonly(db_path, timeout)
         tables = stats(db, player)
         if fmt == "json":
             doc = {t.title: [dict(zip(t.columns, r, strict=True)) for r in t.rows]
@@ -362,8 +363,8 @@ def metadata_command(db_path: str, timeout: float, output: str | None) -> None:
 
     Then: datasette DB -m priffe.metadata.json
     """
-    with archive_errors():
-        _open(db_path, timeout, readonly=True).close()
+    with archive_errors(db_path):
+        _open_readonly(db_path, timeout).close()
         click.echo(str(write_metadata(db_path, output)))
 
 
