@@ -164,7 +164,8 @@ def _computed(line: DealLine, base: DealFacts) -> DealFacts:
                   for c in o.auction.calls) if o.auction is not None else ()
     tricks: list[TrickRow] = []
     for t in o.play.tricks if o.play is not None else ():
-        by_seat = {p.seat: str(p.card) if p.card is not None else "-" for p in t.cards}
+        # The token holds the card as the reader canonicalised it (or "-").
+        by_seat = {p.seat: p.token.text for p in t.cards}
         tricks.append(TrickRow(t.number, t.leader.value if t.leader else None,
                                t.winner.value if t.winner else None,
                                *(by_seat.get(seat) for seat in SEATS)))
