@@ -47,6 +47,17 @@ class AuctionResult:
     findings: tuple[Finding, ...]
 
 
+def _call_of(tok: Token) -> Call | None:
+    """The call of a token; ``None`` for ``-`` and for text that is no call (records built in
+    code can hold any text; the reader's are canonical)."""
+    if tok.kind is not TokenKind.CALL:
+        return None
+    try:
+        return Call.parse(tok.text)
+    except ValueError:
+        return None
+
+
 def contract_for(final_bid: Call | None) -> Contract:
     """The contract of a final bid, ``None`` meaning all passed (R8)."""
     if final_bid is None or final_bid is Call.PASS:
@@ -70,7 +81,7 @@ def run_auction(section: Section, first: Seat) -> AuctionResult:
                                   "player calls once, in turn (R4)", tok.location))
             seat = seat.left
             continue
-        call = tok.call
+        call = _call_of(tok)
         legal = True
         who = seat_name(seat)
         if ended_by is not None:
@@ -82,7 +93,7 @@ def run_auction(section: Section, first: Seat) -> AuctionResult:
             findings.append(error("R4", f"{who} calls {tok.text} as a fifth call: every player "
                                   "calls exactly once (R4)", tok.location))
             legal = False
-        elif tok.kind is TokenKind.FOREIGN:
+        elif tok.kind is TokenKind.FOREIGN or (tok.kind is TokenKind.CALL and call is None):
             findings.append(error("R5", f"{tok.text!r} is not a Priffe call (Pass Klöver Spader "
                                   "Ruter Hjärter Noll Spela) (R5)", tok.location))
             legal = False

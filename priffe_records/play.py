@@ -49,7 +49,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .calls import Contract
-from .cards import FULL_DECK, SEATS, SUITS, Card, Deal, Seat, Side, Suit
+from .cards import FULL_DECK, SEATS, SUITS, Card, CardError, Deal, Seat, Side, Suit
 from .findings import Finding, Severity, error, unverifiable
 from .options import FirstLead, Options
 from .record import Section, Token, TokenKind
@@ -124,8 +124,11 @@ def _card_of(tok: Token) -> tuple[Card, int] | None:
     if tok.kind is not TokenKind.CARD:
         return None
     info = _CARD_INFO.get(tok.text)
-    if info is None:  # a token built by hand with a non-canonical spelling
-        c = Card.parse(tok.text)
+    if info is None:  # a token built in code with another spelling, or no card at all
+        try:
+            c = Card.parse(tok.text)
+        except CardError:
+            return None  # unknown, like '-': never guessed
         info = (c, _SUIT_INDEX[c.suit] * 13 + c.rank.order)
     return info
 
