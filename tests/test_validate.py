@@ -123,3 +123,13 @@ def test_examples_validate_without_errors() -> None:
     assert {f.name for f in files} >= {"partie-uppsala.ppn", "protokoll-1952.ppn"}
     for f in files:
         assert not [x for x in validate(read(f, errors="collect")) if x.is_error], f
+
+
+def test_records_built_in_code_with_odd_tokens_give_findings_not_exceptions() -> None:
+    from priffe_records.record import Record, Section, Tag, Token, TokenKind
+    calls = Section(tuple(Token(TokenKind.CALL, w) for w in ("hjarter", "Bogus", "Pass", "Pass")))
+    cards = Section((Token(TokenKind.CARD, "Z9"), Token(TokenKind.END, "*")))
+    rec = Record((Tag("Dealer", "N"), Tag("Auction", "E", section=calls),
+                  Tag("Play", "E", section=cards), Tag("Result", "NS 6 EW 7")))
+    fs = validate([rec])
+    assert ("R5", Severity.ERROR) in [(f.rule, f.severity) for f in fs]
