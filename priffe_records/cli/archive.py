@@ -24,7 +24,6 @@ from rich.console import Console
 from rich.progress import (
     BarColumn,
     DownloadColumn,
-    MofNCompleteColumn,
     Progress,
     TaskID,
     TextColumn,
@@ -147,20 +146,20 @@ def import_command(paths: tuple[str, ...], db_path: str, timeout: float,
         ensure_schema(db)
         if not (Path(db_path).parent / METADATA_NAME).exists():
             write_metadata(db_path)
-        with _progress(files) as tick:
+        with _Progress() as progress:
             for path in files:
                 try:
-                    s = import_file(db, path, reject_invalid=reject_invalid,
-                                    progress=tick(path))
+                    with progress.file(path) as tick:
+                        s = import_file(db, path, reject_invalid=reject_invalid, progress=tick)
                 except SourceError as e:
-                    click.echo(f"priffe: {e}", err=True)
+                    progress.say(f"priffe: {e}", err=True)
                     failed += 1
                     continue
                 except KeyboardInterrupt:
-                    click.echo(f"priffe: interrupted: {path} was rolled back; the files "
-                               "before it are stored", err=True)
+                    progress.say(f"priffe: interrupted: {path} was rolled back; the files "
+                                 "before it are stored", err=True)
                     sys.exit(130)
-                click.echo(_summary_line(s))
+                progress.say(_summary_line(s))
                 for k in totals:
                     totals[k] += getattr(s, k)
         db.close()
@@ -179,38 +178,56 @@ def _summary_line(s: FileSummary) -> str:
             f"{s.with_errors} with errors{extra}")
 
 
-@contextmanager
-def _progress(files: Sequence[Path]) -> Iterator[Callable[[Path], Callable[[int, int], None]]]:
-    """Per-file progress callbacks: a rich bar on a terminal, nothing when piped."""
-    stall = int(os.environ.get(STALL_ENV, "0")) if os.environ.get(STALL_ENV, "").isdigit() \
-        else 0
-    console = Console(stderr=True)
-    bar: Progress | None = None
-    if console.is_terminal:
-        bar = Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
-                       MofNCompleteColumn(), TextColumn("records"), TimeRemainingColumn(),
-                       console=console, transient=True)
+class _Progress:
+    """A rich bar per file (bytes, records) on a terminal; nothing when stderr is piped."""
 
-    def for_file(path: Path) -> Callable[[int, int], None]:
+    def __init__(self) -> None:
+        console = Console(stderr=True)
+        self.bar: Progress | None = None
+        if console.is_terminal:
+            self.bar = Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
+                                TextColumn("{task.fields[records]:>7} records"),
+                                TimeRemainingColumn(), console=console, transient=True)
+        self.stall = int(os.environ[STALL_ENV]) if os.environ.get(STALL_ENV, "").isdigit() \
+            else 0
+
+    def say(self, line: str, err: bool = False) -> None:
+        """A line on stdout (or stderr), above the bar when it shares the screen."""
+        if self.bar is not None and (err or sys.stdout.isatty()):
+            self.bar.console.print(line, markup=False, highlight=False, soft_wrap=True)
+        else:
+            click.echo(line, err=err)
+
+    @contextmanager
+    def file(self, path: Path) -> Iterator[Callable[[int, int], None]]:
+        """The import_file progress callback for one file; its bar goes when it is done."""
+        bar = self.bar
         task: TaskID | None = None
         if bar is not None:
-            size = path.stat().st_size if path.is_file() else None
-            task = bar.add_task(path.name, total=size)
+            task = bar.add_task(path.name, total=path.stat().st_size if path.is_file() else None,
+                                records=0)
 
         def tick(done: int, records: int) -> None:
             if bar is not None and task is not None:
-                bar.update(task, completed=done, description=f"{path.name} ({records})")
-            if stall and records == stall:
+                bar.update(task, completed=done, records=records)
+            if self.stall and records == self.stall:
                 click.echo("priffe: test stall", err=True)
                 time.sleep(600)
 
-        return tick
+        try:
+            yield tick
+        finally:
+            if bar is not None and task is not None:
+                bar.remove_task(task)
 
-    if bar is None:
-        yield for_file
-    else:
-        with bar:
-            yield for_file
+    def __enter__(self) -> _Progress:
+        if self.bar is not None:
+            self.bar.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
 
 
 # ---------------------------------------------------------------- output
