@@ -220,9 +220,16 @@ class _Store:
                 [(deal_id, partie_id, *f.values()) for f in found])
 
     def rubbers(self, partie_id: int, rubbers: Sequence[engine.RubberFacts],
-                partie_findings: Sequence[engine.FindingRow]) -> None:
-        """Rubber totals and settlements are recomputed from the whole partie each time."""
+                partie_findings: Sequence[engine.FindingRow], touched: set[int]) -> None:
+        """Totals and settlements of the rubbers that got new deals, from the whole partie.
+
+        A rubber whose deals were all stored before keeps its row: when a file
+        repeats (and extends) a partie another file gave, its settlement must
+        not be counted twice.
+        """
         for r in rubbers:
+            if r.number not in touched:
+                continue
             rid = self.rubber(partie_id, r.number)
             self.db.execute("UPDATE rubbers SET complete = ?, winner = ?, total_ns = ?, "
                             "total_ew = ? WHERE id = ?",
@@ -291,6 +298,7 @@ def _store_partie(store: _Store, group: list[Record | BadRecord], summary: dict[
         return
     check = engine.check_partie(group)
     partie_id: int | None = None
+    touched: set[int] = set()  # rubbers that got a new deal
     first = next((r for r in group if isinstance(r, Record)), None)
     for item, facts, text, digest, dup in zip(group, check.deals, texts, digests, stored,
                                               strict=True):
@@ -305,8 +313,10 @@ def _store_partie(store: _Store, group: list[Record | BadRecord], summary: dict[
             with store.db.atomic():  # a savepoint: a record lands whole or not at all
                 if partie_id is None and first is not None:
                     partie_id = store.partie(first)
-                rubber_id = (store.rubber(partie_id, facts.rubber)
-                             if partie_id is not None and facts.rubber is not None else None)
+                rubber_id = None
+                if partie_id is not None and facts.rubber is not None:
+                    rubber_id = store.rubber(partie_id, facts.rubber)
+                    touched.add(facts.rubber)
                 store.deal(_deal_row(store, item, facts, text, digest, partie_id, rubber_id),
                            facts)
             summary["new"] += 1
@@ -316,7 +326,7 @@ def _store_partie(store: _Store, group: list[Record | BadRecord], summary: dict[
             progress(summary["records"])
     if partie_id is not None:
         with store.db.atomic():
-            store.rubbers(partie_id, check.rubbers, check.findings)
+            store.rubbers(partie_id, check.rubbers, check.findings, touched)
 
 
 class _Counting(io.RawIOBase):

@@ -12,7 +12,7 @@ import pytest
 from archive_support import MESSY, consistent, count, partie_file, run
 from conftest import CORPUS
 
-from priffe_records import dumps, loads, read
+from priffe_records import dumps, loads, read, write
 from priffe_records.archive import content_hash
 from priffe_records.archive_metadata import METADATA_NAME
 from priffe_records.archive_schema import (
@@ -134,6 +134,24 @@ def test_stored_facts_follow_the_engine(archive: Path) -> None:
     assert conn.execute("SELECT sum(points) FROM settlements").fetchone()[0] == 0
     assert conn.execute("SELECT count(*) FROM rubbers WHERE complete = 1").fetchone()[0] >= 3
     conn.close()
+
+
+def test_a_partie_split_over_two_files_is_settled_once(tmp_path: Path) -> None:
+    """File B repeats file A's deals and goes on: B's new deals land, no rubber twice."""
+    whole = list(read(partie_file(tmp_path / "whole.ppn", 5, rubbers=3)))
+    cut = next(i for i, r in enumerate(whole) if r.get("Rubber") == "2") + 2
+    write(whole[:cut], tmp_path / "a.ppn")
+    write(whole, tmp_path / "b.ppn")
+    standings = "SELECT player, settlement FROM player_standings ORDER BY player"
+    split, alone = tmp_path / "split.db", tmp_path / "alone.db"
+    run("import", str(tmp_path / "a.ppn"), str(tmp_path / "b.ppn"), "--db", str(split))
+    run("import", str(tmp_path / "b.ppn"), "--db", str(alone))
+    assert count(split) == count(alone) == len(whole)
+    with sqlite3.connect(split) as a, sqlite3.connect(alone) as b:
+        assert a.execute(standings).fetchall() == b.execute(standings).fetchall()
+        assert a.execute("SELECT count(*) FROM settlements").fetchone()[0] == 12
+    a.close()
+    b.close()
 
 
 def test_reject_invalid_skips_records_with_errors(tmp_path: Path,

@@ -204,8 +204,11 @@ class _Progress:
         bar = self.bar
         task: TaskID | None = None
         if bar is not None:
-            task = bar.add_task(path.name, total=path.stat().st_size if path.is_file() else None,
-                                records=0)
+            try:
+                size: int | None = path.stat().st_size
+            except OSError:  # gone already: import_file will say so
+                size = None
+            task = bar.add_task(path.name, total=size, records=0)
 
         def tick(done: int, records: int) -> None:
             if bar is not None and task is not None:
