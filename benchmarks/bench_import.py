@@ -1,0 +1,212 @@
+"""Archive import benchmark: records/s, peak memory, query times and their query plans.
+
+    python benchmarks/bench_import.py                 # 20,000 records
+    python benchmarks/bench_import.py -n 5000 --rss 20000,100000
+
+Each measured step runs in its own process, which reports its own peak RSS
+(``resource.getrusage``), so one step's memory never hides another's. The
+import is compared with baselines measured in the same run:
+
+* ``read+validate``: the reader and the rules engine on the same file, no
+  SQLite (what any import must do at least);
+* ``executemany``: a raw ``executemany`` of the same number of rows (canonical
+  text and hash) into a bare table (what SQLite itself costs).
+
+``--rss`` imports files of other sizes too and prints their peak RSS: it must
+not grow with the file (the import streams one partie at a time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+
+def _peak_rss_mib() -> float:
+    # Linux reports kilobytes, macOS bytes.
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return rss / (1024 * 1024) if sys.platform == "darwin" else rss / 1024
+
+
+# ---------------------------------------------------------------- child steps
+
+
+def child_generate(path: str, n: int, seed: int) -> dict[str, Any]:
+    from priffe_records.generate import iter_records
+    from priffe_records.writer import write
+
+    t = time.perf_counter()
+    write(iter_records(n, seed, comments=True), path)
+    return {"seconds": time.perf_counter() - t, "bytes": os.path.getsize(path)}
+
+
+def child_validate(path: str) -> dict[str, Any]:
+    from priffe_records.reader import read
+    from priffe_records.validate import validate
+
+    t = time.perf_counter()
+    n = 0
+
+    def counted() -> Any:
+        nonlocal n
+        for rec in read(path, errors="collect"):
+            n += 1
+            yield rec
+
+    findings = len(validate(counted()))
+    return {"seconds": time.perf_counter() - t, "records": n, "findings": findings}
+
+
+def child_import(path: str, db_path: str) -> dict[str, Any]:
+    from priffe_records.archive import import_file
+    from priffe_records.archive_schema import ensure_schema, open_archive
+
+    db = open_archive(db_path)
+    ensure_schema(db)
+    t = time.perf_counter()
+    s = import_file(db, path)
+    seconds = time.perf_counter() - t
+    db.close()
+    return {"seconds": seconds, "records": s.records, "new": s.new,
+            "db_bytes": os.path.getsize(db_path)}
+
+
+def child_executemany(path: str, db_path: str) -> dict[str, Any]:
+    from priffe_records.archive import canonical_text, content_hash
+    from priffe_records.errors import BadRecord
+    from priffe_records.reader import read
+
+    rows = []
+    for rec in read(path, errors="collect"):
+        text = rec.text if isinstance(rec, BadRecord) else canonical_text(rec)
+        rows.append((text, content_hash(text)))
+    conn = sqlite3.connect(db_path, isolation_level=None)
+    conn.execute("CREATE TABLE deals (id INTEGER PRIMARY KEY, ppn TEXT, hash TEXT UNIQUE)")
+    t = time.perf_counter()
+    conn.execute("BEGIN")
+    conn.executemany("INSERT INTO deals (ppn, hash) VALUES (?, ?)", rows)
+    conn.execute("COMMIT")
+    seconds = time.perf_counter() - t
+    conn.close()
+    return {"seconds": seconds, "records": len(rows)}
+
+
+def child_queries(db_path: str) -> dict[str, Any]:
+    from priffe_records.archive_query import Filters, deals_sql, find_deals
+    from priffe_records.archive_schema import open_archive
+
+    db = open_archive(db_path, readonly=True)
+    out: dict[str, Any] = {}
+    for label, filters in (("player", Filters(player="Anna")),
+                           ("text", Filters(text="Uppsala snyggt")),
+                           ("player+text", Filters(player="Anna", text="Lund"))):
+        best = float("inf")
+        rows = 0
+        for _ in range(3):
+            t = time.perf_counter()
+            _, it = find_deals(db, filters)
+            rows = sum(1 for _ in it)
+            best = min(best, time.perf_counter() - t)
+        sql, params = deals_sql(filters, ("id",))  # the filter's plan, without the columns'
+        plan = [r[3] for r in db.execute("EXPLAIN QUERY PLAN " + sql, params)]
+        out[label] = {"seconds": best, "rows": rows, "plan": plan}
+    return out
+
+
+def _child(argv: list[str]) -> None:
+    step, *args = argv
+    if step == "generate":
+        result = child_generate(args[0], int(args[1]), int(args[2]))
+    elif step == "validate":
+        result = child_validate(args[0])
+    elif step == "import":
+        result = child_import(args[0], args[1])
+    elif step == "executemany":
+        result = child_executemany(args[0], args[1])
+    else:
+        result = child_queries(args[0])
+    result["peak_rss_mib"] = _peak_rss_mib()
+    print(json.dumps(result))
+
+
+# ---------------------------------------------------------------- driver
+
+
+def run_step(*args: str) -> dict[str, Any]:
+    proc = subprocess.run([sys.executable, __file__, "--child", *args], capture_output=True,
+                          text=True, check=False)
+    if proc.returncode != 0:
+        sys.exit(f"benchmark step {args[0]} failed:\n{proc.stderr}")
+    result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return result
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--child":
+        _child(sys.argv[2:])
+        return
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("-n", "--records", type=int, default=20_000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--rss", default="",
+                    help="comma-separated record counts whose import peak RSS to report")
+    ap.add_argument("--json", action="store_true", help="print the results as JSON")
+    opts = ap.parse_args()
+    n = opts.records
+    results: dict[str, Any] = {"records": n}
+    with tempfile.TemporaryDirectory(prefix="priffe-bench-") as tmp:
+        src = str(Path(tmp) / "bench.ppn")
+        results["generate"] = run_step("generate", src, str(n), str(opts.seed))
+        results["read+validate"] = run_step("validate", src)
+        results["import"] = run_step("import", src, str(Path(tmp) / "bench.db"))
+        results["executemany"] = run_step("executemany", src, str(Path(tmp) / "raw.db"))
+        results["queries"] = run_step("queries", str(Path(tmp) / "bench.db"))
+        results["rss"] = {}
+        for size in (int(s) for s in opts.rss.split(",") if s.strip()):
+            f = str(Path(tmp) / f"rss-{size}.ppn")
+            run_step("generate", f, str(size), str(opts.seed + size))
+            step = run_step("import", f, str(Path(tmp) / f"rss-{size}.db"))
+            results["rss"][size] = {"peak_rss_mib": step["peak_rss_mib"],
+                                    "records_per_s": size / step["seconds"]}
+            os.unlink(f)
+    if opts.json:
+        print(json.dumps(results, indent=2))
+        return
+    report(results)
+
+
+def report(r: dict[str, Any]) -> None:
+    n = r["records"]
+    imp, base, raw = r["import"], r["read+validate"], r["executemany"]
+    print(f"records: {n:,}  file: {r['generate']['bytes'] / 2**20:.1f} MiB  "
+          f"database: {imp['db_bytes'] / 2**20:.1f} MiB")
+    print(f"{'step':<16}{'seconds':>10}{'records/s':>12}{'peak RSS MiB':>14}")
+    for name, step in (("read+validate", base), ("import", imp), ("executemany", raw)):
+        print(f"{name:<16}{step['seconds']:>10.2f}{n / step['seconds']:>12,.0f}"
+              f"{step['peak_rss_mib']:>14.1f}")
+    print(f"import / read+validate: {imp['seconds'] / base['seconds']:.2f}x time "
+          f"(archive overhead {100 * (imp['seconds'] - base['seconds']) / imp['seconds']:.0f}% "
+          "of the import)")
+    print(f"import / executemany:   {imp['seconds'] / raw['seconds']:.0f}x time")
+    for label, q in r["queries"].items():
+        if not isinstance(q, dict):
+            continue
+        print(f"query {label:<12} {1000 * q['seconds']:8.2f} ms  {q['rows']:>6} rows")
+        for line in q["plan"]:
+            print(f"    {line}")
+    for size, step in r["rss"].items():
+        print(f"peak RSS importing {int(size):>7,} records: {step['peak_rss_mib']:6.1f} MiB "
+              f"({step['records_per_s']:,.0f} records/s)")
+
+
+if __name__ == "__main__":
+    main()
