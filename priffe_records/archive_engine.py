@@ -237,6 +237,6 @@ def check_partie(group: Sequence[Record | BadRecord]) -> PartieCheck:
                 per_item[f.record - 1].append(_row(f))
             else:
                 loose.append(_row(f))
-    deals = tuple(replace(d, findings=tuple(found)) for d, found in zip(facts, per_item,
-                                                                        strict=True))
+    deals = tuple(replace(d, findings=tuple(found)) if found else d
+                  for d, found in zip(facts, per_item, strict=True))
     return PartieCheck(deals, tuple(rubbers), tuple(loose))
