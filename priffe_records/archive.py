@@ -238,7 +238,7 @@ class _Store:
             self.db.conn.executemany(
                 "INSERT INTO settlements (rubber_id, seat, player_id, points, claimed) "
                 "VALUES (?, ?, ?, ?, ?)",
-                [(rid, seat, self.player(name), points, claimed)
+                [(rid, seat, self.player(name) if name else None, points, claimed)
                  for seat, name, points, claimed in r.settlements])
         self.db.execute("DELETE FROM findings WHERE partie_id = ? AND deal_id IS NULL",
                         [partie_id])

@@ -18,7 +18,6 @@ from .partie import parties
 from .record import Location, Record
 from .rubber import DealLine, RubberEnd, parse_settlement
 from .scoring import SidePoints, declaring_side
-from .words import seat_name
 
 _PLAYER_TAGS = {"N": "North", "E": "East", "S": "South", "W": "West"}
 
@@ -97,8 +96,8 @@ class RubberFacts:
     winner: str | None
     total_ns: int | None
     total_ew: int | None
-    # (seat, player name, computed points, claimed points)
-    settlements: tuple[tuple[str, str, int | None, int | None], ...] = ()
+    # (seat, player name if the record gives one, computed points, claimed points)
+    settlements: tuple[tuple[str, str | None, int | None, int | None], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +188,8 @@ def _computed(line: DealLine, base: DealFacts) -> DealFacts:
 
 
 def _rubber(end: RubberEnd, last: Record | None) -> RubberFacts:
+    """A rubber's result; settlement names come from its last deal's tags (the engine
+    labels a nameless seat "North", which is no player)."""
     claimed: dict[Seat, int] = {}
     text = _known(last.get("Settlement")) if last is not None else None
     if text is not None:
@@ -196,13 +197,10 @@ def _rubber(end: RubberEnd, last: Record | None) -> RubberFacts:
             claimed = parse_settlement(text)
         except ValueError:
             claimed = {}
-    settlements: tuple[tuple[str, str, int | None, int | None], ...] = tuple(
-        (seat.value, name, points, claimed.get(seat)) for seat, name, points in end.settlement)
-    if not settlements and claimed and last is not None:
-        # A rubber the engine could not score: keep what the sheet claims.
-        names = {s: n for s, _, n in _seats(last)}
-        settlements = tuple((seat.value, names.get(seat.value, seat_name(seat)), None, pts)
-                            for seat, pts in claimed.items())
+    names = {s: n for s, _, n in _seats(last)} if last is not None else {}
+    computed = {seat: points for seat, _, points in end.settlement}
+    settlements = tuple((seat.value, names.get(seat.value), computed.get(seat), claimed.get(seat))
+                        for seat in SEATS if seat in computed or seat in claimed)
     totals = end.totals
     return RubberFacts(end.rubber, int(end.finished),
                        end.winner.value if end.winner is not None else None,

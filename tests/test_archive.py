@@ -154,6 +154,21 @@ def test_a_partie_split_over_two_files_is_settled_once(tmp_path: Path) -> None:
     b.close()
 
 
+def test_a_sheet_without_names_invents_no_players(tmp_path: Path) -> None:
+    sheet = tmp_path / "sheet.ppn"
+    deal = '[Event "Protokoll"]\n[Board "{}"]\n[Declarer "N"]\n[Contract "Spela"]\n' \
+           '[Result "NS 13 EW 0"]\n[Honours "NS 0 EW 0"]\n'
+    sheet.write_text(deal.format(1) + "\n" + deal.format(2), "utf-8")
+    db = tmp_path / "s.db"
+    assert run("import", str(sheet), "--db", str(db)).exit_code == 0
+    assert count(db, "players") == 0
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("SELECT seat, player_id, points FROM settlements ORDER BY seat")
+        assert rows.fetchall() == [("E", None, -21), ("N", None, 21), ("S", None, 21),
+                                   ("W", None, -21)]
+    conn.close()
+
+
 def test_reject_invalid_skips_records_with_errors(tmp_path: Path,
                                                   files: dict[str, Path]) -> None:
     db = tmp_path / "strict.db"
