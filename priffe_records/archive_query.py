@@ -130,7 +130,8 @@ class Filters:
         if self.date_to:
             clauses.append("d.date <= ?")
             # A bare year or month includes all of it: 2026 → up to 2026.99.99.
-            params.append(pbn_date(self.date_to) + ".99" * (2 - pbn_date(self.date_to).count(".")))
+            last = pbn_date(self.date_to)
+            params.append(last + ".99" * (2 - last.count(".")))
         if self.contract:
             try:
                 clauses.append("d.contract = ?")
