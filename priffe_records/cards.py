@@ -32,6 +32,8 @@ class CardError(ValueError):
 
 
 class Side(enum.Enum):
+    __hash__ = object.__hash__  # members are singletons; Enum's own hash is slow
+
     NS = "NS"
     EW = "EW"
 
@@ -46,6 +48,8 @@ class Side(enum.Enum):
 
 class Seat(enum.Enum):
     """A compass seat; play goes clockwise N → E → S → W (R1)."""
+
+    __hash__ = object.__hash__  # members are singletons; Enum's own hash is slow
 
     N = "N"
     E = "E"
@@ -94,6 +98,8 @@ SEATS = _SEAT_ORDER
 class Suit(enum.Enum):
     """Suits in PBN order (spades, hearts, diamonds, clubs)."""
 
+    __hash__ = object.__hash__  # members are singletons; Enum's own hash is slow
+
     S = "S"
     H = "H"
     D = "D"
@@ -126,6 +132,8 @@ SUITS: tuple[Suit, ...] = (Suit.S, Suit.H, Suit.D, Suit.C)
 
 class Rank(enum.Enum):
     """Ranks, ace high (R2); ``value`` is the PBN letter, ``order`` compares."""
+
+    __hash__ = object.__hash__  # members are singletons; Enum's own hash is slow
 
     TWO = "2"
     THREE = "3"
@@ -167,7 +175,10 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Read ``SA``, ``s10``, ``♠A`` or ``♠10``."""
+        """Read ``SA``, ``s10``, ``♠A`` or ``♠10`` (the same Card object each time)."""
+        hit = _CARD_BY_TEXT.get(text)
+        if hit is not None:
+            return hit
         t = text.strip()
         if len(t) < 2:
             raise CardError(f"card {text!r} is not a card (suit S H D C then rank A K Q J T 9 … 2)")
@@ -180,7 +191,7 @@ class Card:
         return cls(suit, rank)
 
     def __str__(self) -> str:
-        return self.suit.value + self.rank.value
+        return _CARD_TEXT[self.suit][self.rank]
 
     @property
     def pretty(self) -> str:
@@ -193,6 +204,13 @@ class Card:
 
 
 FULL_DECK: frozenset[Card] = frozenset(Card(s, r) for s in Suit for r in Rank)
+# Lookup tables: the engine parses and prints cards in its inner loops.
+_CARD_TEXT = {s: {r: s.value + r.value for r in Rank} for s in Suit}
+_CARD_BY_TEXT: dict[str, Card] = {str(c): c for c in FULL_DECK}
+_CARD_BY_SUIT_LETTER: dict[tuple[Suit, str], Card] = {}
+for _c in FULL_DECK:
+    for _letter in {_c.rank.value, _c.rank.value.lower()}:
+        _CARD_BY_SUIT_LETTER[(_c.suit, _letter)] = _c
 
 
 def sorted_cards(cards: Iterable[Card]) -> list[Card]:
@@ -214,16 +232,12 @@ class Hand:
                             f"found {len(parts)}")
         cards: list[Card] = []
         for suit, part in zip(SUITS, parts, strict=True):
-            i = 0
-            while i < len(part):
-                tok = part[i]
-                if part.startswith("10", i):
-                    tok = "10"
-                try:
-                    cards.append(Card(suit, Rank.parse(tok)))
-                except CardError as e:
-                    raise CardError(f"hand {text!r}: {e}") from None
-                i += len(tok)
+            for ch in part.replace("10", "T"):
+                card = _CARD_BY_SUIT_LETTER.get((suit, ch))
+                if card is None:
+                    raise CardError(f"hand {text!r}: rank {ch!r} is not a rank "
+                                    "(A K Q J T 9 … 2)")
+                cards.append(card)
         return cls(tuple(cards))
 
     def __iter__(self) -> Iterator[Card]:
