@@ -55,6 +55,7 @@ COLUMN_SQL: dict[str, str] = {
     "score": "COALESCE(d.score_ns, d.claimed_score_ns) || '–' || "
              "COALESCE(d.score_ew, d.claimed_score_ew)",
     "status": "d.status", "errors": "d.errors", "source": "d.source", "line": "d.line",
+    "ppn": "d.ppn",
 }
 # JSON and CSV: one value per column; the table: what fits a terminal.
 FULL_COLUMNS = ("id", "date", "event", "site", "rubber", "board", "dealer", "north", "east",
@@ -190,11 +191,11 @@ def _rows(db: sqlite_utils.Database, sql: str, params: Sequence[Any]
         raise QueryError(str(e)) from None
 
 
-def matching_records(db: sqlite_utils.Database,
-                     filters: Filters) -> Iterator[Record | BadRecord]:
+def matching_records(db: sqlite_utils.Database, filters: Filters,
+                     limit: int | None = None) -> Iterator[Record | BadRecord]:
     """The matching records read back from their stored canonical text."""
-    where, params = filters.where()
-    for (ppn,) in _rows(db, f"SELECT d.ppn FROM deals d WHERE {where} ORDER BY d.id", params):
+    sql, params = deals_sql(filters, ("ppn",), limit)
+    for (ppn,) in _rows(db, sql, params):
         yield from loads(ppn, errors="collect", name="<archive>")
 
 

@@ -282,6 +282,8 @@ def test_query_output_formats(tmp_path: Path, archive: Path) -> None:
                                                  errors="collect"))) == 2
     limited = run("query", "--db", str(archive), "--format", "json", "--limit", "3")
     assert len(json.loads(limited.stdout)) == 3
+    limited = run("query", "--db", str(archive), "--format", "ppn", "--limit", "2")
+    assert len(list(loads(limited.stdout))) == 2
 
 
 def test_query_errors_are_one_line(tmp_path: Path, archive: Path) -> None:
@@ -319,6 +321,8 @@ def test_sql_is_read_only(archive: Path) -> None:
     assert res.exit_code == 2 and "one statement at a time" in res.stderr
     res = run("sql", "SELECT nope FROM deals", "--db", str(archive))
     assert res.exit_code == 2 and "no such column: nope" in res.stderr
+    blob = run("sql", "SELECT x'00ff' AS b", "--db", str(archive), "--format", "json")
+    assert json.loads(blob.stdout) == [{"b": "00ff"}]
     ppn = run("sql", "SELECT ppn FROM deals WHERE board = '1' AND site = 'Västerås'",
               "--db", str(archive), "--format", "ppn")
     assert [r.get("North") for r in loads(ppn.stdout)] == ["Åsa"]

@@ -55,6 +55,16 @@ def test_installed_command_import_query_stats_export(tmp_path: Path) -> None:
     out = tmp_path / "x.ppn"
     export = priffe("export", "-o", str(out))
     assert export.returncode == 0 and len(list(read(out))) == n
+    # `priffe sql … | head`: a reader that stops early is no error.
+    many = "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r WHERE x < 300000) " \
+           "SELECT x FROM r"
+    head = subprocess.Popen([exe, "sql", many, "--format", "csv"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=tmp_path)
+    assert head.stdout is not None
+    assert head.stdout.readline() == b"x\n"
+    head.stdout.close()
+    _, err = head.communicate(timeout=60)
+    assert head.returncode == 0 and err == b""
 
 
 def test_two_imports_at_once_both_land(tmp_path: Path) -> None:

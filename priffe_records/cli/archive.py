@@ -50,6 +50,7 @@ from ..archive_schema import (
     ensure_schema,
     open_archive,
 )
+from ..reader import loads
 from ..writer import write
 from .common import EXIT_OK, EXIT_UNUSABLE, UserError, user_errors
 from .format import expand_paths
@@ -105,8 +106,20 @@ def archive_errors(db_path: str) -> Iterator[None]:
     with user_errors():
         try:
             yield
+        except BrokenPipeError:
+            _quiet_stdout()  # `priffe query … | head`: the reader has what it wanted
+            sys.exit(EXIT_OK)
         except sqlite3.Error as e:
             raise UserError(describe_sqlite_error(db_path, e)) from None
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass  # not a real file (a test runner's capture): nothing to flush
 
 
 def _open_readonly(db_path: str, timeout: float) -> sqlite_utils.Database:
@@ -236,6 +249,11 @@ class _Progress:
 # ---------------------------------------------------------------- output
 
 
+def _json_value(v: object) -> str:
+    """What JSON has no type for (a BLOB from priffe sql): hex for bytes, else text."""
+    return v.hex() if isinstance(v, bytes) else str(v)
+
+
 _WRAPPING = frozenset({"event", "site", "players", "message", "commentary", "source", "ppn"})
 
 
@@ -251,9 +269,9 @@ def emit(columns: Sequence[str], rows: Iterable[Sequence[Any]], fmt: str,
     if fmt == "json":
         out.write("[")
         for row in rows:
-            out.write(("," if n else "") + "\n  " + json.dumps(dict(zip(columns, row,
-                                                                          strict=True)),
-                                                                 ensure_ascii=False))
+            obj = dict(zip(columns, row, strict=True))
+            out.write(("," if n else "") + "\n  "
+                      + json.dumps(obj, ensure_ascii=False, default=_json_value))
             n += 1
         out.write("\n]\n" if n else "]\n")
     elif fmt == "csv":
@@ -300,7 +318,7 @@ def query_command(db_path: str, timeout: float, fmt: str, output: str | None,
     with archive_errors(db_path):
         db = _open_readonly(db_path, timeout)
         if fmt == "ppn":
-            n = _ppn(matching_records(db, filters), output)
+            n = _ppn(matching_records(db, filters, limit), output)
         else:
             columns, rows = find_deals(db, filters, TABLE_COLUMNS if fmt == "table"
                                        else FULL_COLUMNS, limit=limit)
@@ -329,8 +347,6 @@ def sql_command(statement: str, db_path: str, timeout: float, fmt: str,
             if "ppn" not in columns:
                 raise UserError("--format ppn needs a column named ppn, e.g. "
                                 "SELECT ppn FROM deals …")
-            from ..reader import loads
-
             i = columns.index("ppn")
             _ppn((rec for row in rows for rec in loads(str(row[i]), errors="collect")),
                  output)
