@@ -19,22 +19,12 @@ from __future__ import annotations
 
 import argparse
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 
-from priffe_records import read, validate, write
-from priffe_records.generate import iter_records
+from timing import best, generated_file
+
+from priffe_records import read, validate
 from priffe_records.parser import get_parser
-
-
-def best(fn: Callable[[], int], repeat: int) -> tuple[float, int]:
-    times, count = [], 0
-    for _ in range(repeat):
-        start = time.process_time()
-        count = fn()
-        times.append(time.process_time() - start)
-    return min(times), count
 
 
 def main() -> None:
@@ -46,10 +36,7 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.ppn"
-        t0 = time.perf_counter()
-        write(iter_records(args.n, args.seed, comments=True), path)
-        print(f"generated {args.n:,} records, {path.stat().st_size / 1e6:.1f} MB "
-              f"in {time.perf_counter() - t0:.1f} s")
+        generated_file(path, args.n, args.seed)
         get_parser()  # built once per process, like every real run
 
         def read_all() -> int:
