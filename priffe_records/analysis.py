@@ -218,7 +218,10 @@ def _parse_result(record: Record, contract: Contract | None, declarer: Seat | No
     res = _claim(record, "Result", "R12", findings, total=13)
     if res is None:
         return None
-    if res.ns + res.ew != 13 or min(res.ns, res.ew) < 0:
+    if min(res.ns, res.ew) < 0 or max(res.ns, res.ew) > 13:
+        findings.append(error("R12", f"Result {text!r}: a side takes 0 to 13 tricks (R12)", loc))
+        return None
+    if res.ns + res.ew != 13:
         findings.append(error("R12", f"Result {text!r} makes {res.ns + res.ew} tricks; there "
                               "are 13 (R12)", loc))
         return None

@@ -30,7 +30,10 @@ class PPNSyntaxError(PriffeError):
     def __str__(self) -> str:
         out = f"{self.location}: {self.message}"
         if self.line_text:
-            shown = self.line_text.rstrip("\n").expandtabs(1)
+            # One character per column keeps the caret aligned; PBN §2.2 asks for
+            # '?' where a character cannot be shown.
+            shown = "".join(c if c.isprintable() else "?"
+                            for c in self.line_text.rstrip("\n").expandtabs(1))
             out += f"\n    {shown}\n    {' ' * (self.location.column - 1)}^"
         return out
 

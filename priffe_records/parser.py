@@ -133,6 +133,11 @@ def explain(exc: UnexpectedInput, file: str, first_line: int, lines: list[str]) 
     ch = text[column - 1] if column - 1 < len(text) else ""
     m = _WORD.match(text, column - 1)
     word = m.group(0) if m else ch
+    if len(word) > 30:
+        word = word[:29] + "…"
+    if ch and ((ord(ch) < 32 and ch not in "\t") or ch == "\x7f"):
+        return PPNSyntaxError(f"control character {ch!r} (PBN §2.2 allows none): is this a "
+                              "PPN/PBN text file?", loc, text)
     if tok_type == "$END":
         msg = f"the record ends inside a tag pair; expected {_expected(allowed)}"
     elif (ch == '"' and "STRING" in allowed) or (ch == '"' and tok_type is None):

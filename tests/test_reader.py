@@ -230,3 +230,14 @@ def test_line_ends_across_read_blocks_and_a_latin1_line(tmp_path: Path, newline:
     assert len(recs) == 6000
     assert {r.get("Site") for r in recs} == {"Gävle"}
     assert recs[5999].location is not None and recs[5999].location.line == 5999 * 3 + 1
+
+
+def test_binary_input_is_called_what_it_is(tmp_path: Path) -> None:
+    f = tmp_path / "a.out"
+    f.write_bytes(b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)))
+    bad = next(read(f, errors="collect"))
+    assert isinstance(bad, BadRecord)
+    err = bad.errors[0]
+    assert (err.location.line, err.location.column) == (1, 1)
+    assert "control character '\\x7f'" in err.message and "text file" in err.message
+    assert all(c.isprintable() for line in str(err).splitlines() for c in line)

@@ -124,6 +124,15 @@ def test_R12_wrong_result_is_error() -> None:
     assert "the play gives NS 10 EW 3" in fs[0].message
 
 
+@pytest.mark.parametrize("claim,fragment", [
+    ("NS 14", "a side takes 0 to 13 tricks"),
+    ("NS 9 EW 5", "makes 14 tricks; there are 13"),
+])
+def test_R12_impossible_result_is_error(claim: str, fragment: str) -> None:
+    fs = [f for f in errors(set_tag(FORMAT_EXAMPLE, "Result", claim)) if f.rule == "R12"]
+    assert fs and fragment in fs[0].message
+
+
 def test_R12_unknown_card_is_unverifiable_not_guessed() -> None:
     tricks = [list(t) for t in TRICKS]
     tricks[4][2] = "-"

@@ -90,3 +90,11 @@ def test_score_missing_file_exits_2() -> None:
     code, out, err = run("score", "nowhere.ppn")
     assert code == 2 and err.strip() == "priffe: nowhere.ppn: no such file"
     assert "Traceback" not in out + err
+
+
+def test_score_says_when_there_is_nothing_to_score(tmp_path: Path) -> None:
+    f = tmp_path / "empty.ppn"
+    f.write_text("% nothing here yet\n", "utf-8")
+    result = CliRunner().invoke(cli, ["score", str(f)])
+    assert result.exit_code == 0
+    assert f"{f}: no Priffe deals to score" in result.stderr

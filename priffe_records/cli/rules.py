@@ -119,6 +119,8 @@ def score_command(file: str, fill: bool, force: bool, output: str | None, preset
     for sheet in sheets:
         if sheet.rows:
             console.print(SheetView(sheet))
+    if not any(sheet.rows for sheet in sheets):
+        click.echo(f"{file}: no Priffe deals to score", err=True)
     errors = [f for s in sheets for f in s.findings if f.is_error]
     for f in errors:
         click.echo(str(f), err=True)
