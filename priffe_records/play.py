@@ -276,7 +276,7 @@ def replay(section: Section, first: Seat, deal: Deal | None, trump: Suit | None,
                     if why is not None:
                         per[seat] = why
             faults[lead] = per
-        for seat in columns:
+        for seat in columns if any(faults.values()) else ():
             whys = [per[seat] for per in faults.values() if seat in per]
             if not whys:
                 continue
