@@ -49,6 +49,7 @@ COLUMN_SQL: dict[str, str] = {
     "west": _seat_name("W"), "players": "d.players",
     "contract": "d.contract", "declarer": "d.declarer", "tricks_ns": "d.tricks_ns",
     "tricks_ew": "d.tricks_ew", "made": "d.made", "slam": "d.slam",
+    "outcome": "CASE d.made WHEN 1 THEN 'made' WHEN 0 THEN 'defeated' ELSE '' END",
     "score_ns": "COALESCE(d.score_ns, d.claimed_score_ns)",
     "score_ew": "COALESCE(d.score_ew, d.claimed_score_ew)",
     "tricks": "d.tricks_ns || '–' || d.tricks_ew",
@@ -62,7 +63,7 @@ FULL_COLUMNS = ("id", "date", "event", "site", "rubber", "board", "dealer", "nor
                 "south", "west", "contract", "declarer", "tricks_ns", "tricks_ew", "made",
                 "slam", "score_ns", "score_ew", "status", "errors", "source", "line")
 TABLE_COLUMNS = ("id", "date", "event", "board", "players", "contract", "declarer", "tricks",
-                 "made", "score", "status")
+                 "outcome", "score", "status")
 
 
 class QueryError(PriffeError):
