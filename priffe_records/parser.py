@@ -88,7 +88,7 @@ _WORD = re.compile(r'[^\s\[\]{};"%=$!?]+')
 
 _NICE = {
     "LBRACKET": "'['", "RSQB": "']'", "TAGNAME": "a tag name", "STRING": "a quoted value",
-    "CALLS": "a call", "CARDS": "a card", "TAG": "a tag pair",
+    "CALLS": "a call", "CARDS": "a card", "TAGS": "a tag pair",
     "AUCTION_TAG": "a tag pair", "PLAY_TAG": "a tag pair", "DASH": "'-'", "END": "'*'",
     "CONTINUE": "'+'", "IRREGULARITY": "'^I', '^S', '^R' or '^L'", "NOTE_REF": "a note '=n='",
     "NAG": "a NAG '$n'", "SUFFIX": "a suffix", "SECTION_TOKEN": "section data",

@@ -51,6 +51,7 @@ Source = str | os.PathLike[str] | IO[bytes] | IO[str]
 # Lines that describe the file, not a record; the writer puts its own.
 _HEADER = re.compile(r"^%\s*(?:(?:PPN|PBN)\s+\d+(?:\.\d+)*|EXPORT)\s*$")
 _BLANKS = " \t\f\v"
+_WHITE = " \t\f\v\r\n"
 _TAG_START = re.compile(r'^\s*\[[A-Z][A-Za-z0-9_]*\s+"')
 
 # PBN §4.8: these tags may not inherit with '#'.
@@ -251,7 +252,7 @@ class _Builder:
     def comment(self, tok: LarkToken) -> Comment:
         s = tok.value
         if tok.type == "BRACE_COMMENT":
-            return Comment(s[1:-1], CommentKind.BRACE, self.loc(tok))
+            return Comment(s.rstrip(_WHITE)[1:-1], CommentKind.BRACE, self.loc(tok))
         if tok.type == "LINE_COMMENT":
             return Comment(s[1:], CommentKind.LINE, self.loc(tok))
         return Comment(s[1:], CommentKind.ESCAPE, self.loc(tok))
@@ -262,7 +263,7 @@ class _Builder:
         for item in items:
             if isinstance(item, tuple):
                 kind, toks = item
-                tags.append(self.block(kind, toks))
+                tags.extend(self.block(kind, toks))
             else:
                 leading.append(self.comment(item))  # type: ignore[arg-type]
         tags = self.normalise(tags)
@@ -272,15 +273,25 @@ class _Builder:
         first = Location(self.name, self.chunk.first_line, 1)
         return Record(tuple(tags), tuple(leading), defaults, first)
 
-    def block(self, kind: str, toks: list[LarkToken]) -> Tag:
+    def block(self, kind: str, toks: list[LarkToken]) -> list[Tag]:
+        """The tag pair(s) of one block; section data belongs to the last of them."""
         first = toks[0]
+        rest = toks[1:]
+        if first.type == "TAGS":
+            found = list(_tags_in_run(first, self.chunk.first_line - 1))
+            tags = [Tag(name, _unescape(raw), (), None, None, Location(self.name, *at),
+                        Location(self.name, *value_at))
+                    for name, raw, at, value_at in found[:-1]]
+            name, raw, at, value_at = found[-1]
+            tags.append(self.plain(name, _unescape(raw), rest, Location(self.name, *at),
+                                   Location(self.name, *value_at)))
+            return tags
         tag_loc = self.loc(first)
-        if first.type in ("TAG", "AUCTION_TAG", "PLAY_TAG"):
+        if first.type in ("AUCTION_TAG", "PLAY_TAG"):
             m = _ONE_LINE_TAG.match(first.value)
             assert m is not None  # the grammar's pattern guarantees it
             name, raw = m.group(1), m.group(2)
             value_loc = self.loc(first, m.start(2))
-            rest = toks[1:]
         else:
             if kind == "plain":
                 name, string, rest = toks[1].value, toks[2], toks[3:]
@@ -291,11 +302,11 @@ class _Builder:
             value_loc = self.loc(string, 1)
         value = _unescape(raw)
         if kind == "plain":
-            return self.plain(name, value, rest, tag_loc, value_loc)
+            return [self.plain(name, value, rest, tag_loc, value_loc)]
         comments: list[Comment] = []
         tokens = self.section(kind, rest, comments)
-        return Tag(name, value, tuple(comments), Section(tuple(tokens)), None, tag_loc,
-                   value_loc)
+        return [Tag(name, value, tuple(comments), Section(tuple(tokens)), None, tag_loc,
+                    value_loc)]
 
     def plain(self, name: str, value: str, rest: list[LarkToken], tag_loc: Location,
               value_loc: Location) -> Tag:
@@ -490,6 +501,27 @@ def _classify(text: str) -> tuple[TokenKind, str]:
     if _FOREIGN.match(up):
         return TokenKind.FOREIGN, up
     return TokenKind.CARD, str(Card.parse(text))
+
+
+def _tags_in_run(tok: LarkToken, offset: int) -> Iterator[tuple[str, str, tuple[int, int],
+                                                                 tuple[int, int]]]:
+    """Name, raw value, (line, column) of the tag and of its value, for each tag of a run.
+
+    ``offset`` turns the token's line within the record into the file's line.
+    """
+    text = tok.value
+    line, col0 = (tok.line or 1) + offset, tok.column or 1
+    line_start, nl_seen = 0, 0
+    for m in _ONE_LINE_TAG.finditer(text):
+        start = m.start()
+        nl = text.count("\n", line_start, start)
+        if nl:
+            nl_seen += nl
+            line_start = text.rfind("\n", 0, start) + 1
+        column = start - line_start + 1 if nl_seen else col0 + start
+        value_column = column + (m.start(2) - start)
+        yield (m.group(1), m.group(2), (line + nl_seen, column),
+               (line + nl_seen, value_column))
 
 
 def _split_run(tok: LarkToken) -> Iterator[tuple[str, int, int]]:

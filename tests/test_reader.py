@@ -241,3 +241,16 @@ def test_binary_input_is_called_what_it_is(tmp_path: Path) -> None:
     assert (err.location.line, err.location.column) == (1, 1)
     assert "control character '\\x7f'" in err.message and "text file" in err.message
     assert all(c.isprintable() for line in str(err).splitlines() for c in line)
+
+
+def test_values_inside_a_run_of_tags_are_located_exactly() -> None:
+    text = ('[Event "a [Site \\"b\\"] c"]\n[Site "Gävle"]  [Board "2"]\n'
+            '   [Dealer "X"]\n[Deal "N:- - - -"]\n')
+    with pytest.raises(PPNSyntaxError) as info:
+        list(loads(text, name="run.ppn"))
+    assert (info.value.location.line, info.value.location.column) == (3, 13)
+    rec = one(text.replace('"X"', '"S"'))
+    assert rec.get("Event") == 'a [Site "b"] c'
+    assert [(t.name, t.location.line, t.location.column) for t in rec.tags] == [
+        ("Event", 1, 1), ("Site", 2, 1), ("Board", 2, 17), ("Dealer", 3, 4), ("Deal", 4, 1)]
+    assert rec.tag("Board").value_location.column == 25
