@@ -189,6 +189,8 @@ class Record:
     leading: tuple[Comment, ...] = ()
     defaults: tuple[tuple[str, str], ...] = ()
     location: Location | None = field(default=None, compare=False, repr=False)
+    # First tag of each name, built on first use: the engine asks ~30 times a record.
+    _index: dict[str, Tag] | None = field(default=None, init=False, compare=False, repr=False)
 
     def _key(self) -> tuple[object, ...]:
         return (tuple(export_order(self.tags)), self.leading, self.defaults)
@@ -203,10 +205,13 @@ class Record:
 
     def tag(self, name: str) -> Tag | None:
         """The first tag of that name, if any."""
-        for t in self.tags:
-            if t.name == name:
-                return t
-        return None
+        index = self._index
+        if index is None:
+            index = {}
+            for t in self.tags:
+                index.setdefault(t.name, t)
+            object.__setattr__(self, "_index", index)
+        return index.get(name)
 
     def all(self, name: str) -> list[Tag]:
         return [t for t in self.tags if t.name == name]
