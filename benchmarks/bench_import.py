@@ -124,6 +124,9 @@ def child_queries(db_path: str) -> dict[str, Any]:
 
 
 def _child(argv: list[str]) -> None:
+    from priffe_records.runtime import tune_gc_for_batch
+
+    tune_gc_for_batch()  # as `priffe import` runs, for every step alike
     step, *args = argv
     if step == "generate":
         result = child_generate(args[0], int(args[1]), int(args[2]))

@@ -25,6 +25,7 @@ from timing import best, generated_file
 
 from priffe_records import read, validate
 from priffe_records.parser import get_parser
+from priffe_records.runtime import tune_gc_for_batch
 
 
 def main() -> None:
@@ -51,6 +52,9 @@ def main() -> None:
         rows = [("read (baseline)", base, args.n)]
         secs, n = best(read_validate, args.repeat)
         rows.append(("read + validate", secs, n))
+        tune_gc_for_batch()  # what every priffe command does first
+        secs, n = best(read_validate, args.repeat)
+        rows.append(("  … as the CLI", secs, n))
         records = list(read(path))  # loaded only now: a big heap slows the runs above
 
         def validate_only() -> int:
@@ -63,8 +67,8 @@ def main() -> None:
     print(f"{'':18} {'seconds':>8} {'records/s':>11} {'× read time':>12}")
     for label, secs, n in rows:
         print(f"{label:18} {secs:8.2f} {n / secs:11,.0f} {secs / base:12.2f}")
-    rate = args.n / rows[1][1]
-    print(f"read + validate: {rate:,.0f} records/s "
+    rate = args.n / rows[2][1]
+    print(f"read + validate as the CLI runs it: {rate:,.0f} records/s "
           f"({'meets' if rate >= 1500 else 'below'} the 1,500 records/s aim)")
 
 

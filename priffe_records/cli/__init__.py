@@ -9,6 +9,7 @@ from __future__ import annotations
 import click
 
 from .. import __version__
+from ..runtime import tune_gc_for_batch
 from . import archive, format, replay, rules
 
 
@@ -16,6 +17,7 @@ from . import archive, format, replay, rules
 @click.version_option(__version__, prog_name="priffe")
 def cli() -> None:
     """Read, check, archive and replay records of the card game Priffe (PPN files)."""
+    tune_gc_for_batch()
 
 
 for _module in (format, rules, archive, replay):
