@@ -156,7 +156,7 @@ def import_command(paths: tuple[str, ...], db_path: str, timeout: float,
     with archive_errors(db_path):
         files = list(expand_paths(paths))
         db = open_archive(db_path, timeout=timeout)
-        ensure_schema(db)
+        ensure_schema(db, timeout)
         if not (Path(db_path).parent / METADATA_NAME).exists():
             write_metadata(db_path)
         with _Progress() as progress:
