@@ -282,15 +282,10 @@ def canonical_hand(text: str) -> str:
     return ".".join(out)
 
 
-def canonical_deal(text: str, first: Seat | None = None) -> str:
-    """A Deal value in export form, starting at ``first`` (the dealer) when given.
+def _deal_parts(text: str) -> tuple[Seat, list[tuple[Seat, str, int]]]:
+    """The first seat and each (seat, hand text, column) of a PBN Deal value.
 
-    >>> canonical_deal("e:2.-.-.- - ka.. -", Seat.N)
-    Traceback (most recent call last):
-    ...
-    priffe_records.cards.CardError: E hand '2.-.-.-': rank '-' is not a rank (A K Q J T 9 … 2)
-    >>> canonical_deal("E:- - ka... -", Seat.N)
-    'N:- - - AK...'
+    Missing hands at the end count as unknown (``-``).
     """
     t = text.strip()
     if len(t) < 2 or t[1] != ":":
@@ -301,15 +296,32 @@ def canonical_deal(text: str, first: Seat | None = None) -> str:
     if not 1 <= len(parts) <= 4:
         raise CardError(f"deal must list four hands, found {len(parts)}", 2)
     parts += ["-"] * (4 - len(parts))
-    hands: dict[Seat, str] = {}
+    out: list[tuple[Seat, str, int]] = []
     col = 2
     for seat, part in zip(start.rotation(), parts, strict=True):
-        col = t.index(part, col)
+        col = t.index(part, col) if part in t[col:] else col
+        out.append((seat, part, col))
+        col += len(part)
+    return start, out
+
+
+def canonical_deal(text: str, first: Seat | None = None) -> str:
+    """A Deal value in export form, starting at ``first`` (the dealer) when given.
+
+    >>> canonical_deal("e:2.-.-.- - ka.. -", Seat.N)
+    Traceback (most recent call last):
+    ...
+    priffe_records.cards.CardError: E hand '2.-.-.-': rank '-' is not a rank (A K Q J T 9 … 2)
+    >>> canonical_deal("E:- - ka... -", Seat.N)
+    'N:- - - AK...'
+    """
+    start, parts = _deal_parts(text)
+    hands: dict[Seat, str] = {}
+    for seat, part, col in parts:
         try:
             hands[seat] = "-" if part == "-" else canonical_hand(part)
         except CardError as e:
             raise CardError(f"{seat.value} {e}", col) from None
-        col += len(part)
     first = first or start
     return f"{first.value}:" + " ".join(hands[s] for s in first.rotation())
 
@@ -323,25 +335,12 @@ class Deal:
     @classmethod
     def parse(cls, text: str) -> Deal:
         """Read a PBN Deal value ``N:hand hand hand hand`` (PBN §3.4.11)."""
-        t = text.strip()
-        if len(t) < 2 or t[1] != ":":
-            raise CardError(f"deal {text!r} must start with the first seat and ':', "
-                            "e.g. 'N:AKQ2.JT9.876.543 …'")
-        first = Seat.parse(t[0])
-        parts = t[2:].split()
-        if not 1 <= len(parts) <= 4:
-            raise CardError(f"deal must list four hands, found {len(parts)}", 2)
-        while len(parts) < 4:
-            parts.append("-")
         hands: list[Hand | None] = [None] * 4
-        col = 2
-        for seat, part in zip(first.rotation(), parts, strict=True):
-            col = t.index(part, col)
+        for seat, part, col in _deal_parts(text)[1]:
             try:
                 hands[seat.index] = None if part == "-" else Hand.parse(part)
             except CardError as e:
                 raise CardError(f"{seat.value} {e}", col) from None
-            col += len(part)
         return cls((hands[0], hands[1], hands[2], hands[3]))
 
     def hand(self, seat: Seat) -> Hand | None:

@@ -503,41 +503,37 @@ def _classify(text: str) -> tuple[TokenKind, str]:
     return TokenKind.CARD, str(Card.parse(text))
 
 
-def _tags_in_run(tok: LarkToken, offset: int) -> Iterator[tuple[str, str, tuple[int, int],
-                                                                 tuple[int, int]]]:
-    """Name, raw value, (line, column) of the tag and of its value, for each tag of a run.
+def _located(tok: LarkToken, pattern: re.Pattern[str],
+             offset: int = 0) -> Iterator[tuple[re.Match[str], int, int]]:
+    """Each match of ``pattern`` in a token's text with its own line and column.
 
-    ``offset`` turns the token's line within the record into the file's line.
+    Run tokens (tag pairs, calls, cards) span lines; ``offset`` turns the
+    token's line within the record into the file's line.
     """
     text = tok.value
     line, col0 = (tok.line or 1) + offset, tok.column or 1
     line_start, nl_seen = 0, 0
-    for m in _ONE_LINE_TAG.finditer(text):
+    for m in pattern.finditer(text):
         start = m.start()
         nl = text.count("\n", line_start, start)
         if nl:
             nl_seen += nl
             line_start = text.rfind("\n", 0, start) + 1
-        column = start - line_start + 1 if nl_seen else col0 + start
-        value_column = column + (m.start(2) - start)
-        yield (m.group(1), m.group(2), (line + nl_seen, column),
-               (line + nl_seen, value_column))
+        yield m, line + nl_seen, start - line_start + 1 if nl_seen else col0 + start
+
+
+def _tags_in_run(tok: LarkToken, offset: int) -> Iterator[tuple[str, str, tuple[int, int],
+                                                                 tuple[int, int]]]:
+    """Name, raw value, (line, column) of the tag and of its value, for each tag of a run."""
+    for m, line, column in _located(tok, _ONE_LINE_TAG, offset):
+        yield (m.group(1), m.group(2), (line, column),
+               (line, column + m.start(2) - m.start()))
 
 
 def _split_run(tok: LarkToken) -> Iterator[tuple[str, int, int]]:
-    """The words of a run with their own line and column (runs may span lines)."""
-    text = tok.value
-    line, col0 = tok.line or 1, tok.column or 1
-    line_start = 0
-    nl_seen = 0
-    for m in _WORD_IN_RUN.finditer(text):
-        start = m.start()
-        nl = text.count("\n", line_start, start)
-        if nl:
-            nl_seen += nl
-            line_start = text.rfind("\n", 0, start) + 1
-        column = start - line_start + 1 if nl_seen else col0 + start
-        yield m.group(0), line + nl_seen, column
+    """The words of a call or card run with their own line and column."""
+    for m, line, column in _located(tok, _WORD_IN_RUN):
+        yield m.group(0), line, column
 
 
 def _unescape(s: str) -> str:
