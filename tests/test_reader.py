@@ -254,3 +254,8 @@ def test_values_inside_a_run_of_tags_are_located_exactly() -> None:
     assert [(t.name, t.location.line, t.location.column) for t in rec.tags] == [
         ("Event", 1, 1), ("Site", 2, 1), ("Board", 2, 17), ("Dealer", 3, 4), ("Deal", 4, 1)]
     assert rec.tag("Board").value_location.column == 25
+
+
+def test_a_deal_with_fewer_hands_pads_with_unknown_hands() -> None:
+    rec = one('[Deal "N:AKQ2.JT9.876.543"]\n')
+    assert rec.get("Deal") == "N:AKQ2.JT9.876.543 - - -"
