@@ -47,6 +47,7 @@ if it is one whoever led, and *unverifiable* if it depends on who led.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .calls import Contract
 from .cards import FULL_DECK, SEATS, SUITS, Card, CardError, Deal, Seat, Side, Suit
@@ -57,8 +58,11 @@ from .scoring import SidePoints
 from .words import card_name, seat_name, suit_name
 
 
-@dataclass(frozen=True, slots=True)
-class PlayedCard:
+class PlayedCard(NamedTuple):
+    """One card of a trick. Immutable like the dataclasses here, but a NamedTuple:
+    the replay makes 52 per deal and building frozen dataclasses was a fifth of
+    its time (line profile)."""
+
     seat: Seat
     card: Card | None  # None: unknown card '-'
     token: Token
@@ -117,6 +121,7 @@ _SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
 _CARD_INFO: dict[str, tuple[Card, int]] = {
     str(c): (c, _SUIT_INDEX[c.suit] * 13 + c.rank.order) for c in FULL_DECK}
 _CARD_BY_ID = {cid: c for c, cid in _CARD_INFO.values()}
+_ID_OF_CARD = {c: cid for c, cid in _CARD_INFO.values()}
 _SUIT_MASK = tuple(((1 << 13) - 1) << (13 * i) for i in range(4))
 
 
@@ -154,7 +159,7 @@ class _Replay:
                 mask = 0
                 idx = seat.index
                 for c in hand.cards:
-                    cid = _CARD_INFO[str(c)][1]
+                    cid = _ID_OF_CARD[c]
                     mask |= 1 << cid
                     self.owner[cid] = idx
                 self.left[idx] = mask
