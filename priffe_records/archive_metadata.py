@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from .archive_schema import SCHEMA_VERSION
+from .atomic import write_text_atomically
 
 METADATA_NAME = "priffe.metadata.json"
 
@@ -122,13 +122,5 @@ def write_metadata(db_path: str | os.PathLike[str], target: str | os.PathLike[st
     """Write ``priffe.metadata.json`` beside the database (atomically); returns its path."""
     out = Path(target) if target is not None else Path(db_path).parent / METADATA_NAME
     text = json.dumps(metadata(db_path), indent=2, ensure_ascii=False) + "\n"
-    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", dir=out.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, out)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_text_atomically(out, text)
     return out

@@ -16,11 +16,10 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Sequence
 from importlib import resources
-from pathlib import Path
 
+from .atomic import write_text_atomically
 from .cards import SEATS, SUITS, Card, Seat
 from .replay import (
     DealReplay,
@@ -134,19 +133,4 @@ def render_page(replays: Sequence[DealReplay], w: Words) -> str:
 
 def write_page(path: str | os.PathLike[str], replays: Sequence[DealReplay], w: Words) -> None:
     """Write the page atomically: a reader sees the old file or the new one, never half."""
-    target = Path(path)
-    text = render_page(replays, w)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
-                               dir=target.parent if str(target.parent) else ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_text_atomically(path, render_page(replays, w))

@@ -20,11 +20,10 @@ from __future__ import annotations
 
 import io
 import os
-import tempfile
 from collections.abc import Iterable
-from pathlib import Path
 from typing import IO
 
+from .atomic import atomic_text
 from .errors import BadRecord
 from .record import (
     Comment,
@@ -158,17 +157,6 @@ def write(records: Iterable[Record | BadRecord], file: str | os.PathLike[str] | 
     if not isinstance(file, str | os.PathLike):
         return _write_stream(records, file, header=header,
                              resolve_inheritance=resolve_inheritance)
-    target = Path(file)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
-                               dir=target.parent if str(target.parent) else ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            n = _write_stream(records, fh, header=header,
-                              resolve_inheritance=resolve_inheritance)
-        if target.exists():
-            os.chmod(tmp, target.stat().st_mode & 0o777)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_text(file) as fh:
+        n = _write_stream(records, fh, header=header, resolve_inheritance=resolve_inheritance)
     return n

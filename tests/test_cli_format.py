@@ -99,3 +99,12 @@ def test_installed_priffe_command_runs_as_a_subprocess(tmp_path: Path) -> None:
     proc = subprocess.run([exe, "fmt", "--check", str(CANON)], capture_output=True, text=True,
                           timeout=60)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_output_into_a_missing_folder_is_one_clear_line(tmp_path: Path) -> None:
+    target = tmp_path / "no" / "such" / "out.ppn"
+    code, _, err = run("fmt", str(MESSY), "-o", str(target))
+    assert code == 2
+    assert err.strip() == (f"priffe: {target}: cannot write: the folder {target.parent} "
+                           "does not exist")
+    assert not list(tmp_path.rglob("*.tmp"))

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from ..atomic import write_text_atomically
 from ..errors import BadRecord
 from ..reader import read
 from ..record import Record
@@ -85,7 +86,7 @@ def fmt_command(files: tuple[str, ...], check: bool, output: str | None,
             if output == "-":
                 sys.stdout.write(joined)
             else:
-                _atomic_text(Path(output), joined)
+                write_text_atomically(output, joined)
     if output is None:
         verb = "would be reformatted" if check else "reformatted"
         click.echo(f"{len(changed)} file(s) {verb}"
@@ -93,20 +94,6 @@ def fmt_command(files: tuple[str, ...], check: bool, output: str | None,
     if failed or (check and changed):
         sys.exit(EXIT_FINDINGS)
     sys.exit(EXIT_OK)
-
-
-def _atomic_text(path: Path, text: str) -> None:
-    import os
-    import tempfile
-
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or Path("."))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 @click.command("parse")
