@@ -82,3 +82,31 @@ def test_validate_bridge_corpus_never_crashes(corpus_dir: Path) -> None:
     assert code == 1 and "Traceback" not in out + err
     msgs = [json.loads(line)["message"] for line in out.splitlines()]
     assert any(m.startswith("not a Priffe record") for m in msgs)
+
+
+def test_validate_streams_a_big_file_with_a_progress_bar_on_a_terminal(
+        tmp_path: Path, monkeypatch: object) -> None:
+    import pytest
+
+    from priffe_records.cli import rules
+    from priffe_records.generate import generate_records
+    from priffe_records.writer import write
+
+    mp = monkeypatch
+    assert isinstance(mp, pytest.MonkeyPatch)
+    f = tmp_path / "big.ppn"
+    write(generate_records(120, seed=5), f)
+    mp.setattr(rules, "PROGRESS_BYTES", 0)
+    shown: list[str] = []
+    real_open = rules.rich.progress.open
+
+    def spy(path, mode, **kw):  # type: ignore[no-untyped-def]
+        shown.append(kw["description"])
+        return real_open(path, mode, **kw)
+
+    mp.setattr(rules.rich.progress, "open", spy)
+    mp.setattr(rules, "_stderr_is_terminal", lambda: True)
+    result = CliRunner().invoke(cli, ["validate", str(f)])
+    assert result.exit_code == 0, result.output
+    assert shown == ["checking big.ppn"]
+    assert "0 errors, 0 warnings, 0 unverifiable in 1 file (120 records)" in result.stdout

@@ -12,8 +12,10 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import IO
 
 import click
+import rich.progress
 from rich.console import Console
 
 from ..errors import BadRecord
@@ -54,6 +56,33 @@ def _no_traceback(path: Path | str) -> Iterator[None]:
                         "it with this file") from None
 
 
+@contextmanager
+def _opened(path: Path) -> Iterator[IO[bytes]]:
+    """The file as bytes; with a progress bar on a terminal when it takes a while to read."""
+    if _stderr_is_terminal() and path.stat().st_size > PROGRESS_BYTES:
+        with rich.progress.open(path, "rb", description=f"checking {path.name}",
+                                transient=True, console=Console(stderr=True)) as fh:
+            yield fh
+    else:
+        with open(path, "rb") as fh:
+            yield fh
+
+
+PROGRESS_BYTES = 2_000_000  # about 3,000 deals: a second or more of work
+
+
+def _stderr_is_terminal() -> bool:
+    return sys.stderr.isatty()
+
+
+def _tracked(stream: IO[bytes], name: str,
+             boards: dict[int, str | None]) -> Iterator[Record | BadRecord]:
+    """The records of ``stream``, noting each one's Board for the report as it passes."""
+    for i, rec in enumerate(read(stream, errors="collect", name=name), 1):
+        boards[i] = rec.get("Board") if isinstance(rec, Record) else None
+        yield rec
+
+
 @click.command("validate")
 @click.argument("files", nargs=-1, required=True, type=click.Path())
 @click.option("--json", "as_json", is_flag=True, help="One finding per line as JSON.")
@@ -73,17 +102,17 @@ def validate_command(files: tuple[str, ...], as_json: bool, conventions: bool,
     with user_errors():
         paths = list(expand_paths(files))
     for path in paths:
-        with _no_traceback(path):
-            records = list(read(path, errors="collect"))
-            findings = validate(records, preset=preset, conventions=conventions)
-        n_records += len(records)
+        # Streamed: memory stays bounded by one partie, whatever the file size.
+        boards: dict[int, str | None] = {}
+        with _no_traceback(path), _opened(path) as stream:
+            findings = validate(_tracked(stream, str(path), boards), preset=preset,
+                                conventions=conventions)
+        n_records += len(boards)
         all_findings.extend(findings)
         if as_json:
             for f in findings:
                 click.echo(json.dumps(f.to_dict(), ensure_ascii=False))
         elif findings:
-            boards = {i: r.get("Board") for i, r in enumerate(records, 1)
-                      if isinstance(r, Record)}
             console.print(FindingsReport(str(path), findings, boards))
     line = summary(all_findings, len(paths), n_records)
     if as_json:
