@@ -51,6 +51,8 @@ def _comment_line(c: Comment) -> str:
 
 def format_token(tok: Token) -> str:
     """A call or card with its annotations in export order: note, then NAGs (PBN §3.5.2)."""
+    if tok.irregularity is None and tok.note is None and not tok.nags:
+        return tok.text  # nearly every card and call
     parts = []
     if tok.irregularity:
         parts.append("^" + tok.irregularity)
@@ -79,7 +81,7 @@ def _section_lines(section: Section) -> list[str]:
         cur.append(format_token(tok))
         if tok.kind is not TokenKind.END:
             slots += 1
-        for c in tok.comments:
+        for c in tok.comments or ():
             if c.kind is CommentKind.ESCAPE:
                 flush()
                 lines.append(c.pbn())
