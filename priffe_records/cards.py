@@ -165,7 +165,6 @@ class Rank(enum.Enum):
 
 
 _RANK_ORDER = {r: i for i, r in enumerate(Rank)}
-RANKS_HIGH_FIRST: tuple[Rank, ...] = tuple(reversed(Rank))
 
 
 @dataclass(frozen=True, order=False, slots=True)

@@ -8,7 +8,6 @@ parsing a record.
 
 from __future__ import annotations
 
-import difflib
 import functools
 import os
 import re
@@ -167,9 +166,3 @@ def explain(exc: UnexpectedInput, file: str, first_line: int, lines: list[str]) 
     else:
         msg = f"unexpected {word!r}; expected {_expected(allowed)}"
     return PPNSyntaxError(msg, loc, text)
-
-
-def close_words(word: str, choices: list[str]) -> str:
-    """`` — did you mean X?`` for a near miss, else empty."""
-    hit = difflib.get_close_matches(word, choices, n=1, cutoff=0.75)
-    return f" — did you mean {hit[0]!r}?" if hit else ""

@@ -88,21 +88,12 @@ class Token:
     def card(self) -> Card | None:
         return Card.parse(self.text) if self.kind is TokenKind.CARD else None
 
-    @property
-    def is_slot(self) -> bool:
-        """Whether the token fills a seat column (a call, card, ``-``, ``+`` or ``^S``)."""
-        return self.kind not in (TokenKind.END,)
-
 
 @dataclass(frozen=True, slots=True)
 class Section:
     """Auction or Play data: the tokens after the tag, in order."""
 
     tokens: tuple[Token, ...] = ()
-
-    @property
-    def slots(self) -> tuple[Token, ...]:
-        return tuple(t for t in self.tokens if t.is_slot)
 
     @property
     def ended(self) -> bool:
