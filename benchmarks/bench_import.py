@@ -41,8 +41,8 @@ def _peak_rss_mib() -> float:
 
 
 def child_generate(path: str, n: int, seed: int) -> dict[str, Any]:
-    from priffe_records.generate import iter_records
-    from priffe_records.writer import write
+    from priffe_records.format.writer import write
+    from priffe_records.rules.priffe.generate import iter_records
 
     t = time.perf_counter()
     write(iter_records(n, seed, comments=True), path)
@@ -50,8 +50,8 @@ def child_generate(path: str, n: int, seed: int) -> dict[str, Any]:
 
 
 def child_validate(path: str) -> dict[str, Any]:
-    from priffe_records.reader import read
-    from priffe_records.validate import validate
+    from priffe_records.format.reader import read
+    from priffe_records.rules.validate import validate
 
     t, c = time.perf_counter(), time.process_time()
     n = 0
@@ -68,8 +68,8 @@ def child_validate(path: str) -> dict[str, Any]:
 
 
 def child_import(path: str, db_path: str) -> dict[str, Any]:
-    from priffe_records.archive import import_file
-    from priffe_records.archive_schema import ensure_schema, open_archive
+    from priffe_records.archive.schema import ensure_schema, open_archive
+    from priffe_records.archive.store import import_file
 
     db = open_archive(db_path)
     ensure_schema(db)
@@ -82,9 +82,9 @@ def child_import(path: str, db_path: str) -> dict[str, Any]:
 
 
 def child_executemany(path: str, db_path: str) -> dict[str, Any]:
-    from priffe_records.archive import canonical_text, content_hash
-    from priffe_records.errors import BadRecord
-    from priffe_records.reader import read
+    from priffe_records.archive.store import canonical_text, content_hash
+    from priffe_records.format.errors import BadRecord
+    from priffe_records.format.reader import read
 
     rows = []
     for rec in read(path, errors="collect"):
@@ -102,8 +102,8 @@ def child_executemany(path: str, db_path: str) -> dict[str, Any]:
 
 
 def child_queries(db_path: str) -> dict[str, Any]:
-    from priffe_records.archive_query import Filters, deals_sql, find_deals
-    from priffe_records.archive_schema import open_archive
+    from priffe_records.archive.query import Filters, deals_sql, find_deals
+    from priffe_records.archive.schema import open_archive
 
     db = open_archive(db_path, readonly=True)
     out: dict[str, Any] = {}
@@ -124,7 +124,7 @@ def child_queries(db_path: str) -> dict[str, Any]:
 
 
 def _child(argv: list[str]) -> None:
-    from priffe_records.runtime import tune_gc_for_batch
+    from priffe_records.cli.runtime import tune_gc_for_batch
 
     tune_gc_for_batch()  # as `priffe import` runs, for every step alike
     step, *args = argv

@@ -2,7 +2,7 @@
 
     python benchmarks/bench_read.py [--n 20000] [--seed 0] [--repeat 3]
 
-Generates N legal records deterministically (priffe_records.generate),
+Generates N legal records deterministically (priffe_records.rules.priffe.generate),
 writes them to a temporary export-format file, then measures on one core:
 
 * baseline — a compiled-regex scan that only finds the tag pairs: the floor
@@ -25,7 +25,7 @@ from pathlib import Path
 from timing import best, generated_file
 
 from priffe_records import dumps, read
-from priffe_records.parser import get_parser
+from priffe_records.format.parser import get_parser
 
 TAG = re.compile(rb'^\[([A-Z][A-Za-z0-9_]*) "((?:\\.|[^"\\])*)"\]', re.M)
 

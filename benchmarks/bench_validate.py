@@ -2,7 +2,7 @@
 
     python benchmarks/bench_validate.py [--n 20000] [--seed 0] [--repeat 1]
 
-Generates N legal records deterministically (priffe_records.generate), writes
+Generates N legal records deterministically (priffe_records.rules.priffe.generate), writes
 them to a temporary export-format file, then measures on one core (CPU time
 of this process, best of ``--repeat``):
 
@@ -24,8 +24,8 @@ from pathlib import Path
 from timing import best, generated_file
 
 from priffe_records import read, validate
-from priffe_records.parser import get_parser
-from priffe_records.runtime import tune_gc_for_batch
+from priffe_records.cli.runtime import tune_gc_for_batch
+from priffe_records.format.parser import get_parser
 
 
 def main() -> None:

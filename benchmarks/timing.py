@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from priffe_records import write
-from priffe_records.generate import iter_records
+from priffe_records.rules.priffe.generate import iter_records
 
 
 def best(fn: Callable[[], int], repeat: int) -> tuple[float, int]:

@@ -18,10 +18,10 @@ from pathlib import Path
 
 from rich.console import Console
 
-from priffe_records.reader import read
-from priffe_records.replay import WORDS, build_replays
-from priffe_records.replay_html import write_page
-from priffe_records.replay_render import full_view, step_view
+from priffe_records.format.reader import read
+from priffe_records.replay.html import write_page
+from priffe_records.replay.model import WORDS, build_replays
+from priffe_records.replay.terminal import full_view, step_view
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"

@@ -14,8 +14,8 @@ from collections import Counter
 from pathlib import Path
 
 from priffe_records import Record, Tag, validate, write
-from priffe_records.generate import PartieSpec, generate_partie
-from priffe_records.record import Comment
+from priffe_records.format.record import Comment
+from priffe_records.rules.priffe.generate import PartieSpec, generate_partie
 
 HERE = Path(__file__).resolve().parent
 KINDS = {"Spela", "Noll", "Hjärter", "Ruter", "Tvångsnoll", "Passnoll"}

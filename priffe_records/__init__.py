@@ -21,13 +21,13 @@ SidePoints(ns=90, ew=0)
 
 from __future__ import annotations
 
-from .errors import BadRecord, PPNSyntaxError, PriffeError
-from .reader import loads, read
-from .record import Record, Tag
-from .replay import DealReplay, build_replays
-from .sheet import score_partie, score_parties
-from .validate import validate
-from .writer import dumps, format_record, write
+from priffe_records.format.errors import BadRecord, PPNSyntaxError, PriffeError
+from priffe_records.format.reader import loads, read
+from priffe_records.format.record import Record, Tag
+from priffe_records.format.writer import dumps, format_record, write
+from priffe_records.replay.model import DealReplay, build_replays
+from priffe_records.rules.priffe.sheet import score_partie, score_parties
+from priffe_records.rules.validate import validate
 
 __version__ = "0.1.0"
 

@@ -10,8 +10,8 @@ from pathlib import Path
 from click.testing import CliRunner, Result
 
 from priffe_records.cli import cli
-from priffe_records.generate import PartieSpec, generate_partie
-from priffe_records.writer import write
+from priffe_records.format.writer import write
+from priffe_records.rules.priffe.generate import PartieSpec, generate_partie
 
 # A hand-written file: file-level % lines, leading comments, comments after
 # tags, calls and cards, a record that breaks R15 (its Score), and a record

@@ -6,9 +6,9 @@ import re
 from pathlib import Path
 
 from priffe_records import loads
-from priffe_records.cards import FULL_DECK, SEATS, Card, Seat, sorted_cards
-from priffe_records.findings import Finding, Severity
-from priffe_records.validate import validate
+from priffe_records.game.cards import FULL_DECK, SEATS, Card, Seat, sorted_cards
+from priffe_records.rules.findings import Finding, Severity
+from priffe_records.rules.validate import validate
 
 DATA = Path(__file__).resolve().parent / "data"
 FORMAT_EXAMPLE = (DATA / "format-example.ppn").read_text(encoding="utf-8")

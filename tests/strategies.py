@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from priffe_records.calls import Call
-from priffe_records.cards import FULL_DECK
-from priffe_records.record import (
+from priffe_records.format.record import (
     Comment,
     CommentKind,
     RawSection,
@@ -16,6 +14,8 @@ from priffe_records.record import (
     Token,
     TokenKind,
 )
+from priffe_records.game.calls import Call
+from priffe_records.game.cards import FULL_DECK
 
 # Tags whose values the reader normalises get values already canonical.
 _FREE_NAMES = ("Event", "Site", "West", "North", "East", "South", "Annotator", "Room",

@@ -13,14 +13,14 @@ from archive_support import MESSY, consistent, count, partie_file, run
 from conftest import CORPUS
 
 from priffe_records import dumps, loads, read, write
-from priffe_records.archive import content_hash
-from priffe_records.archive_metadata import METADATA_NAME
-from priffe_records.archive_schema import (
+from priffe_records.archive.metadata import METADATA_NAME
+from priffe_records.archive.schema import (
     APPLICATION_ID,
     SCHEMA_VERSION,
     ensure_schema,
     open_archive,
 )
+from priffe_records.archive.store import content_hash
 
 
 @pytest.fixture

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from archive_support import MESSY, consistent, count, partie_file, run
 
-import priffe_records.archive as archive_module
-from priffe_records.archive_schema import SCHEMA_VERSION
+import priffe_records.archive.store as archive_module
+from priffe_records.archive.schema import SCHEMA_VERSION
 
 
 @pytest.fixture

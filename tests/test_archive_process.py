@@ -139,7 +139,7 @@ def test_two_processes_creating_one_new_database_both_succeed(tmp_path: Path) ->
     """SQLite does not wait on the busy timeout to switch a new file to WAL;
     before the retry this failed in 5 of 25 rounds with "database is locked"."""
     code = ("import sys\n"
-            "from priffe_records.archive_schema import open_archive, ensure_schema\n"
+            "from priffe_records.archive.schema import open_archive, ensure_schema\n"
             "db = open_archive(sys.argv[1], timeout=20)\n"
             "ensure_schema(db, 20)\n"
             "db.execute('BEGIN IMMEDIATE'); db.execute('COMMIT')\n")

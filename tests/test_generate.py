@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 
 from priffe_records import validate
-from priffe_records.generate import PartieSpec, generate_partie, generate_records
-from priffe_records.options import PRESETS
+from priffe_records.rules.priffe.generate import PartieSpec, generate_partie, generate_records
+from priffe_records.rules.priffe.options import PRESETS
 
 
 def test_same_seed_same_records() -> None:

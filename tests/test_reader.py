@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from priffe_records import BadRecord, PPNSyntaxError, loads, read
-from priffe_records.record import CommentKind, RawSection, TokenKind
+from priffe_records.format.record import CommentKind, RawSection, TokenKind
 
 DEAL = '[Deal "N:KJ.A7.AQ3.AKQJ63 A64.T9863.T8742. T9872.KQ2.KJ6.85 Q53.J54.95.T9742"]'
 

@@ -55,7 +55,7 @@ SEMANTIC = {
 def semantic_records(draw: st.DrawFn) -> Record:
     from strategies import auction_tags, play_tags
 
-    from priffe_records.record import Tag
+    from priffe_records.format.record import Tag
 
     tags = [Tag(name, draw(st.sampled_from(values))) for name, values in SEMANTIC.items()
             if draw(st.booleans())]
@@ -71,10 +71,10 @@ def semantic_records(draw: st.DrawFn) -> Record:
 def test_odd_records_validate_score_and_replay_without_raising(records: list[Record]) -> None:
     from rich.console import Console
 
-    from priffe_records.replay import WORDS, build_replays
-    from priffe_records.replay_html import render_page
-    from priffe_records.replay_render import full_view
-    from priffe_records.sheet import score_parties
+    from priffe_records.replay.html import render_page
+    from priffe_records.replay.model import WORDS, build_replays
+    from priffe_records.replay.terminal import full_view
+    from priffe_records.rules.priffe.sheet import score_parties
 
     for f in validate(records):
         assert f.rule and f.message and f.severity

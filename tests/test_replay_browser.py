@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from conftest import EXAMPLES, GOLDEN
 
-from priffe_records.analysis import analyse_record
-from priffe_records.reader import loads, read
-from priffe_records.replay import WORDS, build_replays
-from priffe_records.replay_html import write_page
+from priffe_records.format.reader import loads, read
+from priffe_records.replay.html import write_page
+from priffe_records.replay.model import WORDS, build_replays
+from priffe_records.rules.priffe.analysis import analyse_record
 
 CHROMIUM = os.environ.get("PRIFFE_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

@@ -10,12 +10,12 @@ import pytest
 from click.testing import CliRunner
 from conftest import EXAMPLES, GOLDEN
 
-from priffe_records.analysis import analyse_record
-from priffe_records.archive import import_file
-from priffe_records.archive_schema import ensure_schema, open_archive
+from priffe_records.archive.schema import ensure_schema, open_archive
+from priffe_records.archive.store import import_file
 from priffe_records.cli import cli
-from priffe_records.reader import read
-from priffe_records.words import seat_name
+from priffe_records.format.reader import read
+from priffe_records.game.words import seat_name
+from priffe_records.rules.priffe.analysis import analyse_record
 
 EXAMPLE = GOLDEN / "replay-example.ppn"
 REVOKE = GOLDEN / "replay-revoke.ppn"

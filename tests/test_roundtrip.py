@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from strategies import records
 
 from priffe_records import dumps, loads, read
-from priffe_records.record import Record
+from priffe_records.format.record import Record
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

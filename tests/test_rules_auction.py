@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from rules_support import FORMAT_EXAMPLE, deal_with, errors, findings, ppn, rules, set_tag
 
-from priffe_records.auction import contract_for, run_auction
-from priffe_records.calls import Call, Contract
-from priffe_records.cards import Seat
-from priffe_records.findings import Severity
-from priffe_records.record import Record, Section, Tag, Token, TokenKind
-from priffe_records.validate import validate
+from priffe_records.format.record import Record, Section, Tag, Token, TokenKind
+from priffe_records.game.calls import Call, Contract
+from priffe_records.game.cards import Seat
+from priffe_records.rules.findings import Severity
+from priffe_records.rules.priffe.auction import contract_for, run_auction
+from priffe_records.rules.validate import validate
 
 
 def auction_record(calls: str, first: str = "E", dealer: str = "N", contract: str | None = None,

@@ -8,11 +8,11 @@ import pytest
 from rules_support import FORMAT_EXAMPLE, errors, findings, rules, set_section, set_tag
 
 from priffe_records import loads
-from priffe_records.calls import Contract
-from priffe_records.cards import Deal, Seat, Suit
-from priffe_records.findings import Severity
-from priffe_records.options import PRESETS, parse_scoring
-from priffe_records.play import opening_leader, replay
+from priffe_records.game.calls import Contract
+from priffe_records.game.cards import Deal, Seat, Suit
+from priffe_records.rules.findings import Severity
+from priffe_records.rules.priffe.options import PRESETS, parse_scoring
+from priffe_records.rules.priffe.play import opening_leader, replay
 
 PLAY = FORMAT_EXAMPLE.split('[Play "E"]\n')[1].split("[Score")[0]
 TRICKS = [line.split("{")[0].split() for line in PLAY.strip().splitlines()]

@@ -5,11 +5,11 @@ from __future__ import annotations
 from rules_support import errors, findings, rules, sheet
 
 from priffe_records import score_partie
-from priffe_records.cards import Seat
-from priffe_records.findings import Severity
-from priffe_records.options import PRESETS
-from priffe_records.rubber import RubberState, parse_settlement, settle
-from priffe_records.scoring import SidePoints
+from priffe_records.game.cards import Seat
+from priffe_records.rules.findings import Severity
+from priffe_records.rules.priffe.options import PRESETS
+from priffe_records.rules.priffe.rubber import RubberState, parse_settlement, settle
+from priffe_records.rules.priffe.scoring import SidePoints
 
 SEATINGS = {  # R24 rotation: dealer and forehand stay, the other two swap
     1: ("Anna", "Bertil", "Cecilia", "David"),
@@ -64,7 +64,7 @@ def test_R19_second_game_claimed_too_early_in_en_is_error() -> None:
 
 def score_partie_rows(text: str) -> list[tuple[str, bool]]:
     from priffe_records import loads
-    from priffe_records.sheet import RubberRow
+    from priffe_records.rules.priffe.sheet import RubberRow
     return [(f"R{r.rubber}", r.finished) for r in score_partie(loads(text)).rows
             if isinstance(r, RubberRow)]
 

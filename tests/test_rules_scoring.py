@@ -8,12 +8,12 @@ import pytest
 from rules_support import FORMAT_EXAMPLE, deal_with, errors, ppn, rules, set_tag, sheet
 
 from priffe_records import loads
-from priffe_records.analysis import analyse_record
-from priffe_records.calls import Contract
-from priffe_records.cards import Hand, Rank, Seat
-from priffe_records.evaluation import honour_tricks, show_hs, suit_value
-from priffe_records.options import PRESETS, parse_scoring
-from priffe_records.scoring import SidePoints, honours_from_counts, score_deal
+from priffe_records.game.calls import Contract
+from priffe_records.game.cards import Hand, Rank, Seat
+from priffe_records.game.evaluation import honour_tricks, show_hs, suit_value
+from priffe_records.rules.priffe.analysis import analyse_record
+from priffe_records.rules.priffe.options import PRESETS, parse_scoring
+from priffe_records.rules.priffe.scoring import SidePoints, honours_from_counts, score_deal
 
 NONE = SidePoints()
 
@@ -126,7 +126,7 @@ def test_R17_honours_golden(case: str, preset: str) -> None:
 
 
 def test_R17_honour_points_from_counts() -> None:
-    from priffe_records.options import HonoursVariant
+    from priffe_records.rules.priffe.options import HonoursVariant
     assert honours_from_counts({Seat.W: 4}, HonoursVariant.HAND) == SidePoints(0, 50)
     assert honours_from_counts({Seat.W: 3, Seat.E: 1}, HonoursVariant.SIDE) == SidePoints(0, 40)
 

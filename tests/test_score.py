@@ -6,11 +6,11 @@ import pytest
 from rules_support import FORMAT_EXAMPLE, sheet
 
 from priffe_records import PriffeError, loads, score_partie, score_parties
-from priffe_records.calls import Contract
-from priffe_records.cards import Seat, Side
-from priffe_records.generate import generate_partie
-from priffe_records.scoring import SidePoints
-from priffe_records.sheet import DealRow, RubberRow
+from priffe_records.game.calls import Contract
+from priffe_records.game.cards import Seat, Side
+from priffe_records.rules.priffe.generate import generate_partie
+from priffe_records.rules.priffe.scoring import SidePoints
+from priffe_records.rules.priffe.sheet import DealRow, RubberRow
 
 
 def test_sheet_of_format_example() -> None:

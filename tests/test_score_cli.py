@@ -10,7 +10,7 @@ from rules_support import DATA, FORMAT_EXAMPLE
 
 from priffe_records import dumps
 from priffe_records.cli import cli
-from priffe_records.generate import PartieSpec, generate_partie
+from priffe_records.rules.priffe.generate import PartieSpec, generate_partie
 
 CLAIMS = ("Score", "Honours", "ScoreRubber", "Settlement")
 

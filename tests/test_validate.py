@@ -9,8 +9,8 @@ import pytest
 from rules_support import FORMAT_EXAMPLE, findings, rules, set_tag, sheet
 
 from priffe_records import loads, read, validate
-from priffe_records.findings import Severity
-from priffe_records.options import (
+from priffe_records.rules.findings import Severity
+from priffe_records.rules.priffe.options import (
     PRESETS,
     FirstLead,
     NotPriffeError,
@@ -126,7 +126,7 @@ def test_examples_validate_without_errors() -> None:
 
 
 def test_records_built_in_code_with_odd_tokens_give_findings_not_exceptions() -> None:
-    from priffe_records.record import Record, Section, Tag, Token, TokenKind
+    from priffe_records.format.record import Record, Section, Tag, Token, TokenKind
     calls = Section(tuple(Token(TokenKind.CALL, w) for w in ("hjarter", "Bogus", "Pass", "Pass")))
     cards = Section((Token(TokenKind.CARD, "Z9"), Token(TokenKind.END, "*")))
     rec = Record((Tag("Dealer", "N"), Tag("Auction", "E", section=calls),

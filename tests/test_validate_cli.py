@@ -89,8 +89,8 @@ def test_validate_streams_a_big_file_with_a_progress_bar_on_a_terminal(
     import pytest
 
     from priffe_records.cli import rules
-    from priffe_records.generate import generate_records
-    from priffe_records.writer import write
+    from priffe_records.format.writer import write
+    from priffe_records.rules.priffe.generate import generate_records
 
     mp = monkeypatch
     assert isinstance(mp, pytest.MonkeyPatch)

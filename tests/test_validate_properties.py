@@ -10,13 +10,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from priffe_records import dumps, loads, score_parties, validate
-from priffe_records.calls import Call
-from priffe_records.cards import Deal, Hand, Seat
-from priffe_records.generate import PartieSpec, generate_partie
-from priffe_records.options import PRESETS
-from priffe_records.play import replay
-from priffe_records.record import Record, Section, Token, TokenKind
-from priffe_records.sheet import DealRow
+from priffe_records.format.record import Record, Section, Token, TokenKind
+from priffe_records.game.calls import Call
+from priffe_records.game.cards import Deal, Hand, Seat
+from priffe_records.rules.priffe.generate import PartieSpec, generate_partie
+from priffe_records.rules.priffe.options import PRESETS
+from priffe_records.rules.priffe.play import replay
+from priffe_records.rules.priffe.sheet import DealRow
 
 SETTINGS = settings(max_examples=12, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])

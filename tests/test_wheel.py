@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -14,9 +15,14 @@ from conftest import GOLDEN, ROOT
 
 @pytest.mark.skipif(os.environ.get("PRIFFE_SKIP_WHEEL") == "1", reason="PRIFFE_SKIP_WHEEL=1")
 def test_wheel_installs_and_runs_outside_the_source_tree(tmp_path: Path) -> None:
+    # Build from a clean copy: a stale build/ folder in the tree would ship old modules.
+    src = tmp_path / "src"
+    shutil.copytree(ROOT, src, symlinks=True, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".hypothesis",
+        ".mypy_cache", ".ruff_cache", "priffe.db*"))
     dist = tmp_path / "dist"
     build = subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation",
-                            "--outdir", str(dist), str(ROOT)],
+                            "--outdir", str(dist), str(src)],
                            capture_output=True, text=True, timeout=300)
     if build.returncode != 0 and "No module named build" in build.stderr:
         pytest.skip("the 'build' package is not installed")
@@ -25,7 +31,11 @@ def test_wheel_installs_and_runs_outside_the_source_tree(tmp_path: Path) -> None
     import zipfile
 
     names = zipfile.ZipFile(wheel).namelist()
-    assert "priffe_records/grammar/ppn.lark" in names
+    # One grammar: the wheel carries grammar/ppn.lark's text as priffe_records/format/ppn.lark.
+    shipped = zipfile.ZipFile(wheel).read("priffe_records/format/ppn.lark").decode("utf-8")
+    assert shipped == (ROOT / "grammar" / "ppn.lark").read_text("utf-8")
+    assert not [n for n in names if n.startswith("priffe_records/grammar/")]
+    assert "priffe_records/replay/replay.html" in names
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=True, system_site_packages=False).create(env_dir)
     py = env_dir / "bin" / "python"
@@ -39,3 +49,10 @@ def test_wheel_installs_and_runs_outside_the_source_tree(tmp_path: Path) -> None
                           cwd=outside, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert "0 file(s) would be reformatted" in proc.stderr
+
+
+def test_the_packaged_grammar_is_the_project_grammar_file() -> None:
+    packaged = ROOT / "priffe_records" / "format" / "ppn.lark"
+    assert packaged.is_symlink()
+    assert packaged.resolve() == (ROOT / "grammar" / "ppn.lark").resolve()
+    assert [p.name for p in (ROOT / "grammar").glob("*.lark")] == ["ppn.lark"]

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import click
 
-from .. import __version__
-from ..runtime import tune_gc_for_batch
-from . import archive, format, replay, rules
+from priffe_records import __version__
+from priffe_records.cli import archive, format, replay, rules
+from priffe_records.cli.runtime import tune_gc_for_batch
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

@@ -1,6 +1,6 @@
 """``priffe import / query / sql / stats / export / metadata``: the archive commands.
 
-The library (:mod:`priffe_records.archive` and friends) does the work; this
+The library (:mod:`priffe_records.archive.store` and friends) does the work; this
 module parses options, shows progress and tables, and turns every failure
 into one ``priffe: …`` line (exit 2) instead of a traceback.
 """
@@ -31,9 +31,8 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from ..archive import FileSummary, SourceError, import_file
-from ..archive_metadata import METADATA_NAME, write_metadata
-from ..archive_query import (
+from priffe_records.archive.metadata import METADATA_NAME, write_metadata
+from priffe_records.archive.query import (
     FULL_COLUMNS,
     TABLE_COLUMNS,
     Filters,
@@ -43,17 +42,18 @@ from ..archive_query import (
     run_sql,
     stats,
 )
-from ..archive_schema import (
+from priffe_records.archive.schema import (
     DEFAULT_TIMEOUT,
     ArchiveError,
     describe_sqlite_error,
     ensure_schema,
     open_archive,
 )
-from ..reader import loads
-from ..writer import write
-from .common import EXIT_OK, EXIT_UNUSABLE, UserError, user_errors
-from .format import expand_paths
+from priffe_records.archive.store import FileSummary, SourceError, import_file
+from priffe_records.cli.common import EXIT_OK, EXIT_UNUSABLE, UserError, user_errors
+from priffe_records.cli.format import expand_paths
+from priffe_records.format.reader import loads
+from priffe_records.format.writer import write
 
 F = TypeVar("F", bound=Callable[..., Any])
 FORMATS = ("table", "json", "csv", "ppn")

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 
 import click
 
-from ..errors import PriffeError
+from priffe_records.format.errors import PriffeError
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1  # the input was read; it has errors (or would change, for --check)

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import click
 
-from ..atomic import write_text_atomically
-from ..errors import BadRecord
-from ..reader import read
-from ..record import Record
-from ..writer import dumps, write
-from .common import EXIT_FINDINGS, EXIT_OK, UserError, user_errors
+from priffe_records.cli.common import EXIT_FINDINGS, EXIT_OK, UserError, user_errors
+from priffe_records.format.atomic import write_text_atomically
+from priffe_records.format.errors import BadRecord
+from priffe_records.format.reader import read
+from priffe_records.format.record import Record
+from priffe_records.format.writer import dumps, write
 
 PPN_SUFFIXES = (".ppn", ".pbn")
 

@@ -11,14 +11,14 @@ from collections.abc import Sequence
 import click
 from rich.console import Console
 
-from ..archive_schema import describe_sqlite_error, open_archive
-from ..reader import loads, read
-from ..record import Record
-from ..replay import DealReplay, Words, build_replays, where, words
-from ..replay_html import write_page
-from ..replay_render import full_view, step_count, step_view
-from ..replay_step import read_key, walk
-from .common import EXIT_FINDINGS, EXIT_OK, UserError, user_errors
+from priffe_records.archive.schema import describe_sqlite_error, open_archive
+from priffe_records.cli.common import EXIT_FINDINGS, EXIT_OK, UserError, user_errors
+from priffe_records.format.reader import loads, read
+from priffe_records.format.record import Record
+from priffe_records.replay.html import write_page
+from priffe_records.replay.model import DealReplay, Words, build_replays, where, words
+from priffe_records.replay.stepping import read_key, walk
+from priffe_records.replay.terminal import full_view, step_count, step_view
 
 PLAIN_WIDTH = 80  # piped output has a fixed width, so files and tests do not depend on $COLUMNS
 
@@ -27,7 +27,7 @@ def _db_records(db: str, deal_id: int) -> tuple[list[Record], int]:
     """The records of the partie holding deal ``deal_id``, and that deal's 1-based position.
 
     Reads the canonical PPN text the archive keeps for each deal, opened
-    read-only through :func:`~priffe_records.archive_schema.open_archive`
+    read-only through :func:`~priffe_records.archive.schema.open_archive`
     (which refuses a database that is not a priffe archive), with the rest
     of its partie so games and rubber totals come out as on import.
     """

@@ -1,7 +1,7 @@
 """``priffe validate`` and ``priffe score``: the rules engine on the command line.
 
-The commands only read files, call :func:`priffe_records.validate.validate`
-or :func:`priffe_records.sheet.score_parties`, and render the result; every
+The commands only read files, call :func:`priffe_records.rules.validate.validate`
+or :func:`priffe_records.rules.priffe.sheet.score_parties`, and render the result; every
 rule lives in the library.
 """
 
@@ -18,18 +18,18 @@ import click
 import rich.progress
 from rich.console import Console
 
-from ..errors import BadRecord
-from ..findings import Finding
-from ..options import PRESETS
-from ..reader import read
-from ..record import Record
-from ..report import FindingsReport, SheetView, summary
-from ..rubber import format_settlement, settle
-from ..sheet import DealRow, PartieSheet, score_parties
-from ..validate import validate
-from ..writer import dumps, write
-from .common import EXIT_FINDINGS, EXIT_OK, UserError, user_errors
-from .format import expand_paths
+from priffe_records.cli.common import EXIT_FINDINGS, EXIT_OK, UserError, user_errors
+from priffe_records.cli.format import expand_paths
+from priffe_records.cli.report import FindingsReport, SheetView, summary
+from priffe_records.format.errors import BadRecord
+from priffe_records.format.reader import read
+from priffe_records.format.record import Record
+from priffe_records.format.writer import dumps, write
+from priffe_records.rules.findings import Finding
+from priffe_records.rules.priffe.options import PRESETS
+from priffe_records.rules.priffe.rubber import format_settlement, settle
+from priffe_records.rules.priffe.sheet import DealRow, PartieSheet, score_parties
+from priffe_records.rules.validate import validate
 
 
 def _console(stderr: bool = False) -> Console:

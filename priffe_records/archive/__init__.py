@@ -1,0 +1,1 @@
+"""The SQLite archive: schema and migrations, import, queries, Datasette metadata."""

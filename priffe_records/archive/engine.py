@@ -1,0 +1,240 @@
+"""The archive's one door to the rules engine: a partie in, plain rows of facts out.
+
+The archive stores what the engine computes (contract, tricks, scores,
+trick winners, rubber totals, settlements, findings) next to what the
+record claims. Everything it needs from the engine passes through
+:func:`check_partie`, so a change in the engine's API is a change here only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from priffe_records.format.errors import BadRecord
+from priffe_records.format.record import Location, Record
+from priffe_records.game.cards import SEATS, Seat
+from priffe_records.rules.findings import Finding
+from priffe_records.rules.partie import parties
+from priffe_records.rules.priffe.rubber import DealLine, RubberEnd, parse_settlement
+from priffe_records.rules.priffe.scoring import SidePoints, declaring_side
+
+_PLAYER_TAGS = {"N": "North", "E": "East", "S": "South", "W": "West"}
+
+
+@dataclass(frozen=True, slots=True)
+class FindingRow:
+    rule: str
+    severity: str  # error | warning | unverifiable
+    message: str
+    file: str | None
+    line: int | None
+    col: int | None
+
+    def values(self) -> tuple[str | int | None, ...]:
+        return (self.rule, self.severity, self.message, self.file, self.line, self.col)
+
+    @classmethod
+    def at(cls, rule: str, severity: str, message: str,
+           location: Location | None) -> FindingRow:
+        if location is None:
+            return cls(rule, severity, message, None, None, None)
+        return cls(rule, severity, message, location.file, location.line, location.column)
+
+
+@dataclass(frozen=True, slots=True)
+class TrickRow:
+    number: int
+    leader: str | None
+    winner: str | None
+    card_n: str | None
+    card_e: str | None
+    card_s: str | None
+    card_w: str | None
+
+    def values(self) -> tuple[str | int | None, ...]:
+        return (self.number, self.leader, self.winner, self.card_n, self.card_e, self.card_s,
+                self.card_w)
+
+
+@dataclass(frozen=True, slots=True)
+class DealFacts:
+    """What the archive stores about one record besides its text."""
+
+    rubber: int | None = None
+    board: str | None = None
+    dealer: str | None = None
+    contract: str | None = None
+    declarer: str | None = None
+    declaring_side: str | None = None
+    tricks_ns: int | None = None
+    tricks_ew: int | None = None
+    made: int | None = None
+    scoring_side: str | None = None
+    scoring_tricks: int | None = None
+    penalty_tricks: int | None = None
+    slam: str | None = None  # small | grand
+    score_ns: int | None = None
+    score_ew: int | None = None
+    claimed_score_ns: int | None = None
+    claimed_score_ew: int | None = None
+    rubber_ns: int | None = None
+    rubber_ew: int | None = None
+    claimed_rubber_ns: int | None = None
+    claimed_rubber_ew: int | None = None
+    seats: tuple[tuple[str, str, str], ...] = ()  # (seat, side, player name)
+    calls: tuple[tuple[str, str], ...] = ()  # (seat, call word)
+    tricks: tuple[TrickRow, ...] = ()
+    commentary: str = ""
+    findings: tuple[FindingRow, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RubberFacts:
+    number: int
+    complete: int
+    winner: str | None
+    total_ns: int | None
+    total_ew: int | None
+    # (seat, player name if the record gives one, computed points, claimed points)
+    settlements: tuple[tuple[str, str | None, int | None, int | None], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PartieCheck:
+    """One :class:`DealFacts` per item of the partie, in order; findings of no one record."""
+
+    deals: tuple[DealFacts, ...]
+    rubbers: tuple[RubberFacts, ...] = ()
+    findings: tuple[FindingRow, ...] = ()
+
+
+def _known(value: str | None) -> str | None:
+    return None if value is None or value.strip() in ("", "?", "-") else value
+
+
+def _pair(value: str | None) -> SidePoints | None:
+    known = _known(value)
+    try:
+        return SidePoints.parse(known) if known is not None else None
+    except ValueError:
+        return None
+
+
+def _int(value: str | None) -> int | None:
+    v = _known(value)
+    return int(v) if v is not None and v.strip().isdigit() else None
+
+
+def _seats(record: Record) -> tuple[tuple[str, str, str], ...]:
+    out = []
+    for seat in SEATS:
+        name = _known(record.get(_PLAYER_TAGS[seat.value]))
+        if name is not None:
+            out.append((seat.value, seat.side.value, name))
+    return tuple(out)
+
+
+def _facts(record: Record) -> DealFacts:
+    """Tag values as written (engine results fill in the computed columns)."""
+    score, total = _pair(record.get("Score")), _pair(record.get("ScoreRubber"))
+    tricks = _pair(record.get("Result"))
+    return DealFacts(
+        rubber=_int(record.get("Rubber")), board=_known(record.get("Board")),
+        dealer=_known(record.get("Dealer")), contract=_known(record.get("Contract")),
+        declarer=_known(record.get("Declarer")),
+        tricks_ns=tricks.ns if tricks else None, tricks_ew=tricks.ew if tricks else None,
+        claimed_score_ns=score.ns if score else None, claimed_score_ew=score.ew if score else None,
+        claimed_rubber_ns=total.ns if total else None,
+        claimed_rubber_ew=total.ew if total else None,
+        seats=_seats(record), commentary=" ".join(c.text.strip() for c in record.comments()))
+
+
+def _slam(n: int) -> str | None:
+    return {6: "small", 7: "grand"}.get(n)
+
+
+def _computed(line: DealLine, base: DealFacts) -> DealFacts:
+    """The engine's view of a deal that took part in the rubber books."""
+    o = line.outcome
+    decl_side = declaring_side(o.contract, o.declarer) if o.contract is not None else None
+    score = o.score
+    calls = tuple((c.seat.value, c.call.value if c.call is not None else c.token.text)
+                  for c in o.auction.calls) if o.auction is not None else ()
+    tricks: list[TrickRow] = []
+    for t in o.play.tricks if o.play is not None else ():
+        # The token holds the card as the reader canonicalised it (or "-").
+        by_seat = {p.seat: p.token.text for p in t.cards}
+        tricks.append(TrickRow(t.number, t.leader.value if t.leader else None,
+                               t.winner.value if t.winner else None,
+                               *(by_seat.get(seat) for seat in SEATS)))
+    return replace(
+        base, rubber=line.rubber,
+        contract=o.contract.value if o.contract is not None else base.contract,
+        declarer=o.declarer.value if o.declarer is not None else None,
+        declaring_side=decl_side.value if decl_side is not None else None,
+        tricks_ns=o.tricks.ns if o.tricks is not None else base.tricks_ns,
+        tricks_ew=o.tricks.ew if o.tricks is not None else base.tricks_ew,
+        made=None if score is None or decl_side is None else int(not score.penalty),
+        scoring_side=score.scoring_side.value if score is not None else None,
+        scoring_tricks=score.n if score is not None else None,
+        penalty_tricks=(score.n if score.penalty else 0) if score is not None else None,
+        slam=_slam(score.n) if score is not None else None,
+        score_ns=score.total.ns if score is not None else None,
+        score_ew=score.total.ew if score is not None else None,
+        rubber_ns=line.totals.ns if line.totals is not None else None,
+        rubber_ew=line.totals.ew if line.totals is not None else None,
+        calls=calls, tricks=tuple(tricks))
+
+
+def _rubber(end: RubberEnd, last: Record | None) -> RubberFacts:
+    """A rubber's result; settlement names come from its last deal's tags (the engine
+    labels a nameless seat "North", which is no player)."""
+    claimed: dict[Seat, int] = {}
+    text = _known(last.get("Settlement")) if last is not None else None
+    if text is not None:
+        try:
+            claimed = parse_settlement(text)
+        except ValueError:
+            claimed = {}
+    names = {s: n for s, _, n in _seats(last)} if last is not None else {}
+    computed = {seat: points for seat, _, points in end.settlement}
+    settlements = tuple((seat.value, names.get(seat.value), computed.get(seat), claimed.get(seat))
+                        for seat in SEATS if seat in computed or seat in claimed)
+    totals = end.totals
+    return RubberFacts(end.rubber, int(end.finished),
+                       end.winner.value if end.winner is not None else None,
+                       totals.ns if totals is not None else None,
+                       totals.ew if totals is not None else None, settlements)
+
+
+def _row(f: Finding) -> FindingRow:
+    return FindingRow.at(f.rule, f.severity.value, f.message, f.location)
+
+
+def check_partie(group: Sequence[Record | BadRecord]) -> PartieCheck:
+    """Facts and findings for each item of one partie (consecutive records, same head).
+
+    The engine's driver numbers the items 1, 2, … (``Finding.record``,
+    ``DealOutcome.index``); that is how its results find their record here.
+    """
+    # An unreadable record has no facts; the engine reports its syntax errors (rule PPN).
+    facts = [DealFacts() if isinstance(i, BadRecord) else _facts(i) for i in group]
+    per_item: list[list[FindingRow]] = [[] for _ in group]
+    loose: list[FindingRow] = []
+    rubbers: list[RubberFacts] = []
+    for result in parties(group):
+        last_of: dict[int, Record] = {}
+        for line in result.lines:
+            i = line.outcome.index - 1
+            facts[i] = _computed(line, facts[i])
+            last_of[line.rubber] = line.outcome.record
+        rubbers += [_rubber(end, last_of.get(end.rubber)) for end in result.rubbers]
+        for f in result.findings:
+            if f.record is not None and 1 <= f.record <= len(group):
+                per_item[f.record - 1].append(_row(f))
+            else:
+                loose.append(_row(f))
+    deals = tuple(replace(d, findings=tuple(found)) if found else d
+                  for d, found in zip(facts, per_item, strict=True))
+    return PartieCheck(deals, tuple(rubbers), tuple(loose))

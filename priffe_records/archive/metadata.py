@@ -1,0 +1,126 @@
+"""Datasette metadata for an archive: labels, facets, search and canned queries.
+
+``datasette priffe.db -m priffe.metadata.json`` then browses the archive
+with readable titles, the deals table faceted by contract, status and
+event, the full-text search box on deals, and the common questions one
+click away. The file is generated (``priffe import`` writes it when it is
+missing, ``priffe metadata`` rewrites it), so it always matches the schema.
+
+>>> meta = metadata("priffe.db")
+>>> sorted(meta["databases"]["priffe"]["queries"])[:2]
+['contract_success', 'deals_of_player']
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from priffe_records.archive.schema import SCHEMA_VERSION
+from priffe_records.format.atomic import write_text_atomically
+
+METADATA_NAME = "priffe.metadata.json"
+
+_DEAL_COLUMNS = {
+    "event": "Event tag", "site": "Site tag", "date": "Date tag (YYYY.MM.DD)",
+    "rubber": "rubber number within the partie", "board": "deal number within the partie",
+    "contract": "Spela, Noll, Hjärter, Ruter, Tvångsnoll or Passnoll (R8)",
+    "declarer": "seat of the final bidder (R7); empty in forced contracts",
+    "declaring_side": "NS or EW; empty in forced contracts",
+    "made": "1 if the declaring side reached its aim (R14), 0 if not",
+    "scoring_side": "the side that scores tricks (R14)",
+    "scoring_tricks": "n of R14: tricks counted for the scoring side",
+    "penalty_tricks": "penalty tricks (strafftrick) scored by the defenders (R15)",
+    "slam": "small or grand (R16)",
+    "score_ns": "deal score computed by the rules engine", "score_ew": "",
+    "claimed_score_ns": "Score tag as written", "claimed_score_ew": "",
+    "rubber_ns": "running rubber total computed (R19–R23)", "rubber_ew": "",
+    "claimed_rubber_ns": "ScoreRubber tag as written", "claimed_rubber_ew": "",
+    "errors": "error findings of the validator", "status":
+    "clean, warnings, errors, or unreadable (a syntax error: the raw text is kept)",
+    "ppn": "the record's canonical PPN text", "hash": "SHA-256 of ppn: the record's identity",
+}
+
+_QUERIES: dict[str, dict[str, Any]] = {
+    "deals_of_player": {
+        "title": "Deals of a player",
+        "sql": "SELECT d.id, d.date, d.event, d.board, pd.seat, pd.role, d.contract, "
+               "d.declarer, d.tricks_ns, d.tricks_ew, d.made, pd.points, d.status "
+               "FROM player_deals pd JOIN deals d ON d.id = pd.deal_id "
+               "WHERE pd.player = :player COLLATE NOCASE ORDER BY d.id",
+    },
+    "standings": {
+        "title": "Individual standings (R23/R24)",
+        "sql": "SELECT * FROM player_standings",
+    },
+    "player_results": {
+        "title": "Per-player results",
+        "sql": "SELECT * FROM player_results",
+    },
+    "contract_success": {
+        "title": "Contract success rates",
+        "sql": "SELECT * FROM contract_success",
+    },
+    "slams": {"title": "Slams (R16)", "sql": "SELECT * FROM slams ORDER BY deal_id"},
+    "records_with_errors": {
+        "title": "Records with errors, and why",
+        "sql": "SELECT d.id, d.source, d.line, d.status, f.rule, f.severity, f.message "
+               "FROM deals d JOIN findings f ON f.deal_id = d.id "
+               "WHERE f.severity = 'error' ORDER BY d.id, f.id",
+    },
+    "search": {
+        "title": "Search events, sites, players and commentary",
+        "sql": "SELECT d.id, d.date, d.event, d.site, d.players, d.contract, d.commentary "
+               "FROM deals d JOIN deals_fts ON deals_fts.rowid = d.id "
+               "WHERE deals_fts MATCH :words ORDER BY rank",
+    },
+}
+
+
+def metadata(db_path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The metadata document for a database file (its key is the file's stem)."""
+    name = Path(db_path).stem
+    return {
+        "title": "Priffe archive",
+        "description": "Records of the Swedish card game Priffe, imported from PPN files "
+                       f"by priffe-records (archive schema version {SCHEMA_VERSION}).",
+        "databases": {name: {
+            "tables": {
+                "deals": {
+                    "label_column": "board",
+                    "description": "One row per record (deal or score-sheet line); "
+                                   "rule findings are in findings.",
+                    "facets": ["contract", "status", "event", "declaring_side", "slam"],
+                    "sortable_columns": ["date", "event", "board", "contract", "errors",
+                                         "score_ns", "score_ew"],
+                    "fts_table": "deals_fts", "fts_pk": "id",
+                    "columns": {k: v for k, v in _DEAL_COLUMNS.items() if v},
+                },
+                "parties": {"label_column": "event",
+                            "description": "A partie: consecutive records of a file with the "
+                                           "same Event, Site and Date.",
+                            "facets": ["site", "source"]},
+                "players": {"label_column": "name", "description": "One row per name."},
+                "rubbers": {"label_column": "number", "facets": ["winner", "complete"]},
+                "seats": {"facets": ["seat", "side"]},
+                "calls": {"facets": ["call", "seat"]},
+                "tricks": {"facets": ["leader", "winner"]},
+                "findings": {"description": "What the validator said about each record.",
+                             "facets": ["rule", "severity"]},
+                "settlements": {"description": "Individual settlement per seat of each "
+                                               "finished rubber (R23)."},
+            },
+            "queries": _QUERIES,
+        }},
+    }
+
+
+def write_metadata(db_path: str | os.PathLike[str], target: str | os.PathLike[str] | None = None
+                   ) -> Path:
+    """Write ``priffe.metadata.json`` beside the database (atomically); returns its path."""
+    out = Path(target) if target is not None else Path(db_path).parent / METADATA_NAME
+    text = json.dumps(metadata(db_path), indent=2, ensure_ascii=False) + "\n"
+    write_text_atomically(out, text)
+    return out

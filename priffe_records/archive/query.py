@@ -1,0 +1,295 @@
+"""Questions to the archive: filtered deals, read-only SQL, statistics, export.
+
+Every filter becomes a parameterised SQL fragment; no user text is ever
+spliced into SQL. Player filters go through ``seats.player_id`` and text
+search through the FTS5 index, so both use indexes (see the benchmark's
+``EXPLAIN QUERY PLAN``).
+
+>>> f = Filters(player="Anna", made=True)
+>>> where, params = f.where()
+>>> params
+['anna']
+>>> "seats" in where and "d.made = 1" in where
+True
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import IO, Any
+
+import sqlite_utils
+
+from priffe_records.format.errors import BadRecord, PriffeError
+from priffe_records.format.reader import loads
+from priffe_records.format.record import Record
+from priffe_records.format.writer import write
+from priffe_records.game.calls import Contract
+
+# Names match whatever their case (Unicode casefolding, done in Python): see
+# players.folded. Every use passes ``name.casefold()``.
+_PLAYER_IDS = "SELECT id FROM players WHERE folded = ?"
+_DATE = re.compile(r"^(\d{4})(?:[.-](\d{1,2})(?:[.-](\d{1,2}))?)?$")
+
+
+def _seat_name(seat: str) -> str:
+    return (f"(SELECT p.name FROM seats s JOIN players p ON p.id = s.player_id "
+            f"WHERE s.deal_id = d.id AND s.seat = '{seat}')")
+
+
+# Every column `priffe query` can show, as SQL over ``deals d``.
+COLUMN_SQL: dict[str, str] = {
+    "id": "d.id", "date": "d.date", "event": "d.event", "site": "d.site",
+    "rubber": "d.rubber", "board": "d.board", "dealer": "d.dealer",
+    "north": _seat_name("N"), "east": _seat_name("E"), "south": _seat_name("S"),
+    "west": _seat_name("W"), "players": "d.players",
+    "contract": "d.contract", "declarer": "d.declarer", "tricks_ns": "d.tricks_ns",
+    "tricks_ew": "d.tricks_ew", "made": "d.made", "slam": "d.slam",
+    "outcome": "CASE d.made WHEN 1 THEN 'made' WHEN 0 THEN 'defeated' ELSE '' END",
+    "score_ns": "COALESCE(d.score_ns, d.claimed_score_ns)",
+    "score_ew": "COALESCE(d.score_ew, d.claimed_score_ew)",
+    "tricks": "d.tricks_ns || '–' || d.tricks_ew",
+    "score": "COALESCE(d.score_ns, d.claimed_score_ns) || '–' || "
+             "COALESCE(d.score_ew, d.claimed_score_ew)",
+    "status": "d.status", "errors": "d.errors", "source": "d.source", "line": "d.line",
+    "ppn": "d.ppn",
+}
+# JSON and CSV: one value per column; the table: what fits a terminal.
+FULL_COLUMNS = ("id", "date", "event", "site", "rubber", "board", "dealer", "north", "east",
+                "south", "west", "contract", "declarer", "tricks_ns", "tricks_ew", "made",
+                "slam", "score_ns", "score_ew", "status", "errors", "source", "line")
+TABLE_COLUMNS = ("id", "date", "event", "board", "players", "contract", "declarer", "tricks",
+                 "outcome", "score", "status")
+
+
+class QueryError(PriffeError):
+    """A filter or SQL statement the archive cannot answer; the message says why."""
+
+
+def _like(text: str) -> str:
+    """A substring LIKE pattern with the wildcards of ``text`` escaped."""
+    return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+def pbn_date(text: str) -> str:
+    """``2026-11-29`` or ``2026.11.29`` (or just a year / year and month) as a PBN date."""
+    m = _DATE.match(text.strip())
+    if not m:
+        raise QueryError(f"date {text!r}: write YYYY.MM.DD (or YYYY-MM-DD, YYYY.MM, YYYY)")
+    parts = [m.group(1)] + [p.zfill(2) for p in m.groups()[1:] if p]
+    return ".".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Filters:
+    """The deal filters of ``priffe query`` and ``priffe export``; ``None`` means any."""
+
+    player: str | None = None
+    partner: str | None = None
+    opponent: str | None = None
+    event: str | None = None
+    site: str | None = None
+    date_from: str | None = None
+    date_to: str | None = None
+    contract: str | None = None
+    declarer_side: str | None = None
+    made: bool | None = None  # True: made, False: defeated
+    slam: bool = False
+    errors: bool | None = None  # True: with errors, False: clean
+    text: str | None = None
+
+    def where(self) -> tuple[str, list[Any]]:
+        """The WHERE clause (over ``deals d``) and its parameters."""
+        clauses: list[str] = []
+        params: list[Any] = []
+        player = self.player.casefold() if self.player else None
+        if (self.partner or self.opponent) and player is None:
+            raise QueryError("--partner and --opponent need --player (whose partner or "
+                             "opponent)")
+        if player is not None:
+            clauses.append(f"d.id IN (SELECT deal_id FROM seats WHERE player_id IN "
+                           f"({_PLAYER_IDS}))")
+            params.append(player)
+        for other, same in ((self.partner, True), (self.opponent, False)):
+            if other and player is not None:
+                clauses.append(
+                    "EXISTS (SELECT 1 FROM seats a JOIN seats b ON b.deal_id = a.deal_id "
+                    f"AND b.seat <> a.seat AND (b.side = a.side) = {int(same)} "
+                    f"WHERE a.deal_id = d.id AND a.player_id IN ({_PLAYER_IDS}) "
+                    f"AND b.player_id IN ({_PLAYER_IDS}))")
+                params += [player, other.casefold()]
+        for column, value in (("event", self.event), ("site", self.site)):
+            if value:
+                clauses.append(f"d.{column} LIKE ? ESCAPE '\\'")
+                params.append(_like(value))
+        if self.date_from:
+            clauses.append("d.date >= ?")
+            params.append(pbn_date(self.date_from))
+        if self.date_to:
+            clauses.append("d.date <= ?")
+            # A bare year or month includes all of it: 2026 → up to 2026.99.99.
+            last = pbn_date(self.date_to)
+            params.append(last + ".99" * (2 - last.count(".")))
+        if self.contract:
+            try:
+                clauses.append("d.contract = ?")
+                params.append(Contract.parse(self.contract).value)
+            except ValueError as e:
+                raise QueryError(f"--contract: {e}") from None
+        if self.declarer_side:
+            side = self.declarer_side.upper()
+            if side not in ("NS", "EW"):
+                raise QueryError(f"--declarer-side {self.declarer_side!r}: write NS or EW")
+            clauses.append("d.declaring_side = ?")
+            params.append(side)
+        if self.made is not None:
+            clauses.append(f"d.made = {int(self.made)}")
+        if self.slam:
+            clauses.append("d.slam IS NOT NULL")
+        if self.errors is not None:
+            clauses.append("d.errors > 0" if self.errors else "d.errors = 0")
+        if self.text:
+            clauses.append("d.id IN (SELECT rowid FROM deals_fts WHERE deals_fts MATCH ?)")
+            params.append(_fts_query(self.text))
+        return (" AND ".join(clauses) or "1"), params
+
+
+def _fts_query(text: str) -> str:
+    """Every word must occur; each is quoted, so FTS syntax (OR, NOT, *) is plain text."""
+    words = [w.replace('"', '""') for w in text.split()]
+    if not words:
+        raise QueryError("--text needs at least one word")
+    return " ".join(f'"{w}"' for w in words)
+
+
+def deals_sql(filters: Filters, columns: Sequence[str] = FULL_COLUMNS,
+              limit: int | None = None) -> tuple[str, list[Any]]:
+    where, params = filters.where()
+    select = ", ".join(f"{COLUMN_SQL[c]} AS {c}" for c in columns)
+    sql = f"SELECT {select} FROM deals d WHERE {where} ORDER BY d.id"
+    if limit is not None:
+        sql += " LIMIT ?"
+        params.append(limit)
+    return sql, params
+
+
+def find_deals(db: sqlite_utils.Database, filters: Filters, columns: Sequence[str] = FULL_COLUMNS,
+               limit: int | None = None) -> tuple[list[str], Iterator[tuple[Any, ...]]]:
+    """Column names and the matching deals' rows, in import (= file) order."""
+    sql, params = deals_sql(filters, columns, limit)
+    return list(columns), _rows(db, sql, params)
+
+
+def _rows(db: sqlite_utils.Database, sql: str, params: Sequence[Any]
+          ) -> Iterator[tuple[Any, ...]]:
+    try:
+        yield from db.execute(sql, list(params))
+    except sqlite3.Error as e:
+        raise QueryError(str(e)) from None
+
+
+def matching_records(db: sqlite_utils.Database, filters: Filters,
+                     limit: int | None = None) -> Iterator[Record | BadRecord]:
+    """The matching records read back from their stored canonical text."""
+    sql, params = deals_sql(filters, ("ppn",), limit)
+    for (ppn,) in _rows(db, sql, params):
+        yield from loads(ppn, errors="collect", name="<archive>")
+
+
+def export(db: sqlite_utils.Database, filters: Filters,
+           out: str | os.PathLike[str] | IO[str]) -> int:
+    """Write the matching records as PPN (a path atomically); returns how many."""
+    return write(matching_records(db, filters), out)
+
+
+# ---------------------------------------------------------------- read-only SQL
+
+
+def _deny_outside(action: int, arg1: str | None, arg2: str | None, db: str | None,
+                  trigger: str | None) -> int:
+    """ATTACH (and VACUUM INTO, which attaches) could create files: never from ``sql``."""
+    if action in (sqlite3.SQLITE_ATTACH, sqlite3.SQLITE_DETACH):
+        return sqlite3.SQLITE_DENY
+    return sqlite3.SQLITE_OK
+
+
+def run_sql(db: sqlite_utils.Database, sql: str, params: Sequence[Any] = ()
+            ) -> tuple[list[str], Iterator[tuple[Any, ...]]]:
+    """Run one statement on a read-only connection; column names and rows."""
+    db.conn.set_authorizer(_deny_outside)
+    db.execute("PRAGMA query_only = ON")
+    try:
+        cur = db.conn.execute(sql, list(params))
+    except sqlite3.Warning:
+        raise QueryError("one statement at a time, please") from None
+    except (sqlite3.OperationalError, sqlite3.ProgrammingError,
+            sqlite3.DatabaseError) as e:
+        text = str(e)
+        if any(w in text for w in ("readonly", "read-only", "authoriz", "query_only")):
+            raise QueryError("priffe sql is read-only: it answers SELECT (and WITH … "
+                             "SELECT) statements; change the archive with priffe import"
+                             ) from None
+        if "one statement" in text:
+            raise QueryError("one statement at a time, please") from None
+        raise QueryError(f"SQL: {text}") from None
+    names = [d[0] for d in cur.description or ()]
+    return names, _cursor_rows(cur)
+
+
+def _cursor_rows(cur: sqlite3.Cursor) -> Iterator[tuple[Any, ...]]:
+    try:
+        yield from cur
+    except sqlite3.Error as e:
+        raise QueryError(f"SQL: {e}") from None
+
+
+# ---------------------------------------------------------------- statistics
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A titled result table, for the CLI to show or print as JSON."""
+
+    title: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[Any, ...], ...]
+
+
+def _table(db: sqlite_utils.Database, title: str, sql: str,
+           params: Sequence[Any] = ()) -> Table:
+    cur = db.execute(sql, list(params))
+    return Table(title, tuple(d[0] for d in cur.description), tuple(cur.fetchall()))
+
+
+def stats(db: sqlite_utils.Database, player: str | None = None) -> list[Table]:
+    """Standings (R23/R24 settlements summed), per-player results and contract success."""
+    if player is not None and db.execute(_PLAYER_IDS, [player.casefold()]).fetchone() is None:
+        raise QueryError(f"no player {player!r} in the archive")
+    only = f" WHERE player_id IN ({_PLAYER_IDS})" if player else ""
+    params = [player.casefold()] if player else []
+    tables = [
+        _table(db, "Standings (individual settlements, R23/R24)",
+               f"SELECT player, rubbers, settlement FROM player_standings{only}", params),
+        _table(db, "Players", "SELECT player, deals, declared, made, penalty_suffered, "
+               "penalty_inflicted, slams, points, settlement FROM player_results" + only, params),
+        _table(db, "Contracts declared, by player",
+               "SELECT player, contract, count(*) AS declared, sum(made = 1) AS made, "
+               "sum(made = 0) AS defeated FROM player_deals WHERE role = 'declarer'"
+               + (f" AND player_id IN ({_PLAYER_IDS})" if player else "")
+               + " GROUP BY player_id, contract ORDER BY player, declared DESC", params),
+    ]
+    if player:
+        tables.append(_table(
+            db, "Contracts played, by kind",
+            "SELECT contract, count(*) AS deals, sum(role = 'declarer') AS declared, "
+            "sum(role = 'partner') AS partner, sum(role = 'defender') AS defended, "
+            "sum(slam IS NOT NULL) AS slams FROM player_deals "
+            f"WHERE player_id IN ({_PLAYER_IDS}) "
+            "GROUP BY contract ORDER BY deals DESC", params))
+    else:
+        tables.append(_table(db, "Contract success rates", "SELECT * FROM contract_success"))
+    return tables

@@ -1,0 +1,305 @@
+"""The archive's SQLite schema: opening a database safely and migrating it in place.
+
+One function, :func:`ensure_schema`, creates or upgrades the schema; it is
+idempotent and safe against a second process doing the same at the same
+moment (the migration runs under ``BEGIN IMMEDIATE`` and re-reads the
+version once it holds the lock). The version lives in ``PRAGMA user_version``
+and the file is marked as ours with ``PRAGMA application_id``, so a database
+written by a newer release, or by another program, is refused instead of
+being damaged.
+
+>>> db = open_archive(":memory:")
+>>> ensure_schema(db)
+>>> schema_version(db) == SCHEMA_VERSION, "deals_fts" in db.table_names()
+(True, True)
+>>> ensure_schema(db)  # a second run changes nothing
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from collections.abc import Callable
+from pathlib import Path
+from urllib.parse import quote
+
+import sqlite_utils
+
+from priffe_records.format.errors import PriffeError
+
+SCHEMA_VERSION = 1
+APPLICATION_ID = 0x50524946  # "PRIF": marks the file as a priffe archive
+DEFAULT_TIMEOUT = 60.0  # seconds to wait for another writer (an import running)
+
+
+class ArchiveError(PriffeError):
+    """A database that cannot be used as it is; the message says which and why."""
+
+
+def open_archive(path: str | os.PathLike[str], *, readonly: bool = False,
+                 timeout: float = DEFAULT_TIMEOUT) -> sqlite_utils.Database:
+    """Open (or, writable, create) an archive database.
+
+    Read-only opening uses SQLite's URI ``mode=ro``, so even a crafted query
+    cannot write; in a folder we may not write to, it falls back to
+    ``immutable=1`` (nobody can be writing there either). The connection is
+    in autocommit mode: every transaction in this package is explicit.
+    """
+    name = os.fspath(path)
+    if name == ":memory:":
+        conn = sqlite3.connect(name, isolation_level=None)
+    elif readonly:
+        if not Path(name).is_file():
+            raise ArchiveError(f"{name}: no such database (create one with 'priffe import')")
+        conn = _connect_ro(name, timeout)
+    else:
+        parent = Path(name).parent
+        if not parent.is_dir():
+            raise ArchiveError(f"{name}: folder {str(parent)!r} does not exist")
+        if Path(name).is_dir():
+            raise ArchiveError(f"{name}: is a folder, not a database file")
+        try:
+            conn = sqlite3.connect(name, timeout=timeout, isolation_level=None)
+        except sqlite3.Error as e:
+            raise ArchiveError(describe_sqlite_error(name, e)) from None
+    db = sqlite_utils.Database(conn, execute_plugins=False)
+    try:
+        db.execute("PRAGMA foreign_keys = ON")
+        _check_ours(db, name)
+    except sqlite3.DatabaseError as e:
+        conn.close()
+        raise ArchiveError(describe_sqlite_error(name, e)) from None
+    except ArchiveError:
+        conn.close()
+        raise
+    return db
+
+
+def _connect_ro(name: str, timeout: float) -> sqlite3.Connection:
+    uri = "file:" + quote(os.path.abspath(name))
+    conn: sqlite3.Connection | None = None
+    try:
+        conn = sqlite3.connect(uri + "?mode=ro", uri=True, timeout=timeout, isolation_level=None)
+        try:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.OperationalError:
+            # A WAL database in a folder we cannot write: SQLite cannot make the
+            # shared-memory file, but an immutable read needs none.
+            conn.close()
+            conn = sqlite3.connect(uri + "?mode=ro&immutable=1", uri=True, isolation_level=None)
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return conn
+    except sqlite3.DatabaseError as e:
+        if conn is not None:
+            conn.close()
+        raise ArchiveError(describe_sqlite_error(name, e)) from None
+
+
+def describe_sqlite_error(name: str, e: sqlite3.Error) -> str:
+    """One plain sentence for the SQLite errors a user can meet and fix."""
+    text = str(e)
+    if "file is not a database" in text or "malformed" in text:
+        return f"{name}: not a SQLite database (or a damaged one)"
+    if "locked" in text or "busy" in text:
+        return (f"{name}: the database is busy (another import is writing to it); "
+                "waited long enough, try again later or raise --timeout")
+    if "readonly" in text or "read-only" in text:
+        return f"{name}: cannot write the database here (read-only file or folder)"
+    if "unable to open" in text:
+        return (f"{name}: cannot open or create the database here (a read-only location, "
+                "or no permission)")
+    if "disk" in text and "full" in text:
+        return f"{name}: the disk is full; nothing of the current file was stored"
+    return f"{name}: {text}"
+
+
+def _check_ours(db: sqlite_utils.Database, name: str) -> None:
+    app = db.execute("PRAGMA application_id").fetchone()[0]
+    version = schema_version(db)
+    if app not in (0, APPLICATION_ID):
+        raise ArchiveError(f"{name}: a SQLite database of another program "
+                           f"(application_id {app:#x}), not a priffe archive")
+    if app == 0 and version == 0 and db.table_names():
+        # An unmarked database with tables of its own: adding ours would mix them.
+        raise ArchiveError(f"{name}: a SQLite database of another program "
+                           "(it has tables and no priffe schema), not a priffe archive")
+    if version > SCHEMA_VERSION:
+        raise ArchiveError(f"{name}: written by a newer priffe-records (archive schema "
+                           f"version {version}; this release reads up to {SCHEMA_VERSION}); "
+                           "upgrade priffe-records")
+
+
+def schema_version(db: sqlite_utils.Database) -> int:
+    version: int = db.execute("PRAGMA user_version").fetchone()[0]
+    return version
+
+
+def _switch_to_wal(db: sqlite_utils.Database, timeout: float) -> None:
+    """``PRAGMA journal_mode = WAL``, retried: SQLite does not wait on the busy
+    timeout for it, so two imports creating one new database at once would
+    see "database is locked" at once (5 times in 25 tries, measured)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as e:
+            if ("locked" not in str(e) and "busy" not in str(e)) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
+def ensure_schema(db: sqlite_utils.Database, timeout: float = DEFAULT_TIMEOUT) -> None:
+    """Create the schema or migrate it to :data:`SCHEMA_VERSION`; a no-op when current.
+
+    Each migration step runs in one transaction with the version bump, so a
+    crash leaves the previous version intact, never half a migration.
+    """
+    if schema_version(db) == SCHEMA_VERSION:
+        return
+    if not hasattr(sqlite_utils.Database, "atomic"):
+        # sqlite-utils 3 commits open transactions inside enable_fts: a crash
+        # could leave half a schema. Refuse rather than risk it.
+        raise ArchiveError("the archive needs sqlite-utils 4 or newer "
+                           "(pip install -U sqlite-utils)")
+    if db.conn.execute("PRAGMA database_list").fetchone()[2]:
+        # WAL lets readers (a query, Datasette) work while an import writes;
+        # it must be set outside a transaction, and it persists in the file.
+        _switch_to_wal(db, timeout)
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        version = schema_version(db)  # another process may have migrated meanwhile
+        if version > SCHEMA_VERSION:
+            raise ArchiveError(f"archive schema version {version} is newer than this "
+                               f"release's {SCHEMA_VERSION}")
+        for step in MIGRATIONS[version:]:
+            step(db)
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        db.execute("COMMIT")
+    except BaseException:
+        if db.conn.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+
+
+# ---------------------------------------------------------------- version 1
+
+
+def _v1(db: sqlite_utils.Database) -> None:
+    """The first schema: parties, rubbers, deals and what hangs off a deal."""
+    db.table("parties").create({
+        "id": int, "event": str, "site": str, "date": str, "source": str,
+        "imported_at": str,
+    }, pk="id")
+    db.table("parties").create_index(["event", "site", "date"])
+    # ``folded`` is the casefolded name: SQLite's NOCASE folds ASCII only, and
+    # names here are Åsa and Örjan.
+    db.table("players").create({"id": int, "name": str, "folded": str}, pk="id",
+                               not_null=["name", "folded"])
+    db.table("players").create_index(["name"], unique=True)
+    db.table("players").create_index(["folded"])
+    db.table("rubbers").create({
+        "id": int, "partie_id": int, "number": int, "complete": int, "winner": str,
+        "total_ns": int, "total_ew": int,
+    }, pk="id", foreign_keys=[("partie_id", "parties", "id")])
+    db.table("rubbers").create_index(["partie_id", "number"], unique=True)
+    db.table("deals").create({
+        "id": int, "partie_id": int, "rubber_id": int, "source": str, "line": int,
+        "event": str, "site": str, "date": str, "rubber": int, "board": str,
+        "dealer": str, "contract": str, "declarer": str, "declaring_side": str,
+        "tricks_ns": int, "tricks_ew": int, "made": int, "scoring_side": str,
+        "scoring_tricks": int, "penalty_tricks": int, "slam": str,
+        "score_ns": int, "score_ew": int, "claimed_score_ns": int, "claimed_score_ew": int,
+        "rubber_ns": int, "rubber_ew": int, "claimed_rubber_ns": int,
+        "claimed_rubber_ew": int, "players": str, "commentary": str,
+        "errors": int, "warnings": int, "unverifiable": int, "status": str,
+        "ppn": str, "hash": str, "imported_at": str,
+    }, pk="id", not_null=["ppn", "hash", "status"], foreign_keys=[
+        ("partie_id", "parties", "id"), ("rubber_id", "rubbers", "id")])
+    db.table("deals").create_index(["hash"], unique=True)
+    for cols in (["contract"], ["declarer"], ["date"], ["status"], ["slam"]):
+        db.table("deals").create_index(cols)
+    db.table("seats").create({"deal_id": int, "seat": str, "side": str, "player_id": int},
+                       pk=("deal_id", "seat"), foreign_keys=[
+                           ("deal_id", "deals", "id"), ("player_id", "players", "id")])
+    db.table("calls").create({"deal_id": int, "idx": int, "seat": str, "call": str},
+                       pk=("deal_id", "idx"), foreign_keys=[("deal_id", "deals", "id")])
+    db.table("tricks").create({
+        "deal_id": int, "number": int, "leader": str, "winner": str,
+        "card_n": str, "card_e": str, "card_s": str, "card_w": str,
+    }, pk=("deal_id", "number"), foreign_keys=[("deal_id", "deals", "id")])
+    db.table("findings").create({
+        "id": int, "deal_id": int, "partie_id": int, "rule": str, "severity": str,
+        "message": str, "file": str, "line": int, "col": int,
+    }, pk="id", not_null=["rule", "severity", "message"], foreign_keys=[
+        ("deal_id", "deals", "id"), ("partie_id", "parties", "id")])
+    db.table("findings").create_index(["rule"])
+    db.table("settlements").create({
+        "rubber_id": int, "seat": str, "player_id": int, "points": int, "claimed": int,
+    }, pk=("rubber_id", "seat"), foreign_keys=[
+        ("rubber_id", "rubbers", "id"), ("player_id", "players", "id")])
+    # Every foreign key is indexed: a composite primary key that starts with
+    # the column covers it; the others get their own index.
+    for table, column in (("deals", "partie_id"), ("deals", "rubber_id"),
+                          ("seats", "player_id"), ("findings", "deal_id"),
+                          ("findings", "partie_id"), ("settlements", "player_id")):
+        db.table(table).create_index([column])
+    # Search: event, site, the four names and every comment of the record.
+    db.table("deals").enable_fts(["event", "site", "players", "commentary"],
+                                 create_triggers=True, tokenize="unicode61 remove_diacritics 2")
+    for name, sql in VIEWS_V1.items():
+        db.create_view(name, sql)
+
+
+# A deal's score for a side: the computed one, else what the record claims.
+_SIDE = "CASE s.side WHEN 'NS' THEN {0}_ns ELSE {0}_ew END"
+
+VIEWS_V1: dict[str, str] = {
+    # One row per player per deal: the base of every per-player question.
+    "player_deals": f"""
+SELECT s.deal_id, p.id AS player_id, p.name AS player, s.seat, s.side,
+  d.partie_id, d.event, d.site, d.date, d.rubber, d.board, d.contract, d.declarer,
+  CASE WHEN d.declaring_side IS NULL THEN 'forced'
+       WHEN d.declarer = s.seat THEN 'declarer'
+       WHEN d.declaring_side = s.side THEN 'partner'
+       ELSE 'defender' END AS role,
+  d.made,
+  CASE WHEN d.scoring_side = s.side THEN d.scoring_tricks ELSE 0 END AS tricks_scored,
+  CASE WHEN d.declaring_side = s.side THEN d.penalty_tricks ELSE 0 END AS penalty_suffered,
+  CASE WHEN d.declaring_side IS NOT NULL AND d.declaring_side <> s.side
+       THEN d.penalty_tricks ELSE 0 END AS penalty_inflicted,
+  CASE WHEN d.scoring_side = s.side THEN d.slam END AS slam,
+  COALESCE({_SIDE.format('d.score')}, {_SIDE.format('d.claimed_score')}) AS points,
+  d.status
+FROM seats s JOIN players p ON p.id = s.player_id JOIN deals d ON d.id = s.deal_id""",
+    # Individual settlements (R23), summed per player over every rubber (R24).
+    "player_standings": """
+SELECT p.id AS player_id, p.name AS player, count(*) AS rubbers,
+  sum(COALESCE(st.points, st.claimed)) AS settlement
+FROM settlements st JOIN players p ON p.id = st.player_id
+GROUP BY p.id ORDER BY settlement DESC, player""",
+    "player_results": """
+SELECT pd.player_id, pd.player, count(*) AS deals,
+  sum(pd.role = 'declarer') AS declared,
+  sum(pd.role = 'declarer' AND pd.made = 1) AS made,
+  sum(pd.penalty_suffered) AS penalty_suffered,
+  sum(pd.penalty_inflicted) AS penalty_inflicted,
+  sum(pd.slam IS NOT NULL) AS slams,
+  sum(pd.points) AS points, ps.settlement
+FROM player_deals pd LEFT JOIN player_standings ps ON ps.player_id = pd.player_id
+GROUP BY pd.player_id ORDER BY ps.settlement DESC, pd.player""",
+    "contract_success": """
+SELECT contract, count(*) AS deals, sum(declaring_side IS NOT NULL) AS declared,
+  sum(made = 1) AS made, sum(made = 0) AS defeated,
+  round(100.0 * sum(made = 1) / nullif(sum(made IS NOT NULL), 0), 1) AS success_pct
+FROM deals WHERE contract IS NOT NULL GROUP BY contract ORDER BY deals DESC""",
+    "slams": """
+SELECT id AS deal_id, event, site, date, board, contract, declarer, scoring_side, slam,
+  scoring_tricks, penalty_tricks, players
+FROM deals WHERE slam IS NOT NULL""",
+}
+
+MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_v1]
+assert len(MIGRATIONS) == SCHEMA_VERSION

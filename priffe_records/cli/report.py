@@ -1,0 +1,134 @@
+"""Rich renderings of findings and score sheets, for the CLI (the engine never imports rich).
+
+Each class wraps engine data and implements ``__rich_console__``, so a
+caller prints it with ``Console().print(...)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rich.console import Console, ConsoleOptions, JustifyMethod, RenderResult
+from rich.table import Table
+from rich.text import Text
+
+from priffe_records.rules.findings import Finding, Severity, sort_key
+from priffe_records.rules.priffe.scoring import SidePoints
+from priffe_records.rules.priffe.sheet import DealRow, PartieSheet, RubberRow
+from priffe_records.rules.validate import counts
+
+_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow",
+          Severity.UNVERIFIABLE: "dim"}
+
+
+def summary(findings: Sequence[Finding], files: int, records: int) -> str:
+    """``3 errors, 1 warning, 2 unverifiable in 2 files (40 records)``."""
+    c = counts(findings)
+
+    def n(k: int, word: str) -> str:
+        return f"{k} {word}{'' if k == 1 or word == 'unverifiable' else 's'}"
+
+    return (f"{n(c[Severity.ERROR], 'error')}, {n(c[Severity.WARNING], 'warning')}, "
+            f"{n(c[Severity.UNVERIFIABLE], 'unverifiable')} in {n(files, 'file')} "
+            f"({n(records, 'record')})")
+
+
+@dataclass(frozen=True)
+class FindingsReport:
+    """One file's findings grouped by record, errors first within each record."""
+
+    file: str
+    findings: Sequence[Finding]
+    boards: dict[int, str | None]
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        c = counts(self.findings)
+        head = Text(self.file, style="bold")
+        head.append(f"  {c[Severity.ERROR]} errors" if c[Severity.ERROR] else "  ok",
+                    style="red" if c[Severity.ERROR] else "green")
+        yield head
+        by_record: dict[int, list[Finding]] = {}
+        for f in sorted(self.findings, key=sort_key):
+            by_record.setdefault(f.record or 0, []).append(f)
+        for rec, items in by_record.items():
+            board = self.boards.get(rec)
+            label = f"  record {rec}" + (f" (board {board})" if board else "")
+            yield Text(label, style="cyan")
+            for f in items:
+                line = Text("    ")
+                line.append(f"{f.severity.value:<13}", style=_STYLE[f.severity])
+                line.append(f"{f.rule:<8}")
+                if f.location is not None:
+                    line.append(f"{f.location.line}:{f.location.column}  ", style="dim")
+                line.append(f.message)
+                yield line
+
+
+_COLUMNS: tuple[tuple[str, JustifyMethod], ...] = (
+    ("Board", "right"), ("Dlr", "center"), ("Contract", "left"), ("Decl", "center"),
+    ("Tricks", "center"), ("Honours", "left"), ("NS", "right"), ("EW", "right"),
+    ("Σ NS", "right"), ("Σ EW", "right"), ("Games", "center"), ("", "left"))
+
+
+def _pts(p: SidePoints | None, side: str) -> str:
+    if p is None:
+        return "?"
+    v = p.ns if side == "NS" else p.ew
+    return str(v) if v else ""
+
+
+@dataclass(frozen=True)
+class SheetView:
+    """A partie as a score sheet: one row per deal, a line per rubber end, the standings."""
+
+    sheet: PartieSheet
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        table = Table(title=self.sheet.title, show_lines=False, header_style="bold")
+        for name, just in _COLUMNS:
+            table.add_column(name, justify=just)
+        for row in self.sheet.rows:
+            if isinstance(row, DealRow):
+                table.add_row(*_deal_cells(row))
+            else:
+                table.add_row(*_rubber_cells(row), style="bold")
+                table.add_section()
+        yield table
+        if self.sheet.standings:
+            st = Table(title="Standings", header_style="bold")
+            st.add_column("Player")
+            st.add_column("Points", justify="right")
+            for name, pts in self.sheet.standings:
+                st.add_row(name, f"{pts:+d}")
+            yield st
+
+
+def _deal_cells(r: DealRow) -> list[str]:
+    tricks = f"{r.tricks.ns}–{r.tricks.ew}" if r.tricks else "?"
+    hon = "" if r.honours is None or r.honours == SidePoints() else str(r.honours)
+    games = f"{r.games.ns}–{r.games.ew}" if r.games else "?"
+    notes = [r.note] if r.note else []
+    if r.game_made is not None:
+        notes.append(f"game {r.game_made.value} +{r.bonus[r.game_made]}")
+    if r.forfeit != SidePoints():
+        lost = r.game_made.other if r.game_made else None
+        if lost is not None:
+            notes.append(f"{lost.value} forfeits {r.forfeit[lost]}")
+    return [r.board or str(r.record), r.dealer.value if r.dealer else "",
+            r.contract.value if r.contract else "?", r.declarer.value if r.declarer else "",
+            tricks, hon, _pts(r.score, "NS"), _pts(r.score, "EW"), _pts(r.totals, "NS"),
+            _pts(r.totals, "EW"), games, ", ".join(notes)]
+
+
+def _rubber_cells(r: RubberRow) -> list[str]:
+    if not r.finished:
+        text = "not finished: no settlement"
+    elif r.winner is None:
+        text = "tie: settles 0"
+    else:
+        text = f"{r.winner.value} win; " + ", ".join(f"{name} {pts:+d}"
+                                                     for name, _, pts in r.settlement)
+    total_ns = str(r.totals.ns) if r.totals else "?"
+    total_ew = str(r.totals.ew) if r.totals else "?"
+    return [f"R{r.rubber}", "", "rubber end", "", "", "", "", "", total_ns, total_ew, "", text]

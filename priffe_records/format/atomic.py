@@ -1,0 +1,68 @@
+"""Writing a file so that nothing the user had is lost or half-written.
+
+Every file this package writes (PPN exports, rewritten files, the HTML
+viewer, Datasette metadata) goes through :func:`atomic_text`: the text goes
+to a temporary file in the same folder, which then replaces the target in
+one rename. An error or Ctrl-C half way leaves the old file as it was.
+
+>>> import tempfile, pathlib
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> write_text_atomically(folder / "a.ppn", "x\\n")
+>>> (folder / "a.ppn").read_text()
+'x\\n'
+>>> try:
+...     write_text_atomically(folder / "nope" / "a.ppn", "x")
+... except PriffeError as e:
+...     print(str(e).replace(str(folder), "<tmp>"))
+<tmp>/nope/a.ppn: cannot write: the folder <tmp>/nope does not exist
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TextIO
+
+from priffe_records.format.errors import PriffeError
+
+
+@contextmanager
+def atomic_text(path: str | os.PathLike[str]) -> Iterator[TextIO]:
+    """A UTF-8, LF text stream that becomes ``path`` only when the block ends without error.
+
+    An existing file keeps its permissions; a new one gets the usual
+    ``0o666 & ~umask``.
+    """
+    target = Path(path)
+    folder = target.parent
+    if not folder.is_dir():
+        raise PriffeError(f"{target}: cannot write: the folder {folder} does not exist")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    except OSError as e:
+        raise PriffeError(f"{target}: cannot write here ({e.strerror or e})") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        if target.exists():
+            mode = target.stat().st_mode & 0o777
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_text_atomically(path: str | os.PathLike[str], text: str) -> None:
+    """``path`` holds exactly ``text`` afterwards, or is unchanged if anything failed."""
+    with atomic_text(path) as fh:
+        fh.write(text)

@@ -1,0 +1,167 @@
+"""The cached Lark parser for one PPN record, and friendly syntax errors.
+
+The grammar lives in ``grammar/ppn.lark`` (shipped in the wheel as
+``priffe_records/format/ppn.lark``). The parser is LALR with the contextual lexer and
+a tree-less transformer, built once per process: building costs far more than
+parsing a record.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+from importlib import resources
+from typing import Any
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedInput
+
+from priffe_records.format.errors import PPNSyntaxError
+from priffe_records.format.record import Location
+from priffe_records.game.calls import suggest_call
+
+Block = tuple[str, list[Token]]  # ("auction" | "play" | "plain", tokens)
+
+
+class _Collect(Transformer[Token, Any]):
+    """Keep the raw tokens: the reader turns them into the model with locations."""
+
+    def start(self, items: list[Any]) -> list[Any]:
+        return items
+
+    def auction(self, items: list[Token]) -> Block:
+        return ("auction", items)
+
+    def play(self, items: list[Token]) -> Block:
+        return ("play", items)
+
+    def plain(self, items: list[Token]) -> Block:
+        return ("plain", items)
+
+
+def grammar_text() -> str:
+    """The grammar source: ``grammar/ppn.lark``, packaged as ``priffe_records/format/ppn.lark``.
+
+    In the source tree the packaged name is a symlink to the one grammar file;
+    the wheel build copies its content, so there is one truth either way.
+    """
+    return (resources.files("priffe_records.format") / "ppn.lark").read_text("utf-8")
+
+
+@functools.cache
+def get_parser() -> Lark:
+    """Build the parser once; lark-cython is used when installed (extra ``fast``).
+
+    ``PRIFFE_PURE_LARK=1`` forces plain Lark (the tests run both ways).
+    """
+    options: dict[str, Any] = {
+        "parser": "lalr",
+        "lexer": "contextual",
+        "transformer": _Collect(),
+        "propagate_positions": False,
+        "maybe_placeholders": False,
+    }
+    if os.environ.get("PRIFFE_PURE_LARK") != "1":
+        try:
+            import lark_cython
+
+            options["_plugins"] = lark_cython.plugins
+        except ImportError:
+            pass
+    try:
+        return Lark(grammar_text(), **options)
+    except Exception:  # pragma: no cover - a broken lark-cython build: fall back
+        options.pop("_plugins", None)
+        return Lark(grammar_text(), **options)
+
+
+def parse_chunk(text: str) -> list[Any]:
+    """Parse one record's text; raises Lark's exceptions (see :func:`explain`)."""
+    result: list[Any] = get_parser().parse(text)  # type: ignore[assignment]
+    return result
+
+
+_WORD = re.compile(r'[^\s\[\]{};"%=$!?]+')
+
+_NICE = {
+    "LBRACKET": "'['", "RSQB": "']'", "TAGNAME": "a tag name", "STRING": "a quoted value",
+    "CALLS": "a call", "CARDS": "a card", "TAGS": "a tag pair",
+    "AUCTION_TAG": "a tag pair", "PLAY_TAG": "a tag pair", "DASH": "'-'", "END": "'*'",
+    "CONTINUE": "'+'", "IRREGULARITY": "'^I', '^S', '^R' or '^L'", "NOTE_REF": "a note '=n='",
+    "NAG": "a NAG '$n'", "SUFFIX": "a suffix", "SECTION_TOKEN": "section data",
+    "BRACE_COMMENT": "a comment", "LINE_COMMENT": "a comment", "ESCAPE_LINE": "a % line",
+    "AUCTION": "'Auction'", "PLAY": "'Play'", "$END": "the end of the record",
+}
+
+
+def _expected(names: set[str] | frozenset[str]) -> str:
+    nice = sorted({_NICE.get(n, n) for n in names if not n.startswith("__")})
+    return ", ".join(nice) if nice else "something else"
+
+
+def _position(exc: UnexpectedInput) -> tuple[int, int]:
+    line = getattr(exc, "line", None)
+    column = getattr(exc, "column", None)
+    tok = getattr(exc, "token", None)
+    if not isinstance(line, int) or line < 1:
+        line = getattr(tok, "line", None)
+    if not isinstance(column, int) or column < 1:
+        column = getattr(tok, "column", None)
+    return (line if isinstance(line, int) and line > 0 else 0,
+            column if isinstance(column, int) and column > 0 else 1)
+
+
+def explain(exc: UnexpectedInput, file: str, first_line: int, lines: list[str]) -> PPNSyntaxError:
+    """Turn a Lark error into one plain sentence with file, line and column.
+
+    Both lexer failures (no terminal fits) and parser failures (a token that
+    fits no rule, e.g. a word the fallback lexer took as section data) are
+    classified by what the parser state expected, so the user reads "unknown
+    call" rather than a list of terminal names.
+    """
+    line, column = _position(exc)
+    if line == 0:
+        line = len(lines) or 1
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    loc = Location(file, first_line + line - 1, column)
+    tok = getattr(exc, "token", None)
+    tok_type = getattr(tok, "type", None)
+    allowed = set(getattr(exc, "allowed", None) or getattr(exc, "expected", None) or ())
+    ch = text[column - 1] if column - 1 < len(text) else ""
+    m = _WORD.match(text, column - 1)
+    word = m.group(0) if m else ch
+    if len(word) > 30:
+        word = word[:29] + "…"
+    if ch and ((ord(ch) < 32 and ch not in "\t") or ch == "\x7f"):
+        return PPNSyntaxError(f"control character {ch!r} (PBN §2.2 allows none): is this a "
+                              "PPN/PBN text file?", loc, text)
+    if tok_type == "$END":
+        msg = f"the record ends inside a tag pair; expected {_expected(allowed)}"
+    elif (ch == '"' and "STRING" in allowed) or (ch == '"' and tok_type is None):
+        msg = "unterminated string: the value has no closing '\"' on this line"
+    elif ch == "{" and tok_type is None:
+        msg = "unterminated comment: '{' has no matching '}'"
+    elif "TAGNAME" in allowed and ch.isalpha():
+        msg = f"tag name {word!r} must start with a capital letter (PBN §3.3)"
+    elif "TAGNAME" in allowed:
+        msg = f"expected a tag name after '[', found {ch!r}"
+    elif "CALLS" in allowed and word and ch not in "[]":
+        hint = suggest_call(word)
+        did = f" — did you mean {hint!r}?" if hint else ""
+        msg = (f"unknown call {word!r}{did} (calls: Pass Klöver Spader Ruter Hjärter "
+               "Noll Spela)")
+    elif "CARDS" in allowed and word and ch not in "[]":
+        msg = (f"card {word!r} is not a card: a suit S H D C (or ♠ ♥ ♦ ♣) then a rank "
+               "A K Q J T 9 … 2")
+    elif ch == "%":
+        msg = "'%' starts an escape line only in the first column (PBN §2.4)"
+    elif ch == "]" and "LBRACKET" in allowed:
+        msg = "stray ']': no tag pair is open here"
+    elif "STRING" in allowed:
+        msg = f"the tag has no value: expected a quoted string, found {word!r}"
+    elif "RSQB" in allowed:
+        msg = f"expected ']' to close the tag pair, found {word!r}"
+    else:
+        msg = f"unexpected {word!r}; expected {_expected(allowed)}"
+    return PPNSyntaxError(msg, loc, text)

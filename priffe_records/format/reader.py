@@ -1,0 +1,652 @@
+"""Streaming reader: a PPN (or PBN) file → :class:`~priffe_records.format.record.Record` objects.
+
+The file is decoded line by line and cut into records at semi-empty lines
+(PBN §3) before any parsing, so memory stays bounded by the largest record
+and one bad record never costs the rest of the file.
+
+>>> text = '[Event "Klubbkväll"]\\n[Dealer "n"]\\n[Contract "hjarter"]\\n'
+>>> [rec] = loads(text)
+>>> rec.get("Dealer"), rec.get("Contract")
+('N', 'Hjärter')
+>>> try:
+...     next(loads('[Event "x"]\\n[Auction "N"]\\nHjärterr\\n'))
+... except PPNSyntaxError as e:
+...     print(e.location, e.message[:49])
+<string>:3:1 unknown call 'Hjärterr' — did you mean 'Hjärter'?
+"""
+
+from __future__ import annotations
+
+import codecs
+import contextlib
+import functools
+import io
+import os
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from typing import IO, Literal, overload
+
+from lark import Token as LarkToken
+from lark.exceptions import UnexpectedInput
+
+from priffe_records.format.errors import BadRecord, PPNSyntaxError
+from priffe_records.format.parser import explain, parse_chunk
+from priffe_records.format.record import (
+    Comment,
+    CommentKind,
+    Location,
+    RawSection,
+    Record,
+    Section,
+    Tag,
+    Token,
+    TokenKind,
+)
+from priffe_records.game.calls import Call, Contract
+from priffe_records.game.cards import Card, CardError, Seat, canonical_deal
+
+Source = str | os.PathLike[str] | IO[bytes] | IO[str]
+
+# Lines that describe the file, not a record; the writer puts its own.
+_HEADER = re.compile(r"^%\s*(?:(?:PPN|PBN)\s+\d+(?:\.\d+)*|EXPORT)\s*$")
+_BLANKS = " \t\f\v"
+_WHITE = " \t\f\v\r\n"
+_TAG_START = re.compile(r'^\s*\[[A-Z][A-Za-z0-9_]*\s+"')
+
+# PBN §4.8: these tags may not inherit with '#'.
+_NO_INHERIT = frozenset({"Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Auction",
+                         "Play", "Note"})
+_CALL_SUFFIX_NAG = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
+_RESULT_BOTH = re.compile(r"^\s*(NS|EW)\s+(\d+)\s+(NS|EW)\s+(\d+)\s*$", re.I)
+_RESULT_ONE = re.compile(r"^\s*(NS|EW)\s+(\d+)\s*$", re.I)
+_OPTIMUM_SCORE = re.compile(r"^(NS|EW)\s+[+-]?\d+$")
+_DATE = re.compile(r"^(\?*|[0-9?]{1,4}\.[0-9?]{1,2}\.[0-9?]{1,2})$")
+
+
+# ---------------------------------------------------------------- decoding
+
+
+def _decode_lines(raw: IO[bytes]) -> Iterator[str]:
+    """Yield text lines without line ends; UTF-8 (BOM or not), UTF-16 with BOM, else Latin-1.
+
+    Decoding is per line, so a file that is UTF-8 except for one Latin-1
+    name still reads, and memory does not depend on the file size.
+    """
+    head = raw.read(4)
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        wide = io.TextIOWrapper(io.BufferedReader(_Prefixed(head, raw)), encoding="utf-16",
+                                newline=None)
+        for line in wide:
+            yield line.rstrip("\n")
+        return
+    if head.startswith(codecs.BOM_UTF8):
+        head = head[3:]
+    pending = head
+    while True:
+        chunk = raw.read(1 << 16)
+        if not chunk:
+            break
+        data = pending + chunk
+        cut = data.rfind(b"\n") + 1 or data.rfind(b"\r", 0, len(data) - 1) + 1
+        block, pending = data[:cut], data[cut:]
+        try:  # fast path: the whole block is UTF-8
+            text = block.decode("utf-8")
+        except UnicodeDecodeError:
+            parts = re.split(rb"\r\n|\r|\n", block)
+            parts.pop()
+            for part in parts:
+                yield _decode(part)
+            continue
+        if "\r" in text:
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        lines = text.split("\n")
+        lines.pop()
+        yield from lines
+    if pending:
+        yield from _decode_cr(pending)
+
+
+def _decode_cr(part: bytes) -> Iterator[str]:
+    """One LF-ended line; CRLF ends lose the CR, and lone CRs (old Macs) split lines."""
+    if part.endswith(b"\r"):
+        part = part[:-1]
+    if b"\r" in part:
+        for piece in part.split(b"\r"):
+            yield _decode(piece)
+    else:
+        yield _decode(part)
+
+
+def _decode(data: bytes) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+class _Prefixed(io.RawIOBase):
+    """A byte stream with some already-read bytes put back in front."""
+
+    def __init__(self, head: bytes, rest: IO[bytes]) -> None:
+        self._head = head
+        self._rest = rest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b: bytearray | memoryview) -> int:  # type: ignore[override]
+        if self._head:
+            n = min(len(b), len(self._head))
+            b[:n] = self._head[:n]
+            self._head = self._head[n:]
+            return n
+        data = self._rest.read(len(b))
+        b[: len(data)] = data
+        return len(data)
+
+
+# ---------------------------------------------------------------- splitting
+
+
+@dataclass
+class _Chunk:
+    first_line: int
+    lines: list[str] = field(default_factory=list)
+
+
+def _split(lines: Iterable[str]) -> Iterator[_Chunk]:
+    """Cut the file into records at semi-empty lines outside brace comments."""
+    chunk: _Chunk | None = None
+    in_brace = 0
+    at_top = True
+    brace_blank = False
+    for number, line in enumerate(lines, 1):
+        if at_top and line.startswith("%") and _HEADER.match(line):
+            continue
+        if not line.strip(_BLANKS):
+            at_top = at_top and chunk is None
+            if in_brace:
+                brace_blank = True
+                if chunk is not None:
+                    chunk.lines.append(line)
+                continue
+            if chunk is not None:
+                yield chunk
+                chunk = None
+            continue
+        if in_brace and brace_blank and _TAG_START.match(line) and chunk is not None:
+            # An unclosed '{' followed by a blank line and a new tag: report
+            # the brace in its own record rather than swallowing the file.
+            while chunk.lines and not chunk.lines[-1].strip(_BLANKS):
+                chunk.lines.pop()
+            yield chunk
+            chunk = None
+            in_brace = 0
+        at_top = False
+        brace_blank = False
+        if chunk is None:
+            chunk = _Chunk(number)
+        chunk.lines.append(line)
+        in_brace = _brace_state(line, in_brace)
+    if chunk is not None:
+        while chunk.lines and not chunk.lines[-1].strip(_BLANKS):
+            chunk.lines.pop()
+        yield chunk
+
+
+def _brace_state(line: str, depth: int) -> int:
+    """Brace-comment depth at the end of ``line`` (0 outside; one inner pair allowed)."""
+    if not depth and (line.startswith("%") or "{" not in line):
+        return 0
+    i, n = 0, len(line)
+    while i < n:
+        c = line[i]
+        if depth:
+            if c == "{":
+                depth = 2
+            elif c == "}":
+                depth -= 1
+        elif c == "{":
+            depth = 1
+        elif c == ";":
+            return 0
+        elif c == '"':
+            i += 1
+            while i < n and line[i] != '"':
+                i += 2 if line[i] == "\\" else 1
+        i += 1
+    return depth
+
+
+# ---------------------------------------------------------------- building
+
+
+@dataclass
+class _FileState:
+    """What PBN §4.8 inheritance needs to remember between records."""
+
+    last: dict[str, str] = field(default_factory=dict)
+    header: dict[str, str] = field(default_factory=dict)
+
+
+class _Builder:
+    """Turns one chunk's Lark tokens into a Record, collecting located errors."""
+
+    def __init__(self, name: str, chunk: _Chunk, state: _FileState) -> None:
+        self.name = name
+        self.chunk = chunk
+        self.state = state
+        self.errors: list[PPNSyntaxError] = []
+
+    def loc(self, tok: LarkToken, extra: int = 0) -> Location:
+        """Where a Lark token starts, shifted by ``extra`` columns."""
+        return Location(self.name, self.chunk.first_line + (tok.line or 1) - 1,
+                        (tok.column or 1) + extra)
+
+    def error(self, message: str, where: Location) -> None:
+        index = where.line - self.chunk.first_line
+        text = self.chunk.lines[index] if 0 <= index < len(self.chunk.lines) else ""
+        self.errors.append(PPNSyntaxError(message, where, text))
+
+    def comment(self, tok: LarkToken) -> Comment:
+        s = tok.value
+        if tok.type == "BRACE_COMMENT":
+            return Comment(s.rstrip(_WHITE)[1:-1], CommentKind.BRACE, self.loc(tok))
+        if tok.type == "LINE_COMMENT":
+            return Comment(s[1:], CommentKind.LINE, self.loc(tok))
+        return Comment(s[1:], CommentKind.ESCAPE, self.loc(tok))
+
+    def build(self, items: list[object]) -> Record:
+        leading: list[Comment] = []
+        tags: list[Tag] = []
+        for item in items:
+            if isinstance(item, tuple):
+                kind, toks = item
+                tags.extend(self.block(kind, toks))
+            else:
+                leading.append(self.comment(item))  # type: ignore[arg-type]
+        tags = self.normalise(tags)
+        tags = self.inherit(tags)
+        names = {t.name for t in tags}
+        defaults = tuple(sorted((n, v) for n, v in self.state.header.items() if n not in names))
+        first = Location(self.name, self.chunk.first_line, 1)
+        return Record(tuple(tags), tuple(leading), defaults, first)
+
+    def block(self, kind: str, toks: list[LarkToken]) -> list[Tag]:
+        """The tag pair(s) of one block; section data belongs to the last of them."""
+        first = toks[0]
+        rest = toks[1:]
+        if first.type == "TAGS":
+            found = list(_tags_in_run(first, self.chunk.first_line - 1))
+            tags = [Tag(name, _unescape(raw), (), None, None, Location(self.name, *at),
+                        Location(self.name, *value_at))
+                    for name, raw, at, value_at in found[:-1]]
+            name, raw, at, value_at = found[-1]
+            tags.append(self.plain(name, _unescape(raw), rest, Location(self.name, *at),
+                                   Location(self.name, *value_at)))
+            return tags
+        tag_loc = self.loc(first)
+        if first.type in ("AUCTION_TAG", "PLAY_TAG"):
+            m = _ONE_LINE_TAG.match(first.value)
+            assert m is not None  # the grammar's pattern guarantees it
+            name, raw = m.group(1), m.group(2)
+            value_loc = self.loc(first, m.start(2))
+        else:
+            if kind == "plain":
+                name, string, rest = toks[1].value, toks[2], toks[3:]
+            else:
+                name = "Auction" if kind == "auction" else "Play"
+                string, rest = toks[1], toks[2:]
+            raw = string.value[1:-1]
+            value_loc = self.loc(string, 1)
+        value = _unescape(raw)
+        if kind == "plain":
+            return [self.plain(name, value, rest, tag_loc, value_loc)]
+        comments: list[Comment] = []
+        tokens = self.section(kind, rest, comments)
+        return [Tag(name, value, tuple(comments), Section(tuple(tokens)), None, tag_loc,
+                    value_loc)]
+
+    def plain(self, name: str, value: str, rest: list[LarkToken], tag_loc: Location,
+              value_loc: Location) -> Tag:
+        comments: list[Comment] = []
+        rows: list[list[str]] = []
+        last_line = -1
+        for tok in rest:
+            if tok.type in ("SECTION_TOKEN", "STRING"):
+                if tok.line != last_line:
+                    rows.append([])
+                    last_line = tok.line or 0
+                rows[-1].append(tok.value)
+            else:
+                comments.append(self.comment(tok))
+        section = RawSection(tuple(tuple(r) for r in rows)) if rows else None
+        return Tag(name, value, tuple(comments), section, None, tag_loc, value_loc)
+
+    def section(self, kind: str, rest: list[LarkToken], tag_comments: list[Comment]) -> list[Token]:
+        """Calls or cards with the annotations and comments that follow them.
+
+        Tokens are built final at once and copied on the rare annotation, which
+        keeps the per-card cost to one Token and one Location.
+        """
+        what = "call" if kind == "auction" else "card"
+        out: list[Token] = []
+        pending_irregularity: LarkToken | None = None
+        per_line: dict[int, int] = {}
+        suffixed: set[int] = set()
+        first_line = self.chunk.first_line - 1
+        for tok in rest:
+            t = tok.type
+            if t in ("CALLS", "CARDS"):
+                for text, rel_line, column in _split_run(tok):
+                    line = first_line + rel_line
+                    tk, canon = _classify(text)
+                    irr = None
+                    if pending_irregularity is not None:
+                        irr = pending_irregularity.value[1]
+                        pending_irregularity = None
+                    token = Token(tk, canon, irr, None, (), (), Location(self.name, line, column))
+                    if kind == "play":
+                        per_line[line] = per_line.get(line, 0) + 1
+                        if per_line[line] == 5:
+                            self.error("Play row has 5 cards: each line is one trick, four "
+                                       "cards in seat order (PBN §3.6)", Location(
+                                           self.name, line, column))
+                    out.append(token)
+                continue
+            if t in ("BRACE_COMMENT", "LINE_COMMENT", "ESCAPE_LINE"):
+                if out:
+                    out[-1] = replace(out[-1], comments=(*out[-1].comments, self.comment(tok)))
+                else:
+                    tag_comments.append(self.comment(tok))
+                continue
+            if t in ("NOTE_REF", "NAG", "SUFFIX"):
+                if not out or out[-1].kind is TokenKind.END:
+                    self.error(f"annotation {tok.value!r} must follow a {what}", self.loc(tok))
+                    continue
+                cur = out[-1]
+                if t == "NOTE_REF":
+                    if cur.note is not None:
+                        self.error(f"a {what} takes at most one note reference (PBN §3.5.4)",
+                                   self.loc(tok))
+                    out[-1] = replace(cur, note=int(tok.value[1:-1]))
+                    continue
+                if t == "NAG":
+                    n = int(tok.value[1:])
+                    if n > 255:
+                        self.error(f"NAG {tok.value!r} is out of range: $0 … $255 (PBN §3.7)",
+                                   self.loc(tok))
+                else:
+                    if len(out) in suffixed:
+                        self.error(f"at most one suffix (! ? !! ?? !? ?!) per {what}",
+                                   self.loc(tok))
+                    suffixed.add(len(out))
+                    n = _CALL_SUFFIX_NAG[tok.value] + (6 if kind == "play" else 0)
+                out[-1] = replace(cur, nags=tuple(sorted((*cur.nags, n))))
+                continue
+            if t == "IRREGULARITY":
+                if tok.value == "^S" and kind == "auction":
+                    out.append(Token(TokenKind.SKIP, "^S", location=self.loc(tok)))
+                    continue
+                if tok.value == "^S" or (kind == "auction") != (tok.value == "^I"):
+                    where = "auction" if tok.value in ("^I", "^S") else "play"
+                    self.error(f"irregularity {tok.value!r} belongs in the {where} section "
+                               "(PBN §3.9)", self.loc(tok))
+                    continue
+                pending_irregularity = tok
+                continue
+            # END or CONTINUE
+            irr = None
+            if pending_irregularity is not None:
+                if t == "END":
+                    self.error(f"irregularity {pending_irregularity.value!r} must precede a "
+                               f"{what}", self.loc(pending_irregularity))
+                irr = pending_irregularity.value[1]
+                pending_irregularity = None
+            where_loc = self.loc(tok)
+            if kind == "play" and t == "CONTINUE":
+                per_line[where_loc.line] = per_line.get(where_loc.line, 0) + 1
+            out.append(Token(TokenKind.END if t == "END" else TokenKind.CONTINUE, tok.value, irr,
+                             location=where_loc))
+        if pending_irregularity is not None:
+            self.error(f"irregularity {pending_irregularity.value!r} must precede a {what}",
+                       self.loc(pending_irregularity))
+        return out
+
+    # -- values ---------------------------------------------------------
+
+    def normalise(self, tags: list[Tag]) -> list[Tag]:
+        """Canonical values (FORMAT.md export rules) and PBN value checks."""
+        by_name = {t.name: t for t in reversed(tags)}
+        dealer = _seat_or_none(by_name["Dealer"].value) if "Dealer" in by_name else None
+        declarer = _seat_or_none(by_name["Declarer"].value) if "Declarer" in by_name else None
+        out = []
+        for t in tags:
+            value = t.value
+            v = value.strip()
+            vloc = t.value_location or Location(self.name, 0, 0)
+            if t.name in ("Dealer", "Declarer") and _seat_or_none(v) is not None:
+                value = v.upper()
+            elif t.name == "Dealer" and v not in ("", "?", "#"):
+                self.error(f"Dealer {value!r} is not a seat: N, E, S or W", vloc)
+            elif t.name in ("Auction", "Play"):
+                if _seat_or_none(v) is None:
+                    self.error(f"{t.name} {value!r} must name the seat of the first "
+                               f"{'call' if t.name == 'Auction' else 'card'}: N, E, S or W", vloc)
+                else:
+                    value = v.upper()
+            elif t.name == "Deal" and v not in ("", "?", "#"):
+                try:
+                    value = canonical_deal(v, dealer)
+                except CardError as e:
+                    self.error(f"bad Deal: {e}", Location(vloc.file, vloc.line,
+                                                          vloc.column + e.column))
+            elif t.name == "Contract" and v:
+                # A bridge contract stays as written; the validator explains.
+                with contextlib.suppress(ValueError):
+                    value = Contract.parse(v).value
+            elif t.name == "Result":
+                value = _normalise_result(value, declarer)
+            elif t.name == "OptimumScore" and not _OPTIMUM_SCORE.match(v):
+                self.error(f"OptimumScore {value!r} must be 'NS <score>' or 'EW <score>' "
+                           "(PBN §4.2)", vloc)
+            elif t.name == "Date" and not _DATE.match(v) and not v.startswith("#"):
+                self.error(f"Date {value!r} must be YYYY.MM.DD, with '?' for unknown digits",
+                           vloc)
+            if value != t.value:
+                t = Tag(t.name, value, t.comments, t.section, t.inherit, t.location,
+                        t.value_location)
+            out.append(t)
+        return out
+
+    def inherit(self, tags: list[Tag]) -> list[Tag]:
+        """Resolve ``#`` and ``##`` (PBN §4.8) against the earlier records of the file."""
+        out = []
+        for t in tags:
+            if t.value.startswith("#"):
+                if t.name in _NO_INHERIT:
+                    self.error(f"tag {t.name} may not inherit its value with '#' (PBN §4.8)",
+                               t.value_location or Location(self.name, 0, 0))
+                    out.append(t)
+                    continue
+                marker = t.value
+                if marker == "#":
+                    value = self.state.last.get(t.name, "")
+                else:
+                    value = marker[2:]
+                    self.state.header[t.name] = value
+                t = Tag(t.name, value, t.comments, t.section, marker, t.location, t.value_location)
+            elif t.name in self.state.header:
+                self.state.header[t.name] = t.value
+            out.append(t)
+        for t in out:
+            self.state.last[t.name] = t.value
+        return out
+
+
+_ONE_LINE_TAG = re.compile(r'\[[ \t]*([A-Z][A-Za-z0-9_]*)[ \t]+"((?:\\.|[^"\\\n])*)"')
+_WORD_IN_RUN = re.compile(r"\S+")
+_FOREIGN = re.compile(r"^(?:[1-7](?:NT|[CDHSN])|XX|X|AP)$")
+
+
+@functools.lru_cache(maxsize=4096)
+def _classify(text: str) -> tuple[TokenKind, str]:
+    """Kind and canonical text of one word of a call or card run (cached: few distinct words)."""
+    if text in ("-", "--"):
+        return TokenKind.UNKNOWN, "-"
+    with contextlib.suppress(ValueError):
+        return TokenKind.CALL, Call.parse(text).value
+    up = text.upper()
+    if _FOREIGN.match(up):
+        return TokenKind.FOREIGN, up
+    return TokenKind.CARD, str(Card.parse(text))
+
+
+def _located(tok: LarkToken, pattern: re.Pattern[str],
+             offset: int = 0) -> Iterator[tuple[re.Match[str], int, int]]:
+    """Each match of ``pattern`` in a token's text with its own line and column.
+
+    Run tokens (tag pairs, calls, cards) span lines; ``offset`` turns the
+    token's line within the record into the file's line.
+    """
+    text = tok.value
+    line, col0 = (tok.line or 1) + offset, tok.column or 1
+    line_start, nl_seen = 0, 0
+    for m in pattern.finditer(text):
+        start = m.start()
+        nl = text.count("\n", line_start, start)
+        if nl:
+            nl_seen += nl
+            line_start = text.rfind("\n", 0, start) + 1
+        yield m, line + nl_seen, start - line_start + 1 if nl_seen else col0 + start
+
+
+def _tags_in_run(tok: LarkToken, offset: int) -> Iterator[tuple[str, str, tuple[int, int],
+                                                                 tuple[int, int]]]:
+    """Name, raw value, (line, column) of the tag and of its value, for each tag of a run."""
+    for m, line, column in _located(tok, _ONE_LINE_TAG, offset):
+        yield (m.group(1), m.group(2), (line, column),
+               (line, column + m.start(2) - m.start()))
+
+
+def _split_run(tok: LarkToken) -> Iterator[tuple[str, int, int]]:
+    """The words of a call or card run with their own line and column."""
+    for m, line, column in _located(tok, _WORD_IN_RUN):
+        yield m.group(0), line, column
+
+
+def _unescape(s: str) -> str:
+    if "\\" not in s:
+        return s
+    return re.sub(r'\\([\\"])', r"\1", s)
+
+
+def _seat_or_none(v: str) -> Seat | None:
+    v = v.strip().upper()
+    return Seat(v) if v in ("N", "E", "S", "W") else None
+
+
+def _normalise_result(value: str, declarer: Seat | None) -> str:
+    """``NS n EW m`` where the text allows it (FORMAT.md); anything else is kept as written."""
+    m = _RESULT_BOTH.match(value)
+    if m and m.group(1).upper() != m.group(3).upper():
+        counts = {m.group(1).upper(): int(m.group(2)), m.group(3).upper(): int(m.group(4))}
+        return f"NS {counts['NS']} EW {counts['EW']}"
+    m = _RESULT_ONE.match(value)
+    side, n = (m.group(1).upper(), int(m.group(2))) if m else (None, None)
+    if side is None and value.strip().isdigit() and declarer is not None:
+        side, n = declarer.side.value, int(value.strip())
+    if side is None or n is None or n > 13:
+        return value
+    other = 13 - n
+    return f"NS {n} EW {other}" if side == "NS" else f"NS {other} EW {n}"
+
+
+# ---------------------------------------------------------------- API
+
+
+def _parse_record(chunk: _Chunk, name: str, state: _FileState) -> Record | BadRecord:
+    text = "\n".join(chunk.lines) + "\n"
+    builder = _Builder(name, chunk, state)
+    try:
+        items = parse_chunk(text)
+    except UnexpectedInput as exc:
+        err = explain(exc, name, chunk.first_line, chunk.lines)
+        return BadRecord((err,), Location(name, chunk.first_line, 1), text)
+    record = builder.build(items)
+    if builder.errors:
+        return BadRecord(tuple(builder.errors), Location(name, chunk.first_line, 1), text)
+    return record
+
+
+def _records(lines: Iterable[str], name: str) -> Iterator[Record | BadRecord]:
+    state = _FileState()
+    for chunk in _split(lines):
+        yield _parse_record(chunk, name, state)
+
+
+@overload
+def read(source: Source, *, errors: Literal["raise"] = "raise",
+         name: str | None = None) -> Iterator[Record]: ...
+
+
+@overload
+def read(source: Source, *, errors: Literal["collect"],
+         name: str | None = None) -> Iterator[Record | BadRecord]: ...
+
+
+def read(source: Source, *, errors: Literal["raise", "collect"] = "raise",
+         name: str | None = None) -> Iterator[Record] | Iterator[Record | BadRecord]:
+    """Yield the records of a PPN/PBN file one at a time.
+
+    ``source`` is a path or an open file (bytes or text). With
+    ``errors="raise"`` the first bad record raises
+    :class:`~priffe_records.format.errors.PPNSyntaxError`; with ``"collect"`` a bad
+    record is yielded as a :class:`~priffe_records.format.errors.BadRecord` and
+    reading goes on with the next record.
+    """
+    it = _read_any(source, name)
+    if errors == "collect":
+        return it
+    return _strict(it)
+
+
+def _strict(it: Iterator[Record | BadRecord]) -> Iterator[Record]:
+    for rec in it:
+        if isinstance(rec, BadRecord):
+            raise rec.errors[0]
+        yield rec
+
+
+def _read_any(source: Source, name: str | None) -> Iterator[Record | BadRecord]:
+    if isinstance(source, str | os.PathLike):
+        label = name or os.fspath(source)
+        with open(source, "rb") as fh:
+            yield from _records(_decode_lines(fh), label)
+        return
+    label = name or str(getattr(source, "name", "<stream>"))
+    if isinstance(source, io.TextIOBase):
+        yield from _records((line.rstrip("\r\n") for line in source), label)
+    else:
+        yield from _records(_decode_lines(source), label)  # type: ignore[arg-type]
+
+
+@overload
+def loads(text: str, *, errors: Literal["raise"] = "raise",
+          name: str = "<string>") -> Iterator[Record]: ...
+
+
+@overload
+def loads(text: str, *, errors: Literal["collect"],
+          name: str = "<string>") -> Iterator[Record | BadRecord]: ...
+
+
+def loads(text: str, *, errors: Literal["raise", "collect"] = "raise",
+          name: str = "<string>") -> Iterator[Record] | Iterator[Record | BadRecord]:
+    """Read records from a string (see :func:`read`)."""
+    lines = re.split(r"\r\n|\r|\n", text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    it = _records(lines, name)
+    return it if errors == "collect" else _strict(it)

@@ -1,0 +1,164 @@
+"""Writer: records → canonical PPN export format (FORMAT.md, PBN §2.1 export rules).
+
+The writer is the single definition of "canonical": tags in export order,
+one per line, calls and cards in canonical spelling, four slots a line,
+suffixes as NAGs, every comment after what it followed. Because the reader
+normalises values the same way, ``loads(dumps(records))`` gives equal
+records and ``dumps`` of those is byte-for-byte the same text.
+
+>>> from priffe_records.format.reader import loads
+>>> text = '[Contract "hjarter"] {bud}\\n[Event "Klubbkväll"]\\n'
+>>> print(dumps(loads(text)), end="")
+% PPN 1.0
+% EXPORT
+[Event "Klubbkväll"]
+[Contract "Hjärter"]
+{bud}
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Iterable
+from typing import IO
+
+from priffe_records.format.atomic import atomic_text
+from priffe_records.format.errors import BadRecord
+from priffe_records.format.record import (
+    Comment,
+    CommentKind,
+    RawSection,
+    Record,
+    Section,
+    Tag,
+    Token,
+    TokenKind,
+    export_order,
+)
+
+HEADER = "% PPN 1.0\n% EXPORT\n"
+
+
+def escape(value: str) -> str:
+    """A tag value as a PBN string token (PBN §3.2)."""
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _comment_line(c: Comment) -> str:
+    return c.pbn()
+
+
+def format_token(tok: Token) -> str:
+    """A call or card with its annotations in export order: note, then NAGs (PBN §3.5.2)."""
+    if tok.irregularity is None and tok.note is None and not tok.nags:
+        return tok.text  # nearly every card and call
+    parts = []
+    if tok.irregularity:
+        parts.append("^" + tok.irregularity)
+    parts.append(tok.text)
+    if tok.note is not None:
+        parts.append(f"={tok.note}=")
+    parts.extend(f"${n}" for n in tok.nags)
+    return " ".join(parts)
+
+
+def _section_lines(section: Section) -> list[str]:
+    """Four slots a line; ``*`` on a line of its own; comments stay after their token."""
+    lines: list[str] = []
+    cur: list[str] = []
+    slots = 0
+
+    def flush() -> None:
+        nonlocal cur, slots
+        if cur:
+            lines.append(" ".join(cur))
+        cur, slots = [], 0
+
+    for tok in section.tokens:
+        if tok.kind is TokenKind.END or slots == 4:
+            flush()
+        cur.append(format_token(tok))
+        if tok.kind is not TokenKind.END:
+            slots += 1
+        for c in tok.comments or ():
+            if c.kind is CommentKind.ESCAPE:
+                flush()
+                lines.append(c.pbn())
+            elif c.kind is CommentKind.LINE:
+                cur.append(c.pbn())
+                flush()
+                slots = 0
+            else:
+                cur.append(c.pbn())
+        if tok.kind is TokenKind.END:
+            flush()
+    flush()
+    return lines
+
+
+def _tag_lines(tag: Tag, resolve: bool) -> list[str]:
+    value = tag.value if resolve else tag.written_value
+    lines = [f"[{tag.name} {escape(value)}]"]
+    lines.extend(c.pbn() for c in tag.comments)
+    if isinstance(tag.section, Section):
+        lines.extend(_section_lines(tag.section))
+    elif isinstance(tag.section, RawSection):
+        lines.extend(" ".join(row) for row in tag.section.rows)
+    return lines
+
+
+def format_record(record: Record, *, resolve_inheritance: bool = False) -> str:
+    """One record in export format, ending with a newline.
+
+    ``resolve_inheritance`` writes inherited (``#``/``##``) values out in
+    full, for a record taken out of its file (archive exports, filters).
+    """
+    lines = [c.pbn() for c in record.leading]
+    tags = list(record.tags)
+    if resolve_inheritance:
+        tags += [Tag(n, v) for n, v in record.defaults]
+    for tag in export_order(tuple(tags)):
+        lines.extend(_tag_lines(tag, resolve_inheritance))
+    return "\n".join(lines) + "\n"
+
+
+def dumps(records: Iterable[Record | BadRecord], *, header: bool = True,
+          resolve_inheritance: bool = False) -> str:
+    """The whole file as a string (see :func:`write`)."""
+    buf = io.StringIO()
+    _write_stream(records, buf, header=header, resolve_inheritance=resolve_inheritance)
+    return buf.getvalue()
+
+
+def _write_stream(records: Iterable[Record | BadRecord], out: IO[str], *, header: bool,
+                  resolve_inheritance: bool) -> int:
+    if header:
+        out.write(HEADER)
+    n = 0
+    for rec in records:
+        if n:
+            out.write("\n")
+        if isinstance(rec, BadRecord):
+            # Keep what could not be read, as it was: nothing of the user's is lost.
+            out.write(rec.text)
+        else:
+            out.write(format_record(rec, resolve_inheritance=resolve_inheritance))
+        n += 1
+    return n
+
+
+def write(records: Iterable[Record | BadRecord], file: str | os.PathLike[str] | IO[str], *,
+          header: bool = True, resolve_inheritance: bool = False) -> int:
+    """Write records in export format; returns how many were written.
+
+    A path is written atomically (a temporary file in the same folder, then
+    renamed over the target), so an error or Ctrl-C half way never leaves a
+    half-written file where the user's file was.
+    """
+    if not isinstance(file, str | os.PathLike):
+        return _write_stream(records, file, header=header,
+                             resolve_inheritance=resolve_inheritance)
+    with atomic_text(file) as fh:
+        n = _write_stream(records, fh, header=header, resolve_inheritance=resolve_inheritance)
+    return n

@@ -1,0 +1,140 @@
+"""Priffe calls and contracts (R5, R8) and the words players write for them.
+
+The canonical words are Swedish; import also accepts ASCII spellings,
+English words and suit symbols, in any letter case (FORMAT.md).
+
+>>> Call.parse("hjarter"), Call.parse("♥"), Call.parse("Play")
+(<Call.HJARTER: 'Hjärter'>, <Call.HJARTER: 'Hjärter'>, <Call.SPELA: 'Spela'>)
+>>> Call.SPELA.outranks(Call.NOLL)
+True
+>>> suggest_call("Hjärterr")
+'Hjärter'
+>>> Contract.parse("tvangsnoll")
+<Contract.TVANGSNOLL: 'Tvångsnoll'>
+"""
+
+from __future__ import annotations
+
+import difflib
+import enum
+
+from priffe_records.game.cards import Suit
+
+
+class Call(enum.Enum):
+    """A call; ``value`` is the canonical export word."""
+
+    PASS = "Pass"
+    KLOVER = "Klöver"
+    SPADER = "Spader"
+    RUTER = "Ruter"
+    HJARTER = "Hjärter"
+    NOLL = "Noll"
+    SPELA = "Spela"
+
+    @property
+    def is_bid(self) -> bool:
+        return self is not Call.PASS
+
+    @property
+    def height(self) -> int:
+        """Bid rank (R5): Klöver 1 … Spela 6; Pass 0."""
+        return _CALL_ORDER.index(self)
+
+    def outranks(self, other: Call) -> bool:
+        return self.height > other.height
+
+    @classmethod
+    def parse(cls, text: str) -> Call:
+        """Read any accepted spelling; ``ValueError`` names the closest word."""
+        key = text.casefold()
+        if key in _CALL_WORDS:
+            return _CALL_WORDS[key]
+        hint = suggest_call(text)
+        extra = f" — did you mean {hint!r}?" if hint else ""
+        raise ValueError(f"unknown call {text!r}{extra}")
+
+    def word(self, lang: str = "sv") -> str:
+        return self.value if lang == "sv" else _CALL_EN[self]
+
+
+_CALL_ORDER = (Call.PASS, Call.KLOVER, Call.SPADER, Call.RUTER, Call.HJARTER, Call.NOLL,
+               Call.SPELA)
+_CALL_EN = {Call.PASS: "Pass", Call.KLOVER: "Clubs", Call.SPADER: "Spades",
+            Call.RUTER: "Diamonds", Call.HJARTER: "Hearts", Call.NOLL: "Null",
+            Call.SPELA: "Play"}
+_CALL_WORDS: dict[str, Call] = {}
+for _call, _words in {
+    Call.PASS: ("pass",),
+    Call.KLOVER: ("klöver", "klover", "clubs", "club", "♣", "♧"),
+    Call.SPADER: ("spader", "spades", "spade", "♠", "♤"),
+    Call.RUTER: ("ruter", "diamonds", "diamond", "♦", "♢"),
+    Call.HJARTER: ("hjärter", "hjarter", "hearts", "heart", "♥", "♡"),
+    Call.NOLL: ("noll", "null", "nolo", "misère", "misere"),
+    Call.SPELA: ("spela", "spelut", "play"),
+}.items():
+    for _w in _words:
+        _CALL_WORDS[_w] = _call
+
+
+def suggest_call(text: str) -> str | None:
+    """The canonical word closest to a misspelt call, if any is close."""
+    words = [w for w in _CALL_WORDS if len(w) > 1]
+    hit = difflib.get_close_matches(text.casefold(), words, n=1, cutoff=0.75)
+    return _CALL_WORDS[hit[0]].value if hit else None
+
+
+class Contract(enum.Enum):
+    """What is played (R8); ``value`` is the canonical export word."""
+
+    SPELA = "Spela"
+    NOLL = "Noll"
+    HJARTER = "Hjärter"
+    RUTER = "Ruter"
+    TVANGSNOLL = "Tvångsnoll"
+    PASSNOLL = "Passnoll"
+
+    @property
+    def trump(self) -> Suit | None:
+        return {Contract.HJARTER: Suit.H, Contract.RUTER: Suit.D}.get(self)
+
+    @property
+    def kind(self) -> str:
+        """``positive``, ``negative`` or ``forced`` (the scoring chapter of RULES.md)."""
+        if self in (Contract.SPELA, Contract.HJARTER, Contract.RUTER):
+            return "positive"
+        if self is Contract.NOLL:
+            return "negative"
+        return "forced"
+
+    @property
+    def has_declarer(self) -> bool:
+        return self.kind != "forced"
+
+    @classmethod
+    def parse(cls, text: str) -> Contract:
+        key = text.casefold()
+        if key in _CONTRACT_WORDS:
+            return _CONTRACT_WORDS[key]
+        hit = difflib.get_close_matches(key, list(_CONTRACT_WORDS), n=1, cutoff=0.75)
+        extra = f" — did you mean {_CONTRACT_WORDS[hit[0]].value!r}?" if hit else ""
+        raise ValueError(f"unknown contract {text!r}{extra}")
+
+    def word(self, lang: str = "sv") -> str:
+        return self.value if lang == "sv" else _CONTRACT_EN[self]
+
+
+_CONTRACT_EN = {Contract.SPELA: "Play", Contract.NOLL: "Null", Contract.HJARTER: "Hearts",
+                Contract.RUTER: "Diamonds", Contract.TVANGSNOLL: "Forced null",
+                Contract.PASSNOLL: "Pass null"}
+_CONTRACT_WORDS: dict[str, Contract] = {}
+for _con, _cwords in {
+    Contract.SPELA: ("spela", "spelut", "play"),
+    Contract.NOLL: ("noll", "null"),
+    Contract.HJARTER: ("hjärter", "hjarter", "hearts", "♥"),
+    Contract.RUTER: ("ruter", "diamonds", "♦"),
+    Contract.TVANGSNOLL: ("tvångsnoll", "tvangsnoll", "forced null", "forcednull"),
+    Contract.PASSNOLL: ("passnoll", "pass null", "passnull"),
+}.items():
+    for _w in _cwords:
+        _CONTRACT_WORDS[_w] = _con

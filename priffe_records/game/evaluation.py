@@ -1,0 +1,72 @@
+"""Hand strength in honour tricks (hs), the seed table of R30.
+
+Used by the convention warnings (R9) and by replays showing hand strength.
+Values are :class:`~fractions.Fraction` so ¼-steps add up exactly.
+
+>>> from priffe_records.game.cards import Hand
+>>> str(honour_tricks(Hand.parse("AKQ.KJ3.Q2.5432")))
+'13/4'
+>>> show_hs(honour_tricks(Hand.parse("AKQ.KJ3.Q2.5432")))
+'3¼'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fractions import Fraction
+
+from priffe_records.game.cards import SUITS, Card, Hand, Rank, Suit
+
+
+def suit_value(ranks: Iterable[Rank]) -> Fraction:
+    """hs of one suit holding: the first row of the R30 table it meets."""
+    held = set(ranks)
+    n = len(held)
+    a, k, q = Rank.ACE in held, Rank.KING in held, Rank.QUEEN in held
+    j, t = Rank.JACK in held, Rank.TEN in held
+    if a and k and q:
+        return Fraction(9, 4)  # row 1
+    if a and k:
+        return Fraction(2)  # row 2
+    if a and q:
+        return Fraction(3, 2)  # row 3
+    if (a and j and n >= 3) or (k and q and j) or (a and n == 1):
+        return Fraction(5, 4)  # row 4
+    if (a and j and n == 2) or (k and q) or (k and j and t):
+        return Fraction(1)  # row 5
+    if a:
+        return Fraction(1)  # row 6, a completion of the seed table
+    if k and j and n >= 3:
+        return Fraction(3, 4)  # row 7
+    if (k and n >= 2) or (q and j and (t or n >= 3)):
+        return Fraction(1, 2)  # row 8
+    if (q and n >= 2) or ((k or q or j) and n == 1):
+        return Fraction(1, 4)  # row 9
+    return Fraction(0)  # row 10
+
+
+def suit_values(cards: Iterable[Card]) -> dict[Suit, Fraction]:
+    by_suit: dict[Suit, list[Rank]] = {s: [] for s in SUITS}
+    for c in cards:
+        by_suit[c.suit].append(c.rank)
+    return {s: suit_value(r) for s, r in by_suit.items()}
+
+
+def honour_tricks(hand: Hand) -> Fraction:
+    """A hand's hs: the sum over its four suits (R30)."""
+    return sum(suit_values(hand.cards).values(), Fraction(0))
+
+
+def is_guarded(hand: Hand, suit: Suit) -> bool:
+    """A suit the opponents cannot run at once: A, Kx, Qxx or Jxxx (a convention, see R9)."""
+    ranks = {c.rank for c in hand.cards if c.suit is suit}
+    n = len(ranks)
+    return (Rank.ACE in ranks or (Rank.KING in ranks and n >= 2)
+            or (Rank.QUEEN in ranks and n >= 3) or (Rank.JACK in ranks and n >= 4))
+
+
+def show_hs(value: Fraction) -> str:
+    """Players write quarters as ¼ ½ ¾."""
+    whole, rest = divmod(value, 1)
+    frac = {Fraction(0): "", Fraction(1, 4): "¼", Fraction(1, 2): "½", Fraction(3, 4): "¾"}[rest]
+    return (str(whole) if whole or not frac else "") + frac

@@ -1,0 +1,1 @@
+"""Replay: a view model built from the engine's analysis, drawn in the terminal and as HTML."""

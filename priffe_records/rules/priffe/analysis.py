@@ -1,0 +1,488 @@
+"""One record, checked on its own: deal (R1–R2), auction (R4–R9), play (R10–R13), score (R14–R18).
+
+:func:`analyse_record` computes every fact the record lets us compute and
+compares each claimed tag value with it. What the record does not let us
+compute (a score sheet has no hands) is taken as written and reported as
+*unverifiable*, so the rubber bookkeeping can still go on.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from priffe_records.format.record import Location, Record, TokenKind
+from priffe_records.game.calls import Call, Contract
+from priffe_records.game.cards import (
+    FULL_DECK,
+    SEATS,
+    Card,
+    CardError,
+    Deal,
+    Hand,
+    Seat,
+    Side,
+    Suit,
+    sorted_cards,
+)
+from priffe_records.game.evaluation import honour_tricks, is_guarded, show_hs, suit_values
+from priffe_records.game.words import card_name, seat_name, suit_name
+from priffe_records.rules.findings import Finding, error, tag_location, unverifiable, warning
+from priffe_records.rules.priffe.auction import AuctionResult, run_auction
+from priffe_records.rules.priffe.options import (
+    PRESETS,
+    NotPriffeError,
+    Options,
+    OptionsError,
+    is_unspecified,
+    parse_scoring,
+)
+from priffe_records.rules.priffe.play import PlayResult, opening_leader, replay
+from priffe_records.rules.priffe.scoring import (
+    DealScore,
+    SidePoints,
+    declaring_side,
+    honours,
+    score_deal,
+)
+
+_PLAYER_TAGS = {Seat.N: "North", Seat.E: "East", Seat.S: "South", Seat.W: "West"}
+_BARE_NUMBER = re.compile(r"^\s*\d+\s*$")
+_CONTRACT_WORDS = "Spela, Noll, Hjärter, Ruter, Tvångsnoll, Passnoll"
+
+
+@dataclass(frozen=True, slots=True)
+class DealOutcome:
+    """What one record shows once the rules have been applied.
+
+    ``priffe`` is false for a record of another game (bridge): it then has a
+    single finding and takes no part in the rubber. ``honours`` are computed
+    from the hands when they tell, else taken from the record.
+    """
+
+    record: Record
+    priffe: bool = True
+    options: Options = PRESETS["sv"]
+    dealer: Seat | None = None
+    players: tuple[str | None, ...] = (None, None, None, None)
+    deal: Deal | None = None
+    auction: AuctionResult | None = None
+    play: PlayResult | None = None
+    contract: Contract | None = None
+    declarer: Seat | None = None
+    tricks: SidePoints | None = None
+    honours: SidePoints | None = None
+    score: DealScore | None = None
+    findings: tuple[Finding, ...] = field(default=())
+    index: int = 0  # 1-based position in the validated sequence, set by the driver
+
+    def player(self, seat: Seat) -> str | None:
+        return self.players[seat.index]
+
+
+def _given(value: str | None) -> bool:
+    return not is_unspecified(value)
+
+
+def _claim(record: Record, name: str, rule: str, findings: list[Finding],
+           total: int | None = None) -> SidePoints | None:
+    """A claimed ``NS n EW m`` value; a malformed one is an error, then ignored."""
+    text = record.get(name)
+    if not _given(text):
+        return None
+    assert text is not None
+    try:
+        return SidePoints.parse(text, total)
+    except ValueError as e:
+        findings.append(error(rule, f"{name} {e} ({rule})", tag_location(record, name)))
+        return None
+
+
+def _check_players(record: Record, findings: list[Finding]) -> tuple[str | None, ...]:
+    """R1: four different players, one per seat."""
+    names: list[str | None] = []
+    seen: dict[str, Seat] = {}
+    for seat in SEATS:
+        name = record.get(_PLAYER_TAGS[seat])
+        name = name.strip() if _given(name) and name else None
+        names.append(name)
+        if name is None:
+            continue
+        if name.casefold() in seen:
+            other = seen[name.casefold()]
+            findings.append(error("R1", f"{name} sits both {seat_name(other)} and "
+                                  f"{seat_name(seat)}: four players, one per seat (R1)",
+                                  tag_location(record, _PLAYER_TAGS[seat])))
+        seen[name.casefold()] = seat
+    return tuple(names)
+
+
+def _seat_tag(record: Record, name: str, rule: str, findings: list[Finding]) -> Seat | None:
+    text = record.get(name)
+    if not _given(text):
+        return None
+    assert text is not None
+    try:
+        return Seat.parse(text)
+    except CardError:
+        findings.append(error(rule, f"{name} {text!r} is not a seat (N, E, S or W) ({rule})",
+                              tag_location(record, name)))
+        return None
+
+
+def _shift(loc: Location | None, columns: int) -> Location | None:
+    return Location(loc.file, loc.line, loc.column + columns) if loc else None
+
+
+def check_deal(record: Record, findings: list[Finding]) -> Deal | None:
+    """R2: 13 cards each, every card once; an unknown hand (``-``) is allowed.
+
+    With exactly one hand unknown it is deduced from the other three, which
+    is certain, not a guess.
+    """
+    text = record.get("Deal")
+    if not _given(text) or text is None:
+        return None
+    loc = tag_location(record, "Deal")
+    try:
+        deal = Deal.parse(text)
+    except CardError as e:
+        findings.append(error("R2", f"Deal: {e} (R2)", _shift(loc, e.column)))
+        return None
+    known = [h for h in deal.hands if h is not None]
+    dealt = [c for h in known for c in h.cards]
+    if all(len(h) == 13 for h in known) and len(set(dealt)) == len(dealt):
+        ok = True  # the common case; the loop below names what is wrong
+        where = dict.fromkeys(dealt, Seat.N) if len(known) == 3 else {}
+    else:
+        ok, where = _deal_faults(deal, loc, findings)
+    if not ok:
+        return None
+    unknown = [s for s in SEATS if deal.hand(s) is None]
+    if len(unknown) == 1:
+        rest = FULL_DECK - where.keys()
+        hands = list(deal.hands)
+        hands[unknown[0].index] = Hand(tuple(sorted_cards(rest)))
+        deal = Deal((hands[0], hands[1], hands[2], hands[3]))
+    return deal
+
+
+def _deal_faults(deal: Deal, loc: Location | None, findings: list[Finding]
+                 ) -> tuple[bool, dict[Card, Seat]]:
+    """R2 findings naming each short hand and each card dealt twice."""
+    ok = True
+    where: dict[Card, Seat] = {}
+    for seat in SEATS:
+        hand = deal.hand(seat)
+        if hand is None:
+            continue
+        if len(hand) != 13:
+            ok = False
+            findings.append(error("R2", f"{seat_name(seat)} is dealt {len(hand)} cards; each "
+                                  "player holds 13 (R2)", loc))
+        for c in hand.cards:
+            if c in where:
+                ok = False
+                other = where[c]
+                whom = (f"twice to {seat_name(seat)}" if other is seat
+                        else f"to both {seat_name(other)} and {seat_name(seat)}")
+                findings.append(error("R2", f"{card_name(c)} is dealt {whom}: a deal uses "
+                                      "every card once (R2)", loc))
+            where[c] = seat
+    return ok, where
+
+
+def _conventions(auction: AuctionResult, deal: Deal | None, findings: list[Finding]) -> None:
+    """R9: what an opening bid by forehand promises (warnings only)."""
+    if not auction.calls or deal is None:
+        return
+    first = auction.calls[0]
+    hand = deal.hand(first.seat)
+    if hand is None or first.call is None or not first.call.is_bid:
+        return
+    hs = honour_tricks(hand)
+    per_suit = suit_values(hand.cards)
+    length = {s: sum(1 for c in hand.cards if c.suit is s) for s in Suit}
+    call = first.call
+    why: str | None = None
+    if call in (Call.HJARTER, Call.RUTER):
+        suit = Suit.H if call is Call.HJARTER else Suit.D
+        if hs < 2.5 or length[suit] < 5:
+            why = f"at least 2½ hs and 5 {suit_name(suit)}"
+        elif call is Call.RUTER and not is_guarded(hand, Suit.H):
+            why = "hearts guarded"
+    elif call is Call.NOLL and not 2 <= hs <= 3:
+        why = "2–3 hs"
+    elif call is Call.SPADER and not (4 <= hs <= 4.5 and sum(1 for v in per_suit.values() if v)
+                                      >= 3):
+        why = "4–4½ hs in at least three suits"
+    elif call is Call.KLOVER and not (2.5 <= hs <= 3.5
+                                      and sum(1 for s in Suit if is_guarded(hand, s)) >= 3):
+        why = "2½–3½ hs with at least three suits guarded"
+    if why is not None:
+        findings.append(warning("R9", f"forehand {seat_name(first.seat)} opens {call.value} with "
+                                f"{show_hs(hs)} hs; the convention expects {why} (R9)",
+                                first.token.location))
+
+
+def _parse_result(record: Record, contract: Contract | None, declarer: Seat | None,
+                  findings: list[Finding]) -> SidePoints | None:
+    """Result as ``NS n EW m``; a bare number is the declaring side's tricks (PBN)."""
+    text = record.get("Result")
+    if not _given(text) or text is None:
+        return None
+    loc = tag_location(record, "Result")
+    if _BARE_NUMBER.match(text):
+        side = declaring_side(contract, declarer) if contract is not None else None
+        if side is None:
+            findings.append(error("R12", f"Result {text!r} does not say which side took the "
+                                  "tricks: write 'NS n EW m' (R12)", loc))
+            return None
+        return SidePoints.one(side, int(text)) + SidePoints.one(side.other, 13 - int(text))
+    res = _claim(record, "Result", "R12", findings, total=13)
+    if res is None:
+        return None
+    if min(res.ns, res.ew) < 0 or max(res.ns, res.ew) > 13:
+        findings.append(error("R12", f"Result {text!r}: a side takes 0 to 13 tricks (R12)", loc))
+        return None
+    if res.ns + res.ew != 13:
+        findings.append(error("R12", f"Result {text!r} makes {res.ns + res.ew} tricks; there "
+                              "are 13 (R12)", loc))
+        return None
+    return res
+
+
+def _score_rule(claimed: SidePoints, ds: DealScore) -> str:
+    """Which part of the score a wrong claim most likely missed."""
+    diff = ds.total - claimed
+    side = ds.scoring_side
+    tricks = SidePoints.one(side.other, ds.trick_points + ds.slam) + ds.honours
+    if claimed == tricks:
+        return "R14"  # the other side credited with the tricks
+    if ds.slam and diff == SidePoints.one(side, ds.slam):
+        return "R16"
+    if ds.honours != SidePoints() and diff == ds.honours:
+        return "R17"
+    return "R15"
+
+
+def _score_breakdown(ds: DealScore) -> str:
+    side = ds.scoring_side.value
+    kind = "penalty tricks" if ds.penalty else "tricks"
+    parts = [f"{side} {ds.n} {kind} {ds.trick_points}"]
+    if ds.slam:
+        parts.append(f"{ds.slam_name} {ds.slam}")
+    if ds.honours != SidePoints():
+        parts.append(f"honours {ds.honours}")
+    return ", ".join(parts)
+
+
+def _words(items: list[str], last: str) -> str:
+    return ", ".join(items[:-1]) + (f" {last} " if len(items) > 1 else "") + items[-1]
+
+
+def _tricks(record: Record, play: PlayResult | None, claimed_tricks: SidePoints | None,
+            f: list[Finding]) -> SidePoints | None:
+    """Tricks from a complete play, else from Result, checked against a claim (R12, R13)."""
+    tricks = claimed_tricks
+    res_loc = tag_location(record, "Result")
+    if play is not None:
+        if play.complete:
+            tricks = play.won
+            if claimed_tricks is not None and claimed_tricks != play.won:
+                f.append(error("R12", f"Result says {claimed_tricks}, but the play gives "
+                               f"{play.won} (R12)", res_loc))
+        elif claimed_tricks is None:
+            if play.claimed:
+                f.append(error("R13", "the play ends with a claim '*' but no Result gives the "
+                               "final tricks (R13)", res_loc))
+        else:
+            short = [side for side in Side if claimed_tricks[side] < play.won[side]]
+            if short:
+                side = short[0]
+                rule = "R13" if play.claimed else "R12"
+                f.append(error(rule, f"Result gives {side.value} {claimed_tricks[side]} tricks, "
+                               f"but {side.value} won {play.won[side]} in the play before it "
+                               f"ended ({rule})", res_loc))
+                tricks = None
+    return tricks
+
+
+def _not_checked(record: Record, contract: Contract | None, auction: AuctionResult | None,
+                 play: PlayResult | None, deal: Deal | None, tricks: SidePoints | None,
+                 computed_honours: SidePoints | None) -> Finding | None:
+    """One finding naming what was taken as written because the record lacks a part."""
+    missing: list[str] = []
+    rules: list[str] = []
+    if auction is None or auction.contract is None:
+        missing.extend(("contract", "declarer") if contract is None or contract.has_declarer
+                       else ("contract",))
+        rules.append("R8")
+    if play is None and tricks is not None:
+        missing.append("tricks")
+        rules.append("R12")
+    if computed_honours is None and contract is not None:
+        missing.append("honours")
+        rules.append("R17")
+    if missing:
+        lacking = [n for n, have in (("Auction", auction is not None),
+                                     ("Play", play is not None or "tricks" not in missing),
+                                     ("Deal", deal is not None)) if not have]
+        why = f"no {_words(lacking, 'or')}" if lacking else "incomplete record"
+        return unverifiable(rules[0], f"not checked ({why}): {_words(missing, 'and')} "
+                            f"{'is' if len(missing) == 1 else 'are'} taken as written "
+                            f"({', '.join(rules)})", record.location)
+    return None
+
+
+def not_priffe(record: Record, rule: str, message: str, location: Location | None) -> DealOutcome:
+    return DealOutcome(record, priffe=False, findings=(error(rule, message, location),))
+
+
+def analyse_record(record: Record, default_preset: str = "sv",
+                   conventions: bool = False) -> DealOutcome:
+    """Check one record against R1–R18 and its claimed tag values."""
+    f: list[Finding] = []
+    try:
+        options = parse_scoring(record.get("Scoring"), default_preset)
+    except NotPriffeError as e:
+        return not_priffe(record, "Presets", f"not a Priffe record: {e}",
+                          tag_location(record, "Scoring"))
+    except OptionsError as e:
+        f.append(error("Presets", f"{e}; the record is checked with preset "
+                       f"{default_preset}", tag_location(record, "Scoring")))
+        options = PRESETS[default_preset]
+    contract_text = record.get("Contract")
+    claimed_contract: Contract | None = None
+    if _given(contract_text) and contract_text is not None:
+        try:
+            claimed_contract = Contract.parse(contract_text)
+        except ValueError as e:
+            if "did you mean" not in str(e):
+                return not_priffe(record, "R8", f"not a Priffe record: contract "
+                                  f"{contract_text!r} is not a Priffe contract "
+                                  f"({_CONTRACT_WORDS}) (R8)", tag_location(record, "Contract"))
+            f.append(error("R8", f"Contract: {e} (R8)", tag_location(record, "Contract")))
+    section = record.auction
+    if section is not None:
+        foreign = next((t for t in section.tokens if t.kind is TokenKind.FOREIGN), None)
+        if foreign is not None:
+            return not_priffe(record, "R5", f"not a Priffe record: bridge call {foreign.text!r} "
+                              "in the auction (Priffe calls: Pass Klöver Spader Ruter Hjärter "
+                              "Noll Spela) (R5)", foreign.location)
+
+    players = _check_players(record, f)
+    dealer = _seat_tag(record, "Dealer", "R3", f)
+    deal = check_deal(record, f)
+    forehand = dealer.left if dealer is not None else None
+
+    # Auction (R4–R8) and the Contract/Declarer tags it decides.
+    auction: AuctionResult | None = None
+    if section is not None and section.tokens:
+        first = _seat_tag(record, "Auction", "R4", f)
+        if first is not None:
+            if dealer is not None and first is not dealer.left:
+                f.append(error("R4", f"the auction starts with {seat_name(first)}, but forehand "
+                               f"is {seat_name(dealer.left)}, left of the dealer "
+                               f"{seat_name(dealer)} (R4)", tag_location(record, "Auction")))
+            forehand = forehand or first
+            auction = run_auction(section, first)
+            f.extend(auction.findings)
+            if conventions:
+                _conventions(auction, deal, f)
+    contract = claimed_contract
+    if auction is not None and auction.contract is not None:
+        if claimed_contract is not None and claimed_contract is not auction.contract:
+            f.append(error("R8", f"Contract says {claimed_contract.value}, but the auction "
+                           f"gives {auction.contract.value} (R8)",
+                           tag_location(record, "Contract")))
+        contract = auction.contract
+    claimed_declarer = _seat_tag(record, "Declarer", "R7", f)
+    declarer = claimed_declarer
+    decl_loc = tag_location(record, "Declarer")
+    if auction is not None and auction.contract is not None:
+        declarer = auction.declarer
+        if auction.declarer is not None and claimed_declarer is not None \
+                and claimed_declarer is not auction.declarer:
+            f.append(error("R7", f"Declarer says {seat_name(claimed_declarer)}, but "
+                           f"{seat_name(auction.declarer)} made the final bid (R7)", decl_loc))
+    if contract is not None:
+        if not contract.has_declarer:
+            if claimed_declarer is not None:
+                f.append(error("R8", f"{contract.value} has no declarer, but Declarer says "
+                               f"{seat_name(claimed_declarer)}: write Declarer \"\" (R8)",
+                               decl_loc))
+            declarer = None
+        elif declarer is None:
+            f.append(error("R7", f"{contract.value} needs a Declarer: the seat that made the "
+                           "final bid (R7)", decl_loc))
+    elif auction is None or auction.complete:
+        f.append(warning("R8", "the record names no contract and has no auction: nothing to "
+                         "score (R8)", record.location))
+        return DealOutcome(record, True, options, dealer, players, deal, auction,
+                           findings=tuple(f))
+
+    # Play (R10–R13).
+    play: PlayResult | None = None
+    play_section = record.play
+    if play_section is not None and play_section.tokens:
+        lead = _seat_tag(record, "Play", "R10", f)
+        if lead is not None and contract is None:
+            f.append(unverifiable("R12", "the contract is not known, so the trumps and the "
+                                  "trick winners are not either (R12)",
+                                  tag_location(record, "Play")))
+        elif lead is not None and contract is not None:
+            if forehand is not None:
+                expected = opening_leader(forehand, declarer, contract, options)
+                if lead is not expected:
+                    f.append(error("R10", f"the play starts with {seat_name(lead)}, but "
+                                   f"{seat_name(expected)} leads to the first trick (R10)",
+                                   tag_location(record, "Play")))
+            play = replay(play_section, lead, deal, contract.trump,
+                          must_trump=options.must_trump)
+            f.extend(play.findings)
+
+    tricks = _tricks(record, play, _parse_result(record, contract, declarer, f), f)
+
+    # Honours (R17): from the hands when they tell, else as written.
+    claimed_honours = _claim(record, "Honours", "R17", f)
+    computed_honours = honours(deal, contract, options) if deal is not None and contract \
+        else None
+    if computed_honours is not None and claimed_honours is not None \
+            and computed_honours != claimed_honours:
+        f.append(error("R17", f"Honours says {claimed_honours}, but the hands give "
+                       f"{computed_honours} (R17, honours={options.honours.value})",
+                       tag_location(record, "Honours")))
+    used_honours = computed_honours if computed_honours is not None else claimed_honours
+
+    # The deal's score (R14–R17).
+    score: DealScore | None = None
+    claimed_score = _claim(record, "Score", "R15", f)
+    if contract is not None and tricks is not None and (declarer or not contract.has_declarer):
+        if used_honours is None and claimed_score is not None:
+            # An old sheet without an Honours column: honours are what the score leaves.
+            bare = score_deal(contract, declarer, tricks, SidePoints())
+            rest = claimed_score - bare.total
+            if rest in _HONOUR_VALUES:
+                used_honours = rest
+        score = score_deal(contract, declarer, tricks, used_honours or SidePoints())
+        if claimed_score is not None and claimed_score != score.total:
+            rule = _score_rule(claimed_score, score)
+            f.append(error(rule, f"Score says {claimed_score}, but the deal scores "
+                           f"{score.total} ({_score_breakdown(score)}) ({rule})",
+                           tag_location(record, "Score")))
+    elif contract is not None and tricks is None and not any(
+            x.rule in ("R12", "R13") and x.is_error for x in f):
+        f.append(unverifiable("R14", "the tricks are not known (no Result and no complete "
+                              "play), so the deal cannot be scored (R14)", record.location))
+
+    note = _not_checked(record, contract, auction, play, deal, tricks, computed_honours)
+    if note is not None:
+        f.append(note)
+    return DealOutcome(record, True, options, dealer, players, deal, auction, play, contract,
+                       declarer, tricks, used_honours, score, tuple(f))
+
+
+# Every value R17 can give, under either variant.
+_HONOUR_VALUES = frozenset({SidePoints()} | {SidePoints.one(s, v) for s in Side
+                                             for v in (20, 40, 50)})

@@ -1,0 +1,130 @@
+"""The auction (R4–R8): who calls when, which calls are legal, what contract results.
+
+:func:`run_auction` walks the Auction section once and keeps going past an
+illegal call (ignoring it for the contract) so one mistake gives one finding,
+not a cascade.
+
+>>> from priffe_records.format.record import Section, Token, TokenKind
+>>> calls = Section(tuple(Token(TokenKind.CALL, w) for w in ("Klöver", "Pass", "Hjärter", "Pass")))
+>>> a = run_auction(calls, Seat.E)
+>>> a.contract, a.declarer, a.findings
+(<Contract.HJARTER: 'Hjärter'>, <Seat.W: 'W'>, ())
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from priffe_records.format.record import Section, Token, TokenKind
+from priffe_records.game.calls import Call, Contract
+from priffe_records.game.cards import Seat
+from priffe_records.game.words import seat_name
+from priffe_records.rules.findings import Finding, error, unverifiable
+
+_R8_CONTRACT = {Call.SPELA: Contract.SPELA, Call.NOLL: Contract.NOLL,
+                Call.HJARTER: Contract.HJARTER, Call.RUTER: Contract.RUTER,
+                Call.SPADER: Contract.TVANGSNOLL, Call.KLOVER: Contract.TVANGSNOLL}
+
+
+@dataclass(frozen=True, slots=True)
+class AuctionCall:
+    """One call; ``call`` is ``None`` for an unknown call (``-``)."""
+
+    seat: Seat
+    call: Call | None
+    token: Token
+    legal: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class AuctionResult:
+    """``contract`` and ``declarer`` are ``None`` when the auction does not decide them."""
+
+    calls: tuple[AuctionCall, ...]
+    complete: bool
+    contract: Contract | None
+    declarer: Seat | None
+    findings: tuple[Finding, ...]
+
+
+def _call_of(tok: Token) -> Call | None:
+    """The call of a token; ``None`` for ``-`` and for text that is no call (records built in
+    code can hold any text; the reader's are canonical)."""
+    if tok.kind is not TokenKind.CALL:
+        return None
+    try:
+        return Call.parse(tok.text)
+    except ValueError:
+        return None
+
+
+def contract_for(final_bid: Call | None) -> Contract:
+    """The contract of a final bid, ``None`` meaning all passed (R8)."""
+    if final_bid is None or final_bid is Call.PASS:
+        return Contract.PASSNOLL
+    return _R8_CONTRACT[final_bid]
+
+
+def run_auction(section: Section, first: Seat) -> AuctionResult:
+    """Check the calls of an Auction section starting with ``first`` (R4–R7)."""
+    calls: list[AuctionCall] = []
+    findings: list[Finding] = []
+    high: AuctionCall | None = None  # highest legal bid so far (R5, R7)
+    unknown = False
+    seat = first
+    ended_by: AuctionCall | None = None  # the Spela that closed the auction (R6)
+    for tok in section.tokens:
+        if tok.kind in (TokenKind.END, TokenKind.CONTINUE):
+            break
+        if tok.kind is TokenKind.SKIP:
+            findings.append(error("R4", f"a call out of turn skipped {seat_name(seat)}: every "
+                                  "player calls once, in turn (R4)", tok.location))
+            seat = seat.left
+            continue
+        call = _call_of(tok)
+        legal = True
+        who = seat_name(seat)
+        if ended_by is not None:
+            findings.append(error("R6", f"{who} calls {tok.text} after "
+                                  f"{seat_name(ended_by.seat)}'s Spela ended the auction (R6)",
+                                  tok.location))
+            legal = False
+        elif len(calls) >= 4:
+            findings.append(error("R4", f"{who} calls {tok.text} as a fifth call: every player "
+                                  "calls exactly once (R4)", tok.location))
+            legal = False
+        elif tok.kind is TokenKind.FOREIGN or (tok.kind is TokenKind.CALL and call is None):
+            findings.append(error("R5", f"{tok.text!r} is not a Priffe call (Pass Klöver Spader "
+                                  "Ruter Hjärter Noll Spela) (R5)", tok.location))
+            legal = False
+        elif call is None:
+            unknown = True
+        elif call.is_bid and high is not None and high.call is not None \
+                and not call.outranks(high.call):
+            findings.append(error("R5", f"{who} bids {call.value}, not higher than "
+                                  f"{seat_name(high.seat)}'s {high.call.value}: a bid must be "
+                                  "higher than every earlier bid (R5)", tok.location))
+            legal = False
+        entry = AuctionCall(seat, call, tok, legal)
+        calls.append(entry)
+        if legal and call is not None and call.is_bid:
+            high = entry
+            if call is Call.SPELA:
+                ended_by = entry  # R6
+        seat = seat.left
+    complete = ended_by is not None or len(calls) >= 4
+    if not complete:
+        where = section.tokens[-1].location if section.tokens else None
+        if section.ended or any(t.kind is TokenKind.CONTINUE for t in section.tokens):
+            findings.append(unverifiable("R6", f"the auction stops after {len(calls)} calls: "
+                                         "the contract is taken from the Contract tag (R6)",
+                                         where))
+        else:
+            findings.append(error("R6", f"the auction has {len(calls)} calls and no Spela: it "
+                                  "ends only after the fourth call (R6)", where))
+    if unknown or not complete:
+        return AuctionResult(tuple(calls), complete, None, None, tuple(findings))
+    final = high.call if high is not None else None
+    contract = contract_for(final)
+    declarer = high.seat if high is not None and contract.has_declarer else None  # R7
+    return AuctionResult(tuple(calls), True, contract, declarer, tuple(findings))

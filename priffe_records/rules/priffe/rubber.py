@@ -1,0 +1,367 @@
+"""Games, rubbers and the partie (R19–R24), and the claimed running totals.
+
+A :class:`PartieScorer` is fed the deals of one partie in order; it keeps
+each rubber's game counts and totals, ends rubbers, settles them and sums
+the players' individual scores. When a deal cannot be scored, the totals of
+its rubber become unknown: later claims in that rubber are *unverifiable*
+rather than wrong, and the next rubber starts clean.
+
+>>> s = RubberState.new()
+>>> s, step = s.after(SidePoints(80, 0), SidePoints(40, 0), Options())
+>>> str(s.totals), str(step.bonus), step.game_made
+('NS 90 EW 0', 'NS 10 EW 0', <Side.NS: 'NS'>)
+>>> format_settlement(settle(SidePoints(210, 90)))
+'N 12;S 12;E -12;W -12'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from priffe_records.format.record import Location
+from priffe_records.game.cards import SEATS, Seat, Side
+from priffe_records.game.words import seat_name
+from priffe_records.rules.findings import Finding, error, tag_location, unverifiable, warning
+from priffe_records.rules.priffe.analysis import DealOutcome
+from priffe_records.rules.priffe.options import Options
+from priffe_records.rules.priffe.scoring import SidePoints
+
+_SETTLEMENT_ITEM = re.compile(r"^\s*([NESW])\s+([+-]?\d+)\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """What one deal did to its rubber."""
+
+    game_made: Side | None
+    bonus: SidePoints  # R20
+    forfeit: SidePoints  # R21, taken off the totals
+    ended: bool  # R22
+
+
+@dataclass(frozen=True, slots=True)
+class RubberState:
+    """Games made, points toward the next game (R19) and totals (R23) of one rubber."""
+
+    games: SidePoints
+    counts: SidePoints
+    totals: SidePoints
+
+    @classmethod
+    def new(cls) -> RubberState:
+        return cls(SidePoints(), SidePoints(), SidePoints())
+
+    @property
+    def ended(self) -> bool:
+        return max(self.games.ns, self.games.ew) >= 2
+
+    def after(self, score: SidePoints, game: SidePoints, options: Options
+              ) -> tuple[RubberState, Step]:
+        """The state after a deal scoring ``score`` with ``game`` points toward game."""
+        counts = self.counts + game
+        totals = self.totals + score
+        for side in Side:
+            need = 30 if self.games[side] == 0 else options.second_game  # R19
+            if game[side] and counts[side] >= need:
+                bonus = SidePoints.one(side, 10 if self.games[side] == 0 else 20)  # R20
+                lost = counts[side.other] if options.forfeit_partial else 0  # R21
+                forfeit = SidePoints.one(side.other, lost)
+                games = self.games + SidePoints.one(side, 1)
+                state = RubberState(games, SidePoints(), totals + bonus - forfeit)
+                return state, Step(side, bonus, forfeit, state.ended)
+        return RubberState(self.games, counts, totals), Step(None, SidePoints(), SidePoints(),
+                                                             False)
+
+
+def settle(totals: SidePoints) -> dict[Seat, int]:
+    """Individual settlement of a finished rubber (R23): zero-sum, a tie settles 0."""
+    diff = (totals.ns - totals.ew) // 10 if totals.ns >= totals.ew else \
+        -((totals.ew - totals.ns) // 10)
+    return {Seat.N: diff, Seat.S: diff, Seat.E: -diff, Seat.W: -diff}
+
+
+def format_settlement(points: Mapping[Seat, int]) -> str:
+    """``N 12;S 12;E -12;W -12`` (FORMAT.md), NS first."""
+    return ";".join(f"{s.value} {points[s]}" for s in (Seat.N, Seat.S, Seat.E, Seat.W))
+
+
+def parse_settlement(text: str) -> dict[Seat, int]:
+    out: dict[Seat, int] = {}
+    for item in text.split(";"):
+        m = _SETTLEMENT_ITEM.match(item)
+        if not m or Seat(m.group(1).upper()) in out:
+            raise ValueError(f"{text!r} is not of the form 'N 12;S 12;E -12;W -12'")
+        out[Seat(m.group(1).upper())] = int(m.group(2))
+    if len(out) != 4:
+        raise ValueError(f"{text!r} must give all four seats, e.g. 'N 12;S 12;E -12;W -12'")
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class DealLine:
+    """One deal on the score sheet, after its rubber bookkeeping.
+
+    ``totals``/``games`` are ``None`` when an earlier deal of the rubber
+    could not be scored.
+    """
+
+    outcome: DealOutcome
+    rubber: int  # the rubber's number (its Rubber tag, else counted)
+    seq: int  # 0-based position of the rubber in the partie
+    totals: SidePoints | None
+    games: SidePoints | None
+    step: Step | None
+
+
+@dataclass(frozen=True, slots=True)
+class RubberEnd:
+    """A rubber's result; ``settlement`` (by seat, with player names) only when it finished."""
+
+    rubber: int
+    totals: SidePoints | None
+    finished: bool
+    winner: Side | None
+    settlement: tuple[tuple[Seat, str, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PartieResult:
+    """A partie: its deals and rubbers in order, the standings and every finding."""
+
+    event: str | None
+    site: str | None
+    date: str | None
+    lines: tuple[DealLine, ...] = ()
+    rubbers: tuple[RubberEnd, ...] = ()
+    standings: tuple[tuple[str, int], ...] = ()
+    findings: tuple[Finding, ...] = field(default=())
+
+
+def _seating(outcome: DealOutcome) -> tuple[str, ...] | None:
+    """The four players' names by seat, or ``None`` when a name is missing."""
+    names = tuple(n.casefold() for n in outcome.players if n is not None)
+    return names if len(names) == 4 else None
+
+
+def _pairing(outcome: DealOutcome) -> frozenset[frozenset[str]] | None:
+    names = _seating(outcome)
+    if names is None:
+        return None
+    return frozenset(frozenset(names[s.index] for s in side.seats) for side in Side)
+
+
+def player_label(outcome: DealOutcome, seat: Seat) -> str:
+    """A player's name, or the seat's name on a sheet that gives none."""
+    return outcome.player(seat) or seat_name(seat)
+
+
+class PartieScorer:
+    """Feeds the deals of one partie through R19–R24 and checks the claimed totals."""
+
+    def __init__(self, event: str | None, site: str | None, date: str | None) -> None:
+        self.head = (event, site, date)
+        self.lines: list[DealLine] = []
+        self.rubbers: list[RubberEnd] = []
+        self.findings: list[Finding] = []
+        self.standings: dict[str, int] = {}
+        self.pairings: list[frozenset[frozenset[str]]] = []
+        self._number = 0
+        self._start_rubber(None)
+
+    def _start_rubber(self, tag: int | None) -> None:
+        self._number = tag if tag is not None else self._number + 1
+        self.state: RubberState | None = RubberState.new()
+        self.deals: list[DealOutcome] = []
+        self.carried = SidePoints()  # a claimed-total error already reported (no cascade)
+        self.unknown_since: str | None = None  # why the totals are unknown, until reported
+        self.gap = False  # an unreadable record since the last deal: the dealer order is broken
+        self.tag: int | None = tag
+
+    def _close_rubber(self) -> None:
+        if not self.deals:
+            return
+        state = self.state
+        finished = state is not None and state.ended
+        winner = None
+        settlement: tuple[tuple[Seat, str, int], ...] = ()
+        if state is not None and finished:
+            t = state.totals
+            winner = Side.NS if t.ns > t.ew else Side.EW if t.ew > t.ns else None
+            last = self.deals[-1]
+            pts = settle(t)
+            settlement = tuple((s, player_label(last, s), pts[s]) for s in SEATS)
+            for _, name, p in settlement:
+                self.standings[name] = self.standings.get(name, 0) + p
+        self.rubbers.append(RubberEnd(self._number, state.totals if state else None, finished,
+                                      winner, settlement))
+
+    def add(self, o: DealOutcome) -> DealLine:
+        rec = o.record
+        tag = self._rubber_tag(o)
+        board = rec.get("Board")
+        here = f"board {board}" if board else "this deal"
+        if self.state is not None and self.state.ended:
+            if tag is not None and tag == self.tag:
+                self._report(o, error(
+                    "R22", f"{here} is recorded in rubber {tag}, which already ended when a "
+                    "side made its second game: later deals belong to the next rubber (R22)",
+                    tag_location(rec, "Rubber")))
+                tag = None
+            self._close_rubber()
+            self._start_rubber(tag)
+            self._check_rotation(o)
+        elif tag is not None and self.tag is not None and tag != self.tag and self.deals:
+            if self.state is not None:
+                self._report(o, warning(
+                    "R22", f"rubber {self.tag} ends before either side made two games: {here} "
+                    f"starts rubber {tag} (R22)", tag_location(rec, "Rubber")))
+            self._close_rubber()
+            self._start_rubber(tag)
+            self._check_rotation(o)
+        elif not self.deals:
+            if tag is not None:
+                self._number, self.tag = tag, tag
+            self._check_rotation(o)
+        else:
+            self._check_same_seats(o)
+            prev = self.deals[-1].dealer
+            if prev is not None and o.dealer is not None and o.dealer is not prev.left \
+                    and not self.gap:
+                self._report(o, warning(
+                    "R3", f"{here}: {seat_name(o.dealer)} deals, but the deal passes to the "
+                    f"left: {seat_name(prev.left)} was next after {seat_name(prev)} (R3)",
+                    tag_location(rec, "Dealer")))
+        self.deals.append(o)
+        self.gap = False
+        step: Step | None = None
+        if self.state is not None and o.score is not None:
+            self.state, step = self.state.after(o.score.total, o.score.game, o.options)
+        elif self.state is not None:
+            self.state = None
+            self.unknown_since = f"{here} could not be scored"
+        self._check_claims(o, step, here)
+        state = self.state
+        line = DealLine(o, self._number, len(self.rubbers), state.totals if state else None,
+                        state.games if state else None, step)
+        self.lines.append(line)
+        return line
+
+    def _report(self, o: DealOutcome, finding: Finding) -> None:
+        self.findings.append(finding.at_record(o.index))
+
+    def lost(self, where: Location, index: int) -> None:
+        """A deal of this partie could not be read at all: its rubber's totals are unknown."""
+        self.gap = True
+        if self.state is not None:
+            self.state = None
+            self.unknown_since = f"record {index} ({where}) could not be read"
+
+    def _rubber_tag(self, o: DealOutcome) -> int | None:
+        text = o.record.get("Rubber")
+        if text is None or not text.strip() or text.strip() == "?":
+            return None
+        if not text.strip().isdigit():
+            self._report(o, warning("R22", f"Rubber {text!r} is not a rubber number "
+                                         "(1, 2, …) (R22)", tag_location(o.record, "Rubber")))
+            return None
+        return int(text)
+
+    def _check_same_seats(self, o: DealOutcome) -> None:
+        seats, first = _seating(o), _seating(self.deals[0])
+        if seats is not None and first is not None and seats != first:
+            self._report(o, warning(
+                "R24", "the players change seats within a rubber; seats change only between "
+                "rubbers (R24)", tag_location(o.record, "North", value=False)))
+
+    def _check_rotation(self, o: DealOutcome) -> None:
+        """R24: partners change every rubber, each pairing twice in six rubbers."""
+        pairing = _pairing(o)
+        if pairing is None:
+            return
+        loc = tag_location(o.record, "North", value=False)
+        if self.pairings and self.pairings[-1] == pairing:
+            self._report(o, warning(
+                "R24", f"rubber {self._number} keeps the partnerships of the rubber before; the "
+                "rotation changes partners every rubber (R24)", loc))
+        else:
+            block = self.pairings[len(self.pairings) - len(self.pairings) % 6:]
+            if block.count(pairing) >= 2:
+                self._report(o, warning(
+                    "R24", f"rubber {self._number} repeats a partnership a third time within "
+                    "six rubbers; the rotation pairs everyone twice in six (R24)", loc))
+        self.pairings.append(pairing)
+
+    def _check_claims(self, o: DealOutcome, step: Step | None, here: str) -> None:
+        rec = o.record
+        if self.state is None and self.unknown_since is not None and any(
+                _given(rec.get(n)) for n in ("ScoreRubber", "Settlement")):
+            self._report(o, unverifiable(
+                "R23", f"the rubber totals cannot be checked from here on: "
+                f"{self.unknown_since} (R23)", tag_location(rec, "ScoreRubber")))
+            self.unknown_since = None
+        text = rec.get("ScoreRubber")
+        if text is not None and text.strip() not in ("", "?"):
+            loc = tag_location(rec, "ScoreRubber")
+            try:
+                claimed = SidePoints.parse(text)
+            except ValueError as e:
+                self._report(o, error("R23", f"ScoreRubber {e} (R23)", loc))
+            else:
+                if self.state is not None:
+                    diff = claimed - self.state.totals
+                    if diff != SidePoints() and diff != self.carried:
+                        rule = "R23"
+                        if step is not None and step.game_made is not None:
+                            if diff == SidePoints() - step.bonus:
+                                rule = "R20"
+                            elif step.forfeit != SidePoints() and diff == step.forfeit:
+                                rule = "R21"
+                        self._report(o, error(
+                            rule, f"ScoreRubber says {claimed}, but the rubber stands at "
+                            f"{self.state.totals}{_explain(step)} ({rule})", loc))
+                    self.carried = diff
+        text = rec.get("Settlement")
+        if text is None or not text.strip() or text.strip() == "?":
+            return
+        loc = tag_location(rec, "Settlement")
+        if self.state is None:
+            return
+        if not self.state.ended or step is None:
+            self._report(o, error("R22", f"Settlement on {here}, which does not end the "
+                                       "rubber: a rubber is settled when a side makes its "
+                                       "second game (R22)", loc))
+            return
+        try:
+            claimed_s = parse_settlement(text)
+        except ValueError as e:
+            self._report(o, error("R23", f"Settlement {e} (R23)", loc))
+            return
+        computed = settle(self.state.totals)
+        if claimed_s != computed:
+            self._report(o, error(
+                "R23", f"Settlement says {format_settlement(claimed_s)}, but rubber totals "
+                f"{self.state.totals} settle {format_settlement(computed)} (R23)", loc))
+
+    def close(self) -> PartieResult:
+        self._close_rubber()
+        standings = tuple(sorted(self.standings.items(), key=lambda kv: (-kv[1], kv[0])))
+        ev, site, date = self.head
+        return PartieResult(ev, site, date, tuple(self.lines), tuple(self.rubbers), standings,
+                            tuple(self.findings))
+
+
+def _given(value: str | None) -> bool:
+    return value is not None and value.strip() not in ("", "?")
+
+
+def _explain(step: Step | None) -> str:
+    if step is None or step.game_made is None:
+        return ""
+    parts = [f"{step.game_made.value} made a game, bonus {step.bonus[step.game_made]}"]
+    if step.forfeit != SidePoints():
+        other = step.game_made.other
+        parts.append(f"{other.value} forfeits {step.forfeit[other]}")
+    return " (" + "; ".join(parts) + ")"
+

@@ -1,0 +1,181 @@
+"""Scoring one deal (R14–R18): trick and penalty points, slams, honours, game points.
+
+Everything here is arithmetic on facts (contract, tricks, where the honours
+lie); deciding those facts is the job of the auction, play and record
+analysis.
+
+>>> from priffe_records.game.calls import Contract
+>>> from priffe_records.game.cards import Seat
+>>> s = score_deal(Contract.HJARTER, Seat.E, SidePoints(10, 3), SidePoints(0, 0))
+>>> s.scoring_side, s.n, s.penalty, str(s.total), str(s.game)
+(<Side.NS: 'NS'>, 4, True, 'NS 80 EW 0', 'NS 40 EW 0')
+>>> SidePoints.parse("NS 8 EW 5")
+SidePoints(ns=8, ew=5)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from priffe_records.game.calls import Contract
+from priffe_records.game.cards import SEATS, Card, Deal, Rank, Seat, Side, Suit
+from priffe_records.rules.priffe.options import ForcedHonours, HonoursVariant, Options
+
+_PAIR = re.compile(r"^\s*(NS|EW)\s+(-?\d+)\s*(?:[;,]?\s*(NS|EW)\s+(-?\d+))?\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class SidePoints:
+    """A number per side (tricks, points, games), written ``NS 80 EW 0``."""
+
+    ns: int = 0
+    ew: int = 0
+
+    def __getitem__(self, side: Side) -> int:
+        return self.ns if side is Side.NS else self.ew
+
+    def __add__(self, other: SidePoints) -> SidePoints:
+        return SidePoints(self.ns + other.ns, self.ew + other.ew)
+
+    def __sub__(self, other: SidePoints) -> SidePoints:
+        return SidePoints(self.ns - other.ns, self.ew - other.ew)
+
+    def __str__(self) -> str:
+        return f"NS {self.ns} EW {self.ew}"
+
+    @classmethod
+    def one(cls, side: Side, value: int) -> SidePoints:
+        return cls(value, 0) if side is Side.NS else cls(0, value)
+
+    @classmethod
+    def parse(cls, text: str, total: int | None = None) -> SidePoints:
+        """Read ``NS 8 EW 5``; with ``total``, ``NS 8`` alone means ``EW total-8``."""
+        m = _PAIR.match(text)
+        if not m or (m.group(3) and m.group(3).upper() == m.group(1).upper()):
+            raise ValueError(f"{text!r} is not of the form 'NS n EW m'")
+        vals = {m.group(1).upper(): int(m.group(2))}
+        if m.group(3):
+            vals[m.group(3).upper()] = int(m.group(4))
+        elif total is not None:
+            other = "EW" if m.group(1).upper() == "NS" else "NS"
+            vals[other] = total - int(m.group(2))
+        else:
+            raise ValueError(f"{text!r} names one side only: write 'NS n EW m'")
+        return cls(vals["NS"], vals["EW"])
+
+
+@dataclass(frozen=True, slots=True)
+class DealScore:
+    """One deal's points; ``n`` is R14's trick count of the scoring side."""
+
+    contract: Contract
+    scoring_side: Side
+    n: int
+    penalty: bool  # the defending side scores (R15)
+    trick_points: int  # R15
+    slam: int  # R16
+    honours: SidePoints  # R17
+
+    @property
+    def total(self) -> SidePoints:
+        """The deal's score per side: tricks + slam + honours."""
+        return SidePoints.one(self.scoring_side, self.trick_points + self.slam) + self.honours
+
+    @property
+    def game(self) -> SidePoints:
+        """Game points (R18): 10·n, ordinary or penalty tricks alike."""
+        return SidePoints.one(self.scoring_side, 10 * self.n)
+
+    @property
+    def slam_name(self) -> str | None:
+        if self.n < 6:
+            return None
+        name = "grand slam" if self.n == 7 else "small slam"
+        return ("penalty " if self.penalty else "") + name
+
+
+def declaring_side(contract: Contract, declarer: Seat | None) -> Side | None:
+    """Forced contracts have no declaring side (R8)."""
+    return declarer.side if contract.has_declarer and declarer is not None else None
+
+
+def score_deal(contract: Contract, declarer: Seat | None, tricks: SidePoints,
+               honours: SidePoints) -> DealScore:
+    """R14–R16 on top of the honours already worked out (R17).
+
+    ``tricks`` must add up to 13; a declared contract needs its declarer.
+    """
+    if tricks.ns + tricks.ew != 13 or min(tricks.ns, tricks.ew) < 0:
+        raise ValueError(f"tricks {tricks} do not make 13")
+    decl = declaring_side(contract, declarer)
+    if contract.has_declarer and decl is None:
+        raise ValueError(f"{contract.value} needs a declarer")
+    if contract.kind == "positive":  # R14: the side with 7 or more
+        side = Side.NS if tricks.ns >= 7 else Side.EW
+        n = tricks[side] - 6
+    else:  # negative or forced: the side with 6 or fewer
+        side = Side.NS if tricks.ns <= 6 else Side.EW
+        n = 7 - tricks[side]
+    penalty = decl is not None and side is not decl  # R15: forced contracts never penalise
+    per_trick = 20 if penalty else 10
+    slam = {6: 10, 7: 20}.get(n, 0) * (2 if penalty else 1)  # R16
+    return DealScore(contract, side, n, penalty, per_trick * n, slam, honours)
+
+
+_TWOS = frozenset(Card(s, Rank.TWO) for s in Suit)
+_ACES = frozenset(Card(s, Rank.ACE) for s in Suit)
+
+
+def honour_cards(contract: Contract, options: Options) -> frozenset[Card]:
+    """The four honours of a contract (R17); none for forced ones under ``forced_honours=none``."""
+    if contract is Contract.SPELA:
+        return _ACES
+    if contract.trump is not None:
+        return frozenset(Card(contract.trump, r) for r in (Rank.ACE, Rank.KING, Rank.QUEEN,
+                                                           Rank.JACK))
+    if contract.kind == "forced" and options.forced_honours is ForcedHonours.NONE:
+        return frozenset()
+    return _TWOS
+
+
+def honours_from_counts(counts: Mapping[Seat, int], variant: HonoursVariant) -> SidePoints:
+    """R17 from how many honours each seat holds (the counts add up to 4 or less)."""
+    for side in Side:
+        a, b = (counts.get(s, 0) for s in side.seats)
+        hi, lo = max(a, b), min(a, b)
+        if variant is HonoursVariant.HAND:
+            if hi == 4:
+                return SidePoints.one(side, 50)
+            if hi == 3:
+                return SidePoints.one(side, 40 if lo == 1 else 20)
+        else:
+            if hi + lo == 4:
+                return SidePoints.one(side, 50 if hi == 4 else 40)
+            if hi + lo == 3:
+                return SidePoints.one(side, 20)
+    return SidePoints()
+
+
+def honour_holders(deal: Deal, cards: frozenset[Card]) -> dict[Card, Seat] | None:
+    """Who was dealt each honour; ``None`` when an honour lies in an unknown hand."""
+    holders: dict[Card, Seat] = {}
+    for seat in SEATS:
+        hand = deal.hand(seat)
+        if hand is not None:
+            for c in hand.cards:
+                if c in cards:
+                    holders[c] = seat
+    return holders if len(holders) == len(cards) else None
+
+
+def honours(deal: Deal, contract: Contract, options: Options) -> SidePoints | None:
+    """Honour points from the hands as dealt (R17), or ``None`` if the hands do not tell."""
+    holders = honour_holders(deal, honour_cards(contract, options))
+    if holders is None:
+        return None
+    counts: dict[Seat, int] = {}
+    for seat in holders.values():
+        counts[seat] = counts.get(seat, 0) + 1
+    return honours_from_counts(counts, options.honours)

@@ -1,0 +1,126 @@
+"""The score sheet of a partie: what a scorer writes per deal, per rubber end, at the end.
+
+Plain frozen data, built from the same analysis the validator runs, so the
+sheet and the findings never disagree. Rendering lives elsewhere
+(:mod:`priffe_records.cli.report`).
+
+>>> from priffe_records import loads
+>>> text = '''[Event "Klubbkväll"]
+... [Contract "Hjärter"]
+... [Declarer "E"]
+... [Result "NS 10 EW 3"]
+... [Honours "NS 0 EW 0"]
+... '''
+>>> sheet = score_partie(loads(text))
+>>> row = sheet.rows[0]
+>>> row.contract.value, str(row.score), str(row.totals), str(row.games)
+('Hjärter', 'NS 80 EW 0', 'NS 90 EW 0', 'NS 1 EW 0')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from priffe_records.format.errors import BadRecord, PriffeError
+from priffe_records.format.record import Record
+from priffe_records.game.calls import Contract
+from priffe_records.game.cards import Seat, Side
+from priffe_records.rules.findings import Finding
+from priffe_records.rules.partie import parties
+from priffe_records.rules.priffe.rubber import DealLine, PartieResult, RubberEnd
+from priffe_records.rules.priffe.scoring import SidePoints
+
+
+@dataclass(frozen=True, slots=True)
+class DealRow:
+    """One deal's line; ``None`` where the record does not tell."""
+
+    record: int
+    board: str | None
+    rubber: int
+    dealer: Seat | None
+    contract: Contract | None
+    declarer: Seat | None
+    tricks: SidePoints | None
+    honours: SidePoints | None
+    score: SidePoints | None
+    game_points: SidePoints | None
+    totals: SidePoints | None
+    games: SidePoints | None
+    game_made: Side | None
+    bonus: SidePoints
+    forfeit: SidePoints
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class RubberRow:
+    """A rubber's end: its totals, winner and individual settlement ``(player, seat, points)``."""
+
+    rubber: int
+    totals: SidePoints | None
+    finished: bool
+    winner: Side | None
+    settlement: tuple[tuple[str, Seat, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PartieSheet:
+    event: str | None
+    site: str | None
+    date: str | None
+    rows: tuple[DealRow | RubberRow, ...]
+    standings: tuple[tuple[str, int], ...]
+    findings: tuple[Finding, ...]
+
+    @property
+    def title(self) -> str:
+        return " · ".join(x for x in (self.event, self.site, self.date) if x) or "Partie"
+
+
+def _deal_row(line: DealLine) -> DealRow:
+    o = line.outcome
+    ds = o.score
+    notes = []
+    if ds is not None and ds.slam_name:
+        notes.append(ds.slam_name)
+    if o.play is not None and o.play.claimed:
+        notes.append("claim")
+    step = line.step
+    return DealRow(
+        o.index, o.record.get("Board"), line.rubber, o.dealer, o.contract, o.declarer, o.tricks,
+        o.honours, ds.total if ds else None, ds.game if ds else None, line.totals, line.games,
+        step.game_made if step else None, step.bonus if step else SidePoints(),
+        step.forfeit if step else SidePoints(), ", ".join(notes))
+
+
+def _rubber_row(end: RubberEnd) -> RubberRow:
+    return RubberRow(end.rubber, end.totals, end.finished, end.winner,
+                     tuple((name, seat, pts) for seat, name, pts in end.settlement))
+
+
+def sheet_of(result: PartieResult) -> PartieSheet:
+    """Lay a partie out in sheet order: deals, each rubber's end after its last deal."""
+    rows: list[DealRow | RubberRow] = []
+    for i, line in enumerate(result.lines):
+        rows.append(_deal_row(line))
+        nxt = result.lines[i + 1].seq if i + 1 < len(result.lines) else None
+        if nxt != line.seq:
+            rows.append(_rubber_row(result.rubbers[line.seq]))
+    return PartieSheet(result.event, result.site, result.date, tuple(rows), result.standings,
+                       result.findings)
+
+
+def score_parties(records: Iterable[Record | BadRecord], *, preset: str = "sv"
+                  ) -> list[PartieSheet]:
+    """One sheet per partie (consecutive records with the same Event, Site and Date)."""
+    return [sheet_of(p) for p in parties(records, preset=preset) if p.lines or p.findings]
+
+
+def score_partie(records: Iterable[Record | BadRecord], *, preset: str = "sv") -> PartieSheet:
+    """The sheet of a single partie; records of several parties are a :class:`PriffeError`."""
+    sheets = score_parties(records, preset=preset)
+    if len(sheets) != 1:
+        raise PriffeError(f"the records hold {len(sheets)} parties, not one: use score_parties")
+    return sheets[0]
