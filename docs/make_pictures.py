@@ -20,8 +20,9 @@ from rich.console import Console
 
 from priffe_records.format.reader import read
 from priffe_records.replay.html import write_page
-from priffe_records.replay.model import WORDS, build_replays
+from priffe_records.replay.model import build_replays
 from priffe_records.replay.terminal import full_view, step_view
+from priffe_records.replay.wording import WORDS
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"

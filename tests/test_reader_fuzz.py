@@ -72,8 +72,9 @@ def test_odd_records_validate_score_and_replay_without_raising(records: list[Rec
     from rich.console import Console
 
     from priffe_records.replay.html import render_page
-    from priffe_records.replay.model import WORDS, build_replays
+    from priffe_records.replay.model import build_replays
     from priffe_records.replay.terminal import full_view
+    from priffe_records.replay.wording import WORDS
     from priffe_records.rules.priffe.sheet import score_parties
 
     for f in validate(records):

@@ -13,9 +13,10 @@ from rich.console import Console
 from priffe_records.format.reader import loads, read
 from priffe_records.game.cards import Seat
 from priffe_records.replay.html import page_data, render_page, safe_json
-from priffe_records.replay.model import WORDS, build_replays, honours_line, score_lines, words
+from priffe_records.replay.model import build_replays
 from priffe_records.replay.stepping import decode, move, walk
 from priffe_records.replay.terminal import full_view, step_count, step_view
+from priffe_records.replay.wording import WORDS, honours_line, score_lines, words
 from priffe_records.rules.priffe.analysis import analyse_record
 from priffe_records.rules.priffe.scoring import SidePoints
 

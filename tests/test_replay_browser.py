@@ -16,7 +16,8 @@ from conftest import EXAMPLES, GOLDEN
 
 from priffe_records.format.reader import loads, read
 from priffe_records.replay.html import write_page
-from priffe_records.replay.model import WORDS, build_replays
+from priffe_records.replay.model import build_replays
+from priffe_records.replay.wording import WORDS
 from priffe_records.rules.priffe.analysis import analyse_record
 
 CHROMIUM = os.environ.get("PRIFFE_CHROMIUM", "/usr/bin/chromium")

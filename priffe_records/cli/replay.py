@@ -16,9 +16,10 @@ from priffe_records.cli.common import EXIT_FINDINGS, EXIT_OK, UserError, user_er
 from priffe_records.format.reader import loads, read
 from priffe_records.format.record import Record
 from priffe_records.replay.html import write_page
-from priffe_records.replay.model import DealReplay, Words, build_replays, where, words
+from priffe_records.replay.model import DealReplay, build_replays
 from priffe_records.replay.stepping import read_key, walk
 from priffe_records.replay.terminal import full_view, step_count, step_view
+from priffe_records.replay.wording import Words, where, words
 
 PLAIN_WIDTH = 80  # piped output has a fixed width, so files and tests do not depend on $COLUMNS
 

@@ -21,9 +21,8 @@ from importlib import resources
 
 from priffe_records.format.atomic import write_text_atomically
 from priffe_records.game.cards import SEATS, SUITS, Card, Seat
-from priffe_records.replay.model import (
-    DealReplay,
-    TrickView,
+from priffe_records.replay.model import DealReplay, TrickView
+from priffe_records.replay.wording import (
     Words,
     calls_text,
     contract_line,

@@ -5,17 +5,14 @@ The facts come from the rules engine only:
 validator's trick replay, :func:`~priffe_records.rules.priffe.play.replay`)
 says who led and who won each trick, what the contract is and what the deal
 scores. This module merely arranges those facts into steps (the deal, then
-trick after trick, then the score) and words them in Swedish or English, so
-a viewer never re-implements a rule.
+trick after trick, then the score), so a viewer never re-implements a rule;
+:mod:`priffe_records.replay.wording` words them in Swedish or English.
 
 >>> from priffe_records.format.reader import loads
 >>> text = '[Board "3"]\\n[Contract "Hjärter"]\\n[Declarer "E"]\\n[Result "NS 8 EW 5"]\\n'
 >>> r = build_replays(list(loads(text)))[0]
->>> r.playable
-False
->>> print(summary_line(r, WORDS["en"]).replace(" — ", "\\n"))
-Board 3: Hearts by East, NS 8 EW 5
-a score-sheet record without hands or play: nothing to replay
+>>> r.playable, r.contract.value
+(False, 'Hjärter')
 """
 
 from __future__ import annotations
@@ -26,155 +23,14 @@ from fractions import Fraction
 
 from priffe_records.format.record import Location, Record
 from priffe_records.game.calls import Call, Contract
-from priffe_records.game.cards import SEATS, SUITS, Card, Deal, Rank, Seat, Side, Suit, sorted_cards
-from priffe_records.game.evaluation import honour_tricks, show_hs
+from priffe_records.game.cards import SEATS, Card, Deal, Seat, Side, Suit, sorted_cards
+from priffe_records.game.evaluation import honour_tricks
 from priffe_records.rules.findings import Finding, Severity
 from priffe_records.rules.partie import parties
 from priffe_records.rules.priffe.analysis import DealOutcome, analyse_record
 from priffe_records.rules.priffe.options import HonoursVariant, Options
 from priffe_records.rules.priffe.rubber import DealLine
 from priffe_records.rules.priffe.scoring import DealScore, SidePoints, honour_cards, honour_holders
-
-# ------------------------------------------------------------------ words
-
-
-@dataclass(frozen=True, slots=True)
-class Words:
-    """Every label a replay prints, in one language; the engine's own messages stay English."""
-
-    lang: str
-    seats: tuple[str, str, str, str]  # N E S W
-    short: tuple[str, str, str, str]
-    ranks: dict[Rank, str]
-    board: str
-    rubber: str
-    dealer: str
-    forehand: str
-    declarer: str
-    contract: str
-    trumps: str
-    no_trumps: str
-    auction: str
-    honours: str
-    hs: str
-    trick: str
-    lead: str
-    cards: str
-    winner: str
-    play: str
-    score: str
-    checks: str
-    stopped: str
-    claim: str
-    nothing: str
-    unknown: str
-    take: str
-    tricks_word: str
-    over: str
-    under: str
-    penalty_tricks_word: str
-    each: str
-    small_slam: str
-    grand_slam: str
-    penalty_slam: str
-    no_slam: str
-    honours_none: str
-    game_points: str
-    first_game: str
-    second_game: str
-    no_game: str
-    forfeit: str
-    deal_total: str
-    rubber_total: str
-    by: str
-    step_help: str
-    previous: str
-    next: str
-    deal_word: str
-    cards_left: str
-
-    def seat(self, seat: Seat) -> str:
-        return self.seats[seat.index]
-
-    def seat_short(self, seat: Seat) -> str:
-        return self.short[seat.index]
-
-    def rank(self, rank: Rank) -> str:
-        return self.ranks.get(rank, rank.value)
-
-    def card(self, card: Card) -> str:
-        return card.suit.symbol + self.rank(card.rank)
-
-    def suit_cards(self, cards: Sequence[Card]) -> str:
-        """One suit's ranks high first, ``Ä K Kn 6 3``; a void is ``—``."""
-        return " ".join(self.rank(c.rank) for c in sorted_cards(cards)) or "—"
-
-    def call(self, call: Call | None) -> str:
-        return "?" if call is None else call.word(self.lang)
-
-    def card_group(self, cards: Sequence[Card]) -> str:
-        """Cards grouped by suit, ``♥Ä K D Kn`` or ``♠Ä ♥Ä ♦Ä ♣Ä``."""
-        groups = []
-        for suit in SUITS:
-            held = [c for c in cards if c.suit is suit]
-            if held:
-                groups.append(suit.symbol + self.suit_cards(held))
-        return " ".join(groups)
-
-    def contract_word(self, contract: Contract) -> str:
-        return contract.word(self.lang)
-
-
-_SV_RANKS = {Rank.ACE: "Ä", Rank.QUEEN: "D", Rank.JACK: "Kn", Rank.TEN: "10"}
-_EN_RANKS = {Rank.TEN: "10"}
-
-WORDS: dict[str, Words] = {
-    "sv": Words(
-        "sv", ("Nord", "Öst", "Syd", "Väst"), ("N", "Ö", "S", "V"), _SV_RANKS,
-        board="Giv", rubber="Robbert", dealer="Given", forehand="Förhand",
-        declarer="spelförare", contract="Kontrakt", trumps="trumf", no_trumps="ingen trumf",
-        auction="Budgivning", honours="Honnörer", hs="hs", trick="Stick", lead="Utspel",
-        cards="Kort i spelordning", winner="Tar", play="Spelet", score="Poäng",
-        checks="Kontroll", stopped="Uppspelningen stannar här, vid ett otillåtet drag",
-        claim="Resten av sticken tas i anspråk (*)", unknown="okänd",
-        nothing="ett protokoll utan händer eller spel: inget att spela upp",
-        take="tar", tricks_word="stick", over="över", under="under",
-        penalty_tricks_word="straffstick", each="à",
-        small_slam="lillslam", grand_slam="storslam", penalty_slam="straff", no_slam="ingen slam",
-        honours_none="inga honnörspoäng", game_points="mot utgång",
-        first_game="gör första utgången", second_game="gör andra utgången",
-        no_game="ingen utgång", forfeit="förlorar sina poäng mot utgången",
-        deal_total="Givets poäng", rubber_total="Robbert hittills", by="av",
-        step_help="Enter/mellanslag/→ nästa · ← eller b tillbaka · q avsluta",
-        previous="Föregående", next="Nästa", deal_word="Giv", cards_left="kort kvar"),
-    "en": Words(
-        "en", ("North", "East", "South", "West"), ("N", "E", "S", "W"), _EN_RANKS,
-        board="Board", rubber="Rubber", dealer="Dealer", forehand="Forehand",
-        declarer="declarer", contract="Contract", trumps="trumps", no_trumps="no trumps",
-        auction="Auction", honours="Honours", hs="hs", trick="Trick", lead="Lead",
-        cards="Cards in the order played", winner="Won by", play="The play", score="Score",
-        checks="Checks", stopped="The replay stops here, at an illegal move",
-        claim="The remaining tricks are claimed (*)", unknown="unknown",
-        nothing="a score-sheet record without hands or play: nothing to replay",
-        take="take", tricks_word="tricks", over="over", under="under",
-        penalty_tricks_word="penalty tricks", each="×",
-        small_slam="small slam", grand_slam="grand slam", penalty_slam="penalty",
-        no_slam="no slam", honours_none="no honour points", game_points="toward game",
-        first_game="makes its first game", second_game="makes its second game",
-        no_game="no game", forfeit="forfeits its points toward that game",
-        deal_total="Deal score", rubber_total="Rubber so far", by="by",
-        step_help="Enter/space/→ next · ← or b back · q quit",
-        previous="Previous", next="Next", deal_word="Deal", cards_left="cards left"),
-}
-
-
-def words(lang: str) -> Words:
-    """The labels for ``sv`` or ``en``; anything else is a caller's mistake."""
-    try:
-        return WORDS[lang]
-    except KeyError:
-        raise ValueError(f"language {lang!r} is not available (use sv or en)") from None
-
 
 # ------------------------------------------------------------------ model
 
@@ -477,138 +333,3 @@ def build_replays(records: Sequence[Record], preset: str = "sv") -> list[DealRep
     return out
 
 
-# ------------------------------------------------------------------ wording
-
-
-def title(r: DealReplay, w: Words) -> str:
-    """``Klubbkväll · Uppsala · 2026.11.29 · Robbert 1 · Giv 1``."""
-    parts = [p for p in (r.event, r.site, r.date) if p and p.strip() not in ("", "?")]
-    if r.rubber:
-        parts.append(f"{w.rubber} {r.rubber}")
-    parts.append(f"{w.board} {r.board or r.index}")
-    return " · ".join(parts)
-
-
-def seat_label(r: DealReplay, seat: Seat, w: Words) -> str:
-    """``Nord: Anna`` or just ``Nord`` when the record names nobody."""
-    name = r.player(seat)
-    return f"{w.seat(seat)}: {name}" if name else w.seat(seat)
-
-
-def roles(r: DealReplay, w: Words) -> str:
-    """``Given: Nord (Anna) · Förhand: Öst (Bertil)``."""
-    def who(seat: Seat | None) -> str:
-        if seat is None:
-            return w.unknown
-        name = r.player(seat)
-        return f"{w.seat(seat)} ({name})" if name else w.seat(seat)
-    return f"{w.dealer}: {who(r.dealer)} · {w.forehand}: {who(r.forehand)}"
-
-
-def contract_line(r: DealReplay, w: Words) -> str:
-    """``Kontrakt: Hjärter av Öst (spelförare) · trumf ♥``."""
-    if r.contract is None:
-        return f"{w.contract}: {w.unknown}"
-    text = f"{w.contract}: {w.contract_word(r.contract)}"
-    if r.declarer is not None:
-        text += f" {w.by} {w.seat(r.declarer)} ({w.declarer})"
-    trump = r.trump
-    return text + f" · {w.trumps} {trump.symbol}" if trump else text + f" · {w.no_trumps}"
-
-
-def hs_text(value: Fraction | None, w: Words) -> str:
-    return "" if value is None else f"{show_hs(value)} {w.hs}"
-
-
-def honours_line(r: DealReplay, w: Words) -> str | None:
-    """Where the contract's honours lie and what they score (R17)."""
-    h = r.honours
-    if h is None:
-        return None
-    if not h.cards:
-        return f"{w.honours}: {w.honours_none} (R17)"
-    names = w.card_group(h.cards)
-    parts: list[str] = []
-    if h.holders is not None:
-        by_seat: dict[Seat, list[Card]] = {}
-        for card, seat in h.holders:
-            by_seat.setdefault(seat, []).append(card)
-        parts = [f"{w.seat_short(s)} {w.card_group(cs)}"
-                 for s, cs in sorted(by_seat.items(), key=lambda kv: kv[0].index)]
-    points = _points(h.points) if h.points is not None else "?"
-    where = f": {', '.join(parts)}" if parts else ""
-    return f"{w.honours} ({names}){where} → {points} (R17, honours={h.variant.value})"
-
-
-def _points(p: SidePoints) -> str:
-    if p == SidePoints():
-        return "0"
-    return " ".join(f"{s.value} {p[s]}" for s in Side if p[s])
-
-
-def calls_text(r: DealReplay, w: Words) -> list[tuple[str, CallView]]:
-    return [(f"{w.seat(c.seat)} {w.call(c.call)}", c) for c in r.calls]
-
-
-def score_lines(r: DealReplay, w: Words) -> list[ScoreLine]:
-    """The score breakdown, one line per rule, as the engine computed it."""
-    ds = r.score
-    if ds is None:
-        return []
-    side = ds.scoring_side.value
-    took = r.result[ds.scoring_side] if r.result is not None else None
-    word = w.penalty_tricks_word if ds.penalty else w.tricks_word
-    per = 20 if ds.penalty else 10
-    base = f"{ds.n} {w.over} 6" if ds.contract.kind == "positive" else f"{ds.n} {w.under} 7"
-    lines = [ScoreLine("R14–R15", f"{side} {w.take} {took} {w.tricks_word} ({base}): {ds.n} "
-                       f"{word} {w.each} {per} = {ds.trick_points}",
-                       SidePoints.one(ds.scoring_side, ds.trick_points))]
-    if ds.slam:
-        name = w.grand_slam if ds.n == 7 else w.small_slam
-        if ds.penalty:
-            name = f"{w.penalty_slam} {name}" if w.lang == "en" else f"{w.penalty_slam}{name}"
-        lines.append(ScoreLine("R16", f"{side} {name} +{ds.slam}",
-                               SidePoints.one(ds.scoring_side, ds.slam)))
-    else:
-        lines.append(ScoreLine("R16", w.no_slam))
-    hp = ds.honours
-    lines.append(ScoreLine("R17", f"{w.honours}: {_points(hp)}" if hp != SidePoints()
-                           else f"{w.honours}: {w.honours_none}", hp))
-    lines.append(ScoreLine("R15–R17", f"{w.deal_total}: {ds.total}", ds.total))
-    lines.append(ScoreLine("R18", f"{side} +{10 * ds.n} {w.game_points}", ds.game))
-    g = r.game
-    if g is None:
-        return lines
-    for s in Side:
-        if g.bonus[s]:
-            which = w.first_game if g.games_before[s] == 0 else w.second_game
-            lines.append(ScoreLine("R19–R20", f"{s.value} {which}: +{g.bonus[s]}",
-                                   SidePoints.one(s, g.bonus[s])))
-        if g.forfeit[s]:
-            lines.append(ScoreLine("R21", f"{s.value} {w.forfeit}: −{g.forfeit[s]}",
-                                   SidePoints.one(s, -g.forfeit[s])))
-    if g.bonus == SidePoints():
-        t = g.toward_after
-        lines.append(ScoreLine("R19", f"{w.no_game} ({w.game_points}: {t})"))
-    if g.rubber_total is not None:
-        lines.append(ScoreLine("R19–R21", f"{w.rubber_total}: {g.rubber_total}",
-                               g.rubber_total))
-    return lines
-
-
-def summary_line(r: DealReplay, w: Words) -> str:
-    """One line for a score-sheet record, which has nothing to step through."""
-    head = f"{w.board} {r.board or r.index}"
-    what: list[str] = []
-    if r.contract is not None:
-        c = w.contract_word(r.contract)
-        what.append(f"{c} {w.by} {w.seat(r.declarer)}" if r.declarer else c)
-    if r.result is not None:
-        what.append(f"NS {r.result.ns} EW {r.result.ew}")
-    body = f": {', '.join(what)}" if what else ""
-    return f"{head}{body} — {w.nothing}"
-
-
-def where(f: Finding) -> str:
-    """``file:line:col: message``: the validator's message with its place."""
-    return f"{f.location}: {f.message}" if f.location is not None else f.message

@@ -18,9 +18,8 @@ from rich.table import Table
 from rich.text import Text
 
 from priffe_records.game.cards import SUITS, Card, Seat
-from priffe_records.replay.model import (
-    DealReplay,
-    TrickView,
+from priffe_records.replay.model import DealReplay, TrickView
+from priffe_records.replay.wording import (
     Words,
     calls_text,
     contract_line,
