@@ -1,0 +1,71 @@
+"""The parser's tables are cached between runs, and a cache that cannot be used costs nothing."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from priffe_records.format import parser
+from priffe_records.format.reader import loads
+
+TEXT = '[Event "Klubbkväll"]\n[Contract "Hjärter"]\n'
+
+
+@pytest.fixture
+def fresh_parser(monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.MonkeyPatch]:
+    monkeypatch.delenv("PRIFFE_PARSER_CACHE", raising=False)
+    parser.get_parser.cache_clear()
+    yield monkeypatch
+    parser.get_parser.cache_clear()
+
+
+def test_the_first_build_writes_the_cache_and_the_next_reads_it(
+        fresh_parser: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    fresh_parser.setenv("XDG_CACHE_HOME", str(tmp_path))
+    first = list(loads(TEXT))
+    [cache] = (tmp_path / "priffe-records").iterdir()
+    assert cache.name.startswith("ppn-") and cache.stat().st_size > 1000
+    stamp = cache.stat().st_mtime_ns
+    parser.get_parser.cache_clear()
+    assert list(loads(TEXT)) == first
+    assert cache.stat().st_mtime_ns == stamp  # loaded, not rewritten
+
+
+def test_the_cache_name_changes_with_the_grammar(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("PRIFFE_PARSER_CACHE", raising=False)
+    grammar = parser.grammar_text()
+    assert parser.cache_file(grammar, "pure") != parser.cache_file(grammar + "\n", "pure")
+    assert parser.cache_file(grammar, "pure") != parser.cache_file(grammar, "cython")
+
+
+def test_an_unwritable_cache_folder_falls_back_silently(
+        fresh_parser: pytest.MonkeyPatch, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    blocked = tmp_path / "file-not-folder"
+    blocked.write_text("x")
+    fresh_parser.setenv("XDG_CACHE_HOME", str(blocked))
+    assert parser.cache_file(parser.grammar_text(), "pure") is None
+    assert [r.get("Contract") for r in loads(TEXT)] == ["Hjärter"]
+    assert capsys.readouterr() == ("", "")
+
+
+def test_a_corrupt_cache_file_is_ignored(fresh_parser: pytest.MonkeyPatch,
+                                         tmp_path: Path) -> None:
+    fresh_parser.setenv("XDG_CACHE_HOME", str(tmp_path))
+    list(loads(TEXT))
+    [cache] = (tmp_path / "priffe-records").iterdir()
+    cache.write_bytes(b"garbage\n\x00\x01")
+    parser.get_parser.cache_clear()
+    assert [r.get("Contract") for r in loads(TEXT)] == ["Hjärter"]
+
+
+def test_the_cache_can_be_turned_off(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setenv("PRIFFE_PARSER_CACHE", "0")
+    assert parser.cache_file(parser.grammar_text(), "pure") is None
+    assert not os.listdir(tmp_path)
