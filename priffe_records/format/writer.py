@@ -26,7 +26,6 @@ from typing import IO
 from priffe_records.format.atomic import atomic_text
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import (
-    Comment,
     CommentKind,
     RawSection,
     Record,
@@ -43,10 +42,6 @@ HEADER = "% PPN 1.0\n% EXPORT\n"
 def escape(value: str) -> str:
     """A tag value as a PBN string token (PBN §3.2)."""
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def _comment_line(c: Comment) -> str:
-    return c.pbn()
 
 
 def format_token(tok: Token) -> str:
