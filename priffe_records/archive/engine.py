@@ -12,14 +12,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from priffe_records.format.errors import BadRecord
-from priffe_records.format.record import Location, Record
+from priffe_records.format.record import PLAYER_TAGS, Location, Record
 from priffe_records.game.cards import SEATS, Seat
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.partie import parties
 from priffe_records.rules.priffe.rubber import DealLine, RubberEnd, parse_settlement
 from priffe_records.rules.priffe.scoring import SidePoints, declaring_side
-
-_PLAYER_TAGS = {"N": "North", "E": "East", "S": "South", "W": "West"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +127,7 @@ def _int(value: str | None) -> int | None:
 def _seats(record: Record) -> tuple[tuple[str, str, str], ...]:
     out = []
     for seat in SEATS:
-        name = _known(record.get(_PLAYER_TAGS[seat.value]))
+        name = _known(record.get(PLAYER_TAGS[seat]))
         if name is not None:
             out.append((seat.value, seat.side.value, name))
     return tuple(out)

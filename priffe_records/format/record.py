@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from priffe_records.game.calls import Call
-from priffe_records.game.cards import Card
+from priffe_records.game.cards import Card, Seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +134,8 @@ class Tag:
 HEAD_TAGS = ("Event", "Site", "Date", "Rubber", "Board", "West", "North", "East", "South",
              "Dealer", "Deal", "Scoring", "Declarer", "Contract", "Result")
 SCORE_TAGS = ("Score", "Honours", "ScoreRubber", "Settlement")
+# The tag naming the player in each seat (PBN §3.4.2).
+PLAYER_TAGS: dict[Seat, str] = {Seat.N: "North", Seat.E: "East", Seat.S: "South", Seat.W: "West"}
 _HEAD_INDEX = {n: i for i, n in enumerate(HEAD_TAGS)}
 _SCORE_INDEX = {n: i for i, n in enumerate(SCORE_TAGS)}
 

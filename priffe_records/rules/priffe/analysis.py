@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from priffe_records.format.record import Location, Record, TokenKind
+from priffe_records.format.record import PLAYER_TAGS, Location, Record, TokenKind
 from priffe_records.game.calls import Call, Contract
 from priffe_records.game.cards import (
     FULL_DECK,
@@ -46,7 +46,6 @@ from priffe_records.rules.priffe.scoring import (
     score_deal,
 )
 
-_PLAYER_TAGS = {Seat.N: "North", Seat.E: "East", Seat.S: "South", Seat.W: "West"}
 _BARE_NUMBER = re.compile(r"^\s*\d+\s*$")
 _CONTRACT_WORDS = "Spela, Noll, Hjärter, Ruter, Tvångsnoll, Passnoll"
 
@@ -103,7 +102,7 @@ def _check_players(record: Record, findings: list[Finding]) -> tuple[str | None,
     names: list[str | None] = []
     seen: dict[str, Seat] = {}
     for seat in SEATS:
-        name = record.get(_PLAYER_TAGS[seat])
+        name = record.get(PLAYER_TAGS[seat])
         name = name.strip() if _given(name) and name else None
         names.append(name)
         if name is None:
@@ -112,7 +111,7 @@ def _check_players(record: Record, findings: list[Finding]) -> tuple[str | None,
             other = seen[name.casefold()]
             findings.append(error("R1", f"{name} sits both {seat_name(other)} and "
                                   f"{seat_name(seat)}: four players, one per seat (R1)",
-                                  tag_location(record, _PLAYER_TAGS[seat])))
+                                  tag_location(record, PLAYER_TAGS[seat])))
         seen[name.casefold()] = seat
     return tuple(names)
 
