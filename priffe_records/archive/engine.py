@@ -107,27 +107,44 @@ class PartieCheck:
     findings: tuple[FindingRow, ...] = ()
 
 
-def _known(value: str | None) -> str | None:
+def known(value: str | None) -> str | None:
+    """A tag value that says something (PBN's unknown spellings are ``None``)."""
     return None if value is None or value.strip() in ("", "?", "-") else value
 
 
+_INT64 = 2**63 - 1
+
+
+def tag_int(value: str | None) -> int | None:
+    """A whole number a SQLite column can hold; ``²``, ``-3`` and 20 digits are ``None``."""
+    v = known(value)
+    if v is None:
+        return None
+    v = v.strip()
+    if not (v.isascii() and v.isdigit()) or len(v) > 18:
+        return None
+    return int(v)
+
+
+def _storable(p: SidePoints | None) -> SidePoints | None:
+    """Claimed points that fit a SQLite integer (the engine reports absurd ones)."""
+    if p is None or max(abs(p.ns), abs(p.ew)) > _INT64:
+        return None
+    return p
+
+
 def _pair(value: str | None) -> SidePoints | None:
-    known = _known(value)
+    text = known(value)
     try:
-        return SidePoints.parse(known) if known is not None else None
+        return _storable(SidePoints.parse(text)) if text is not None else None
     except ValueError:
         return None
-
-
-def _int(value: str | None) -> int | None:
-    v = _known(value)
-    return int(v) if v is not None and v.strip().isdigit() else None
 
 
 def _seats(record: Record) -> tuple[tuple[str, str, str], ...]:
     out = []
     for seat in SEATS:
-        name = _known(record.get(PLAYER_TAGS[seat]))
+        name = known(record.get(PLAYER_TAGS[seat]))
         if name is not None:
             out.append((seat.value, seat.side.value, name))
     return tuple(out)
@@ -138,9 +155,9 @@ def _facts(record: Record) -> DealFacts:
     score, total = _pair(record.get("Score")), _pair(record.get("ScoreRubber"))
     tricks = _pair(record.get("Result"))
     return DealFacts(
-        rubber=_int(record.get("Rubber")), board=_known(record.get("Board")),
-        dealer=_known(record.get("Dealer")), contract=_known(record.get("Contract")),
-        declarer=_known(record.get("Declarer")),
+        rubber=tag_int(record.get("Rubber")), board=known(record.get("Board")),
+        dealer=known(record.get("Dealer")), contract=known(record.get("Contract")),
+        declarer=known(record.get("Declarer")),
         tricks_ns=tricks.ns if tricks else None, tricks_ew=tricks.ew if tricks else None,
         claimed_score_ns=score.ns if score else None, claimed_score_ew=score.ew if score else None,
         claimed_rubber_ns=total.ns if total else None,
@@ -189,10 +206,11 @@ def _rubber(end: RubberEnd, last: Record | None) -> RubberFacts:
     """A rubber's result; settlement names come from its last deal's tags (the engine
     labels a nameless seat "North", which is no player)."""
     claimed: dict[Seat, int] = {}
-    text = _known(last.get("Settlement")) if last is not None else None
+    text = known(last.get("Settlement")) if last is not None else None
     if text is not None:
         try:
-            claimed = parse_settlement(text)
+            claimed = {seat: n for seat, n in parse_settlement(text).items()
+                       if abs(n) <= _INT64}
         except ValueError:
             claimed = {}
     names = {s: n for s, _, n in _seats(last)} if last is not None else {}

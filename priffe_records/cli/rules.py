@@ -18,7 +18,13 @@ import click
 import rich.progress
 from rich.console import Console
 
-from priffe_records.cli.common import EXIT_FINDINGS, EXIT_OK, UserError, user_errors
+from priffe_records.cli.common import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    EXIT_UNUSABLE,
+    UserError,
+    user_errors,
+)
 from priffe_records.cli.format import expand_paths
 from priffe_records.cli.report import FindingsReport, SheetView, summary
 from priffe_records.format.errors import BadRecord
@@ -99,14 +105,26 @@ def validate_command(files: tuple[str, ...], as_json: bool, conventions: bool,
     console = _console()
     all_findings: list[Finding] = []
     n_records = 0
-    with user_errors():
-        paths = list(expand_paths(files))
+    unusable: list[UserError] = []
+    paths: list[Path] = []
+    for given in files:  # one bad path or file never hides the others
+        try:
+            with user_errors():
+                paths += expand_paths((given,))
+        except UserError as e:
+            e.show()
+            unusable.append(e)
     for path in paths:
         # Streamed: memory stays bounded by one partie, whatever the file size.
         boards: dict[int, str | None] = {}
-        with _no_traceback(path), _opened(path) as stream:
-            findings = validate(_tracked(stream, str(path), boards), preset=preset,
-                                conventions=conventions)
+        try:
+            with _no_traceback(path), _opened(path) as stream:
+                findings = validate(_tracked(stream, str(path), boards), preset=preset,
+                                    conventions=conventions)
+        except UserError as e:
+            e.show()
+            unusable.append(e)
+            continue
         n_records += len(boards)
         all_findings.extend(findings)
         if as_json:
@@ -119,6 +137,8 @@ def validate_command(files: tuple[str, ...], as_json: bool, conventions: bool,
         click.echo(line, err=True)
     else:
         console.print(line, style="bold")
+    if unusable:
+        sys.exit(EXIT_UNUSABLE)
     sys.exit(EXIT_FINDINGS if any(f.is_error for f in all_findings) else EXIT_OK)
 
 

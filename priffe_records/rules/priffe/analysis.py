@@ -237,7 +237,12 @@ def _parse_result(record: Record, contract: Contract | None, declarer: Seat | No
             findings.append(error("R12", f"Result {text!r} does not say which side took the "
                                   "tricks: write 'NS n EW m' (R12)", loc))
             return None
-        return SidePoints.one(side, int(text)) + SidePoints.one(side.other, 13 - int(text))
+        n = int(text) if len(text.strip()) <= 3 else 14  # 4,300 digits would raise
+        if n > 13:
+            findings.append(error("R12", f"Result {_short(text)}: a side takes 0 to 13 tricks "
+                                  "(R12)", loc))
+            return None
+        return SidePoints.one(side, n) + SidePoints.one(side.other, 13 - n)
     res = _claim(record, "Result", "R12", findings, total=13)
     if res is None:
         return None
@@ -249,6 +254,11 @@ def _parse_result(record: Record, contract: Contract | None, declarer: Seat | No
                               "are 13 (R12)", loc))
         return None
     return res
+
+
+def _short(text: str, limit: int = 24) -> str:
+    """A tag value quoted for a message, cut short when it is huge (20 digits and more)."""
+    return repr(text if len(text) <= limit else text[:limit] + "…")
 
 
 def _score_rule(claimed: SidePoints, ds: DealScore) -> str:

@@ -262,11 +262,12 @@ class PartieScorer:
         text = o.record.get("Rubber")
         if text is None or not text.strip() or text.strip() == "?":
             return None
-        if not text.strip().isdigit():
+        value = text.strip()
+        if not (value.isascii() and value.isdigit()) or len(value) > 6:
             self._report(o, warning("R22", f"Rubber {text!r} is not a rubber number "
                                          "(1, 2, …) (R22)", tag_location(o.record, "Rubber")))
             return None
-        return int(text)
+        return int(value)
 
     def _check_same_seats(self, o: DealOutcome) -> None:
         seats, first = _seating(o), _seating(self.deals[0])

@@ -1,0 +1,103 @@
+"""Numbers from the wild (issue 11, point 8): each one a located finding, never a traceback.
+
+A tag value of a real file can be anything: ``Rubber "²"``, 20 digits, a
+trick count over 13. Every command must read such a record, name the tag
+with its line and column, and go on with the other records and files.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from archive_support import count, run
+
+from priffe_records import read
+
+# A score-sheet deal (no hands): the tag under test is swapped in on line 5.
+SHEET = """\
+[Event "Klubbkväll"]
+[Site "Västerås"]
+[Date "1952.03.14"]
+[Board "1"]
+{tag}
+[West "Folke"]
+[North "Ingeborg"]
+[East "Helmer"]
+[South "Elna"]
+[Declarer "N"]
+[Contract "Noll"]
+{result}
+"""
+
+# (tag line, Result line, the rule reported, the tag it is reported at)
+WILD = {
+    "rubber-superscript": ('[Rubber "²"]', '[Result "NS 8 EW 5"]', "R22", "Rubber"),
+    "rubber-20-digits": ('[Rubber "99999999999999999999"]', '[Result "NS 8 EW 5"]', "R22",
+                         "Rubber"),
+    "rubber-negative": ('[Rubber "-3"]', '[Result "NS 8 EW 5"]', "R22", "Rubber"),
+    "result-14": ('[Rubber "1"]', '[Result "14"]', "R12", "Result"),
+    "result-999999": ('[Rubber "1"]', '[Result "999999"]', "R12", "Result"),
+    "result-over-13": ('[Rubber "1"]', '[Result "NS 14 EW 3"]', "R12", "Result"),
+    "score-20-digits": ('[Rubber "1"]', '[Result "NS 8 EW 5"]\n'
+                        '[Score "NS 99999999999999999999 EW 0"]', "R15", "Score"),
+    "settlement-20-digits": ('[Rubber "1"]', '[Result "NS 8 EW 5"]\n'
+                             '[Settlement "N 99999999999999999999;S 1;E 1;W 1"]', "R22",
+                             "Settlement"),
+}
+
+
+def sheet(tmp_path: Path, name: str) -> tuple[Path, str, int]:
+    """The file, the rule to expect and the line of the tag it must point at."""
+    tag, result, rule, at = WILD[name]
+    path = tmp_path / f"{name}.ppn"
+    text = SHEET.format(tag=tag, result=result)
+    path.write_text(text, "utf-8")
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if t.startswith(f"[{at} "))
+    return path, rule, line
+
+
+@pytest.mark.parametrize("name", sorted(WILD))
+def test_each_wild_number_is_one_located_finding(tmp_path: Path, name: str) -> None:
+    path, rule, line = sheet(tmp_path, name)
+    res = run("validate", "--json", str(path))
+    assert res.exit_code in (0, 1), res.output
+    found = [json.loads(x) for x in res.stdout.splitlines()]
+    assert any(f["rule"] == rule and f["line"] == line and f["column"] for f in found), found
+    assert "internal error" not in res.output
+    res = run("score", str(path))
+    assert res.exit_code in (0, 1) and "internal error" not in res.output, res.output
+    for args in ((), ("--html", str(tmp_path / "out.html"))):
+        res = run("replay", str(path), *args)
+        assert res.exit_code in (0, 1) and "Traceback" not in res.output, res.output
+    db = tmp_path / "a.db"
+    res = run("import", str(path), "--db", str(db))
+    assert res.exit_code == 0 and "1 new" in res.stdout, res.output
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM findings WHERE rule = ? AND line = ?",
+                            [rule, line]).fetchone()[0] >= 1
+    conn.close()
+    res = run("query", "--db", str(db), "--format", "json")
+    assert res.exit_code == 0 and len(json.loads(res.stdout)) == 1
+    res = run("replay", "--db", str(db), "--id", "1")
+    assert res.exit_code in (0, 1) and "Traceback" not in res.output
+
+
+def test_one_bad_file_never_hides_the_others(tmp_path: Path) -> None:
+    good = SHEET.format(tag='[Rubber "1"]', result='[Result "NS 8 EW 5"]')
+    a, c = tmp_path / "a.ppn", tmp_path / "c.ppn"
+    a.write_text(good, "utf-8")
+    c.write_text(good.replace("Klubbkväll", "Nationskväll"), "utf-8")
+    bad = tmp_path / "bad.ppn"
+    bad.write_text(SHEET.format(tag='[Rubber "²"]', result='[Result "14"]'), "utf-8")
+    res = run("validate", "--json", str(a), str(bad), str(c))
+    files = {json.loads(x)["file"] for x in res.stdout.splitlines()}
+    assert files == {str(a), str(bad), str(c)}, res.output
+    assert "3 files" in res.stderr
+    db = tmp_path / "a.db"
+    res = run("import", str(a), str(bad), str(c), "--db", str(db))
+    assert res.exit_code == 0, res.output
+    assert count(db) == 3
+    assert [len(list(read(p))) for p in (a, bad, c)] == [1, 1, 1]
