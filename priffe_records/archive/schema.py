@@ -28,7 +28,7 @@ import sqlite_utils
 
 from priffe_records.format.errors import PriffeError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 APPLICATION_ID = 0x50524946  # "PRIF": marks the file as a priffe archive
 DEFAULT_TIMEOUT = 60.0  # seconds to wait for another writer (an import running)
 
@@ -301,5 +301,28 @@ SELECT id AS deal_id, event, site, date, board, contract, declarer, scoring_side
 FROM deals WHERE slam IS NOT NULL""",
 }
 
-MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_v1]
+# ---------------------------------------------------------------- version 2
+
+
+def _v2(db: sqlite_utils.Database) -> None:
+    """Record identity and history: a corrected record replaces the stored one.
+
+    ``ident`` is the record's place in its partie, ``rubber/board`` from its
+    own tags (NULL without a Board): a re-imported record of the same partie
+    and place, with other text, supersedes the stored deal. The text it
+    replaced, and every removed record, stays in ``deal_history``.
+    """
+    db.execute("ALTER TABLE deals ADD COLUMN ident TEXT")
+    db.execute("UPDATE deals SET ident = COALESCE(rubber, '') || '/' || board "
+               "WHERE board IS NOT NULL")
+    db.table("deals").create_index(["partie_id", "ident"])
+    db.table("deal_history").create({
+        "id": int, "deal_id": int, "action": str, "hash": str, "ppn": str, "source": str,
+        "line": int, "imported_at": str, "changed_at": str, "changed_by": str,
+    }, pk="id", not_null=["deal_id", "action", "ppn"])
+    db.table("deal_history").create_index(["deal_id"])
+
+
+# Append-only: a new step goes at the end (each bumps SCHEMA_VERSION by one).
+MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_v1, _v2]
 assert len(MIGRATIONS) == SCHEMA_VERSION

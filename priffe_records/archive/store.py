@@ -29,7 +29,7 @@ import io
 import os
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from datetime import UTC, datetime
 from operator import attrgetter
 from typing import IO, cast
@@ -39,8 +39,8 @@ import sqlite_utils
 from priffe_records.archive import engine
 from priffe_records.archive.schema import ArchiveError, describe_sqlite_error, ensure_schema
 from priffe_records.format.errors import BadRecord, PriffeError
-from priffe_records.format.reader import read
-from priffe_records.format.record import Record
+from priffe_records.format.reader import loads, read
+from priffe_records.format.record import Location, Record
 from priffe_records.format.writer import format_record
 
 Progress = Callable[[int, int], None]  # (bytes read so far, records read so far)
@@ -94,6 +94,7 @@ class DealRow:
     ppn: str
     hash: str
     imported_at: str
+    ident: str | None  # rubber/board from the record's tags: its place in the partie
 
 
 DEAL_COLUMNS = tuple(f.name for f in fields(DealRow))
@@ -108,9 +109,13 @@ class FileSummary:
     records: int = 0
     new: int = 0
     duplicates: int = 0
+    updated: int = 0  # a stored record superseded by its corrected text (same place)
     with_errors: int = 0  # stored, flagged: a rule broken or unreadable
     unreadable: int = 0  # syntax errors: stored with their raw text
     rejected: int = 0  # not stored because of --reject-invalid
+
+
+_COUNTS = ("records", "new", "duplicates", "updated", "with_errors", "unreadable", "rejected")
 
 
 def content_hash(text: str) -> str:
@@ -149,8 +154,52 @@ def _parties(items: Iterable[Record | BadRecord]) -> Iterator[list[Record | BadR
 # ---------------------------------------------------------------- storing
 
 
-class _Store:
-    """Inserts for one file's transaction; caches ids it created (cleared with the file)."""
+@dataclass(frozen=True, slots=True)
+class StoredDeal:
+    """What the store needs to know of a deal already in a partie."""
+
+    id: int
+    hash: str
+    ident: str | None
+    line: int
+    source: str
+    ppn: str
+    imported_at: str
+
+
+@dataclass(slots=True)
+class _Item:
+    """One record of a partie on its way to the database.
+
+    ``kind``: ``new`` (insert), ``update`` (supersedes stored deal ``deal_id``),
+    ``here`` (already stored in this partie as ``deal_id``: refreshed),
+    ``stored`` (in the archive only, not in the file: refreshed), ``elsewhere``
+    (the same text is stored in another partie, or earlier in this file).
+    """
+
+    record: Record | BadRecord
+    text: str
+    digest: str
+    line: int
+    kind: str
+    deal_id: int | None = None
+    old: StoredDeal | None = None
+    from_file: bool = True
+
+
+def ident_of(item: Record | BadRecord) -> str | None:
+    """A record's place in its partie, ``rubber/board`` from its own tags; None without Board."""
+    if isinstance(item, BadRecord):
+        return None
+    board = engine.known(item.get("Board"))
+    if board is None:
+        return None
+    rubber = engine.tag_int(item.get("Rubber"))
+    return f"{'' if rubber is None else rubber}/{board.strip()}"
+
+
+class Store:
+    """Writes for one transaction; caches ids it created (cleared with the transaction)."""
 
     def __init__(self, db: sqlite_utils.Database, source: str) -> None:
         self.db = db
@@ -159,20 +208,35 @@ class _Store:
         self.players: dict[str, int] = {}
         self.insert_deal_sql = (f"INSERT INTO deals ({', '.join(DEAL_COLUMNS)}) "
                                 f"VALUES ({', '.join('?' * len(DEAL_COLUMNS))})")
+        self.update_deal_sql = (f"UPDATE deals SET {', '.join(c + ' = ?' for c in DEAL_COLUMNS)}"
+                                " WHERE id = ?")
 
     def exists(self, digest: str) -> bool:
         row = self.db.execute("SELECT 1 FROM deals WHERE hash = ?", [digest]).fetchone()
         return row is not None
 
-    def partie(self, record: Record) -> int:
+    def find_partie(self, record: Record) -> int | None:
         key = [record.get("Event"), record.get("Site"), record.get("Date"), self.source]
         row = self.db.execute("SELECT id FROM parties WHERE event IS ? AND site IS ? "
                               "AND date IS ? AND source IS ?", key).fetchone()
-        if row is not None:
-            return int(row[0])
+        return int(row[0]) if row is not None else None
+
+    def partie(self, record: Record) -> int:
+        found = self.find_partie(record)
+        if found is not None:
+            return found
         cur = self.db.execute("INSERT INTO parties (event, site, date, source, imported_at) "
-                              "VALUES (?, ?, ?, ?, ?)", [*key, self.now])
+                              "VALUES (?, ?, ?, ?, ?)",
+                              [record.get("Event"), record.get("Site"), record.get("Date"),
+                               self.source, self.now])
         return int(cur.lastrowid or 0)
+
+    def partie_deals(self, partie_id: int) -> list[StoredDeal]:
+        """The partie's stored deals in partie order (file line, then import order)."""
+        rows = self.db.execute("SELECT id, hash, ident, line, source, ppn, imported_at "
+                               "FROM deals WHERE partie_id = ? ORDER BY line, id", [partie_id])
+        return [StoredDeal(int(r[0]), r[1], r[2], int(r[3] or 0), r[4], r[5], r[6])
+                for r in rows]
 
     def rubber(self, partie_id: int, number: int) -> int:
         row = self.db.execute("SELECT id FROM rubbers WHERE partie_id = ? AND number = ?",
@@ -195,6 +259,24 @@ class _Store:
 
     def deal(self, row: DealRow, facts: engine.DealFacts) -> int:
         deal_id = int(self.db.execute(self.insert_deal_sql, _DEAL_VALUES(row)).lastrowid or 0)
+        self._children(deal_id, row.partie_id, facts)
+        return deal_id
+
+    def replace_deal(self, deal_id: int, row: DealRow, facts: engine.DealFacts) -> None:
+        """The stored deal ``deal_id`` becomes ``row``: same id, so its place in order stays."""
+        for table in ("seats", "calls", "tricks", "findings"):
+            self.db.execute(f"DELETE FROM {table} WHERE deal_id = ?", [deal_id])
+        self.db.execute(self.update_deal_sql, [*_DEAL_VALUES(row), deal_id])
+        self._children(deal_id, row.partie_id, facts)
+
+    def history(self, old: StoredDeal, action: str) -> None:
+        """Keep a superseded or removed record's text, when and by what it went."""
+        self.db.execute("INSERT INTO deal_history (deal_id, action, hash, ppn, source, line, "
+                        "imported_at, changed_at, changed_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        [old.id, action, old.hash, old.ppn, old.source, old.line,
+                         old.imported_at, self.now, self.source])
+
+    def _children(self, deal_id: int, partie_id: int | None, facts: engine.DealFacts) -> None:
         conn = self.db.conn
         seats = [(deal_id, seat, side, self.player(name)) for seat, side, name in facts.seats]
         if seats:
@@ -208,8 +290,7 @@ class _Store:
             conn.executemany("INSERT INTO tricks (deal_id, number, leader, winner, card_n, "
                              "card_e, card_s, card_w) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                              [(deal_id, *t.values()) for t in facts.tricks])
-        self.findings(row.partie_id, deal_id, facts.findings)
-        return deal_id
+        self.findings(partie_id, deal_id, facts.findings)
 
     def findings(self, partie_id: int | None, deal_id: int | None,
                  found: Sequence[engine.FindingRow]) -> None:
@@ -220,15 +301,15 @@ class _Store:
                 [(deal_id, partie_id, *f.values()) for f in found])
 
     def rubbers(self, partie_id: int, rubbers: Sequence[engine.RubberFacts],
-                partie_findings: Sequence[engine.FindingRow], touched: set[int]) -> None:
-        """Totals and settlements of the rubbers that got new deals, from the whole partie.
+                partie_findings: Sequence[engine.FindingRow], here: set[int]) -> None:
+        """Totals and settlements of the partie's rubbers, from the whole partie.
 
-        A rubber whose deals were all stored before keeps its row: when a file
-        repeats (and extends) a partie another file gave, its settlement must
-        not be counted twice.
+        Only rubbers with a deal stored in this partie (``here``) are written:
+        when a file repeats a partie another file gave, the repeated rubbers
+        stay settled there, never twice. Rubbers left without deals go.
         """
         for r in rubbers:
-            if r.number not in touched:
+            if r.number not in here:
                 continue
             rid = self.rubber(partie_id, r.number)
             self.db.execute("UPDATE rubbers SET complete = ?, winner = ?, total_ns = ?, "
@@ -240,25 +321,34 @@ class _Store:
                 "VALUES (?, ?, ?, ?, ?)",
                 [(rid, seat, self.player(name) if name else None, points, claimed)
                  for seat, name, points, claimed in r.settlements])
+        gone = "SELECT id FROM rubbers WHERE partie_id = ? AND id NOT IN " \
+               "(SELECT rubber_id FROM deals WHERE partie_id = ? AND rubber_id IS NOT NULL)"
+        self.db.execute(f"DELETE FROM settlements WHERE rubber_id IN ({gone})",
+                        [partie_id, partie_id])
+        self.db.execute(f"DELETE FROM rubbers WHERE id IN ({gone})", [partie_id, partie_id])
         self.db.execute("DELETE FROM findings WHERE partie_id = ? AND deal_id IS NULL",
                         [partie_id])
         self.findings(partie_id, None, partie_findings)
 
 
-def _deal_row(store: _Store, item: Record | BadRecord, facts: engine.DealFacts,
-              text: str, digest: str, partie_id: int | None, rubber_id: int | None) -> DealRow:
+def _deal_row(store: Store, item: _Item, facts: engine.DealFacts, partie_id: int | None,
+              rubber_id: int | None) -> DealRow:
     errors = sum(f.severity == "error" for f in facts.findings)
     warnings = sum(f.severity == "warning" for f in facts.findings)
     unverifiable = sum(f.severity == "unverifiable" for f in facts.findings)
-    if isinstance(item, BadRecord):
+    record = item.record
+    if isinstance(record, BadRecord):
         status = "unreadable"
         event = site = date = None
     else:
         status = "errors" if errors else "warnings" if warnings else "clean"
-        event, site, date = item.get("Event"), item.get("Site"), item.get("Date")
+        event, site, date = record.get("Event"), record.get("Site"), record.get("Date")
+    # A deal refreshed from the archive keeps its source and import time.
+    old = item.old if item.kind == "stored" else None
     return DealRow(
-        partie_id=partie_id, rubber_id=rubber_id, source=store.source,
-        line=item.location.line if item.location else 0, event=event, site=site, date=date,
+        partie_id=partie_id, rubber_id=rubber_id,
+        source=old.source if old else store.source,
+        line=item.line, event=event, site=site, date=date,
         rubber=facts.rubber, board=facts.board, dealer=facts.dealer, contract=facts.contract,
         declarer=facts.declarer, declaring_side=facts.declaring_side,
         tricks_ns=facts.tricks_ns, tricks_ew=facts.tricks_ew, made=facts.made,
@@ -270,63 +360,150 @@ def _deal_row(store: _Store, item: Record | BadRecord, facts: engine.DealFacts,
         claimed_rubber_ew=facts.claimed_rubber_ew,
         players=", ".join(name for _, _, name in facts.seats) or None,
         commentary=facts.commentary or None, errors=errors, warnings=warnings,
-        unverifiable=unverifiable, status=status, ppn=text, hash=digest,
-        imported_at=store.now)
+        unverifiable=unverifiable, status=status, ppn=item.text, hash=item.digest,
+        imported_at=old.imported_at if old else store.now, ident=ident_of(record))
 
 
-def _store_partie(store: _Store, group: list[Record | BadRecord], summary: dict[str, int],
+def _classify(store: Store, group: list[Record | BadRecord],
+              stored: list[StoredDeal]) -> list[_Item]:
+    """What to do with each record of the file's partie (see :class:`_Item`)."""
+    texts = [item.text if isinstance(item, BadRecord) else canonical_text(item)
+             for item in group]
+    digests = [content_hash(t) for t in texts]
+    in_file = set(digests)
+    by_hash = {d.hash: d for d in stored}
+    by_ident: dict[str, StoredDeal | None] = {}
+    for d in stored:
+        if d.ident is not None:
+            # Two stored deals at one place: which one a correction means is unclear.
+            by_ident[d.ident] = None if d.ident in by_ident else d
+    claimed: set[int] = set()
+    seen: set[str] = set()
+    items: list[_Item] = []
+    for record, text, digest in zip(group, texts, digests, strict=True):
+        line = record.location.line if record.location else 0
+        item = _Item(record, text, digest, line, "new")
+        here = by_hash.get(digest)
+        if digest in seen:
+            item.kind = "elsewhere"
+        elif here is not None:
+            item.kind, item.deal_id, item.old = "here", here.id, here
+            claimed.add(here.id)
+        elif store.exists(digest):
+            item.kind = "elsewhere"
+        else:
+            ident = ident_of(record)
+            old = by_ident.get(ident) if ident is not None else None
+            if old is not None and old.id not in claimed and old.hash not in in_file:
+                item.kind, item.deal_id, item.old = "update", old.id, old
+                claimed.add(old.id)
+        seen.add(digest)
+        items.append(item)
+    # Deals of the partie this file does not give: still part of it, read back.
+    rest = [_stored_item(d) for d in stored if d.id not in claimed]
+    if rest:
+        order = {id(i): n for n, i in enumerate(items)}
+        items = sorted([*items, *rest], key=lambda i: (i.line, i.from_file is False,
+                                                       order.get(id(i), 0)))
+    return items
+
+
+def _stored_item(d: StoredDeal) -> _Item:
+    records = list(loads(d.ppn, errors="collect", name=d.source))
+    record: Record | BadRecord = records[0] if len(records) == 1 else BadRecord(
+        (), Location(d.source, d.line, 1), d.ppn)
+    return _Item(record, d.ppn, d.hash, d.line, "stored", d.id, d, from_file=False)
+
+
+def _shifted(facts: engine.DealFacts, item: _Item) -> engine.DealFacts:
+    """Findings of a record read back from the archive, at its line in its source file."""
+    if item.from_file or not facts.findings:
+        return facts
+    shift = item.line - 1
+    return replace(facts, findings=tuple(
+        replace(f, file=item.old.source if item.old else f.file,
+                line=f.line + shift if f.line is not None else None)
+        for f in facts.findings))
+
+
+def _write_partie(store: Store, partie_id: int | None, first: Record | None,
+                  items: list[_Item], summary: dict[str, int], reject_invalid: bool,
+                  progress: Callable[[int], None] | None) -> None:
+    """Check the whole partie with the engine, then write what changed and refresh the rest."""
+    check = engine.check_partie([i.record for i in items])
+    here: set[int] = set()  # rubbers with a deal stored in this partie
+    for item, facts in zip(items, check.deals, strict=True):
+        facts = _shifted(facts, item)
+        bad = isinstance(item.record, BadRecord)
+        has_errors = bad or any(f.severity == "error" for f in facts.findings)
+        if item.from_file:
+            summary["records"] += 1
+        kind = item.kind
+        if kind in ("new", "update") and reject_invalid and has_errors:
+            summary["rejected"] += 1
+            kind = "skip"  # a rejected correction leaves the stored version as it was
+        if kind in ("here", "elsewhere") and item.from_file:
+            summary["duplicates"] += 1
+        if kind not in ("elsewhere", "skip"):
+            if partie_id is None and first is not None:
+                partie_id = store.partie(first)
+            rubber_id = None
+            if partie_id is not None and facts.rubber is not None:
+                rubber_id = store.rubber(partie_id, facts.rubber)
+                here.add(facts.rubber)
+            row = _deal_row(store, item, facts, partie_id, rubber_id)
+            if kind == "new":
+                store.deal(row, facts)
+            else:
+                assert item.deal_id is not None
+                if kind == "update" and item.old is not None:
+                    store.history(item.old, "replaced")
+                store.replace_deal(item.deal_id, row, facts)
+            if kind in ("new", "update"):
+                summary["new" if kind == "new" else "updated"] += 1
+                summary["with_errors"] += has_errors
+                summary["unreadable"] += bad
+        if progress is not None and item.from_file:
+            progress(summary["records"])
+    if partie_id is not None:
+        store.rubbers(partie_id, check.rubbers, check.findings, here)
+
+
+def _store_partie(store: Store, group: list[Record | BadRecord], summary: dict[str, int],
                   reject_invalid: bool, progress: Callable[[int], None] | None) -> None:
-    """Check a partie with the engine, then store its new records, one savepoint each.
+    """Store one partie of a file: new records, corrections, and the partie recomputed.
 
     A partie whose records are all stored already skips the engine: a
     re-import costs reading and hashing only.
     """
-    texts = [item.text if isinstance(item, BadRecord) else canonical_text(item)
-             for item in group]
-    digests = [content_hash(t) for t in texts]
-    seen: set[str] = set()
-    stored: list[bool] = []
-    for digest in digests:
-        stored.append(digest in seen or store.exists(digest))
-        seen.add(digest)
-    if all(stored):
-        for _ in group:
-            summary["records"] += 1
-            summary["duplicates"] += 1
-            if progress is not None:
-                progress(summary["records"])
-        return
-    check = engine.check_partie(group)
-    partie_id: int | None = None
-    touched: set[int] = set()  # rubbers that got a new deal
     first = next((r for r in group if isinstance(r, Record)), None)
-    for item, facts, text, digest, dup in zip(group, check.deals, texts, digests, stored,
-                                              strict=True):
-        summary["records"] += 1
-        bad = isinstance(item, BadRecord)
-        has_errors = bad or any(f.severity == "error" for f in facts.findings)
-        if dup:
-            summary["duplicates"] += 1
-        elif reject_invalid and has_errors:
-            summary["rejected"] += 1
-        else:
-            with store.db.atomic():  # a savepoint: a record lands whole or not at all
-                if partie_id is None and first is not None:
-                    partie_id = store.partie(first)
-                rubber_id = None
-                if partie_id is not None and facts.rubber is not None:
-                    rubber_id = store.rubber(partie_id, facts.rubber)
-                    touched.add(facts.rubber)
-                store.deal(_deal_row(store, item, facts, text, digest, partie_id, rubber_id),
-                           facts)
-            summary["new"] += 1
-            summary["with_errors"] += has_errors
-            summary["unreadable"] += bad
-        if progress is not None:
-            progress(summary["records"])
-    if partie_id is not None:
-        with store.db.atomic():
-            store.rubbers(partie_id, check.rubbers, check.findings, touched)
+    partie_id = store.find_partie(first) if first is not None else None
+    stored = store.partie_deals(partie_id) if partie_id is not None else []
+    items = _classify(store, group, stored)
+    if not any(i.kind in ("new", "update") for i in items):
+        for i in items:
+            if i.from_file:
+                summary["records"] += 1
+                summary["duplicates"] += 1
+                if progress is not None:
+                    progress(summary["records"])
+        return
+    _write_partie(store, partie_id, first, items, summary, reject_invalid, progress)
+
+
+def recompute_partie(store: Store, partie_id: int) -> None:
+    """A partie from its stored records alone (after a removal); gone when none is left."""
+    items = [_stored_item(d) for d in store.partie_deals(partie_id)]
+    if not items:
+        for sql in ("DELETE FROM settlements WHERE rubber_id IN "
+                    "(SELECT id FROM rubbers WHERE partie_id = ?)",
+                    "DELETE FROM rubbers WHERE partie_id = ?",
+                    "DELETE FROM findings WHERE partie_id = ?",
+                    "DELETE FROM parties WHERE id = ?"):
+            store.db.execute(sql, [partie_id])
+        return
+    first = next((i.record for i in items if isinstance(i.record, Record)), None)
+    _write_partie(store, partie_id, first, items, dict.fromkeys(_COUNTS, 0), False, None)
 
 
 class _Counting(io.RawIOBase):
@@ -364,8 +541,7 @@ def import_file(db: sqlite_utils.Database, source: str | os.PathLike[str] | IO[b
     except OSError as e:
         raise SourceError(f"{label}: {e.strerror or e}; nothing of it was imported") from None
     counting = _Counting(raw)
-    summary = {k: 0 for k in ("records", "new", "duplicates", "with_errors", "unreadable",
-                              "rejected")}
+    summary = dict.fromkeys(_COUNTS, 0)
 
     def tick(records: int) -> None:
         if progress is not None:
@@ -374,7 +550,7 @@ def import_file(db: sqlite_utils.Database, source: str | os.PathLike[str] | IO[b
     try:
         _begin(db, label)
         try:
-            store = _Store(db, label)
+            store = Store(db, label)
             items = read(cast(IO[bytes], counting), errors="collect", name=label)
             for group in _parties(items):
                 _store_partie(store, group, summary, reject_invalid, tick)

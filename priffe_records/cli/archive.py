@@ -42,6 +42,7 @@ from priffe_records.archive.query import (
     run_sql,
     stats,
 )
+from priffe_records.archive.remove import Selection, remove
 from priffe_records.archive.schema import (
     DEFAULT_TIMEOUT,
     ArchiveError,
@@ -50,7 +51,7 @@ from priffe_records.archive.schema import (
     open_archive,
 )
 from priffe_records.archive.store import FileSummary, SourceError, import_file
-from priffe_records.cli.common import EXIT_OK, EXIT_UNUSABLE, UserError, user_errors
+from priffe_records.cli.common import EXIT_FINDINGS, EXIT_OK, EXIT_UNUSABLE, UserError, user_errors
 from priffe_records.cli.format import expand_paths
 from priffe_records.format.reader import loads
 from priffe_records.format.writer import write
@@ -150,11 +151,17 @@ def import_command(paths: tuple[str, ...], db_path: str, timeout: float,
     interrupted import leaves the database as it was before that file.
     Records already in the archive are skipped (same canonical text).
     """
-    totals = dict.fromkeys(("records", "new", "duplicates", "with_errors", "unreadable",
-                            "rejected"), 0)
-    failed = 0
+    totals = dict.fromkeys(("records", "new", "duplicates", "updated", "with_errors",
+                            "unreadable", "rejected"), 0)
+    failed = missing = 0
+    files: list[Path] = []
+    for given in paths:  # a missing path costs itself, not the others
+        try:
+            files += expand_paths((given,))
+        except UserError as e:
+            click.echo(f"priffe: {e.format_message()}; not imported", err=True)
+            missing += 1
     with archive_errors(db_path):
-        files = list(expand_paths(paths))
         db = open_archive(db_path, timeout=timeout)
         ensure_schema(db, timeout)
         if not (Path(db_path).parent / METADATA_NAME).exists():
@@ -172,22 +179,33 @@ def import_command(paths: tuple[str, ...], db_path: str, timeout: float,
                     progress.say(f"priffe: interrupted: {path} was rolled back; the files "
                                  "before it are stored", err=True)
                     sys.exit(130)
+                except ArchiveError:
+                    raise  # the database, not the file: the next file would fail too
+                except Exception as e:  # our bug: this file is rolled back, the others go on
+                    progress.say(f"priffe: {path}: internal error ({type(e).__name__}: {e}); "
+                                 "nothing of it was imported; please report it with this "
+                                 "file", err=True)
+                    failed += 1
+                    continue
                 progress.say(_summary_line(s))
                 for k in totals:
                     totals[k] += getattr(s, k)
         db.close()
     click.echo(f"{len(files) - failed} file(s), {totals['records']} records: "
-               f"{totals['new']} new, {totals['duplicates']} duplicates, "
+               f"{totals['new']} new, "
+               + (f"{totals['updated']} updated, " if totals["updated"] else "")
+               + f"{totals['duplicates']} duplicates, "
                f"{totals['with_errors']} with errors"
                + (f" ({totals['unreadable']} unreadable)" if totals["unreadable"] else "")
                + (f", {totals['rejected']} rejected" if totals["rejected"] else "")
-               + (f"; {failed} file(s) not imported" if failed else ""))
-    sys.exit(EXIT_UNUSABLE if failed else EXIT_OK)
+               + (f"; {failed + missing} file(s) not imported" if failed + missing else ""))
+    sys.exit(EXIT_UNUSABLE if failed + missing else EXIT_OK)
 
 
 def _summary_line(s: FileSummary) -> str:
     extra = f", {s.rejected} rejected" if s.rejected else ""
-    return (f"{s.source}: {s.records} records: {s.new} new, {s.duplicates} duplicates, "
+    updated = f"{s.updated} updated, " if s.updated else ""
+    return (f"{s.source}: {s.records} records: {s.new} new, {updated}{s.duplicates} duplicates, "
             f"{s.with_errors} with errors{extra}")
 
 
@@ -404,5 +422,41 @@ def metadata_command(db_path: str, timeout: float, output: str | None) -> None:
         click.echo(str(write_metadata(db_path, output)))
 
 
+@click.command("remove")
+@db_option
+@click.option("--id", "deal_ids", type=int, multiple=True, metavar="N",
+              help="The deal with this id (see 'priffe query'); repeat for more.")
+@click.option("--partie", "partie_ids", type=int, multiple=True, metavar="N",
+              help="Every deal of the partie with this id; repeat for more.")
+@click.option("--event", help="Every deal whose Event is exactly this.")
+@click.option("--source", help="Every deal imported from this file (as 'priffe query "
+              "--format json' shows its source).")
+@click.option("--dry-run", is_flag=True, help="Only list what would be removed.")
+def remove_command(db_path: str, timeout: float, deal_ids: tuple[int, ...],
+                   partie_ids: tuple[int, ...], event: str | None, source: str | None,
+                   dry_run: bool) -> None:
+    """Remove deals from the archive and recompute the parties they were part of.
+
+    Several options must all hold. The removed records' text stays in the
+    table deal_history. Exit status 1 when nothing matched.
+    """
+    selection = Selection(deal_ids, partie_ids, event, source)
+    with archive_errors(db_path):
+        selection.where()  # names something to remove, before the database is opened
+        db = _open_readonly(db_path, timeout)
+        db.close()
+        db = open_archive(db_path, timeout=timeout)
+        done = remove(db, selection, dry_run=dry_run)
+        db.close()
+    for ident, ev, board, date, src in done.deals:
+        click.echo(f"{'would remove' if dry_run else 'removed'} deal {ident}: "
+                   + " · ".join(x for x in (ev, date, f"board {board}" if board else None, src)
+                                if x))
+    verb = "would remove" if dry_run else "removed"
+    click.echo(f"{verb} {len(done.deals)} deal(s); {len(done.parties)} partie(s) "
+               + ("would be recomputed" if dry_run else "recomputed"), err=True)
+    sys.exit(EXIT_OK if done.deals else EXIT_FINDINGS)
+
+
 COMMANDS: list[click.Command] = [import_command, query_command, sql_command, stats_command,
-                                 export_command, metadata_command]
+                                 export_command, remove_command, metadata_command]

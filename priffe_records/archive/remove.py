@@ -1,0 +1,104 @@
+"""Removing records from the archive, and recomputing the parties they leave behind.
+
+A removed record's text is kept in ``deal_history`` (action ``removed``),
+so a removal can be looked up and undone by importing the text again. The
+parties that lose deals are recomputed from the records they keep: their
+rubbers, settlements and findings are as a fresh import of those records
+would make them. One transaction: all of it happens, or none.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import sqlite_utils
+
+from priffe_records.archive.schema import ArchiveError, describe_sqlite_error, ensure_schema
+from priffe_records.archive.store import Store, StoredDeal, recompute_partie
+from priffe_records.game.errors import PriffeError
+
+
+class RemoveError(PriffeError):
+    """A removal that names nothing to remove, or names it in a way we cannot use."""
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """Which records to remove; several criteria must all hold (an id list is any-of)."""
+
+    deal_ids: tuple[int, ...] = ()
+    partie_ids: tuple[int, ...] = ()
+    event: str | None = None
+    source: str | None = None
+
+    def where(self) -> tuple[str, list[Any]]:
+        clauses: list[str] = []
+        params: list[Any] = []
+        for column, ids in (("id", self.deal_ids), ("partie_id", self.partie_ids)):
+            if ids:
+                clauses.append(f"{column} IN ({', '.join('?' * len(ids))})")
+                params += list(ids)
+        for column, value in (("event", self.event), ("source", self.source)):
+            if value is not None:
+                clauses.append(f"{column} = ?")
+                params.append(value)
+        if not clauses:
+            raise RemoveError("name what to remove: --id, --partie, --event or --source")
+        return " AND ".join(clauses), params
+
+
+@dataclass(frozen=True, slots=True)
+class Removal:
+    """What a removal took (or, with ``dry_run``, would take)."""
+
+    # (id, event, board, date, source) of each deal
+    deals: tuple[tuple[int, str | None, str | None, str | None, str], ...]
+    parties: tuple[int, ...]  # the parties recomputed (or emptied and removed)
+    dry_run: bool
+
+
+def remove(db: sqlite_utils.Database, selection: Selection, *, dry_run: bool = False,
+           by: str = "priffe remove") -> Removal:
+    """Remove the selected deals and recompute their parties, in one transaction."""
+    ensure_schema(db)
+    where, params = selection.where()
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            rows = db.execute(f"SELECT id, partie_id, event, board, date, source, hash, ident, "
+                              f"line, ppn, imported_at FROM deals WHERE {where} ORDER BY id",
+                              params).fetchall()
+            parties = tuple(sorted({int(r[1]) for r in rows if r[1] is not None}))
+            result = Removal(tuple((int(r[0]), r[2], r[3], r[4], r[5]) for r in rows),
+                             parties, dry_run)
+            if dry_run or not rows:
+                db.execute("ROLLBACK")
+                return result
+            store = Store(db, by)
+            _delete(store, [StoredDeal(int(r[0]), r[6], r[7], int(r[8] or 0), r[5], r[9],
+                                       r[10]) for r in rows])
+            for partie_id in parties:
+                recompute_partie(store, partie_id)
+            db.execute("COMMIT")
+            return result
+        except BaseException:
+            if db.conn.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+    except sqlite3.Error as e:
+        row = db.conn.execute("PRAGMA database_list").fetchone()
+        raise ArchiveError(describe_sqlite_error(str(row[2] or ":memory:"), e)
+                           + "; nothing was removed") from None
+
+
+def _delete(store: Store, deals: Sequence[StoredDeal]) -> None:
+    ids = [(d.id,) for d in deals]
+    for d in deals:
+        store.history(d, "removed")
+    conn = store.db.conn
+    for table in ("seats", "calls", "tricks", "findings"):
+        conn.executemany(f"DELETE FROM {table} WHERE deal_id = ?", ids)
+    conn.executemany("DELETE FROM deals WHERE id = ?", ids)
