@@ -14,6 +14,16 @@ DATA = Path(__file__).resolve().parent / "data"
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
 
+def _compile_catalogs() -> None:
+    """Tests read the compiled catalogs: recompile a .po edited since the last build."""
+    from priffe_records.game import catalogs
+
+    catalogs.compile_all()
+
+
+_compile_catalogs()
+
+
 @pytest.fixture
 def corpus_dir() -> Path:
     if not CORPUS.is_dir():

@@ -163,7 +163,7 @@ def test_the_example_partie_board_1() -> None:
     rows = [line.split() for line in out.splitlines() if line[:5].strip().isdigit()]
     assert play is not None and len(rows) == len(play.tricks)
     for row, trick in zip(rows, play.tricks, strict=True):
-        assert row[0] == str(trick.number) and row[1] == seat_name(trick.leader)  # type: ignore[arg-type]
+        assert row[0] == str(trick.number) and row[1] == seat_name(trick.leader).render("en")
     assert rows[-1][-2:] == [str(play.won.ns), str(play.won.ew)] or play.claimed
 
 

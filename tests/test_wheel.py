@@ -36,6 +36,8 @@ def test_wheel_installs_and_runs_outside_the_source_tree(tmp_path: Path) -> None
     assert shipped == (ROOT / "grammar" / "ppn.lark").read_text("utf-8")
     assert not [n for n in names if n.startswith("priffe_records/grammar/")]
     assert "priffe_records/replay/replay.html" in names
+    # The build compiles the Swedish catalog (the .mo is not in the source tree's git).
+    assert "priffe_records/game/locale/sv/LC_MESSAGES/priffe.mo" in names
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=True, system_site_packages=False).create(env_dir)
     py = env_dir / "bin" / "python"
@@ -49,6 +51,12 @@ def test_wheel_installs_and_runs_outside_the_source_tree(tmp_path: Path) -> None
                           cwd=outside, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert "0 file(s) would be reformatted" in proc.stderr
+    swedish = subprocess.run(
+        [str(py), "-c", "from priffe_records.game.cards import Seat\n"
+         "from priffe_records.game.words import seat_name\n"
+         "print(seat_name(Seat.S).render('sv'))"],
+        cwd=outside, capture_output=True, text=True, timeout=120)
+    assert swedish.stdout.strip() == "Syd", swedish.stderr
 
 
 def test_the_packaged_grammar_is_the_project_grammar_file() -> None:

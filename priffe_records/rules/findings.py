@@ -1,13 +1,25 @@
 """What the rules engine reports: one :class:`Finding` per broken or uncheckable rule.
 
 Findings are plain frozen data so the validator, the score sheet, the CLI
-report and a replay UI can all show them without knowing the engine.
+report and a replay UI can all show them without knowing the engine. The text
+is a :class:`~priffe_records.game.language.Message` (its English id and its
+values), so it can be shown in Swedish or English: ``message`` renders it in
+the active language, English unless a caller picked one.
 
 >>> f = Finding("R11", Severity.ERROR,
 ...             "trick 7: South plays ♦3 while holding ♥K — must follow hearts (R11)",
 ...             Location("a.ppn", 30, 5))
 >>> print(f)
 a.ppn:30:5: error R11: trick 7: South plays ♦3 while holding ♥K — must follow hearts (R11)
+>>> from priffe_records.game.cards import Seat
+>>> from priffe_records.game.language import msg
+>>> from priffe_records.game.words import seat_name
+>>> g = Finding("R2", Severity.ERROR, msg("{seat} is dealt {count} cards; each player holds "
+...             "13 (R2)", seat=seat_name(Seat.S), count=12))
+>>> g.message
+'South is dealt 12 cards; each player holds 13 (R2)'
+>>> print(g.render("sv"))
+fel R2: Syd har fått 12 kort; varje spelare ska ha 13 (R2)
 """
 
 from __future__ import annotations
@@ -16,6 +28,7 @@ import enum
 from dataclasses import dataclass, replace
 
 from priffe_records.format.record import Location, Record, Tag
+from priffe_records.game.language import Message, msg_p, render
 
 
 class Severity(enum.Enum):
@@ -30,8 +43,16 @@ class Severity(enum.Enum):
     def rank(self) -> int:
         return _RANK[self]
 
+    @property
+    def word(self) -> Message:
+        """The severity as a player reads it; ``value`` stays the machine name."""
+        return _WORDS[self]
+
 
 _RANK = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.UNVERIFIABLE: 2}
+_WORDS = {Severity.ERROR: msg_p("severity", "error"),
+          Severity.WARNING: msg_p("severity", "warning"),
+          Severity.UNVERIFIABLE: msg_p("severity", "unverifiable")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,18 +61,28 @@ class Finding:
 
     ``rule`` is a RULES.md ID (``R11``), ``Presets`` for the Scoring tag, or
     ``PPN`` for a record the reader could not read. ``record`` is the 1-based
-    position of the record in the validated sequence.
+    position of the record in the validated sequence. ``text`` is a
+    :class:`Message` (a plain string is shown as it is, in every language).
     """
 
     rule: str
     severity: Severity
-    message: str
+    text: Message | str
     location: Location | None = None
     record: int | None = None
 
-    def __str__(self) -> str:
+    @property
+    def message(self) -> str:
+        """The text in the active language."""
+        return render(self.text)
+
+    def render(self, lang: str | None = None) -> str:
+        """The whole line in ``lang`` (default: the active language); rule and place stay."""
         where = f"{self.location}: " if self.location is not None else ""
-        return f"{where}{self.severity.value} {self.rule}: {self.message}"
+        return f"{where}{self.severity.word.render(lang)} {self.rule}: {render(self.text, lang)}"
+
+    def __str__(self) -> str:
+        return self.render()
 
     @property
     def is_error(self) -> bool:
@@ -67,15 +98,15 @@ class Finding:
                 "rule": self.rule, "severity": self.severity.value, "message": self.message}
 
 
-def error(rule: str, message: str, location: Location | None = None) -> Finding:
+def error(rule: str, message: Message | str, location: Location | None = None) -> Finding:
     return Finding(rule, Severity.ERROR, message, location)
 
 
-def warning(rule: str, message: str, location: Location | None = None) -> Finding:
+def warning(rule: str, message: Message | str, location: Location | None = None) -> Finding:
     return Finding(rule, Severity.WARNING, message, location)
 
 
-def unverifiable(rule: str, message: str, location: Location | None = None) -> Finding:
+def unverifiable(rule: str, message: Message | str, location: Location | None = None) -> Finding:
     return Finding(rule, Severity.UNVERIFIABLE, message, location)
 
 

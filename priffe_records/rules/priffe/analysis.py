@@ -26,6 +26,7 @@ from priffe_records.game.cards import (
     sorted_cards,
 )
 from priffe_records.game.evaluation import honour_tricks, is_guarded, show_hs, suit_values
+from priffe_records.game.language import msg
 from priffe_records.game.words import card_name, seat_name, suit_name
 from priffe_records.rules.findings import Finding, error, tag_location, unverifiable, warning
 from priffe_records.rules.priffe.auction import AuctionResult, run_auction
@@ -177,8 +178,9 @@ def _deal_faults(deal: Deal, loc: Location | None, findings: list[Finding]
             continue
         if len(hand) != 13:
             ok = False
-            findings.append(error("R2", f"{seat_name(seat)} is dealt {len(hand)} cards; each "
-                                  "player holds 13 (R2)", loc))
+            findings.append(error("R2", msg("{seat} is dealt {count} cards; each player holds "
+                                            "13 (R2)", seat=seat_name(seat), count=len(hand)),
+                                  loc))
         for c in hand.cards:
             if c in where:
                 ok = False

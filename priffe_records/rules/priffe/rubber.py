@@ -154,7 +154,7 @@ def _pairing(outcome: DealOutcome) -> frozenset[frozenset[str]] | None:
 
 def player_label(outcome: DealOutcome, seat: Seat) -> str:
     """A player's name, or the seat's name on a sheet that gives none."""
-    return outcome.player(seat) or seat_name(seat)
+    return outcome.player(seat) or str(seat_name(seat))
 
 
 class PartieScorer:

@@ -1,0 +1,194 @@
+"""Words in the player's language: translatable messages and the gettext catalogs.
+
+A message is kept as its English text (the gettext message id, with
+``{name}`` fields) plus the values for those fields, not as a finished
+string: a finding made by the engine can then be shown in Swedish by the CLI
+and in English by a library user who never asked for a language. Values that
+are themselves words (a seat, a suit, a nested message) are :class:`Message`
+objects too, so a Swedish sentence never carries an English seat name.
+
+The active language is English unless a caller picks one
+(:func:`set_language`, :func:`use_language`); the CLI picks it from
+``--lang``, ``PRIFFE_LANG`` or the locale (:func:`resolve_language`).
+
+>>> m = msg("{seat} is dealt {count} cards; each player holds 13 (R2)",
+...         seat=msg("South"), count=12)
+>>> str(m)
+'South is dealt 12 cards; each player holds 13 (R2)'
+>>> m.render("sv")
+'Syd har fått 12 kort; varje spelare ska ha 13 (R2)'
+>>> with use_language("sv"):
+...     print(m)
+Syd har fått 12 kort; varje spelare ska ha 13 (R2)
+"""
+
+from __future__ import annotations
+
+import gettext
+import os
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import cache
+from pathlib import Path
+
+LANGUAGES = ("en", "sv")
+DEFAULT_LANGUAGE = "en"
+DOMAIN = "priffe"
+LOCALE_DIR = Path(__file__).with_name("locale")
+
+_current: ContextVar[str] = ContextVar("priffe_language", default=DEFAULT_LANGUAGE)
+
+
+class Message:
+    """A translatable text: its gettext id, optional context/plural, and the field values.
+
+    Equal messages have equal ids and values, so findings stay comparable.
+    """
+
+    __slots__ = ("context", "id", "n", "params", "plural")
+
+    def __init__(self, id: str, params: Mapping[str, object] | None = None, *,
+                 context: str | None = None, plural: str | None = None,
+                 n: int | None = None) -> None:
+        self.id = id
+        self.params: Mapping[str, object] = dict(params or {})
+        self.context = context
+        self.plural = plural
+        self.n = n
+
+    def render(self, lang: str | None = None) -> str:
+        """The text in ``lang`` (default: the active language)."""
+        lang = lang or _current.get()
+        cat = catalog(lang)
+        if self.plural is not None:
+            n = self.n if self.n is not None else 1
+            text = (cat.npgettext(self.context, self.id, self.plural, n) if self.context
+                    else cat.ngettext(self.id, self.plural, n))
+        elif self.context is not None:
+            text = cat.pgettext(self.context, self.id)
+        else:
+            text = cat.gettext(self.id)
+        if not self.params and self.plural is None:
+            return text
+        values = {k: render(v, lang) for k, v in self.params.items()}
+        if self.plural is not None:
+            values.setdefault("n", str(self.n))
+        return text.format(**values)
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def __repr__(self) -> str:
+        return f"Message({self.id!r}, {dict(self.params)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Message) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash((self.id, self.context, self.n))
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.id, self.context, self.plural, self.n, sorted(self.params.items()))
+
+
+def msg(id: str, /, **params: object) -> Message:
+    """Mark ``id`` for translation (Babel keyword ``msg``); fields are filled at render time."""
+    return Message(id, params)
+
+
+def msg_n(singular: str, plural: str, n: int, /, **params: object) -> Message:
+    """A message with a plural form chosen by ``n`` (Babel keyword ``msg_n:1,2``); ``{n}`` is n."""
+    return Message(singular, params, plural=plural, n=n)
+
+
+def msg_p(context: str, id: str, /, **params: object) -> Message:
+    """A short word that needs a context to translate (``rank`` "J"), keyword ``msg_p:1c,2``."""
+    return Message(id, params, context=context)
+
+
+def N_(text: str) -> str:
+    """Mark a plain string for extraction only; it is translated where it is shown (help texts)."""
+    return text
+
+
+def render(value: object, lang: str | None = None) -> str:
+    """A field value as text: messages (and anything with ``render``) in ``lang``."""
+    if isinstance(value, Message):
+        return value.render(lang)
+    localised = getattr(value, "render", None)
+    if callable(localised):
+        return str(localised(lang or _current.get()))
+    return str(value)
+
+
+def translate(text: str, lang: str | None = None) -> str:
+    """A plain marked string (:func:`N_`) in ``lang``."""
+    return catalog(lang or _current.get()).gettext(text)
+
+
+# ------------------------------------------------------------------ the active language
+
+
+def language() -> str:
+    """The active language: ``en`` unless a caller picked another."""
+    return _current.get()
+
+
+def set_language(lang: str) -> None:
+    _current.set(_checked(lang))
+
+
+@contextmanager
+def use_language(lang: str) -> Iterator[None]:
+    """Render in ``lang`` inside the block, e.g. a replay page built in Swedish."""
+    token = _current.set(_checked(lang))
+    try:
+        yield
+    finally:
+        _current.reset(token)
+
+
+def _checked(lang: str) -> str:
+    if lang not in LANGUAGES:
+        raise ValueError(f"language {lang!r} is not available (use sv or en)")
+    return lang
+
+
+def resolve_language(option: str | None = None,
+                     environ: Mapping[str, str] | None = None) -> str:
+    """``--lang``, else ``PRIFFE_LANG``, else the locale (``LC_ALL``, ``LC_MESSAGES``,
+    ``LANG``), else English; a locale we have no catalog for means English.
+
+    >>> resolve_language(None, {"LANG": "sv_SE.UTF-8"})
+    'sv'
+    >>> resolve_language("en", {"PRIFFE_LANG": "sv"})
+    'en'
+    >>> resolve_language(None, {"LC_ALL": "C", "LANG": "sv_SE.UTF-8"})
+    'en'
+    """
+    env = os.environ if environ is None else environ
+    if option:
+        return _checked(option)
+    chosen = env.get("PRIFFE_LANG", "").strip()
+    if chosen:
+        return _locale_language(chosen)
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(name, "").strip()
+        if value:  # the first one set decides, as in POSIX
+            return _locale_language(value)
+    return DEFAULT_LANGUAGE
+
+
+def _locale_language(value: str) -> str:
+    """``sv_SE.UTF-8`` → ``sv``; ``C``, ``POSIX`` and languages we lack → English."""
+    code = value.split(".")[0].split("@")[0].split("_")[0].split("-")[0].lower()
+    return code if code in LANGUAGES else DEFAULT_LANGUAGE
+
+
+@cache
+def catalog(lang: str) -> gettext.NullTranslations:
+    """The compiled catalog for ``lang``; English is the message ids themselves."""
+    if lang == DEFAULT_LANGUAGE:
+        return gettext.NullTranslations()
+    return gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang], fallback=True)

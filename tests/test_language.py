@@ -1,0 +1,94 @@
+"""The catalogs: every message in the sources has a Swedish translation, and the language
+is chosen as documented (--lang, PRIFFE_LANG, the locale, English)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from priffe_records.game import catalogs
+from priffe_records.game.language import (
+    Message,
+    language,
+    msg,
+    msg_n,
+    resolve_language,
+    set_language,
+    use_language,
+)
+
+_FIELD = re.compile(r"\{(\w*)[^{}]*\}")
+
+
+def test_every_message_id_has_a_swedish_translation() -> None:
+    missing = catalogs.untranslated("sv")
+    assert not missing, ("messages without a Swedish translation (run "
+                         "`python -m priffe_records.game.catalogs update`, then translate "
+                         "them in the .po file):\n" + "\n".join(missing))
+
+
+def test_the_swedish_catalog_has_no_message_the_sources_lost() -> None:
+    used = {(m.context, m.id if isinstance(m.id, str) else m.id[0])
+            for m in catalogs.extract() if m.id}
+    po = {(m.context, m.id if isinstance(m.id, str) else m.id[0])
+          for m in catalogs.read("sv") if m.id}
+    assert po - used == set(), "stale entries: run `python -m priffe_records.game.catalogs update`"
+
+
+def test_translations_keep_every_field_and_rule_id() -> None:
+    """A Swedish text uses the same {fields} and the same (R..) IDs as its English id."""
+    bad = []
+    for m in catalogs.read("sv"):
+        if not m.id:
+            continue
+        ids = m.id if isinstance(m.id, tuple) else (m.id,)
+        strings = m.string if isinstance(m.string, tuple) else (m.string,)
+        want_fields = {f for i in ids for f in _FIELD.findall(i)} - {"n"}
+        want_rules = set(re.findall(r"\b(?:R|P)\d+\b", ids[0]))
+        for s in strings:
+            got = set(_FIELD.findall(s)) - {"n"}
+            if got != want_fields or set(re.findall(r"\b(?:R|P)\d+\b", s)) != want_rules:
+                bad.append(f"{ids[0]!r} -> {s!r}")
+    assert not bad, "\n".join(bad)
+
+
+def test_messages_render_in_either_language_and_nest() -> None:
+    m = msg("{seat} is dealt {count} cards; each player holds 13 (R2)",
+            seat=msg("North"), count=14)
+    assert m.render("en") == "North is dealt 14 cards; each player holds 13 (R2)"
+    assert m.render("sv") == "Nord har fått 14 kort; varje spelare ska ha 13 (R2)"
+    assert str(m) == m.render("en")  # a library user who picks nothing gets English
+    assert m == msg("{seat} is dealt {count} cards; each player holds 13 (R2)",
+                    seat=msg("North"), count=14)
+    assert Message("no such id {x}", {"x": 1}).render("sv") == "no such id 1"
+
+
+def test_plural_messages_pick_the_form_by_n() -> None:
+    assert msg_n("{n} card", "{n} cards", 1).render("en") == "1 card"
+    assert msg_n("{n} card", "{n} cards", 3).render("en") == "3 cards"
+
+
+def test_the_active_language_is_english_until_picked() -> None:
+    assert language() == "en"
+    with use_language("sv"):
+        assert language() == "sv"
+        assert str(msg("South")) == "Syd"
+    assert language() == "en"
+    with pytest.raises(ValueError, match="not available"):
+        set_language("de")
+
+
+@pytest.mark.parametrize(("option", "env", "want"), [
+    ("sv", {"PRIFFE_LANG": "en", "LANG": "en_US.UTF-8"}, "sv"),
+    ("en", {"PRIFFE_LANG": "sv", "LANG": "sv_SE.UTF-8"}, "en"),
+    (None, {"PRIFFE_LANG": "sv", "LANG": "en_US.UTF-8"}, "sv"),
+    (None, {"LANG": "sv_SE.UTF-8"}, "sv"),
+    (None, {"LC_ALL": "sv_FI.utf8", "LANG": "en_GB.UTF-8"}, "sv"),
+    (None, {"LC_ALL": "C", "LANG": "sv_SE.UTF-8"}, "en"),
+    (None, {"LANG": "de_DE.UTF-8"}, "en"),
+    (None, {}, "en"),
+])
+def test_language_comes_from_option_then_priffe_lang_then_locale(
+        option: str | None, env: dict[str, str], want: str) -> None:
+    assert resolve_language(option, env) == want
