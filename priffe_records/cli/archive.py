@@ -51,7 +51,14 @@ from priffe_records.archive.schema import (
     open_archive,
 )
 from priffe_records.archive.store import FileSummary, SourceError, import_file
-from priffe_records.cli.common import EXIT_FINDINGS, EXIT_OK, EXIT_UNUSABLE, UserError, user_errors
+from priffe_records.cli.common import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    EXIT_UNUSABLE,
+    UserError,
+    quiet_stdout,
+    user_errors,
+)
 from priffe_records.cli.format import expand_paths
 from priffe_records.format.reader import loads
 from priffe_records.format.writer import write
@@ -108,19 +115,10 @@ def archive_errors(db_path: str) -> Iterator[None]:
         try:
             yield
         except BrokenPipeError:
-            _quiet_stdout()  # `priffe query … | head`: the reader has what it wanted
+            quiet_stdout()  # `priffe query … | head`: the reader has what it wanted
             sys.exit(EXIT_OK)
         except sqlite3.Error as e:
             raise UserError(describe_sqlite_error(db_path, e)) from None
-
-
-def _quiet_stdout() -> None:
-    """Point stdout at /dev/null so the interpreter's final flush cannot fail again."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass  # not a real file (a test runner's capture): nothing to flush
 
 
 def _open_readonly(db_path: str, timeout: float) -> sqlite_utils.Database:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -45,3 +46,16 @@ def user_errors() -> Iterator[None]:
     except KeyboardInterrupt:
         click.echo("priffe: interrupted", err=True)
         sys.exit(130)
+
+
+def quiet_stdout() -> None:
+    """Point stdout at /dev/null after a closed pipe (`priffe … | head`).
+
+    The reader has what it wanted; without this the interpreter's final
+    flush fails again and prints an error on exit.
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass  # not a real file (a test runner's capture): nothing to flush

@@ -12,7 +12,7 @@ import click
 from rich.console import Console
 
 from priffe_records.archive.schema import describe_sqlite_error, open_archive
-from priffe_records.cli.common import EXIT_FINDINGS, EXIT_OK, UserError, user_errors
+from priffe_records.cli.common import EXIT_FINDINGS, EXIT_OK, UserError, quiet_stdout, user_errors
 from priffe_records.format.reader import loads, read
 from priffe_records.format.record import Record
 from priffe_records.replay.html import write_page
@@ -96,15 +96,6 @@ def _plain(r: DealReplay, w: Words) -> str:
                       highlight=False, emoji=False, legacy_windows=False)
     console.print(full_view(r, w), soft_wrap=not r.playable)
     return "\n".join(line.rstrip() for line in buf.getvalue().splitlines()) + "\n"
-
-
-def _quiet_stdout() -> None:
-    """Send what is still buffered for a closed pipe nowhere, so exit prints no error."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
 
 
 def _no_color() -> bool:
@@ -199,7 +190,7 @@ def replay_command(file: str | None, board: int | None, rubber: int | None, db: 
                 else:
                     _show_all(chosen, w, sys.stdout.isatty() and not _no_color())
             except BrokenPipeError:
-                _quiet_stdout()  # `priffe replay … | head`: the reader has all it wants
+                quiet_stdout()  # `priffe replay … | head`: the reader has all it wants
     stopped = any(r.stop is not None for r in chosen)
     sys.exit(EXIT_FINDINGS if stopped else EXIT_OK)
 
