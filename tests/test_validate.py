@@ -70,7 +70,8 @@ def test_bad_option_is_reported_and_the_record_still_checked() -> None:
 
 def test_preset_argument_applies_only_without_scoring_tag() -> None:
     def honours_errors(text: str) -> list[str]:
-        return [f.message for f in findings(text, preset="en") if f.message.startswith("Honours")]
+        return [f.message for f in findings(text, options=PRESETS["en"])
+                if f.message.startswith("Honours")]
 
     text = set_tag(FORMAT_EXAMPLE, "Honours", "NS 20 EW 0")
     assert honours_errors(text)  # the record says Scoring "Priffe": sv, honours 0

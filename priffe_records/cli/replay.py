@@ -20,6 +20,7 @@ from priffe_records.replay.model import DealReplay, build_replays
 from priffe_records.replay.stepping import read_key, walk
 from priffe_records.replay.terminal import full_view, step_count, step_view
 from priffe_records.replay.wording import Words, where, words
+from priffe_records.rules.priffe.options import PRESETS
 
 PLAIN_WIDTH = 80  # piped output has a fixed width, so files and tests do not depend on $COLUMNS
 
@@ -174,7 +175,7 @@ def replay_command(file: str | None, board: int | None, rubber: int | None, db: 
             records, index, name = list(read(file)), 0, file
         if not records:
             raise UserError(f"{name}: no records")
-        replays = build_replays(records, preset)
+        replays = build_replays(records, PRESETS[preset])
         if index:
             replays = [replays[index - 1]]
         chosen = _select(replays, name, board, rubber)

@@ -119,7 +119,7 @@ def validate_command(files: tuple[str, ...], as_json: bool, conventions: bool,
         boards: dict[int, str | None] = {}
         try:
             with _no_traceback(path), _opened(path) as stream:
-                findings = validate(_tracked(stream, str(path), boards), preset=preset,
+                findings = validate(_tracked(stream, str(path), boards), options=PRESETS[preset],
                                     conventions=conventions)
         except UserError as e:
             e.show()
@@ -164,7 +164,7 @@ def score_command(file: str, fill: bool, force: bool, output: str | None, preset
         for b in bad:
             for e in b.errors:
                 click.echo(str(e), err=True)
-        sheets = score_parties(records, preset=preset)
+        sheets = score_parties(records, options=PRESETS[preset])
     for sheet in sheets:
         if sheet.rows:
             console.print(SheetView(sheet))

@@ -28,7 +28,7 @@ from priffe_records.game.evaluation import honour_tricks
 from priffe_records.rules.findings import Finding, Severity
 from priffe_records.rules.partie import parties
 from priffe_records.rules.priffe.analysis import DealOutcome, analyse_record
-from priffe_records.rules.priffe.options import HonoursVariant, Options
+from priffe_records.rules.priffe.options import PRESETS, HonoursVariant, Options
 from priffe_records.rules.priffe.rubber import DealLine
 from priffe_records.rules.priffe.scoring import DealScore, SidePoints, honour_cards, honour_holders
 
@@ -267,7 +267,7 @@ def _game(line: DealLine, toward_before: SidePoints) -> GameState:
                      line.totals)
 
 
-def _books(records: Sequence[Record], preset: str
+def _books(records: Sequence[Record], options: Options
            ) -> tuple[dict[int, DealLine], dict[int, list[Finding]], dict[int, GameState]]:
     """The validator's own run over all records: outcomes, findings and rubber steps by index.
 
@@ -278,7 +278,7 @@ def _books(records: Sequence[Record], preset: str
     lines: dict[int, DealLine] = {}
     found: dict[int, list[Finding]] = {}
     games: dict[int, GameState] = {}
-    for p in parties(records, preset=preset):
+    for p in parties(records, options=options):
         toward: dict[int, SidePoints] = {}
         for line in p.lines:
             i = line.outcome.index
@@ -292,18 +292,19 @@ def _books(records: Sequence[Record], preset: str
     return lines, found, games
 
 
-def build_replays(records: Sequence[Record], preset: str = "sv") -> list[DealReplay]:
+def build_replays(records: Sequence[Record], options: Options = PRESETS["sv"]
+                  ) -> list[DealReplay]:
     """Run the validator over the records and arrange each one for replay.
 
     All records are given (not just the one shown) so the rubber's games and
     totals follow it from its first deal, exactly as ``priffe validate`` sees
-    them. ``preset`` is for records without a Scoring tag.
+    them. ``options`` are for records without a Scoring tag.
     """
-    lines, found, games = _books(records, preset)
+    lines, found, games = _books(records, options)
     out: list[DealReplay] = []
     for i, rec in enumerate(records, 1):
         line = lines.get(i)
-        o = line.outcome if line is not None else replace(analyse_record(rec, preset), index=i)
+        o = line.outcome if line is not None else replace(analyse_record(rec, options), index=i)
         calls, call_stop = _calls(o)
         tricks, trick_stop = _tricks(o) if call_stop is None else ((), None)
         stop = call_stop or trick_stop

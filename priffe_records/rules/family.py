@@ -18,6 +18,7 @@ from priffe_records.format.record import Location, Record
 from priffe_records.game.cards import Card, Seat
 from priffe_records.rules.priffe.analysis import DealOutcome
 from priffe_records.rules.priffe.family import PRIFFE
+from priffe_records.rules.priffe.options import Options
 from priffe_records.rules.priffe.rubber import DealLine, PartieResult
 
 
@@ -48,7 +49,7 @@ class GameFamily(Protocol):
 
     def accepts(self, scoring: str | None) -> bool: ...
 
-    def analyse(self, record: Record, default_preset: str, conventions: bool) -> DealOutcome: ...
+    def analyse(self, record: Record, default: Options, conventions: bool) -> DealOutcome: ...
 
     def books(self, event: str | None, site: str | None, date: str | None) -> PartieBooks: ...
 

@@ -15,6 +15,7 @@ from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record
 from priffe_records.rules.family import PartieBooks, family_for
 from priffe_records.rules.findings import Finding, Severity, sort_key
+from priffe_records.rules.priffe.options import PRESETS, Options
 from priffe_records.rules.priffe.rubber import PartieResult
 
 
@@ -22,11 +23,11 @@ def _key(record: Record) -> tuple[str | None, str | None, str | None]:
     return (record.get("Event"), record.get("Site"), record.get("Date"))
 
 
-def parties(records: Iterable[Record | BadRecord], *, preset: str = "sv",
+def parties(records: Iterable[Record | BadRecord], *, options: Options = PRESETS["sv"],
             conventions: bool = False) -> Iterator[PartieResult]:
     """Analyse records in order and yield each partie when it ends.
 
-    ``preset`` applies to records without a Scoring tag; ``conventions``
+    ``options`` apply to records without a Scoring tag; ``conventions``
     turns on the R9 warnings.
     """
     books: PartieBooks | None = None
@@ -48,7 +49,7 @@ def parties(records: Iterable[Record | BadRecord], *, preset: str = "sv",
                 books.lost(item.location, i)
             continue
         family = family_for(item.get("Scoring"))
-        o = family.analyse(item, preset, conventions)
+        o = family.analyse(item, options, conventions)
         o = replace(o, index=i, findings=tuple(f.at_record(i) for f in o.findings))
         if o.priffe and o.contract is None and o.auction is None:
             found.extend(o.findings)  # a deal diagram, not a deal of the partie

@@ -23,16 +23,17 @@ from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record
 from priffe_records.rules.findings import Finding, Severity
 from priffe_records.rules.partie import parties
+from priffe_records.rules.priffe.options import PRESETS, Options
 
 
-def validate(records: Iterable[Record | BadRecord], *, preset: str = "sv",
+def validate(records: Iterable[Record | BadRecord], *, options: Options = PRESETS["sv"],
              conventions: bool = False) -> list[Finding]:
     """Check records against RULES.md; unreadable records come back as ``PPN`` errors.
 
-    ``preset`` is used for records without a Scoring tag; ``conventions``
+    ``options`` are used for records without a Scoring tag; ``conventions``
     adds the R9 convention warnings.
     """
-    return [f for p in parties(records, preset=preset, conventions=conventions)
+    return [f for p in parties(records, options=options, conventions=conventions)
             for f in p.findings]
 
 

@@ -350,19 +350,23 @@ def not_priffe(record: Record, rule: str, message: str, location: Location | Non
     return DealOutcome(record, priffe=False, findings=(error(rule, message, location),))
 
 
-def analyse_record(record: Record, default_preset: str = "sv",
+def analyse_record(record: Record, default: Options = PRESETS["sv"],
                    conventions: bool = False) -> DealOutcome:
-    """Check one record against R1–R18 and its claimed tag values."""
+    """Check one record against R1–R18 and its claimed tag values.
+
+    ``default`` are the rules for a record without a Scoring value.
+    """
     f: list[Finding] = []
     try:
-        options = parse_scoring(record.get("Scoring"), default_preset)
+        scoring = record.get("Scoring")
+        options = default if is_unspecified(scoring) else parse_scoring(scoring)
     except NotPriffeError as e:
         return not_priffe(record, "Presets", f"not a Priffe record: {e}",
                           tag_location(record, "Scoring"))
     except OptionsError as e:
         f.append(error("Presets", f"{e}; the record is checked with preset "
-                       f"{default_preset}", tag_location(record, "Scoring")))
-        options = PRESETS[default_preset]
+                       f"{default.preset}", tag_location(record, "Scoring")))
+        options = default
     contract_text = record.get("Contract")
     claimed_contract: Contract | None = None
     if _given(contract_text) and contract_text is not None:

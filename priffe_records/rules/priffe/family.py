@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from priffe_records.format.record import Record
 from priffe_records.game.cards import FULL_DECK, SEATS, Card, Seat
 from priffe_records.rules.priffe.analysis import DealOutcome, analyse_record
-from priffe_records.rules.priffe.options import FAMILY_WORD, is_unspecified
+from priffe_records.rules.priffe.options import FAMILY_WORD, Options, is_unspecified
 from priffe_records.rules.priffe.rubber import PartieScorer
 
 
@@ -28,8 +28,8 @@ class Priffe:
         return is_unspecified(scoring) or str(scoring).split(";")[0].strip().casefold() == \
             self.name.casefold()
 
-    def analyse(self, record: Record, default_preset: str, conventions: bool) -> DealOutcome:
-        return analyse_record(record, default_preset, conventions)
+    def analyse(self, record: Record, default: Options, conventions: bool) -> DealOutcome:
+        return analyse_record(record, default, conventions)
 
     def books(self, event: str | None, site: str | None, date: str | None) -> PartieScorer:
         return PartieScorer(event, site, date)

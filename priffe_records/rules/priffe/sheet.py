@@ -28,6 +28,7 @@ from priffe_records.game.calls import Contract
 from priffe_records.game.cards import Seat, Side
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.partie import parties
+from priffe_records.rules.priffe.options import PRESETS, Options
 from priffe_records.rules.priffe.rubber import DealLine, PartieResult, RubberEnd
 from priffe_records.rules.priffe.scoring import SidePoints
 
@@ -112,15 +113,16 @@ def sheet_of(result: PartieResult) -> PartieSheet:
                        result.findings)
 
 
-def score_parties(records: Iterable[Record | BadRecord], *, preset: str = "sv"
+def score_parties(records: Iterable[Record | BadRecord], *, options: Options = PRESETS["sv"]
                   ) -> list[PartieSheet]:
     """One sheet per partie (consecutive records with the same Event, Site and Date)."""
-    return [sheet_of(p) for p in parties(records, preset=preset) if p.lines or p.findings]
+    return [sheet_of(p) for p in parties(records, options=options) if p.lines or p.findings]
 
 
-def score_partie(records: Iterable[Record | BadRecord], *, preset: str = "sv") -> PartieSheet:
+def score_partie(records: Iterable[Record | BadRecord], *, options: Options = PRESETS["sv"]
+                 ) -> PartieSheet:
     """The sheet of a single partie; records of several parties are a :class:`PriffeError`."""
-    sheets = score_parties(records, preset=preset)
+    sheets = score_parties(records, options=options)
     if len(sheets) != 1:
         raise PriffeError(f"the records hold {len(sheets)} parties, not one: use score_parties")
     return sheets[0]
