@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any, TypeVar
 
 import click
 
 from priffe_records.format.errors import PriffeError
+from priffe_records.rules.priffe.options import PRESETS, Options
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1  # the input was read; it has errors (or would change, for --check)
@@ -59,3 +61,20 @@ def quiet_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError):
         pass  # not a real file (a test runner's capture): nothing to flush
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _preset(ctx: click.Context, param: click.Parameter, value: str) -> Options:
+    return PRESETS[value]
+
+
+def preset_option(f: F) -> F:
+    """``--preset``, the same on every command: the command receives ``options: Options``.
+
+    The choices are the keys of :data:`PRESETS`, so a new preset needs no CLI change.
+    """
+    return click.option("--preset", "options", type=click.Choice(sorted(PRESETS)),
+                        default="sv", show_default=True, callback=_preset,
+                        help="Rules for records without a Scoring tag (RULES.md Presets).")(f)

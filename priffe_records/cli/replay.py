@@ -12,7 +12,14 @@ import click
 from rich.console import Console
 
 from priffe_records.archive.schema import describe_sqlite_error, open_archive
-from priffe_records.cli.common import EXIT_FINDINGS, EXIT_OK, UserError, quiet_stdout, user_errors
+from priffe_records.cli.common import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    UserError,
+    preset_option,
+    quiet_stdout,
+    user_errors,
+)
 from priffe_records.format.reader import loads, read
 from priffe_records.format.record import Record
 from priffe_records.replay.html import write_page
@@ -20,7 +27,7 @@ from priffe_records.replay.model import DealReplay, build_replays
 from priffe_records.replay.stepping import read_key, walk
 from priffe_records.replay.terminal import full_view, step_count, step_view
 from priffe_records.replay.wording import Words, where, words
-from priffe_records.rules.priffe.options import PRESETS
+from priffe_records.rules.priffe.options import Options
 
 PLAIN_WIDTH = 80  # piped output has a fixed width, so files and tests do not depend on $COLUMNS
 
@@ -143,8 +150,7 @@ def _step(replays: Sequence[DealReplay], w: Words) -> None:
 @click.option("--id", "deal_id", type=int, metavar="N", help="The deal's id in the archive.")
 @click.option("--lang", type=click.Choice(["sv", "en"]), default="sv", show_default=True,
               help="Labels: Swedish (Given/Förhand, Ä K D Kn) or English.")
-@click.option("--preset", type=click.Choice(["sv", "en"]), default="sv", show_default=True,
-              help="Rules for records without a Scoring tag.")
+@preset_option
 @click.option("--step", is_flag=True,
               help="On a terminal, wait for a key between tricks (Enter/space/→ next, ← or b "
                    "back, q quit).")
@@ -152,7 +158,7 @@ def _step(replays: Sequence[DealReplay], w: Words) -> None:
               help="Write a self-contained HTML hand viewer instead (all deals, with a deal "
                    "selector, unless --board is given).")
 def replay_command(file: str | None, board: int | None, rubber: int | None, db: str | None,
-                   deal_id: int | None, lang: str, preset: str, step: bool,
+                   deal_id: int | None, lang: str, options: Options, step: bool,
                    html: str | None) -> None:
     """Replay deals of FILE trick by trick: hands, auction, every trick, the score.
 
@@ -175,7 +181,7 @@ def replay_command(file: str | None, board: int | None, rubber: int | None, db: 
             records, index, name = list(read(file)), 0, file
         if not records:
             raise UserError(f"{name}: no records")
-        replays = build_replays(records, PRESETS[preset])
+        replays = build_replays(records, options)
         if index:
             replays = [replays[index - 1]]
         chosen = _select(replays, name, board, rubber)

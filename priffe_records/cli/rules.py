@@ -23,6 +23,7 @@ from priffe_records.cli.common import (
     EXIT_OK,
     EXIT_UNUSABLE,
     UserError,
+    preset_option,
     user_errors,
 )
 from priffe_records.cli.format import expand_paths
@@ -32,7 +33,7 @@ from priffe_records.format.reader import read
 from priffe_records.format.record import Record
 from priffe_records.format.writer import dumps, write
 from priffe_records.rules.findings import Finding
-from priffe_records.rules.priffe.options import PRESETS
+from priffe_records.rules.priffe.options import Options
 from priffe_records.rules.priffe.rubber import format_settlement, settle
 from priffe_records.rules.priffe.sheet import DealRow, PartieSheet, score_parties
 from priffe_records.rules.validate import validate
@@ -42,11 +43,6 @@ def _console(stderr: bool = False) -> Console:
     """A console wide enough for the score sheet even when the output is piped."""
     stream = sys.stderr if stderr else sys.stdout
     return Console(highlight=False, stderr=stderr, width=None if stream.isatty() else 120)
-
-
-_PRESET = click.option("--preset", type=click.Choice(sorted(PRESETS)), default="sv",
-                       show_default=True,
-                       help="Rules for records without a Scoring tag (RULES.md Presets).")
 
 
 @contextmanager
@@ -94,9 +90,9 @@ def _tracked(stream: IO[bytes], name: str,
 @click.option("--json", "as_json", is_flag=True, help="One finding per line as JSON.")
 @click.option("--conventions", is_flag=True,
               help="Also warn about opening bids the conventions do not allow (R9).")
-@_PRESET
+@preset_option
 def validate_command(files: tuple[str, ...], as_json: bool, conventions: bool,
-                     preset: str) -> None:
+                     options: Options) -> None:
     """Check FILES against the Priffe rules (RULES.md R1–R24) and their claimed scores.
 
     Exit status: 0 no errors, 1 errors found, 2 unusable input. FILES may be
@@ -119,7 +115,7 @@ def validate_command(files: tuple[str, ...], as_json: bool, conventions: bool,
         boards: dict[int, str | None] = {}
         try:
             with _no_traceback(path), _opened(path) as stream:
-                findings = validate(_tracked(stream, str(path), boards), options=PRESETS[preset],
+                findings = validate(_tracked(stream, str(path), boards), options=options,
                                     conventions=conventions)
         except UserError as e:
             e.show()
@@ -151,8 +147,9 @@ def validate_command(files: tuple[str, ...], as_json: bool, conventions: bool,
               help="With --fill: replace wrong claimed values instead of refusing.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
               help="With --fill: write here ('-' for stdout) instead of rewriting FILE.")
-@_PRESET
-def score_command(file: str, fill: bool, force: bool, output: str | None, preset: str) -> None:
+@preset_option
+def score_command(file: str, fill: bool, force: bool, output: str | None,
+                  options: Options) -> None:
     """Print the score sheet of the partie(s) in FILE: deals, rubber ends, standings."""
     console = _console(stderr=output == "-")
     path = Path(file)
@@ -164,7 +161,7 @@ def score_command(file: str, fill: bool, force: bool, output: str | None, preset
         for b in bad:
             for e in b.errors:
                 click.echo(str(e), err=True)
-        sheets = score_parties(records, options=PRESETS[preset])
+        sheets = score_parties(records, options=options)
     for sheet in sheets:
         if sheet.rows:
             console.print(SheetView(sheet))
