@@ -16,7 +16,12 @@ from priffe_records.format.record import PLAYER_TAGS, Location, Record
 from priffe_records.game.cards import SEATS, Seat
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.partie import parties
-from priffe_records.rules.priffe.rubber import DealLine, RubberEnd, parse_settlement
+from priffe_records.rules.priffe.rubber import (
+    DealLine,
+    PartieResult,
+    RubberEnd,
+    parse_settlement,
+)
 from priffe_records.rules.priffe.scoring import SidePoints, declaring_side
 
 
@@ -241,11 +246,13 @@ def check_partie(group: Sequence[Record | BadRecord]) -> PartieCheck:
     rubbers: list[RubberFacts] = []
     for result in parties(group):
         last_of: dict[int, Record] = {}
-        for line in result.lines:
+        # Préférence parties have no rubbers; their findings are stored all the same.
+        for line in result.lines if isinstance(result, PartieResult) else ():
             i = line.outcome.index - 1
             facts[i] = _computed(line, facts[i])
             last_of[line.rubber] = line.outcome.record
-        rubbers += [_rubber(end, last_of.get(end.rubber)) for end in result.rubbers]
+        rubbers += [_rubber(end, last_of.get(end.rubber))
+                    for end in (result.rubbers if isinstance(result, PartieResult) else ())]
         for f in result.findings:
             if f.record is not None and 1 <= f.record <= len(group):
                 per_item[f.record - 1].append(_row(f))

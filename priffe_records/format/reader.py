@@ -45,6 +45,12 @@ from priffe_records.format.record import (
 )
 from priffe_records.game.calls import Call, Contract
 from priffe_records.game.cards import Card, CardError, Seat, canonical_deal
+from priffe_records.game.preference import (
+    Bid,
+    format_seat_numbers,
+    is_preference,
+    parse_seat_numbers,
+)
 
 Source = str | os.PathLike[str] | IO[bytes] | IO[str]
 
@@ -238,6 +244,7 @@ class _Builder:
         self.chunk = chunk
         self.state = state
         self.errors: list[PPNSyntaxError] = []
+        self.preference = False  # a Préférence record: its own call words and values
 
     def loc(self, tok: LarkToken, extra: int = 0) -> Location:
         """Where a Lark token starts, shifted by ``extra`` columns."""
@@ -341,7 +348,7 @@ class _Builder:
             if t in ("CALLS", "CARDS"):
                 for text, rel_line, column in _split_run(tok):
                     line = first_line + rel_line
-                    tk, canon = _classify(text)
+                    tk, canon = _classify(text, self.preference)
                     irr = None
                     if pending_irregularity is not None:
                         irr = pending_irregularity.value[1]
@@ -442,6 +449,8 @@ class _Builder:
                 except CardError as e:
                     self.error(f"bad Deal: {e}", Location(vloc.file, vloc.line,
                                                           vloc.column + e.column))
+            elif self.preference and t.name in _PREFERENCE_VALUES:
+                value = _normalise_preference(t.name, value)
             elif t.name == "Contract" and v:
                 # A bridge contract stays as written; the validator explains.
                 with contextlib.suppress(ValueError):
@@ -491,12 +500,23 @@ _FOREIGN = re.compile(r"^(?:[1-7](?:NT|[CDHSN])|XX|X|AP)$")
 
 
 @functools.lru_cache(maxsize=4096)
-def _classify(text: str) -> tuple[TokenKind, str]:
-    """Kind and canonical text of one word of a call or card run (cached: few distinct words)."""
+def _classify(text: str, preference: bool = False) -> tuple[TokenKind, str]:
+    """Kind and canonical text of one word of a call or card run (cached: few distinct words).
+
+    A call of the other family is kept as a foreign call in its canonical word.
+    """
     if text in ("-", "--"):
         return TokenKind.UNKNOWN, "-"
-    with contextlib.suppress(ValueError):
-        return TokenKind.CALL, Call.parse(text).value
+    if preference:
+        with contextlib.suppress(ValueError):
+            return TokenKind.CALL, Bid.parse(text).value
+        with contextlib.suppress(ValueError):
+            return TokenKind.FOREIGN, Call.parse(text).value
+    else:
+        with contextlib.suppress(ValueError):
+            return TokenKind.CALL, Call.parse(text).value
+        with contextlib.suppress(ValueError):
+            return TokenKind.FOREIGN, Bid.parse(text).value
     up = text.upper()
     if _FOREIGN.match(up):
         return TokenKind.FOREIGN, up
@@ -563,12 +583,55 @@ def _normalise_result(value: str, declarer: Seat | None) -> str:
     return f"NS {n} EW {other}" if side == "NS" else f"NS {other} EW {n}"
 
 
+# ---------------------------------------------------------------- Préférence
+
+_SCORING = re.compile(r'\[[ \t]*Scoring[ \t]+"((?:\\.|[^"\\\n])*)"')
+_PREFERENCE_VALUES = frozenset({"Contract", "Result", "Score", "Balance", "Pot", "Talon",
+                                "Discard", "Dropout"})
+
+
+def _is_preference_record(text: str, state: _FileState) -> bool:
+    """Whether the record's Scoring (own, or inherited with ``#``/``##``) selects Préférence.
+
+    Decided before the record is built: its calls and values read by its family's words.
+    """
+    m = _SCORING.search(text) if "Scoring" in text else None
+    if m is None:
+        return is_preference(state.header.get("Scoring"))
+    value = m.group(1)
+    if value.startswith("##"):
+        value = value[2:]
+    elif value.startswith("#"):
+        value = state.last.get("Scoring", "")
+    return is_preference(value)
+
+
+def _normalise_preference(name: str, value: str) -> str:
+    """PREFERENCE.md export form of a Préférence value; anything odd is kept as written."""
+    v = value.strip()
+    try:
+        if name == "Contract":
+            return Bid.parse(v).value if v else value
+        if name in ("Talon", "Discard"):
+            return " ".join(str(Card.parse(w)) for w in v.split()) if v else value
+        if name == "Dropout":
+            words = v.upper().split()
+            return " ".join(words) if all(w in ("N", "E", "S", "W") for w in words) else value
+        if name == "Pot":
+            return v if v.isascii() and v.isdigit() else value
+        numbers = parse_seat_numbers(v, scores=name != "Result")
+        return format_seat_numbers(numbers, scores=name != "Result")
+    except ValueError:
+        return value
+
+
 # ---------------------------------------------------------------- API
 
 
 def _parse_record(chunk: _Chunk, name: str, state: _FileState) -> Record | BadRecord:
     text = "\n".join(chunk.lines) + "\n"
     builder = _Builder(name, chunk, state)
+    builder.preference = _is_preference_record(text, state)
     try:
         items = parse_chunk(text)
     except UnexpectedInput as exc:

@@ -82,11 +82,15 @@ class Token:
 
     @property
     def call(self) -> Call | None:
-        return Call(self.text) if self.kind is TokenKind.CALL else None
+        # A Préférence call (its own words) is no Priffe call: None, like '-'.
+        return _CALLS.get(self.text) if self.kind is TokenKind.CALL else None
 
     @property
     def card(self) -> Card | None:
         return Card.parse(self.text) if self.kind is TokenKind.CARD else None
+
+
+_CALLS = {c.value: c for c in Call}
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,9 +135,11 @@ class Tag:
 
 # Export order (FORMAT.md): identification tags, then Auction and Play with
 # their notes, then the PPN score tags, then every other tag alphabetically.
+# Talon, Discard, Dropout, Pot and Balance are Préférence's (PREFERENCE.md).
 HEAD_TAGS = ("Event", "Site", "Date", "Rubber", "Board", "West", "North", "East", "South",
-             "Dealer", "Deal", "Scoring", "Declarer", "Contract", "Result")
-SCORE_TAGS = ("Score", "Honours", "ScoreRubber", "Settlement")
+             "Dealer", "Deal", "Talon", "Scoring", "Declarer", "Contract", "Discard", "Dropout",
+             "Result")
+SCORE_TAGS = ("Score", "Honours", "ScoreRubber", "Settlement", "Pot", "Balance")
 # The tag naming the player in each seat (PBN §3.4.2).
 PLAYER_TAGS: dict[Seat, str] = {Seat.N: "North", Seat.E: "East", Seat.S: "South", Seat.W: "West"}
 _HEAD_INDEX = {n: i for i, n in enumerate(HEAD_TAGS)}

@@ -35,6 +35,7 @@ from priffe_records.format.record import (
     TokenKind,
     export_order,
 )
+from priffe_records.game.preference import is_preference
 
 HEADER = "% PPN 1.0\n% EXPORT\n"
 
@@ -58,7 +59,7 @@ def format_token(tok: Token) -> str:
     return " ".join(parts)
 
 
-def _section_lines(section: Section) -> list[str]:
+def _section_lines(section: Section, width: int = 4) -> list[str]:
     """Four slots a line; ``*`` on a line of its own; comments stay after their token."""
     lines: list[str] = []
     cur: list[str] = []
@@ -71,7 +72,7 @@ def _section_lines(section: Section) -> list[str]:
         cur, slots = [], 0
 
     for tok in section.tokens:
-        if tok.kind is TokenKind.END or slots == 4:
+        if tok.kind is TokenKind.END or slots == width:
             flush()
         cur.append(format_token(tok))
         if tok.kind is not TokenKind.END:
@@ -92,15 +93,24 @@ def _section_lines(section: Section) -> list[str]:
     return lines
 
 
-def _tag_lines(tag: Tag, resolve: bool) -> list[str]:
+def _tag_lines(tag: Tag, resolve: bool, play_width: int = 4) -> list[str]:
     value = tag.value if resolve else tag.written_value
     lines = [f"[{tag.name} {escape(value)}]"]
     lines.extend(c.pbn() for c in tag.comments)
     if isinstance(tag.section, Section):
-        lines.extend(_section_lines(tag.section))
+        lines.extend(_section_lines(tag.section, play_width if tag.name == "Play" else 4))
     elif isinstance(tag.section, RawSection):
         lines.extend(" ".join(row) for row in tag.section.rows)
     return lines
+
+
+def _play_width(record: Record) -> int:
+    """Cards a Play line holds: four; in Préférence three, two once a defender dropped out."""
+    if not is_preference(record.get("Scoring")):
+        return 4
+    declarer = record.get("Declarer")
+    out = {w for w in (record.get("Dropout") or "").split() if w != declarer}
+    return 3 - min(1, len(out))
 
 
 def format_record(record: Record, *, resolve_inheritance: bool = False) -> str:
@@ -113,8 +123,9 @@ def format_record(record: Record, *, resolve_inheritance: bool = False) -> str:
     tags = list(record.tags)
     if resolve_inheritance:
         tags += [Tag(n, v) for n, v in record.defaults]
+    width = _play_width(record)
     for tag in export_order(tuple(tags)):
-        lines.extend(_tag_lines(tag, resolve_inheritance))
+        lines.extend(_tag_lines(tag, resolve_inheritance, width))
     return "\n".join(lines) + "\n"
 
 

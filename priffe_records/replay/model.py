@@ -29,7 +29,7 @@ from priffe_records.rules.findings import Finding, Severity
 from priffe_records.rules.partie import parties
 from priffe_records.rules.priffe.analysis import DealOutcome, analyse_record
 from priffe_records.rules.priffe.options import PRESETS, HonoursVariant, Options
-from priffe_records.rules.priffe.rubber import DealLine
+from priffe_records.rules.priffe.rubber import DealLine, PartieResult
 from priffe_records.rules.priffe.scoring import DealScore, SidePoints, honour_cards, honour_holders
 
 # ------------------------------------------------------------------ model
@@ -280,7 +280,7 @@ def _books(records: Sequence[Record], options: Options
     games: dict[int, GameState] = {}
     for p in parties(records, options=options):
         toward: dict[int, SidePoints] = {}
-        for line in p.lines:
+        for line in p.lines if isinstance(p, PartieResult) else ():
             i = line.outcome.index
             lines[i] = line
             if line.step is not None:

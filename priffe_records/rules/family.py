@@ -12,27 +12,73 @@ three-player Austrian Préférence of PREFERENCE.md) is a sibling package of
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol, Self, TypeVar
 
 from priffe_records.format.record import Location, Record
 from priffe_records.game.cards import Card, Seat
-from priffe_records.rules.priffe.analysis import DealOutcome
+from priffe_records.rules.findings import Finding
+from priffe_records.rules.preference.family import PREFERENCE
 from priffe_records.rules.priffe.family import PRIFFE
 from priffe_records.rules.priffe.options import Options
-from priffe_records.rules.priffe.rubber import DealLine, PartieResult
+
+OutcomeT = TypeVar("OutcomeT", bound="Outcome")
+OutcomeT_contra = TypeVar("OutcomeT_contra", bound="Outcome", contravariant=True)
 
 
-class PartieBooks(Protocol):
+class Outcome(Protocol):
+    """What a family's analysis of one record tells the driver.
+
+    ``in_family`` is false for a record of another game (bridge): it keeps
+    its findings but takes no part in a partie; ``is_diagram`` marks a deal
+    shown without auction or contract, not a deal of the partie.
+    """
+
+    @property
+    def record(self) -> Record: ...
+
+    @property
+    def findings(self) -> tuple[Finding, ...]: ...
+
+    @property
+    def in_family(self) -> bool: ...
+
+    @property
+    def is_diagram(self) -> bool: ...
+
+    def placed(self, index: int) -> Self:
+        """The outcome as the ``index``-th record of the stream (findings say so too)."""
+        ...
+
+
+class PartieOutcome(Protocol):
+    """What a partie's books give back when it ends: at least where, and every finding."""
+
+    @property
+    def event(self) -> str | None: ...
+
+    @property
+    def site(self) -> str | None: ...
+
+    @property
+    def date(self) -> str | None: ...
+
+    @property
+    def findings(self) -> tuple[Finding, ...]: ...
+
+    def with_findings(self, findings: tuple[Finding, ...]) -> Self: ...
+
+
+class PartieBooks(Protocol[OutcomeT_contra]):
     """The running books of one partie (rubbers for Priffe, a pot for Préférence)."""
 
-    def add(self, o: DealOutcome) -> DealLine: ...
+    def add(self, o: OutcomeT_contra) -> object: ...
 
     def lost(self, where: Location, index: int) -> None: ...
 
-    def close(self) -> PartieResult: ...
+    def close(self) -> PartieOutcome: ...
 
 
-class GameFamily(Protocol):
+class GameFamily(Protocol[OutcomeT]):
     """Deck, seats, trick count, deal analysis and partie bookkeeping of one game."""
 
     @property
@@ -49,15 +95,17 @@ class GameFamily(Protocol):
 
     def accepts(self, scoring: str | None) -> bool: ...
 
-    def analyse(self, record: Record, default: Options, conventions: bool) -> DealOutcome: ...
+    def analyse(self, record: Record, default: Options, conventions: bool) -> OutcomeT: ...
 
-    def books(self, event: str | None, site: str | None, date: str | None) -> PartieBooks: ...
-
-
-FAMILIES: tuple[GameFamily, ...] = (PRIFFE,)
+    def books(self, event: str | None, site: str | None, date: str | None
+              ) -> PartieBooks[OutcomeT]: ...
 
 
-def family_for(scoring: str | None) -> GameFamily:
+# A new family is a sibling package of rules/priffe/ and one entry here.
+FAMILIES: tuple[GameFamily[Any], ...] = (PRIFFE, PREFERENCE)
+
+
+def family_for(scoring: str | None) -> GameFamily[Any]:
     """The family a Scoring value selects; Priffe (which reports "not a Priffe record")
     when none claims it."""
     for fam in FAMILIES:

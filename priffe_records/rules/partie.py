@@ -9,11 +9,11 @@ user gave is silently dropped.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import replace
+from typing import Any
 
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record
-from priffe_records.rules.family import PartieBooks, family_for
+from priffe_records.rules.family import PartieBooks, PartieOutcome, family_for
 from priffe_records.rules.findings import Finding, Severity, sort_key
 from priffe_records.rules.priffe.options import PRESETS, Options
 from priffe_records.rules.priffe.rubber import PartieResult
@@ -24,20 +24,23 @@ def _key(record: Record) -> tuple[str | None, str | None, str | None]:
 
 
 def parties(records: Iterable[Record | BadRecord], *, options: Options = PRESETS["sv"],
-            conventions: bool = False) -> Iterator[PartieResult]:
+            conventions: bool = False) -> Iterator[PartieOutcome]:
     """Analyse records in order and yield each partie when it ends.
 
-    ``options`` apply to records without a Scoring tag; ``conventions``
-    turns on the R9 warnings.
+    Each record is checked by the family its Scoring tag selects; a change
+    of family starts a new partie. ``options`` apply to records without a
+    Scoring tag; ``conventions`` turns on the R9 warnings. Priffe parties
+    are :class:`~priffe_records.rules.priffe.rubber.PartieResult`, Préférence
+    ones :class:`~priffe_records.rules.preference.books.PrefPartie`.
     """
-    books: PartieBooks | None = None
-    key: tuple[str | None, str | None, str | None] | None = None
+    books: PartieBooks[Any] | None = None
+    key: tuple[str, str | None, str | None, str | None] | None = None
     found: list[Finding] = []
 
-    def flush() -> Iterator[PartieResult]:
+    def flush() -> Iterator[PartieOutcome]:
         if books is not None:
             res = books.close()
-            yield replace(res, findings=tuple(sorted([*found, *res.findings], key=sort_key)))
+            yield res.with_findings(tuple(sorted([*found, *res.findings], key=sort_key)))
         elif found:
             yield PartieResult(None, None, None, findings=tuple(sorted(found, key=sort_key)))
 
@@ -49,18 +52,17 @@ def parties(records: Iterable[Record | BadRecord], *, options: Options = PRESETS
                 books.lost(item.location, i)
             continue
         family = family_for(item.get("Scoring"))
-        o = family.analyse(item, options, conventions)
-        o = replace(o, index=i, findings=tuple(f.at_record(i) for f in o.findings))
-        if o.priffe and o.contract is None and o.auction is None:
+        o = family.analyse(item, options, conventions).placed(i)
+        if o.in_family and o.is_diagram:
             found.extend(o.findings)  # a deal diagram, not a deal of the partie
             continue
-        if o.priffe and (books is None or _key(item) != key):
+        if o.in_family and (books is None or (family.name, *_key(item)) != key):
             if books is not None:
                 yield from flush()
                 found = []
-            key = _key(item)
-            books = family.books(*key)
+            key = (family.name, *_key(item))
+            books = family.books(*_key(item))
         found.extend(o.findings)
-        if o.priffe and books is not None:
+        if o.in_family and books is not None:
             books.add(o)
     yield from flush()

@@ -9,7 +9,7 @@ compute (a score sheet has no hands) is taken as written and reported as
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from priffe_records.format.record import PLAYER_TAGS, Location, Record, TokenKind
 from priffe_records.game.calls import Call, Contract
@@ -78,6 +78,19 @@ class DealOutcome:
 
     def player(self, seat: Seat) -> str | None:
         return self.players[seat.index]
+
+    @property
+    def in_family(self) -> bool:
+        return self.priffe
+
+    @property
+    def is_diagram(self) -> bool:
+        """A deal shown without auction or contract: not a deal of the partie."""
+        return self.priffe and self.contract is None and self.auction is None
+
+    def placed(self, index: int) -> DealOutcome:
+        return replace(self, index=index, findings=tuple(f.at_record(index)
+                                                         for f in self.findings))
 
 
 def _given(value: str | None) -> bool:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from priffe_records.format.record import Location
 from priffe_records.game.cards import SEATS, Seat, Side
@@ -137,6 +137,9 @@ class PartieResult:
     rubbers: tuple[RubberEnd, ...] = ()
     standings: tuple[tuple[str, int], ...] = ()
     findings: tuple[Finding, ...] = field(default=())
+
+    def with_findings(self, findings: tuple[Finding, ...]) -> PartieResult:
+        return replace(self, findings=findings)
 
 
 def _seating(outcome: DealOutcome) -> tuple[str, ...] | None:

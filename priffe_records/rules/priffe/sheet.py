@@ -116,7 +116,8 @@ def sheet_of(result: PartieResult) -> PartieSheet:
 def score_parties(records: Iterable[Record | BadRecord], *, options: Options = PRESETS["sv"]
                   ) -> list[PartieSheet]:
     """One sheet per partie (consecutive records with the same Event, Site and Date)."""
-    return [sheet_of(p) for p in parties(records, options=options) if p.lines or p.findings]
+    return [sheet_of(p) for p in parties(records, options=options)
+            if isinstance(p, PartieResult) and (p.lines or p.findings)]
 
 
 def score_partie(records: Iterable[Record | BadRecord], *, options: Options = PRESETS["sv"]

@@ -1,0 +1,392 @@
+"""One Préférence record checked on its own (P1–P12), and its claimed Declarer and Result (P14).
+
+Like the Priffe analysis, every fact the record lets us compute is computed
+and compared with what it claims; what it does not let us compute is taken
+as written and said so (*unverifiable*). The pot and the balances depend on
+the deals before, so Score, Pot and Balance are checked by the partie's
+books (:mod:`.books`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from priffe_records.format.record import Record, TokenKind
+from priffe_records.game.cards import Card, CardError, Hand, Seat
+from priffe_records.game.preference import CONTRACTS, Bid, parse_seat_numbers
+from priffe_records.game.words import card_name, seat_name
+from priffe_records.rules.findings import Finding, error, tag_location, unverifiable, warning
+
+from .auction import AuctionResult, run_auction
+from .deal import Cards, check_deal, given, parse_cards
+from .options import DEFAULT_OPTIONS, PrefOptions, PrefOptionsError, parse_options
+from .payments import Payments, payments
+from .play import PrefPlay, play_seats, replay_play
+from .table import PLAYERS, next_player
+
+_PLAYER_TAGS = {Seat.N: "North", Seat.E: "East", Seat.S: "South"}
+_CONTRACT_WORDS = " ".join(b.value for b in CONTRACTS)
+
+
+@dataclass(frozen=True, slots=True)
+class PrefOutcome:
+    """What one Préférence record shows once P1–P12 have been applied."""
+
+    record: Record
+    options: PrefOptions = DEFAULT_OPTIONS
+    dealer: Seat | None = None
+    players: tuple[str | None, str | None, str | None] = (None, None, None)  # N, E, S
+    cards: Cards | None = None
+    auction: AuctionResult | None = None
+    contract: Bid | None = None
+    declarer: Seat | None = None
+    discard: tuple[Card, ...] | None = None
+    dropouts: tuple[Seat, ...] = ()  # accepted drop-outs and give-up, in order
+    gave_up: bool = False
+    play: PrefPlay | None = None
+    tricks: dict[Seat, int] | None = None
+    payments: Payments | None = None
+    findings: tuple[Finding, ...] = field(default=())
+    index: int = 0
+
+    in_family = True
+
+    @property
+    def is_diagram(self) -> bool:
+        """A deal shown without auction or contract: not a deal of the partie."""
+        return self.contract is None and self.auction is None and self.declarer is None \
+            and not given(self.record.get("Score"))
+
+    def placed(self, index: int) -> PrefOutcome:
+        return replace(self, index=index, findings=tuple(f.at_record(index)
+                                                         for f in self.findings))
+
+    def player(self, seat: Seat) -> str | None:
+        return self.players[PLAYERS.index(seat)] if seat in PLAYERS else None
+
+    @property
+    def out(self) -> tuple[Seat, ...]:
+        """Defenders who dropped out (the declarer's give-up excluded)."""
+        return tuple(s for s in self.dropouts if s is not self.declarer)
+
+    @property
+    def no_play(self) -> bool:
+        return self.gave_up or (self.declarer is not None and len(self.out) == 2)
+
+
+def _seat(record: Record, name: str, rule: str, f: list[Finding],
+          allow_w: bool = False) -> Seat | None:
+    text = record.get(name)
+    if not given(text):
+        return None
+    assert text is not None
+    try:
+        seat = Seat.parse(text)
+    except CardError:
+        f.append(error(rule, f"{name} {text!r} is not a seat (N, E or S) ({rule})",
+                       tag_location(record, name)))
+        return None
+    if seat is Seat.W and not allow_w:
+        f.append(error(rule, f"{name} is W, but W stays empty in Préférence: N, E or S ({rule})",
+                       tag_location(record, name)))
+        return None
+    return seat
+
+
+def _players(record: Record, f: list[Finding]) -> tuple[str | None, str | None, str | None]:
+    names: list[str | None] = []
+    seen: dict[str, Seat] = {}
+    west = record.get("West")
+    if given(west):
+        f.append(error("P1", f"West is {west!r}, but Préférence has three players at N, E and "
+                       "S: W stays empty (P1)", tag_location(record, "West")))
+    for seat in PLAYERS:
+        name = record.get(_PLAYER_TAGS[seat])
+        name = name.strip() if given(name) and name else None
+        names.append(name)
+        if name is None:
+            continue
+        if name.casefold() in seen:
+            f.append(error("P1", f"{name} sits both {seat_name(seen[name.casefold()])} and "
+                           f"{seat_name(seat)}: three players, one per seat (P1)",
+                           tag_location(record, _PLAYER_TAGS[seat])))
+        seen[name.casefold()] = seat
+    return (names[0], names[1], names[2])
+
+
+def _contract(record: Record, auction: AuctionResult | None, f: list[Finding]) -> Bid | None:
+    """The Contract tag, checked against the final bid (P8)."""
+    text = record.get("Contract")
+    if not given(text):
+        return None
+    assert text is not None
+    loc = tag_location(record, "Contract")
+    try:
+        contract = Bid.parse(text)
+    except ValueError as e:
+        f.append(error("P8", f"Contract: {e} (contracts: {_CONTRACT_WORDS}) (P8)", loc))
+        return None
+    if contract is Bid.PASS:
+        f.append(error("P8", f"Contract 'Pass' names no trumps (contracts: {_CONTRACT_WORDS}) "
+                       "(P8)", loc))
+        return None
+    final = auction.final if auction is not None else None
+    if final is not None:
+        if contract.is_hand != final.is_hand:
+            kind = "a hand contract" if final.is_hand else "a talon contract"
+            f.append(error("P8", f"Contract {contract.value} after the final bid {final.value}: "
+                           f"a {('hand' if final.is_hand else 'talon')} bid makes {kind} (P8)",
+                           loc))
+        elif contract.suit_value < final.suit_value:
+            f.append(error("P8", f"Contract {contract.value} is below the final bid "
+                           f"{final.value}: the trumps must be worth at least the bid (P8)",
+                           loc))
+    return contract
+
+
+def _dropouts(record: Record, declarer: Seat | None, f: list[Finding]
+              ) -> tuple[tuple[Seat, ...], bool]:
+    """P9: the accepted drop-outs in order and whether the declarer gave up."""
+    text = record.get("Dropout")
+    if not given(text):
+        return (), False
+    assert text is not None
+    loc = tag_location(record, "Dropout")
+    accepted: list[Seat] = []
+    gave_up = False
+    for word in text.split():
+        try:
+            seat = Seat.parse(word)
+        except CardError:
+            f.append(error("P9", f"Dropout {word!r} is not a seat (N, E or S) (P9)", loc))
+            continue
+        if seat is Seat.W:
+            f.append(error("P9", "Dropout W: W stays empty in Préférence (P9)", loc))
+            continue
+        out = [s for s in accepted if s is not declarer]
+        if gave_up or len(out) == 2:
+            what = "the declarer gave up" if gave_up else "both defenders dropped out"
+            f.append(error("P9", f"{seat_name(seat)} drops out after {what}: that ended the "
+                           "deal, so this entry is ignored (P9)", loc))
+            continue
+        if seat in accepted:
+            f.append(error("P9", f"{seat_name(seat)} drops out twice (P9)", loc))
+            continue
+        accepted.append(seat)
+        if seat is declarer:
+            gave_up = True
+    return tuple(accepted), gave_up
+
+
+def _result(record: Record, seats: tuple[Seat, ...] | None, f: list[Finding]
+            ) -> dict[Seat, int] | None:
+    """The Result tag: tricks of each playing seat, ten in all."""
+    text = record.get("Result")
+    if not given(text):
+        return None
+    assert text is not None
+    loc = tag_location(record, "Result")
+    try:
+        raw = parse_seat_numbers(text, scores=False)
+    except ValueError as e:
+        f.append(error("P14", f"Result {e} (P14)", loc))
+        return None
+    tricks = {Seat(s): n for s, n in raw.items()}
+    if seats is not None and set(tricks) != set(seats):
+        who = " ".join(s.value for s in seats)
+        f.append(error("P14", f"Result {text!r} must give the tricks of the seats that play: "
+                       f"{who} (P14)", loc))
+        return None
+    if sum(tricks.values()) != 10:
+        f.append(error("P14", f"Result {text!r} makes {sum(tricks.values())} tricks; there "
+                       "are 10 (P14)", loc))
+        return None
+    return tricks
+
+
+def _discard(record: Record, contract: Bid | None, final: Bid | None, declarer: Seat | None,
+             cards: Cards | None, f: list[Finding]) -> tuple[Card, ...] | None:
+    """P7: two discards from the declarer's twelve after a talon bid; none after a hand bid."""
+    text = record.get("Discard")
+    loc = tag_location(record, "Discard")
+    decided = final or contract
+    hand_game = decided.is_hand if decided is not None else None
+    if not given(text):
+        return None
+    assert text is not None
+    if hand_game:
+        f.append(error("P7", f"Discard {text!r} after a hand bid: the talon is not touched "
+                       "and there is no discard (P7)", loc))
+        return None
+    try:
+        discard = parse_cards(text)
+    except CardError as e:
+        f.append(error("P7", f"Discard: {e} (P7)", loc))
+        return None
+    if len(discard) != 2 or len(set(discard)) != 2:
+        f.append(error("P7", f"Discard {text!r} must be two different cards (P7)", loc))
+        return None
+    if declarer is not None and cards is not None:
+        hand = cards.hand(declarer)
+        if hand is not None and cards.talon is not None:
+            twelve = set(hand.cards) | set(cards.talon)
+            for c in discard:
+                if c not in twelve:
+                    f.append(error("P7", f"{seat_name(declarer)} discards {card_name(c)}, which "
+                                   "is neither in his hand nor in the talon (P7)", loc))
+                    return None
+    return discard
+
+
+def _playing_hands(cards: Cards | None, declarer: Seat, contract: Bid,
+                   discard: tuple[Card, ...] | None) -> dict[Seat, Hand | None]:
+    """The hands as played: the declarer's after taking the talon and discarding (P7)."""
+    if cards is None:
+        return {}
+    hands = dict(cards.hands)
+    if not contract.is_hand:
+        hand = hands.get(declarer)
+        if hand is None or cards.talon is None or discard is None:
+            hands[declarer] = None
+        else:
+            kept = [c for c in (*hand.cards, *cards.talon) if c not in discard]
+            hands[declarer] = Hand(tuple(kept))
+    return hands
+
+
+def analyse(record: Record) -> PrefOutcome:
+    """Check one Préférence record (P1–P12, and P14 for Declarer and Result)."""
+    f: list[Finding] = []
+    try:
+        options = parse_options(record.get("Scoring") or "Preference")
+    except PrefOptionsError as e:
+        f.append(error("Presets", f"{e}; the record is checked with the defaults",
+                       tag_location(record, "Scoring")))
+        options = PrefOptions()
+    players = _players(record, f)
+    dealer = _seat(record, "Dealer", "P2", f)
+    cards = check_deal(record, f)
+
+    # Auction (P4–P6).
+    auction: AuctionResult | None = None
+    section = record.auction
+    if section is not None and section.tokens:
+        first = _seat(record, "Auction", "P4", f)
+        if first is not None:
+            if dealer is not None and first is not next_player(dealer):
+                f.append(error("P4", f"the auction starts with {seat_name(first)}, but eldest "
+                               f"hand is {seat_name(next_player(dealer))}, after the dealer "
+                               f"{seat_name(dealer)} (P4)", tag_location(record, "Auction")))
+            auction = run_auction(section, first)
+            f.extend(auction.findings)
+
+    contract = _contract(record, auction, f)
+    claimed_declarer = _seat(record, "Declarer", "P14", f)
+    declarer = claimed_declarer
+    if auction is not None and auction.declarer is not None:
+        declarer = auction.declarer
+        if claimed_declarer is not None and claimed_declarer is not declarer:
+            f.append(error("P14", f"Declarer says {seat_name(claimed_declarer)}, but "
+                           f"{seat_name(declarer)} made the final bid (P14)",
+                           tag_location(record, "Declarer")))
+    final = auction.final if auction is not None else None
+    if contract is None and final is not None and given(record.get("Contract")) is False:
+        f.append(unverifiable("P8", f"no Contract tag: the final bid was {final.value}, but "
+                              "the trumps the declarer named are not known (P8)",
+                              record.location))
+    discard = _discard(record, contract, final, declarer, cards, f)
+    dropouts, gave_up = _dropouts(record, declarer, f)
+    base = PrefOutcome(record, options, dealer, players, cards, auction, contract, declarer,
+                       discard, dropouts, gave_up)
+    if declarer is None:
+        if auction is None and contract is None and not given(record.get("Result")):
+            return replace(base, findings=tuple(f))
+        if auction is None or auction.complete:
+            f.append(warning("P6", "the record names no declarer: nothing to score (P6)",
+                             record.location))
+        return replace(base, findings=tuple(f))
+
+    # Drop-outs end the deal before the play (P9).
+    play: PrefPlay | None = None
+    tricks: dict[Seat, int] | None = None
+    play_section = record.play
+    if base.no_play:
+        if play_section is not None and play_section.tokens:
+            f.append(error("P9", "there is a Play section, but the deal ended before the "
+                           "first card (the declarer gave up or both defenders dropped out) "
+                           "(P9)", tag_location(record, "Play", value=False)))
+        if given(record.get("Result")):
+            f.append(error("P9", "there is a Result, but the deal ended before the first card "
+                           "(P9)", tag_location(record, "Result")))
+    else:
+        seats = play_seats(declarer, base.out)
+        if play_section is not None and play_section.tokens:
+            lead = _seat(record, "Play", "P10", f)
+            if lead is not None and lead is not declarer:
+                f.append(error("P10", f"the play starts with {seat_name(lead)}, but the "
+                               f"declarer {seat_name(declarer)} leads to the first trick (P10)",
+                               tag_location(record, "Play")))
+            if contract is None:
+                f.append(unverifiable("P10", "the contract is not known, so the trumps and "
+                                      "the trick winners are not either (P10)",
+                                      tag_location(record, "Play")))
+            else:
+                if not contract.is_hand and discard is None and cards is not None \
+                        and cards.hand(declarer) is not None:
+                    f.append(unverifiable("P7", "no Discard tag: the declarer's hand after the "
+                                          "talon is not known, so his cards are not checked "
+                                          "(P7)", tag_location(record, "Play")))
+                hands = _playing_hands(cards, declarer, contract, discard)
+                play = replay_play(play_section, declarer, base.out, hands, contract.suit,
+                                   options.must_trump)
+                f.extend(play.findings)
+        claimed = _result(record, seats, f)
+        tricks = claimed
+        if play is not None:
+            if play.complete:
+                tricks = play.won
+                if claimed is not None and claimed != play.won:
+                    f.append(error("P14", f"Result says {_fmt(claimed)}, but the play gives "
+                                   f"{_fmt(play.won)} (P14)", tag_location(record, "Result")))
+            elif claimed is not None:
+                short = [s for s in seats if claimed[s] < play.won.get(s, 0)]
+                if short:
+                    s = short[0]
+                    f.append(error("P14", f"Result gives {seat_name(s)} {claimed[s]} tricks, "
+                                   f"but {seat_name(s)} won {play.won[s]} in the play before "
+                                   "it ended (P14)", tag_location(record, "Result")))
+                    tricks = None
+            elif play.claimed:
+                f.append(error("P10", "the play ends with a claim '*' but no Result gives the "
+                               "final tricks (P10)", tag_location(record, "Result")))
+        if tricks is None and not any(x.is_error and x.rule in ("P10", "P14") for x in f):
+            f.append(unverifiable("P12", "the tricks are not known (no Result and no complete "
+                                  "play), so the deal cannot be settled (P12)", record.location))
+    pays = payments(dealer, declarer, tricks, base.out, gave_up)
+    if pays is None and tricks is not None and dealer is None:
+        f.append(unverifiable("P12", "the dealer is not known, so who pays the defenders' "
+                              "fee is not either (P12)", record.location))
+    taken: list[tuple[str, str]] = []
+    if auction is None:
+        taken.append(("declarer", "P6"))
+    if play is None and tricks is not None:
+        taken.append(("tricks", "P10"))
+    if taken:
+        lacking = [n for n, have in (("Auction", auction is not None),
+                                     ("Play", play is not None), ("Deal", cards is not None))
+                   if not have]
+        what = " and ".join(t for t, _ in taken)
+        rules = ", ".join(r for _, r in taken)
+        f.append(unverifiable(taken[0][1], f"not checked (no {' or '.join(lacking)}): {what} "
+                              f"taken as written ({rules})",
+                              record.location))
+    return replace(base, play=play, tricks=tricks, payments=pays, findings=tuple(f))
+
+
+def _fmt(tricks: dict[Seat, int]) -> str:
+    return " ".join(f"{s.value} {tricks[s]}" for s in PLAYERS if s in tricks)
+
+
+def has_section_tokens(record: Record) -> bool:
+    sec = record.play
+    return sec is not None and any(t.kind is TokenKind.CARD for t in sec.tokens)

@@ -1,0 +1,123 @@
+"""The Préférence auction (P2–P6): calls in the order made, holds, the dealer forced to bid.
+
+PPN lists the calls in the order they were made, without seat columns, so
+whose turn it is follows from the rules themselves: eldest hand first, then
+round the table skipping whoever has passed (P4).
+
+>>> from priffe_records import loads
+>>> rec = next(iter(loads('[Scoring "Preference"]\\n[Auction "N"]\\n'
+...                       'Spades Diamonds Pass Diamonds Hearts Pass\\n')))
+>>> a = run_auction(rec.auction, Seat.N)
+>>> a.final.value, a.declarer, [c.hold for c in a.calls]
+('Hearts', <Seat.E: 'E'>, [False, False, False, True, False, False])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from priffe_records.format.record import Section, Token, TokenKind
+from priffe_records.game.cards import Seat
+from priffe_records.game.preference import Bid
+from priffe_records.game.words import seat_name
+from priffe_records.rules.findings import Finding, error
+
+from .table import next_player
+
+
+@dataclass(frozen=True, slots=True)
+class BidCall:
+    """One call with the seat that made it; ``hold`` marks a hold of an equal bid (P5)."""
+
+    seat: Seat
+    bid: Bid | None  # None for an unknown call '-'
+    token: Token
+    hold: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class AuctionResult:
+    calls: tuple[BidCall, ...]
+    final: Bid | None  # the final bid once the auction is over (P6)
+    declarer: Seat | None
+    complete: bool
+    findings: tuple[Finding, ...]
+
+
+def run_auction(section: Section, eldest: Seat) -> AuctionResult:
+    """Replay the calls, giving each its seat, and report every broken rule (P4–P6)."""
+    order = (eldest, next_player(eldest), next_player(next_player(eldest)))
+    passed: set[Seat] = set()
+    high: Bid | None = None
+    maker: Seat | None = None
+    calls: list[BidCall] = []
+    f: list[Finding] = []
+    turn = 0  # index into order
+    done = False
+    unknown = False
+    for tok in section.tokens:
+        if tok.kind in (TokenKind.END, TokenKind.CONTINUE):
+            break
+        if tok.kind not in (TokenKind.CALL, TokenKind.UNKNOWN):
+            f.append(error("P3", f"{tok.text!r} is not a Préférence call (P3)", tok.location))
+            continue
+        if done:
+            f.append(error("P6", f"{tok.text} after the auction is over: it ended when "
+                           "all but one had passed (P6)", tok.location))
+            continue
+        seat = order[turn]
+        bid = _bid_of(tok)
+        if bid is None:
+            unknown = True  # an unknown call: nothing after it can be placed for sure
+            calls.append(BidCall(seat, None, tok))
+            break
+        hold = False
+        if bid is Bid.PASS:
+            if high is None and len(passed) == 2:
+                f.append(error("P6", f"{seat_name(seat)}, the dealer, passes after both others "
+                               "passed: the dealer must bid (P6)", tok.location))
+                calls.append(BidCall(seat, bid, tok))
+                done = True
+                continue
+            passed.add(seat)
+        elif high is not None and maker is not None:
+            if bid is high and order.index(seat) < order.index(maker):
+                hold = True
+            elif not bid.outranks(high):
+                if bid is high:
+                    why = (f"{seat_name(maker)} made it and sits earlier, so "
+                           f"{seat_name(seat)} must go higher or pass")
+                else:
+                    why = f"the bid to beat is {high.value}"
+                f.append(error("P5", f"{seat_name(seat)} bids {bid.value}, not higher than "
+                               f"{high.value}: {why} (P5)", tok.location))
+        if bid.is_bid:
+            high, maker = bid, seat
+        calls.append(BidCall(seat, bid, tok, hold))
+        if len(passed) == 2 and high is not None:
+            done = True
+            continue
+        if len(passed) == 3:
+            done = True
+            continue
+        turn = _next_turn(order, turn, passed)
+    complete = done and high is not None and not unknown
+    declarer = maker if complete else None
+    return AuctionResult(tuple(calls), high if complete else None, declarer, complete, tuple(f))
+
+
+def _next_turn(order: tuple[Seat, Seat, Seat], turn: int, passed: set[Seat]) -> int:
+    for step in (1, 2, 3):
+        i = (turn + step) % 3
+        if order[i] not in passed:
+            return i
+    return turn
+
+
+def _bid_of(tok: Token) -> Bid | None:
+    if tok.kind is TokenKind.UNKNOWN:
+        return None
+    try:
+        return Bid.parse(tok.text)
+    except ValueError:
+        return None

@@ -1,0 +1,125 @@
+"""The deal and the talon (P1): three hands of ten from 32 cards, two in the talon, W empty.
+
+An unknown hand (``-``) is allowed; when exactly one of the three hands and
+the talon is unknown it follows from the others, which is certain, not a guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from priffe_records.format.record import Location, Record
+from priffe_records.game.cards import (
+    FULL_DECK,
+    Card,
+    CardError,
+    Deal,
+    Hand,
+    Rank,
+    Seat,
+    sorted_cards,
+)
+from priffe_records.game.words import card_name, seat_name
+from priffe_records.rules.findings import Finding, error, tag_location
+
+from .table import PLAYERS
+
+LOW = frozenset({Rank.TWO, Rank.THREE, Rank.FOUR, Rank.FIVE, Rank.SIX})
+DECK: frozenset[Card] = frozenset(c for c in FULL_DECK if c.rank not in LOW)
+
+
+@dataclass(frozen=True, slots=True)
+class Cards:
+    """The hands of N, E, S (``None`` when unknown) and the talon (``None`` when unknown)."""
+
+    hands: dict[Seat, Hand | None]
+    talon: tuple[Card, ...] | None
+
+    def hand(self, seat: Seat) -> Hand | None:
+        return self.hands.get(seat)
+
+
+def parse_cards(text: str) -> tuple[Card, ...]:
+    """A card list (Talon, Discard): ``C9 C8``; raises :class:`CardError`."""
+    return tuple(Card.parse(w) for w in text.split())
+
+
+def _shift(loc: Location | None, columns: int) -> Location | None:
+    return Location(loc.file, loc.line, loc.column + columns) if loc else None
+
+
+def given(value: str | None) -> bool:
+    return value is not None and value.strip() not in ("", "?", "-")
+
+
+def check_talon(record: Record, f: list[Finding]) -> tuple[Card, ...] | None:
+    text = record.get("Talon")
+    if not given(text):
+        return None
+    assert text is not None
+    loc = tag_location(record, "Talon")
+    try:
+        talon = parse_cards(text)
+    except CardError as e:
+        f.append(error("P1", f"Talon: {e} (P1)", loc))
+        return None
+    if len(talon) != 2 or len(set(talon)) != 2:
+        f.append(error("P1", f"Talon {text!r} must hold two different cards (P1)", loc))
+        return None
+    return talon
+
+
+def check_deal(record: Record, f: list[Finding]) -> Cards | None:
+    """P1 on the Deal and Talon tags; ``None`` when the deal cannot be used."""
+    talon = check_talon(record, f)
+    text = record.get("Deal")
+    if not given(text):
+        return Cards({}, talon) if talon is not None else None
+    assert text is not None
+    loc = tag_location(record, "Deal")
+    try:
+        deal = Deal.parse(text)
+    except CardError as e:
+        f.append(error("P1", f"Deal: {e} (P1)", _shift(loc, e.column)))
+        return None
+    ok = True
+    west = deal.hand(Seat.W)
+    if west is not None and len(west):
+        f.append(error("P1", f"West is dealt {len(west)} cards: Préférence is for three, "
+                       "W stays empty ('-') (P1)", loc))
+        ok = False
+    where: dict[Card, str] = {}
+    sources: list[tuple[str, tuple[Card, ...]]] = [
+        (seat_name(s), deal.hand(s).cards) for s in PLAYERS  # type: ignore[union-attr]
+        if deal.hand(s) is not None]
+    if talon is not None:
+        sources.append(("the talon", talon))
+    for seat in PLAYERS:
+        hand = deal.hand(seat)
+        if hand is not None and len(hand) != 10:
+            f.append(error("P1", f"{seat_name(seat)} is dealt {len(hand)} cards; each player "
+                           "holds 10 (P1)", loc))
+            ok = False
+    for who, cards in sources:
+        for c in cards:
+            if c not in DECK:
+                f.append(error("P1", f"{card_name(c)} ({who}) is not in the 32-card deck: "
+                               "A K Q J 10 9 8 7 (P1)", loc))
+                ok = False
+            elif c in where:
+                other = where[c]
+                whom = f"twice to {who}" if other == who else f"to both {other} and {who}"
+                f.append(error("P1", f"{card_name(c)} is dealt {whom}: all 32 cards are "
+                               "different (P1)", loc))
+                ok = False
+            where[c] = who
+    if not ok:
+        return None
+    hands: dict[Seat, Hand | None] = {s: deal.hand(s) for s in PLAYERS}
+    unknown = [s for s in PLAYERS if hands[s] is None]
+    rest = sorted_cards(DECK - where.keys())
+    if len(unknown) == 1 and talon is not None:
+        hands[unknown[0]] = Hand(tuple(rest))
+    elif not unknown and talon is None:
+        talon = tuple(rest)
+    return Cards(hands, talon)

@@ -1,0 +1,288 @@
+"""P1–P14 (PREFERENCE.md): for every rule a legal and an illegal case, named by rule ID."""
+
+from __future__ import annotations
+
+from preference_support import BOARD1, EXAMPLE, board1_with, example_with, swapped
+from rules_support import errors, findings, rules
+
+from priffe_records import loads
+from priffe_records.game.cards import Seat
+from priffe_records.rules.findings import Severity
+from priffe_records.rules.preference.analysis import analyse
+
+
+def messages(text: str, rule: str) -> list[str]:
+    return [f.message for f in errors(text) if f.rule == rule]
+
+
+def test_example_has_no_errors_or_warnings() -> None:
+    fs = findings(EXAMPLE)
+    assert [f for f in fs if f.severity is not Severity.UNVERIFIABLE] == []
+    # Board 2 is a score-sheet line: its tricks are taken as written, and said so.
+    assert [(f.rule, f.record) for f in fs] == [("P10", 2)]
+
+
+# P1 deck and deal -------------------------------------------------------------------------------
+
+def test_P1_32_cards_three_hands_ok() -> None:
+    o = analyse(next(iter(loads(BOARD1))))
+    assert o.cards is not None and o.cards.talon is not None
+    assert "P1" not in rules(BOARD1)
+
+
+def test_P1_low_card_is_error() -> None:
+    text = board1_with(Deal="S:86.T97.T98.JT - AKQ9.A8.K7.A7 JT.KQJ.AQJ.KQ")
+    assert any("♠6" in m and "32-card" in m for m in messages(text, "P1"))
+
+
+def test_P1_west_dealt_cards_is_error() -> None:
+    text = board1_with(Deal="S:87.T97.T98.JT 2... AKQ9.A8.K7.A7 JT.KQJ.AQJ.KQ")
+    assert any("West is dealt" in m for m in messages(text, "P1"))
+
+
+def test_P1_card_in_hand_and_talon_is_error() -> None:
+    text = board1_with(Talon="C9 CK")
+    assert any("♣K" in m and "both" in m for m in messages(text, "P1"))
+
+
+def test_P1_unknown_hand_is_deduced() -> None:
+    text = board1_with(Deal="S:87.T97.T98.JT - - JT.KQJ.AQJ.KQ")
+    o = analyse(next(iter(loads(text))))
+    assert o.cards is not None
+    north = o.cards.hand(Seat.N)
+    assert north is not None and north.pbn() == "AKQ9.A8.K7.A7"
+    assert errors(text) == []
+
+
+# P2 dealer ----------------------------------------------------------------------------------------
+
+def test_P2_deal_passes_clockwise_ok() -> None:
+    assert "P2" not in rules(EXAMPLE)
+
+
+def test_P2_wrong_next_dealer_is_error() -> None:
+    text = example_with(3, Dealer="S")
+    assert any("the deal passes to East" in m for m in messages(text, "P2"))
+
+
+def test_P2_west_deals_is_error() -> None:
+    assert "P2" in rules(board1_with(Dealer="W"))
+
+
+# P3 bids ----------------------------------------------------------------------------------------
+
+def test_P3_any_case_and_symbols_read() -> None:
+    text = board1_with(auction="♠ diamonds PASS DIAMONDS\nhearts pass")
+    assert errors(text) == []
+    rec = next(iter(loads(text)))
+    assert rec.auction is not None
+    assert [t.text for t in rec.auction.tokens] == ["Spades", "Diamonds", "Pass", "Diamonds",
+                                                    "Hearts", "Pass"]
+
+
+def test_P3_priffe_word_is_error() -> None:
+    assert "P3" in rules(board1_with(auction="Spela Pass Pass"))
+
+
+# P4 turns -------------------------------------------------------------------------------------
+
+def test_P4_eldest_calls_first_ok() -> None:
+    assert "P4" not in rules(EXAMPLE)
+
+
+def test_P4_auction_not_from_eldest_is_error() -> None:
+    text = BOARD1.replace('[Auction "N"]', '[Auction "E"]')
+    assert any("eldest hand is North" in m for m in messages(text, "P4"))
+
+
+# P5 higher, or hold ----------------------------------------------------------------------------
+
+def test_P5_hold_by_earlier_seat_ok() -> None:
+    assert "P5" not in rules(BOARD1)
+
+
+def test_P5_later_seat_may_not_hold() -> None:
+    # PREFERENCE.md's own case: middle hand may not hold eldest's Diamonds.
+    text = board1_with(auction="Clubs Spades Diamonds Diamonds Diamonds Pass Pass")
+    ms = messages(text, "P5")
+    assert len(ms) == 1 and "East bids Diamonds" in ms[0] and "sits earlier" in ms[0]
+
+
+def test_P5_bid_not_higher_is_error() -> None:
+    text = board1_with(auction="Diamonds Spades Pass Pass")
+    assert any("not higher than Diamonds" in m for m in messages(text, "P5"))
+
+
+# P6 end ----------------------------------------------------------------------------------------
+
+def test_P6_forced_dealer_bid_ok() -> None:
+    text = board1_with(auction="Pass Pass Hearts", Declarer="S", Discard="S8 S7",
+                       Result="N 5 E 4 S 1")
+    assert "P6" not in rules(text)
+
+
+def test_P6_dealer_may_not_pass_after_two_passes() -> None:
+    text = board1_with(auction="Pass Pass Pass")
+    assert any("the dealer must bid" in m for m in messages(text, "P6"))
+
+
+def test_P6_call_after_the_end_is_error() -> None:
+    text = board1_with(auction="Spades Diamonds Pass Diamonds Hearts Pass Hearts")
+    assert any("after the auction is over" in m for m in messages(text, "P6"))
+
+
+# P7 talon and discard -------------------------------------------------------------------------
+
+def test_P7_discard_from_the_twelve_ok() -> None:
+    assert "P7" not in rules(BOARD1)
+    # Keeping the talon's ♣9 and discarding it is allowed too (the play then breaks P10).
+    assert "P7" not in rules(board1_with(Discard="C9 SJ"))
+
+
+def test_P7_discard_not_held_is_error() -> None:
+    assert any("neither in his hand nor in the talon" in m
+               for m in messages(board1_with(Discard="ST SA"), "P7"))
+
+
+def test_P7_discard_after_hand_bid_is_error() -> None:
+    text = example_with(2, Discard="ST SJ")
+    assert any("after a hand bid" in m for m in messages(text, "P7"))
+
+
+# P8 contract -----------------------------------------------------------------------------------
+
+def test_P8_contract_at_least_the_bid_ok() -> None:
+    assert "P8" not in rules(EXAMPLE)
+
+
+def test_P8_contract_below_bid_is_error() -> None:
+    assert any("below the final bid" in m for m in messages(board1_with(Contract="Clubs"), "P8"))
+
+
+def test_P8_hand_contract_after_talon_bid_is_error() -> None:
+    assert any("talon bid" in m for m in messages(board1_with(Contract="Preference"), "P8"))
+
+
+# P9 drop-outs -----------------------------------------------------------------------------------
+
+def test_P9_give_up_and_drop_out_ok() -> None:
+    assert "P9" not in rules(EXAMPLE)
+
+
+def test_P9_entry_after_give_up_is_error() -> None:
+    text = example_with(3, Dropout="S N")
+    assert any("after the declarer gave up" in m for m in messages(text, "P9"))
+
+
+def test_P9_play_after_both_dropped_out_is_error() -> None:
+    text = board1_with(Dropout="N S")
+    assert any("Play section" in m for m in messages(text, "P9"))
+
+
+# P10 play ----------------------------------------------------------------------------------------
+
+def test_P10_play_follows_and_trumps_ok() -> None:
+    assert "P10" not in rules(BOARD1)
+
+
+def test_P10_revoke_is_error() -> None:
+    text = board1_with(swapped(2, 1, 3, 1))  # South plays ♦8 to a heart lead, holding ♥9
+    assert any("must follow hearts" in m for m in messages(text, "P10"))
+
+
+def test_P10_failure_to_trump_is_error_under_must_trump() -> None:
+    text = board1_with(swapped(6, 1, 9, 1))  # South discards ♣J on ♠Q, holding ♥10
+    assert any("must trump" in m for m in messages(text, "P10"))
+    off = board1_with(swapped(6, 1, 9, 1), Scoring="Preference;must_trump=off")
+    assert not any("must trump" in m for m in messages(off, "P10"))
+
+
+def test_P10_declarer_leads() -> None:
+    text = BOARD1.replace('[Play "E"]', '[Play "S"]')
+    assert any("declarer East leads" in m for m in messages(text, "P10"))
+
+
+def test_P10_two_columns_after_a_drop_out() -> None:
+    rec = next(iter(loads(EXAMPLE)))
+    assert rec.play is not None and len(rec.play.tokens) == 30
+
+
+# P11 made or not --------------------------------------------------------------------------------
+
+def test_P11_failed_declarer_pays_ok() -> None:
+    assert "P11" not in rules(BOARD1)
+
+
+def test_P11_score_as_if_made_is_error() -> None:
+    text = board1_with(Score="N 1;E 10;S -11")
+    assert "P11" in rules(text)
+
+
+# P12 payments ------------------------------------------------------------------------------------
+
+def test_P12_payments_ok() -> None:
+    assert "P12" not in rules(EXAMPLE)
+
+
+def test_P12_wrong_fee_is_error() -> None:
+    text = board1_with(Score="N 0;E -20;S -10")
+    ms = messages(text, "P12")
+    assert ms and "N 1;E -20;S -11" in ms[0]
+
+
+def test_P12_give_up_pays_each_defender() -> None:
+    assert "P12" in rules(example_with(3, Score="N 5;E 0;S -5"))
+
+
+# P13 ante ----------------------------------------------------------------------------------------
+
+def test_P13_antes_in_balance_not_in_score_ok() -> None:
+    assert "P13" not in rules(EXAMPLE)
+
+
+def test_P13_score_with_antes_is_error() -> None:
+    assert "P13" in rules(board1_with(Score="N -9;E -30;S -21"))
+
+
+def test_P13_ante_option() -> None:
+    text = board1_with(Scoring="Preference;ante=5", Pot="45", Balance="N -4;E -25;S -16")
+    assert errors(text) == []
+
+
+# P14 claims -------------------------------------------------------------------------------------
+
+def test_P14_claims_ok() -> None:
+    assert "P14" not in rules(EXAMPLE)
+
+
+def test_P14_wrong_pot_is_error() -> None:
+    assert any("Pot says 50" in m for m in messages(example_with(1, Pot="50"), "P14"))
+
+
+def test_P14_wrong_balance_is_error() -> None:
+    assert "P14" in rules(example_with(2, Balance="N -9;E -20;S -20"))
+
+
+def test_P14_wrong_declarer_and_result_are_errors() -> None:
+    assert any("made the final bid" in m for m in messages(board1_with(Declarer="N"), "P14"))
+    assert any("the play gives" in m
+               for m in messages(board1_with(Result="N 4 E 5 S 1"), "P14"))
+
+
+def test_P14_balance_follows_the_player_not_the_seat() -> None:
+    # Board 3 with Anna and Bertil changing seats: balances stay with the names.
+    text = example_with(3, North="Bertil", East="Anna", Balance="N -17;E -6;S -27")
+    assert errors(text) == []
+
+
+def test_unknown_option_is_error() -> None:
+    assert "Presets" in rules(board1_with(Scoring="Preference;bonus=3"))
+
+
+def test_score_sheet_is_scored_and_says_what_it_cannot_check() -> None:
+    text = ('[Event "x"]\n[Dealer "S"]\n[Scoring "Preference"]\n[Declarer "E"]\n'
+            '[Contract "Hearts"]\n[Result "N 5 E 4 S 1"]\n[Score "N 1;E -20;S -11"]\n'
+            '[Pot "60"]\n[Balance "N -9;E -30;S -21"]\n')
+    fs = findings(text)
+    assert [f for f in fs if f.is_error] == []
+    assert any("not checked" in f.message and "declarer and tricks" in f.message for f in fs)
