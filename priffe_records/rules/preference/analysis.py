@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from priffe_records.format.record import Record, TokenKind
+from priffe_records.format.record import PLAYER_TAGS, Record, TokenKind
 from priffe_records.game.cards import Card, CardError, Hand, Seat
 from priffe_records.game.preference import CONTRACTS, Bid, parse_seat_numbers
 from priffe_records.game.words import card_name, seat_name
@@ -24,7 +24,6 @@ from .payments import Payments, payments
 from .play import PrefPlay, play_seats, replay_play
 from .table import PLAYERS, next_player
 
-_PLAYER_TAGS = {Seat.N: "North", Seat.E: "East", Seat.S: "South"}
 _CONTRACT_WORDS = " ".join(b.value for b in CONTRACTS)
 
 
@@ -101,7 +100,7 @@ def _players(record: Record, f: list[Finding]) -> tuple[str | None, str | None, 
         f.append(error("P1", f"West is {west!r}, but Préférence has three players at N, E and "
                        "S: W stays empty (P1)", tag_location(record, "West")))
     for seat in PLAYERS:
-        name = record.get(_PLAYER_TAGS[seat])
+        name = record.get(PLAYER_TAGS[seat])
         name = name.strip() if given(name) and name else None
         names.append(name)
         if name is None:
@@ -109,7 +108,7 @@ def _players(record: Record, f: list[Finding]) -> tuple[str | None, str | None, 
         if name.casefold() in seen:
             f.append(error("P1", f"{name} sits both {seat_name(seen[name.casefold()])} and "
                            f"{seat_name(seat)}: three players, one per seat (P1)",
-                           tag_location(record, _PLAYER_TAGS[seat])))
+                           tag_location(record, PLAYER_TAGS[seat])))
         seen[name.casefold()] = seat
     return (names[0], names[1], names[2])
 

@@ -90,8 +90,7 @@ def check_deal(record: Record, f: list[Finding]) -> Cards | None:
         ok = False
     where: dict[Card, str] = {}
     sources: list[tuple[str, tuple[Card, ...]]] = [
-        (seat_name(s), deal.hand(s).cards) for s in PLAYERS  # type: ignore[union-attr]
-        if deal.hand(s) is not None]
+        (str(seat_name(s)), h.cards) for s in PLAYERS if (h := deal.hand(s)) is not None]
     if talon is not None:
         sources.append(("the talon", talon))
     for seat in PLAYERS:

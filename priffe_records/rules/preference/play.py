@@ -1,40 +1,56 @@
 """The play (P10): ten tricks of three cards, or of two when a defender dropped out.
 
-The trick replay is the one Priffe uses (it takes the seats that play and
-the number of tricks); what differs is said here: the declarer leads, the
-declarer's hand is the one after the talon and discard, and every finding
-carries P10.
+The Play section lists each trick in fixed columns from the declarer (W
+skipped, only the seats that play); who led each trick follows from the
+previous trick's winner. Cards are checked against the hands as played
+(the declarer's after the talon and the discard); an unknown hand is still
+held to the suits it showed out of, and an unknown card (``-``) hides who
+won its trick, which is said once, not guessed.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field
 
-from priffe_records.format.record import Section
-from priffe_records.game.cards import Deal, Hand, Seat, Suit
-from priffe_records.rules.findings import Finding
-from priffe_records.rules.priffe.play import PlayResult, replay
+from priffe_records.format.record import Section, Token, TokenKind
+from priffe_records.game.cards import Card, CardError, Hand, Seat, Suit
+from priffe_records.game.words import card_name, seat_name, suit_name
+from priffe_records.rules.findings import Finding, error, unverifiable
 
 from .table import from_seat
 
-_PRIFFE_PLAY_RULE = re.compile(r"\bR1[123]\b")
+TRICKS = 10
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedCard:
+    seat: Seat
+    card: Card | None  # None: unknown card '-'
+    token: Token
+    legal: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class PrefTrick:
+    """One trick; ``cards`` in the order played (column order when the leader is unknown)."""
+
+    number: int
+    leader: Seat | None
+    cards: tuple[PlayedCard, ...]
+    winner: Seat | None
+    findings: tuple[Finding, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class PrefPlay:
-    """The replayed play: its tricks, tricks won per seat, and whether that is final."""
+    """The replayed play: tricks, tricks won per seat, and whether that is the final count."""
 
-    result: PlayResult
+    tricks: tuple[PrefTrick, ...]
     seats: tuple[Seat, ...]
     won: dict[Seat, int]
     complete: bool
     claimed: bool
-    findings: tuple[Finding, ...]
-
-
-def _as_p10(f: Finding) -> Finding:
-    return replace(f, rule="P10", message=_PRIFFE_PLAY_RULE.sub("P10", f.message))
+    findings: tuple[Finding, ...] = field(default=())
 
 
 def play_seats(declarer: Seat, out: tuple[Seat, ...]) -> tuple[Seat, ...]:
@@ -42,22 +58,158 @@ def play_seats(declarer: Seat, out: tuple[Seat, ...]) -> tuple[Seat, ...]:
     return tuple(s for s in from_seat(declarer) if s not in out)
 
 
+def trick_winner(plays: list[tuple[Seat, Card]], trump: Suit | None) -> Seat:
+    """Highest trump, else highest card of the suit led (P10); ``plays`` start with the lead."""
+    best_seat, best = plays[0]
+    for seat, card in plays[1:]:
+        if card.suit is best.suit:
+            if card.rank.order > best.rank.order:
+                best_seat, best = seat, card
+        elif card.suit is trump:
+            best_seat, best = seat, card
+    return best_seat
+
+
+def _card(tok: Token) -> Card | None:
+    if tok.kind is not TokenKind.CARD:
+        return None
+    try:
+        return Card.parse(tok.text)
+    except CardError:
+        return None
+
+
+def _high(held: set[Card], suit: Suit) -> Card | None:
+    cards = [c for c in held if c.suit is suit]
+    return max(cards, key=lambda c: c.rank.order) if cards else None
+
+
+class _State:
+    def __init__(self, hands: dict[Seat, Hand | None], trump: Suit | None,
+                 must_trump: bool) -> None:
+        self.held: dict[Seat, set[Card] | None] = {
+            s: (set(h.cards) if h is not None else None) for s, h in hands.items()}
+        self.trump = trump
+        self.must_trump = must_trump
+        self.played: dict[Card, int] = {}
+        self.void: dict[tuple[Seat, Suit], int] = {}
+
+    def own(self, n: int, seat: Seat, card: Card, tok: Token) -> Finding | None:
+        """The card is the player's to play: not played before, held, no earlier void."""
+        who = seat_name(seat)
+        if card in self.played:
+            return error("P10", f"trick {n}: {who} plays {card_name(card)} a second time "
+                         f"(first in trick {self.played[card]}) (P10)", tok.location)
+        held = self.held.get(seat)
+        if held is not None and card not in held:
+            return error("P10", f"trick {n}: {who} plays {card_name(card)}, which is not in "
+                         f"{who}'s hand (P10)", tok.location)
+        shown = self.void.get((seat, card.suit))
+        if shown is not None:
+            return error("P10", f"trick {n}: {who} plays {card_name(card)} but showed out of "
+                         f"{suit_name(card.suit)} in trick {shown}: a revoke in trick {shown} "
+                         "(P10)", tok.location)
+        return None
+
+    def follow(self, n: int, seat: Seat, card: Card, led: Suit, tok: Token) -> Finding | None:
+        """Follow suit, else (must_trump) trump (P10)."""
+        held = self.held.get(seat)
+        if card.suit is led or held is None:
+            return None
+        who = seat_name(seat)
+        same = _high(held, led)
+        if same is not None:
+            return error("P10", f"trick {n}: {who} plays {card_name(card)} while holding "
+                         f"{card_name(same)} — must follow {suit_name(led)} (P10)", tok.location)
+        if self.must_trump and self.trump is not None and card.suit is not self.trump:
+            trump = _high(held, self.trump)
+            if trump is not None:
+                return error("P10", f"trick {n}: {who} plays {card_name(card)} while holding "
+                             f"{card_name(trump)} — cannot follow {suit_name(led)}, so must "
+                             "trump (P10, must_trump)", tok.location)
+        return None
+
+    def remove(self, n: int, seat: Seat, card: Card, led: Suit | None) -> None:
+        self.played.setdefault(card, n)
+        held = self.held.get(seat)
+        if held is not None:
+            held.discard(card)
+        elif led is not None and card.suit is not led:
+            self.void.setdefault((seat, led), n)
+
+
 def replay_play(section: Section, declarer: Seat, out: tuple[Seat, ...],
-                hands: dict[Seat, Hand | None], trump: Suit | None, must_trump: bool) -> PrefPlay:
+                hands: dict[Seat, Hand | None], trump: Suit | None,
+                must_trump: bool) -> PrefPlay:
     """Replay the Play section; ``hands`` are the hands as played (declarer after discard)."""
     seats = play_seats(declarer, out)
-    deal = Deal(tuple(hands.get(s) if s in seats else None  # type: ignore[arg-type]
-                      for s in (Seat.N, Seat.E, Seat.S, Seat.W)))
-    res = replay(section, declarer, deal, trump, must_trump=must_trump, players=seats,
-                 tricks=10)
-    res = replace(res, tricks=tuple(replace(t, findings=tuple(_as_p10(f) for f in t.findings))
-                                    for t in res.tricks),
-                  findings=tuple(_as_p10(f) for f in res.findings))
+    width = len(seats)
+    state = _State({s: hands.get(s) for s in seats}, trump, must_trump)
+    slots = [t for t in section.tokens if t.kind is not TokenKind.END]
+    claimed = section.ended
+    leader: Seat | None = declarer
     won = dict.fromkeys(seats, 0)
-    decided = 0
-    for t in res.tricks:
-        if t.winner is not None and len(t.cards) == len(seats):
-            won[t.winner] += 1
-            decided += 1
-    complete = decided == 10
-    return PrefPlay(res, seats, won, complete, res.claimed, res.findings)
+    tricks: list[PrefTrick] = []
+    findings: list[Finding] = []
+    hidden = False
+    for start in range(0, len(slots), width):
+        n = start // width + 1
+        group = slots[start:start + width]
+        if n > TRICKS:
+            findings.append(error("P10", f"the play has more than {TRICKS} tricks (P10)",
+                                  group[0].location))
+            break
+        found: list[Finding] = []
+        toks = dict(zip(seats, group, strict=False))
+        if len(group) < width and not claimed:
+            found.append(error("P10", f"trick {n} has {len(group)} cards: every player who "
+                               "plays gives one (P10)", group[-1].location))
+        order = list(toks)
+        lead_known = leader is not None
+        if leader is not None and leader in toks:
+            k = seats.index(leader)
+            order = [s for s in seats[k:] + seats[:k] if s in toks]
+        cards = {s: _card(toks[s]) for s in order}
+        lead_card = cards[order[0]] if leader is not None and order else None
+        led = lead_card.suit if lead_card is not None else None
+        bad: set[Seat] = set()
+        for seat in order:
+            card = cards[seat]
+            if card is None:
+                continue
+            fault = state.own(n, seat, card, toks[seat])
+            if fault is None and led is not None and seat is not order[0]:
+                fault = state.follow(n, seat, card, led, toks[seat])
+            if fault is not None:
+                found.append(fault)
+                bad.add(seat)
+        for seat in order:
+            card = cards[seat]
+            if card is not None:
+                state.remove(n, seat, card, led)
+        winner: Seat | None = None
+        full = len(group) == width
+        if full and leader is not None and all(c is not None for c in cards.values()):
+            winner = trick_winner([(s, c) for s in order if (c := cards[s]) is not None], trump)
+            won[winner] += 1
+        elif full and not hidden:
+            hidden = True
+            unk = next((s for s in order if cards[s] is None), order[0])
+            found.append(unverifiable("P10", f"trick {n}: {seat_name(unk)}'s card is unknown "
+                                      "('-') or the leader is: who won it, and who led the "
+                                      "tricks after it, cannot be checked (P10)",
+                                      toks[unk].location))
+        if full:
+            leader = winner
+        tricks.append(PrefTrick(n, order[0] if lead_known else None,
+                                tuple(PlayedCard(s, cards[s], toks[s], s not in bad)
+                                      for s in order), winner, tuple(found)))
+        findings.extend(found)
+    played = sum(1 for t in tricks if len(t.cards) == width)
+    if not claimed and slots and played < TRICKS and not any(
+            f.rule == "P10" and f.is_error and "cards: every player" in f.message
+            for f in findings):
+        findings.append(error("P10", f"the play stops after {played} tricks without '*' to "
+                              "claim the rest (P10)", slots[-1].location))
+    complete = played == TRICKS and sum(won.values()) == TRICKS
+    return PrefPlay(tuple(tricks), seats, won, complete, claimed, tuple(findings))
