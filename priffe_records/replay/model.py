@@ -101,7 +101,7 @@ class GameState:
     rubber_total: SidePoints | None  # None once an earlier deal of the rubber was unscorable
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DealReplay:
     """Everything one record shows; ``steps`` is the number of trick steps to walk."""
 
@@ -326,11 +326,14 @@ def build_replays(records: Sequence[Record], options: Options = PRESETS["sv"]
                                                     if t.name not in ("Auction", "Play")
                                                     for c in t.comments]
         out.append(DealReplay(
-            o, i, rec.location, rec.get("Event"), rec.get("Site"), rec.get("Date"),
-            rec.get("Rubber"), rec.get("Board"), o.players, o.dealer, forehand, o.deal,
-            _hs(o.deal), o.contract, o.declarer, _honours(o), calls, tricks, stop,
-            bool(o.play and o.play.claimed), result, games.get(i) if stop is None else None,
-            _comments(leading), other))
+            outcome=o, index=i, location=rec.location, event=rec.get("Event"),
+            site=rec.get("Site"), date=rec.get("Date"), rubber=rec.get("Rubber"),
+            board=rec.get("Board"), players=o.players, dealer=o.dealer, forehand=forehand,
+            deal=o.deal, hs=_hs(o.deal), contract=o.contract, declarer=o.declarer,
+            honours=_honours(o), calls=calls, tricks=tricks, stop=stop,
+            claimed=bool(o.play and o.play.claimed), result=result,
+            game=games.get(i) if stop is None else None, comments=_comments(leading),
+            other_findings=other))
     return out
 
 

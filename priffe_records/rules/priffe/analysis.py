@@ -51,7 +51,7 @@ _BARE_NUMBER = re.compile(r"^\s*\d+\s*$")
 _CONTRACT_WORDS = "Spela, Noll, Hjärter, Ruter, Tvångsnoll, Passnoll"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DealOutcome:
     """What one record shows once the rules have been applied.
 
@@ -360,7 +360,8 @@ def _not_checked(record: Record, contract: Contract | None, auction: AuctionResu
 
 
 def not_priffe(record: Record, rule: str, message: str, location: Location | None) -> DealOutcome:
-    return DealOutcome(record, priffe=False, findings=(error(rule, message, location),))
+    return DealOutcome(record=record, priffe=False,
+                       findings=(error(rule, message, location),))
 
 
 def analyse_record(record: Record, default: Options = PRESETS["sv"],
@@ -447,8 +448,8 @@ def analyse_record(record: Record, default: Options = PRESETS["sv"],
     elif auction is None or auction.complete:
         f.append(warning("R8", "the record names no contract and has no auction: nothing to "
                          "score (R8)", record.location))
-        return DealOutcome(record, True, options, dealer, players, deal, auction,
-                           findings=tuple(f))
+        return DealOutcome(record=record, options=options, dealer=dealer, players=players,
+                           deal=deal, auction=auction, findings=tuple(f))
 
     # Play (R10–R13).
     play: PlayResult | None = None
@@ -507,8 +508,10 @@ def analyse_record(record: Record, default: Options = PRESETS["sv"],
     note = _not_checked(record, contract, auction, play, deal, tricks, computed_honours)
     if note is not None:
         f.append(note)
-    return DealOutcome(record, True, options, dealer, players, deal, auction, play, contract,
-                       declarer, tricks, used_honours, score, tuple(f))
+    return DealOutcome(record=record, options=options, dealer=dealer, players=players,
+                       deal=deal, auction=auction, play=play, contract=contract,
+                       declarer=declarer, tricks=tricks, honours=used_honours,
+                       score=score, findings=tuple(f))
 
 
 # Every value R17 can give, under either variant.
