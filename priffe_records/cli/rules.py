@@ -34,8 +34,7 @@ from priffe_records.format.record import Record
 from priffe_records.format.writer import dumps, write
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.priffe.options import Options
-from priffe_records.rules.priffe.rubber import format_settlement, settle
-from priffe_records.rules.priffe.sheet import DealRow, PartieSheet, score_parties
+from priffe_records.rules.priffe.sheet import fill_records, score_parties
 from priffe_records.rules.validate import validate
 
 
@@ -188,36 +187,6 @@ def score_command(file: str, fill: bool, force: bool, output: str | None,
             write(filled, target)  # atomic: a temporary file, then os.replace
             click.echo(f"filled {target}", err=True)
     sys.exit(EXIT_OK)
-
-
-def fill_records(records: list[Record], sheets: list[PartieSheet]) -> list[Record]:
-    """Records with the computed Score, Honours, ScoreRubber and Settlement tags set.
-
-    Values the engine cannot compute are left as they are.
-    """
-    by_index: dict[int, dict[str, str]] = {}
-    for sheet in sheets:
-        for row in sheet.rows:
-            if not isinstance(row, DealRow):
-                continue
-            values: dict[str, str] = {}
-            if row.score is not None:
-                values["Score"] = str(row.score)
-            if row.honours is not None:
-                values["Honours"] = str(row.honours)
-            if row.totals is not None:
-                values["ScoreRubber"] = str(row.totals)
-            if row.game_made is not None and row.totals is not None and row.games is not None \
-                    and max(row.games.ns, row.games.ew) >= 2:  # this deal ends the rubber (R22)
-                values["Settlement"] = format_settlement(settle(row.totals))
-            by_index[row.record] = values
-    out: list[Record] = []
-    for i, rec in enumerate(records, 1):
-        for name, value in by_index.get(i, {}).items():
-            if rec.get(name) != value:
-                rec = rec.replace_tag(name, value)
-        out.append(rec)
-    return out
 
 
 COMMANDS: list[click.Command] = [validate_command, score_command]

@@ -29,7 +29,13 @@ from priffe_records.game.cards import Seat, Side
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.partie import parties
 from priffe_records.rules.priffe.options import PRESETS, Options
-from priffe_records.rules.priffe.rubber import DealLine, PartieResult, RubberEnd
+from priffe_records.rules.priffe.rubber import (
+    DealLine,
+    PartieResult,
+    RubberEnd,
+    format_settlement,
+    settle,
+)
 from priffe_records.rules.priffe.scoring import SidePoints
 
 
@@ -53,6 +59,7 @@ class DealRow:
     bonus: SidePoints
     forfeit: SidePoints
     note: str = ""
+    ends_rubber: bool | None = None  # R22; None when an earlier deal could not be scored
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +100,8 @@ def _deal_row(line: DealLine) -> DealRow:
         o.index, o.record.get("Board"), line.rubber, o.dealer, o.contract, o.declarer, o.tricks,
         o.honours, ds.total if ds else None, ds.game if ds else None, line.totals, line.games,
         step.game_made if step else None, step.bonus if step else SidePoints(),
-        step.forfeit if step else SidePoints(), ", ".join(notes))
+        step.forfeit if step else SidePoints(), ", ".join(notes),
+        ends_rubber=step.ended if step is not None and line.totals is not None else None)
 
 
 def _rubber_row(end: RubberEnd) -> RubberRow:
@@ -127,3 +135,32 @@ def score_partie(records: Iterable[Record | BadRecord], *, options: Options = PR
     if len(sheets) != 1:
         raise PriffeError(f"the records hold {len(sheets)} parties, not one: use score_parties")
     return sheets[0]
+
+
+def fill_records(records: list[Record], sheets: list[PartieSheet]) -> list[Record]:
+    """Records with the computed Score, Honours, ScoreRubber and Settlement tags set.
+
+    Values the engine cannot compute are left as they are.
+    """
+    by_index: dict[int, dict[str, str]] = {}
+    for sheet in sheets:
+        for row in sheet.rows:
+            if not isinstance(row, DealRow):
+                continue
+            values: dict[str, str] = {}
+            if row.score is not None:
+                values["Score"] = str(row.score)
+            if row.honours is not None:
+                values["Honours"] = str(row.honours)
+            if row.totals is not None:
+                values["ScoreRubber"] = str(row.totals)
+            if row.ends_rubber and row.totals is not None:  # R22
+                values["Settlement"] = format_settlement(settle(row.totals))
+            by_index[row.record] = values
+    out: list[Record] = []
+    for i, rec in enumerate(records, 1):
+        for name, value in by_index.get(i, {}).items():
+            if rec.get(name) != value:
+                rec = rec.replace_tag(name, value)
+        out.append(rec)
+    return out
