@@ -167,8 +167,11 @@ def score_command(file: str, fill: bool, force: bool, output: str | None,
     if not any(sheet.rows for sheet in sheets):
         click.echo(f"{file}: no Priffe deals to score", err=True)
     errors = [f for s in sheets for f in s.findings if f.is_error]
+    # An unreadable record's errors were shown above, with the line and a caret.
+    shown = {(str(e.location), e.message) for b in bad for e in b.errors}
     for f in errors:
-        click.echo(str(f), err=True)
+        if f.rule != "PPN" or (str(f.location), f.message) not in shown:
+            click.echo(str(f), err=True)
     if not fill:
         sys.exit(EXIT_FINDINGS if errors else EXIT_OK)
     if bad:

@@ -293,6 +293,13 @@ class Record:
             out["inherited"] = dict(self.defaults)
         return out
 
+    def without_tag(self, name: str) -> Record:
+        """A copy without tag ``name``; its comments stay, before the record's first tag."""
+        gone = [t for t in self.tags if t.name == name]
+        kept = tuple(t for t in self.tags if t.name != name)
+        leading = self.leading + tuple(c for t in gone for c in t.comments)
+        return Record(kept, leading, self.defaults, self.location)
+
     def replace_tag(self, name: str, value: str) -> Record:
         """A copy with ``name`` set to ``value`` (added if missing), comments kept."""
         tags = list(self.tags)

@@ -48,6 +48,7 @@ from priffe_records.rules.priffe.scoring import (
 )
 
 _BARE_NUMBER = re.compile(r"^\s*\d+\s*$")
+_FORCING_BIDS = frozenset({"spader", "klöver", "klover"})
 _CONTRACT_WORDS = "Spela, Noll, Hjärter, Ruter, Tvångsnoll, Passnoll"
 
 
@@ -72,6 +73,7 @@ class DealOutcome:
     declarer: Seat | None = None
     tricks: SidePoints | None = None
     honours: SidePoints | None = None
+    honours_known: bool = False  # from the hands or the Honours tag (not what Score leaves)
     score: DealScore | None = None
     findings: tuple[Finding, ...] = field(default=())
     index: int = 0  # 1-based position in the validated sequence, set by the driver
@@ -384,6 +386,13 @@ def analyse_record(record: Record, default: Options = PRESETS["sv"],
     contract_text = record.get("Contract")
     claimed_contract: Contract | None = None
     if _given(contract_text) and contract_text is not None:
+        if contract_text.strip().casefold() in _FORCING_BIDS:
+            # A final bid written where the contract goes (R8): its meaning is certain.
+            f.append(error("R8", f"Contract {contract_text.strip()!r} is a final bid, not a "
+                           "contract: a final Spader or Klöver makes the contract Tvångsnoll; "
+                           "write Contract \"Tvångsnoll\" (R8)",
+                           tag_location(record, "Contract")))
+            contract_text = Contract.TVANGSNOLL.value
         try:
             claimed_contract = Contract.parse(contract_text)
         except ValueError as e:
@@ -511,6 +520,7 @@ def analyse_record(record: Record, default: Options = PRESETS["sv"],
     return DealOutcome(record=record, options=options, dealer=dealer, players=players,
                        deal=deal, auction=auction, play=play, contract=contract,
                        declarer=declarer, tricks=tricks, honours=used_honours,
+                       honours_known=computed_honours is not None or claimed_honours is not None,
                        score=score, findings=tuple(f))
 
 

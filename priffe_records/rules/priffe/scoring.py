@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import product
 
 from priffe_records.game.calls import Contract
 from priffe_records.game.cards import SEATS, Card, Deal, Rank, Seat, Side, Suit
@@ -171,11 +172,28 @@ def honour_holders(deal: Deal, cards: frozenset[Card]) -> dict[Card, Seat] | Non
 
 
 def honours(deal: Deal, contract: Contract, options: Options) -> SidePoints | None:
-    """Honour points from the hands as dealt (R17), or ``None`` if the hands do not tell."""
-    holders = honour_holders(deal, honour_cards(contract, options))
-    if holders is None:
-        return None
+    """Honour points from the hands as dealt (R17), or ``None`` if the hands do not tell.
+
+    With hands missing, the honours not in a known hand lie in an unknown
+    one; when every way of placing them scores the same (two known partner
+    hands holding all four, say), that score is known.
+    """
+    cards = honour_cards(contract, options)
     counts: dict[Seat, int] = {}
-    for seat in holders.values():
-        counts[seat] = counts.get(seat, 0) + 1
-    return honours_from_counts(counts, options.honours)
+    for seat in SEATS:
+        hand = deal.hand(seat)
+        if hand is not None:
+            counts[seat] = sum(1 for c in hand.cards if c in cards)
+    missing = len(cards) - sum(counts.values())
+    unknown = [seat for seat in SEATS if deal.hand(seat) is None]
+    if missing and not unknown:
+        return None
+    found: set[SidePoints] = set()
+    for placement in product(unknown, repeat=missing):
+        placed = dict(counts)
+        for seat in placement:
+            placed[seat] = placed.get(seat, 0) + 1
+        found.add(honours_from_counts(placed, options.honours))
+        if len(found) > 1:
+            return None
+    return found.pop()

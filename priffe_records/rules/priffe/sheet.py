@@ -60,6 +60,7 @@ class DealRow:
     forfeit: SidePoints
     note: str = ""
     ends_rubber: bool | None = None  # R22; None when an earlier deal could not be scored
+    honours_known: bool = False  # from the hands or the Honours tag, not inferred from Score
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +102,8 @@ def _deal_row(line: DealLine) -> DealRow:
         o.honours, ds.total if ds else None, ds.game if ds else None, line.totals, line.games,
         step.game_made if step else None, step.bonus if step else SidePoints(),
         step.forfeit if step else SidePoints(), ", ".join(notes),
-        ends_rubber=step.ended if step is not None and line.totals is not None else None)
+        ends_rubber=step.ended if step is not None and line.totals is not None else None,
+        honours_known=o.honours_known)
 
 
 def _rubber_row(end: RubberEnd) -> RubberRow:
@@ -140,27 +142,35 @@ def score_partie(records: Iterable[Record | BadRecord], *, options: Options = PR
 def fill_records(records: list[Record], sheets: list[PartieSheet]) -> list[Record]:
     """Records with the computed Score, Honours, ScoreRubber and Settlement tags set.
 
-    Values the engine cannot compute are left as they are.
+    Only what the engine knows is written: Honours when the hands or the
+    record tell them (an inferred ``NS 0 EW 0`` would be a claim the sheet
+    never made), a Settlement only on the deal that ends its rubber (R22) —
+    one on another deal goes. Values the engine cannot compute stay as they are.
     """
-    by_index: dict[int, dict[str, str]] = {}
+    by_index: dict[int, dict[str, str | None]] = {}
     for sheet in sheets:
         for row in sheet.rows:
             if not isinstance(row, DealRow):
                 continue
-            values: dict[str, str] = {}
+            values: dict[str, str | None] = {}
             if row.score is not None:
                 values["Score"] = str(row.score)
-            if row.honours is not None:
+            if row.honours is not None and row.honours_known:
                 values["Honours"] = str(row.honours)
             if row.totals is not None:
                 values["ScoreRubber"] = str(row.totals)
-            if row.ends_rubber and row.totals is not None:  # R22
+            if row.ends_rubber and row.totals is not None:
                 values["Settlement"] = format_settlement(settle(row.totals))
+            elif row.ends_rubber is False:
+                values["Settlement"] = None
             by_index[row.record] = values
     out: list[Record] = []
     for i, rec in enumerate(records, 1):
         for name, value in by_index.get(i, {}).items():
-            if rec.get(name) != value:
+            if value is None:
+                if rec.get(name) is not None:
+                    rec = rec.without_tag(name)
+            elif rec.get(name) != value:
                 rec = rec.replace_tag(name, value)
         out.append(rec)
     return out
