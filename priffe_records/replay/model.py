@@ -132,8 +132,13 @@ class DealReplay:
 
     @property
     def playable(self) -> bool:
-        """A score sheet (no hands, no auction, no play) has nothing to step through."""
-        return self.deal is not None or bool(self.calls) or bool(self.tricks)
+        """A score sheet (no hands, no auction, no play) has nothing to step through.
+
+        A Deal tag of four unknown hands (``N:- - - -``, common on transcribed
+        sheets) shows no hand either.
+        """
+        known = self.deal is not None and any(h is not None for h in self.deal.hands)
+        return known or bool(self.calls) or bool(self.tricks)
 
     @property
     def options(self) -> Options:
