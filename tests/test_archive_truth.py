@@ -15,7 +15,10 @@ from typing import Any
 from archive_support import consistent, count, partie_file, run
 from conftest import EXAMPLES
 
+from priffe_records import loads as read_text
 from priffe_records import read, write
+from priffe_records.archive.query import partie_of_deal
+from priffe_records.archive.schema import open_archive
 
 PROTOKOLL = EXAMPLES / "protokoll-1952.ppn"
 
@@ -211,3 +214,8 @@ def test_a_later_file_extending_a_partie_recomputes_it(tmp_path: Path) -> None:
     assert f"{len(whole) - cut + 1} new, {cut - 1} duplicates" in res.stdout
     # The deals after board 2 now carry its points in their running totals.
     assert snapshot(db) == snapshot(fresh(tmp_path / "now", path))
+    # The replay reads the partie in file order: board 2 (stored last) comes second.
+    archive = open_archive(db, readonly=True)
+    boards = [next(read_text(text)).get("Board") for _, text in partie_of_deal(archive, 1)]
+    archive.close()
+    assert boards == [r.get("Board") for r in whole]

@@ -206,6 +206,20 @@ def export(db: sqlite_utils.Database, filters: Filters,
     return write(matching_records(db, filters), out)
 
 
+def partie_of_deal(db: sqlite_utils.Database, deal_id: int) -> list[tuple[int, str]]:
+    """``(id, ppn)`` of every deal in the partie holding ``deal_id``, in partie order.
+
+    The replay needs the whole partie so games and rubber totals come out as
+    on import; a deal stored without a partie (unreadable) comes alone.
+    """
+    row = db.execute("SELECT partie_id FROM deals WHERE id = ?", [deal_id]).fetchone()
+    if row is None:
+        raise QueryError(f"no deal with id {deal_id} (see 'priffe query')")
+    where, params = ("id = ?", [deal_id]) if row[0] is None else ("partie_id = ?", [row[0]])
+    rows = db.execute(f"SELECT id, ppn FROM deals WHERE {where} ORDER BY line, id", params)
+    return [(int(i), str(text)) for i, text in rows]
+
+
 # ---------------------------------------------------------------- read-only SQL
 
 

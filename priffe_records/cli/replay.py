@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import click
 from rich.console import Console
 
+from priffe_records.archive.query import QueryError, partie_of_deal
 from priffe_records.archive.schema import describe_sqlite_error, open_archive
 from priffe_records.cli.common import (
     EXIT_FINDINGS,
@@ -47,13 +48,9 @@ def _db_records(db: str, deal_id: int) -> tuple[list[Record], int]:
     except sqlite3.DatabaseError as e:
         raise UserError(describe_sqlite_error(db, e)) from None
     try:
-        row = conn.execute("SELECT partie_id FROM deals WHERE id = ?", [deal_id]).fetchone()
-        if row is None:
-            raise UserError(f"{db}: no deal with id {deal_id} (see 'priffe query')")
-        where_sql, params = ("id = ?", [deal_id]) if row[0] is None else (
-            "partie_id = ?", [row[0]])
-        texts = conn.execute(f"SELECT id, ppn FROM deals WHERE {where_sql} ORDER BY id",
-                             params).fetchall()
+        texts = partie_of_deal(conn, deal_id)
+    except QueryError as e:
+        raise UserError(f"{db}: {e}") from None
     except sqlite3.DatabaseError as e:
         raise UserError(describe_sqlite_error(db, e)) from None
     finally:
