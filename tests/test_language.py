@@ -92,3 +92,27 @@ def test_the_active_language_is_english_until_picked() -> None:
 def test_language_comes_from_option_then_priffe_lang_then_locale(
         option: str | None, env: dict[str, str], want: str) -> None:
     assert resolve_language(option, env) == want
+
+
+def _sample_findings() -> list[object]:
+    from conftest import DATA, EXAMPLES
+
+    from priffe_records.format.reader import read
+    from priffe_records.rules.validate import validate
+
+    out: list[object] = []
+    for path in sorted(DATA.glob("*.ppn")) + sorted(EXAMPLES.glob("*.ppn")):
+        out.extend(validate(read(path, errors="collect")))
+    return out
+
+
+def test_every_finding_the_engine_makes_is_a_translatable_message() -> None:
+    """A plain str would stay English in a Swedish report."""
+    from priffe_records.rules.findings import Finding
+
+    findings = [f for f in _sample_findings() if isinstance(f, Finding)]
+    assert findings
+    plain = [str(f) for f in findings if not isinstance(f.text, Message) and f.rule != "PPN"]
+    assert not plain, "\n".join(plain)
+    for f in findings:
+        assert f.render("sv") != f.render("en") or f.rule == "PPN", f.render("en")

@@ -19,6 +19,7 @@ import difflib
 import enum
 
 from priffe_records.game.cards import Suit
+from priffe_records.game.language import msg
 
 
 class Call(enum.Enum):
@@ -51,8 +52,8 @@ class Call(enum.Enum):
         if key in _CALL_WORDS:
             return _CALL_WORDS[key]
         hint = suggest_call(text)
-        extra = f" — did you mean {hint!r}?" if hint else ""
-        raise ValueError(f"unknown call {text!r}{extra}")
+        raise ValueError(msg("unknown call {text!r} — did you mean {hint!r}?", text=text,
+                             hint=hint) if hint else msg("unknown call {text!r}", text=text))
 
     def word(self, lang: str = "sv") -> str:
         return self.value if lang == "sv" else _CALL_EN[self]
@@ -117,8 +118,10 @@ class Contract(enum.Enum):
         if key in _CONTRACT_WORDS:
             return _CONTRACT_WORDS[key]
         hit = difflib.get_close_matches(key, list(_CONTRACT_WORDS), n=1, cutoff=0.75)
-        extra = f" — did you mean {_CONTRACT_WORDS[hit[0]].value!r}?" if hit else ""
-        raise ValueError(f"unknown contract {text!r}{extra}")
+        if hit:
+            raise ValueError(msg("unknown contract {text!r} — did you mean {hint!r}?", text=text,
+                                 hint=_CONTRACT_WORDS[hit[0]].value))
+        raise ValueError(msg("unknown contract {text!r}", text=text))
 
     def word(self, lang: str = "sv") -> str:
         return self.value if lang == "sv" else _CONTRACT_EN[self]

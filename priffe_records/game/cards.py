@@ -23,13 +23,15 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from priffe_records.game.errors import PriffeError
+from priffe_records.game.language import Message, msg
 
 
 class CardError(PriffeError, ValueError):
     """A card, hand or deal string that cannot be read; ``column`` is 0-based within the string."""
 
-    def __init__(self, message: str, column: int = 0) -> None:
+    def __init__(self, message: Message | str, column: int = 0) -> None:
         super().__init__(message)
+        self.message = message
         self.column = column
 
 
@@ -63,7 +65,7 @@ class Seat(enum.Enum):
         try:
             return cls(text.strip().upper())
         except ValueError:
-            raise CardError(f"{text!r} is not a seat (N, E, S or W)") from None
+            raise CardError(msg("{text!r} is not a seat (N, E, S or W)", text=text)) from None
 
     @property
     def index(self) -> int:
@@ -123,7 +125,8 @@ class Suit(enum.Enum):
         try:
             return cls(up)
         except ValueError:
-            raise CardError(f"{text!r} is not a suit (S, H, D, C or ♠ ♥ ♦ ♣)") from None
+            raise CardError(msg("{text!r} is not a suit (S, H, D, C or ♠ ♥ ♦ ♣)",
+                                text=text)) from None
 
 
 _SUIT_SYMBOL = {Suit.S: "♠", Suit.H: "♥", Suit.D: "♦", Suit.C: "♣"}
@@ -163,7 +166,8 @@ class Rank(enum.Enum):
         try:
             return cls(up)
         except ValueError:
-            raise CardError(f"rank {text!r} is not a rank (A K Q J T 9 … 2)") from None
+            raise CardError(msg("rank {text!r} is not a rank (A K Q J T 9 … 2)",
+                                text=text)) from None
 
 
 _RANK_ORDER = {r: i for i, r in enumerate(Rank)}
@@ -181,14 +185,15 @@ class Card:
         if hit is not None:
             return hit
         t = text.strip()
+        not_a_card = msg("card {text!r} is not a card (suit S H D C then rank A K Q J T 9 … 2)",
+                         text=text)
         if len(t) < 2:
-            raise CardError(f"card {text!r} is not a card (suit S H D C then rank A K Q J T 9 … 2)")
+            raise CardError(not_a_card)
         try:
             suit = Suit.parse(t[0])
             rank = Rank.parse(t[1:])
         except CardError:
-            raise CardError(
-                f"card {text!r} is not a card (suit S H D C then rank A K Q J T 9 … 2)") from None
+            raise CardError(not_a_card) from None
         return cls(suit, rank)
 
     def __str__(self) -> str:
@@ -229,15 +234,13 @@ class Hand:
         """Read a PBN hand ``AKQ2.JT9.876.543`` (suits S.H.D.C, ``10`` allowed for ``T``)."""
         parts = text.split(".")
         if len(parts) != 4:
-            raise CardError(f"hand {text!r} must have four suits separated by '.', "
-                            f"found {len(parts)}")
+            raise CardError(_four_suits(text, len(parts)))
         cards: list[Card] = []
         for suit, part in zip(SUITS, parts, strict=True):
             for ch in part.replace("10", "T"):
                 card = _CARD_BY_SUIT_LETTER.get((suit, ch))
                 if card is None:
-                    raise CardError(f"hand {text!r}: rank {ch!r} is not a rank "
-                                    "(A K Q J T 9 … 2)")
+                    raise CardError(_not_a_rank(text, ch))
                 cards.append(card)
         return cls(tuple(cards))
 
@@ -262,6 +265,21 @@ _RANK_LETTER = {r.value: r.value for r in Rank} | {r.value.lower(): r.value for 
 _RANK_POS = {r.value: -r.order for r in Rank}
 
 
+def _four_suits(text: str, count: int) -> Message:
+    return msg("hand {text!r} must have four suits separated by '.', found {count}",
+               text=text, count=count)
+
+
+def _not_a_rank(text: str, rank: str) -> Message:
+    return msg("hand {text!r}: rank {rank!r} is not a rank (A K Q J T 9 … 2)", text=text,
+               rank=rank)
+
+
+def _in_hand(seat: Seat, e: CardError) -> Message:
+    """A hand's error prefixed by its seat letter (letters are never translated)."""
+    return msg("{seat} {reason}", seat=seat.value, reason=e.message)
+
+
 def canonical_hand(text: str) -> str:
     """A PBN hand with ranks high-first and upper case, checked without building cards.
 
@@ -270,15 +288,13 @@ def canonical_hand(text: str) -> str:
     """
     parts = text.replace("10", "T").split(".")
     if len(parts) != 4:
-        raise CardError(f"hand {text!r} must have four suits separated by '.', "
-                        f"found {len(parts)}")
+        raise CardError(_four_suits(text, len(parts)))
     out = []
     for part in parts:
         try:
             letters = [_RANK_LETTER[c] for c in part]
         except KeyError as e:
-            raise CardError(f"hand {text!r}: rank {e.args[0]!r} is not a rank "
-                            "(A K Q J T 9 … 2)") from None
+            raise CardError(_not_a_rank(text, e.args[0])) from None
         out.append("".join(sorted(letters, key=_RANK_POS.__getitem__)))
     return ".".join(out)
 
@@ -290,12 +306,12 @@ def _deal_parts(text: str) -> tuple[Seat, list[tuple[Seat, str, int]]]:
     """
     t = text.strip()
     if len(t) < 2 or t[1] != ":":
-        raise CardError(f"deal {text!r} must start with the first seat and ':', "
-                        "e.g. 'N:AKQ2.JT9.876.543 …'")
+        raise CardError(msg("deal {text!r} must start with the first seat and ':', e.g. "
+                            "'N:AKQ2.JT9.876.543 …'", text=text))
     start = Seat.parse(t[0])
     parts = t[2:].split()
     if not 1 <= len(parts) <= 4:
-        raise CardError(f"deal must list four hands, found {len(parts)}", 2)
+        raise CardError(msg("deal must list four hands, found {count}", count=len(parts)), 2)
     parts += ["-"] * (4 - len(parts))
     out: list[tuple[Seat, str, int]] = []
     col = 2
@@ -322,7 +338,7 @@ def canonical_deal(text: str, first: Seat | None = None) -> str:
         try:
             hands[seat] = "-" if part == "-" else canonical_hand(part)
         except CardError as e:
-            raise CardError(f"{seat.value} {e}", col) from None
+            raise CardError(_in_hand(seat, e), col) from None
     first = first or start
     return f"{first.value}:" + " ".join(hands[s] for s in first.rotation())
 
@@ -341,7 +357,7 @@ class Deal:
             try:
                 hands[seat.index] = None if part == "-" else Hand.parse(part)
             except CardError as e:
-                raise CardError(f"{seat.value} {e}", col) from None
+                raise CardError(_in_hand(seat, e), col) from None
         return cls((hands[0], hands[1], hands[2], hands[3]))
 
     def hand(self, seat: Seat) -> Hand | None:

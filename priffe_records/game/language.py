@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import gettext
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
@@ -120,6 +120,28 @@ def render(value: object, lang: str | None = None) -> str:
     if callable(localised):
         return str(localised(lang or _current.get()))
     return str(value)
+
+
+def listing(items: Sequence[object], conjunction: str | None = "and") -> Message:
+    """``a, b and c`` (``"and"``), ``a, b or c`` (``"or"``) or ``a, b, c`` (``None``), in the
+    language the whole message is rendered in."""
+    if not items:
+        return Message("")
+    out = Message("{a}", {"a": items[0]})
+    for i, item in enumerate(items[1:], start=2):
+        if i == len(items) and conjunction == "and":
+            out = msg("{a} and {b}", a=out, b=item)
+        elif i == len(items) and conjunction == "or":
+            out = msg("{a} or {b}", a=out, b=item)
+        else:
+            out = Message("{a}, {b}", {"a": out, "b": item})
+    return out
+
+
+def reason(error: BaseException) -> Message | str:
+    """An exception's message as a field value: the Message it was raised with, if any."""
+    first = error.args[0] if error.args else ""
+    return first if isinstance(first, Message) else str(error)
 
 
 def translate(text: str, lang: str | None = None) -> str:

@@ -26,7 +26,7 @@ from priffe_records.game.cards import (
     sorted_cards,
 )
 from priffe_records.game.evaluation import honour_tricks, is_guarded, show_hs, suit_values
-from priffe_records.game.language import msg
+from priffe_records.game.language import Message, listing, msg, msg_n, reason
 from priffe_records.game.words import card_name, seat_name, suit_name
 from priffe_records.rules.findings import Finding, error, tag_location, unverifiable, warning
 from priffe_records.rules.priffe.auction import AuctionResult, run_auction
@@ -109,7 +109,8 @@ def _claim(record: Record, name: str, rule: str, findings: list[Finding],
     try:
         return SidePoints.parse(text, total)
     except ValueError as e:
-        findings.append(error(rule, f"{name} {e} ({rule})", tag_location(record, name)))
+        findings.append(error(rule, msg("{tag} {reason} ({rule})", tag=name, reason=reason(e),
+                                        rule=rule), tag_location(record, name)))
         return None
 
 
@@ -125,8 +126,9 @@ def _check_players(record: Record, findings: list[Finding]) -> tuple[str | None,
             continue
         if name.casefold() in seen:
             other = seen[name.casefold()]
-            findings.append(error("R1", f"{name} sits both {seat_name(other)} and "
-                                  f"{seat_name(seat)}: four players, one per seat (R1)",
+            findings.append(error("R1", msg("{name} sits both {seat} and {other}: four "
+                                            "players, one per seat (R1)", name=name,
+                                            seat=seat_name(other), other=seat_name(seat)),
                                   tag_location(record, PLAYER_TAGS[seat])))
         seen[name.casefold()] = seat
     return tuple(names)
@@ -140,7 +142,8 @@ def _seat_tag(record: Record, name: str, rule: str, findings: list[Finding]) -> 
     try:
         return Seat.parse(text)
     except CardError:
-        findings.append(error(rule, f"{name} {text!r} is not a seat (N, E, S or W) ({rule})",
+        findings.append(error(rule, msg("{tag} {text!r} is not a seat (N, E, S or W) ({rule})",
+                                        tag=name, text=text, rule=rule),
                               tag_location(record, name)))
         return None
 
@@ -162,7 +165,8 @@ def check_deal(record: Record, findings: list[Finding]) -> Deal | None:
     try:
         deal = Deal.parse(text)
     except CardError as e:
-        findings.append(error("R2", f"Deal: {e} (R2)", _shift(loc, e.column)))
+        findings.append(error("R2", msg("Deal: {reason} (R2)", reason=e.message),
+                              _shift(loc, e.column)))
         return None
     known = [h for h in deal.hands if h is not None]
     dealt = [c for h in known for c in h.cards]
@@ -200,10 +204,12 @@ def _deal_faults(deal: Deal, loc: Location | None, findings: list[Finding]
             if c in where:
                 ok = False
                 other = where[c]
-                whom = (f"twice to {seat_name(seat)}" if other is seat
-                        else f"to both {seat_name(other)} and {seat_name(seat)}")
-                findings.append(error("R2", f"{card_name(c)} is dealt {whom}: a deal uses "
-                                      "every card once (R2)", loc))
+                twice = (msg("{card} is dealt twice to {seat}: a deal uses every card once "
+                             "(R2)", card=card_name(c), seat=seat_name(seat)) if other is seat
+                         else msg("{card} is dealt to both {seat} and {other}: a deal uses "
+                                  "every card once (R2)", card=card_name(c),
+                                  seat=seat_name(other), other=seat_name(seat)))
+                findings.append(error("R2", twice, loc))
             where[c] = seat
     return ok, where
 
@@ -220,24 +226,26 @@ def _conventions(auction: AuctionResult, deal: Deal | None, findings: list[Findi
     per_suit = suit_values(hand.cards)
     length = {s: sum(1 for c in hand.cards if c.suit is s) for s in Suit}
     call = first.call
-    why: str | None = None
+    why: Message | None = None
     if call in (Call.HJARTER, Call.RUTER):
         suit = Suit.H if call is Call.HJARTER else Suit.D
         if hs < 2.5 or length[suit] < 5:
-            why = f"at least 2½ hs and 5 {suit_name(suit)}"
+            why = msg("at least 2½ hs and 5 {suit}", suit=suit_name(suit))
         elif call is Call.RUTER and not is_guarded(hand, Suit.H):
-            why = "hearts guarded"
+            why = msg("hearts guarded")
     elif call is Call.NOLL and not 2 <= hs <= 3:
-        why = "2–3 hs"
+        why = msg("2–3 hs")
     elif call is Call.SPADER and not (4 <= hs <= 4.5 and sum(1 for v in per_suit.values() if v)
                                       >= 3):
-        why = "4–4½ hs in at least three suits"
+        why = msg("4–4½ hs in at least three suits")
     elif call is Call.KLOVER and not (2.5 <= hs <= 3.5
                                       and sum(1 for s in Suit if is_guarded(hand, s)) >= 3):
-        why = "2½–3½ hs with at least three suits guarded"
+        why = msg("2½–3½ hs with at least three suits guarded")
     if why is not None:
-        findings.append(warning("R9", f"forehand {seat_name(first.seat)} opens {call.value} with "
-                                f"{show_hs(hs)} hs; the convention expects {why} (R9)",
+        findings.append(warning("R9", msg("forehand {seat} opens {call} with {hs} hs; the "
+                                          "convention expects {why} (R9)",
+                                          seat=seat_name(first.seat), call=call.value,
+                                          hs=show_hs(hs), why=why),
                                 first.token.location))
 
 
@@ -251,24 +259,25 @@ def _parse_result(record: Record, contract: Contract | None, declarer: Seat | No
     if _BARE_NUMBER.match(text):
         side = declaring_side(contract, declarer) if contract is not None else None
         if side is None:
-            findings.append(error("R12", f"Result {text!r} does not say which side took the "
-                                  "tricks: write 'NS n EW m' (R12)", loc))
+            findings.append(error("R12", msg("Result {text!r} does not say which side took the "
+                                             "tricks: write 'NS n EW m' (R12)", text=text), loc))
             return None
         n = int(text) if len(text.strip()) <= 3 else 14  # 4,300 digits would raise
         if n > 13:
-            findings.append(error("R12", f"Result {_short(text)}: a side takes 0 to 13 tricks "
-                                  "(R12)", loc))
+            findings.append(error("R12", msg("Result {text}: a side takes 0 to 13 tricks (R12)",
+                                             text=_short(text)), loc))
             return None
         return SidePoints.one(side, n) + SidePoints.one(side.other, 13 - n)
     res = _claim(record, "Result", "R12", findings, total=13)
     if res is None:
         return None
     if min(res.ns, res.ew) < 0 or max(res.ns, res.ew) > 13:
-        findings.append(error("R12", f"Result {text!r}: a side takes 0 to 13 tricks (R12)", loc))
+        findings.append(error("R12", msg("Result {text}: a side takes 0 to 13 tricks (R12)",
+                                         text=repr(text)), loc))
         return None
     if res.ns + res.ew != 13:
-        findings.append(error("R12", f"Result {text!r} makes {res.ns + res.ew} tricks; there "
-                              "are 13 (R12)", loc))
+        findings.append(error("R12", msg("Result {text!r} makes {count} tricks; there are 13 "
+                                         "(R12)", text=text, count=res.ns + res.ew), loc))
         return None
     return res
 
@@ -292,19 +301,16 @@ def _score_rule(claimed: SidePoints, ds: DealScore) -> str:
     return "R15"
 
 
-def _score_breakdown(ds: DealScore) -> str:
+def _score_breakdown(ds: DealScore) -> Message:
     side = ds.scoring_side.value
-    kind = "penalty tricks" if ds.penalty else "tricks"
-    parts = [f"{side} {ds.n} {kind} {ds.trick_points}"]
+    parts = [msg("{side} {n} penalty tricks {points}", side=side, n=ds.n, points=ds.trick_points)
+             if ds.penalty else
+             msg("{side} {n} tricks {points}", side=side, n=ds.n, points=ds.trick_points)]
     if ds.slam:
-        parts.append(f"{ds.slam_name} {ds.slam}")
+        parts.append(Message("{slam} {points}", {"slam": ds.slam_name, "points": ds.slam}))
     if ds.honours != SidePoints():
-        parts.append(f"honours {ds.honours}")
-    return ", ".join(parts)
-
-
-def _words(items: list[str], last: str) -> str:
-    return ", ".join(items[:-1]) + (f" {last} " if len(items) > 1 else "") + items[-1]
+        parts.append(msg("honours {points}", points=ds.honours))
+    return listing(parts, None)
 
 
 def _tricks(record: Record, play: PlayResult | None, claimed_tricks: SidePoints | None,
@@ -316,20 +322,22 @@ def _tricks(record: Record, play: PlayResult | None, claimed_tricks: SidePoints 
         if play.complete:
             tricks = play.won
             if claimed_tricks is not None and claimed_tricks != play.won:
-                f.append(error("R12", f"Result says {claimed_tricks}, but the play gives "
-                               f"{play.won} (R12)", res_loc))
+                f.append(error("R12", msg("Result says {claimed}, but the play gives {won} "
+                                          "(R12)", claimed=claimed_tricks, won=play.won),
+                               res_loc))
         elif claimed_tricks is None:
             if play.claimed:
-                f.append(error("R13", "the play ends with a claim '*' but no Result gives the "
-                               "final tricks (R13)", res_loc))
+                f.append(error("R13", msg("the play ends with a claim '*' but no Result gives "
+                                          "the final tricks (R13)"), res_loc))
         else:
             short = [side for side in Side if claimed_tricks[side] < play.won[side]]
             if short:
                 side = short[0]
                 rule = "R13" if play.claimed else "R12"
-                f.append(error(rule, f"Result gives {side.value} {claimed_tricks[side]} tricks, "
-                               f"but {side.value} won {play.won[side]} in the play before it "
-                               f"ended ({rule})", res_loc))
+                f.append(error(rule, msg("Result gives {side} {claimed} tricks, but {side} won "
+                                         "{won} in the play before it ended ({rule})",
+                                         side=side.value, claimed=claimed_tricks[side],
+                                         won=play.won[side], rule=rule), res_loc))
                 tricks = None
     return tricks
 
@@ -338,30 +346,36 @@ def _not_checked(record: Record, contract: Contract | None, auction: AuctionResu
                  play: PlayResult | None, deal: Deal | None, tricks: SidePoints | None,
                  computed_honours: SidePoints | None) -> Finding | None:
     """One finding naming what was taken as written because the record lacks a part."""
-    missing: list[str] = []
+    missing: list[Message] = []
     rules: list[str] = []
     if auction is None or auction.contract is None:
-        missing.extend(("contract", "declarer") if contract is None or contract.has_declarer
-                       else ("contract",))
+        missing.append(msg("contract"))
+        if contract is None or contract.has_declarer:
+            missing.append(msg("declarer"))
         rules.append("R8")
-    if play is None and tricks is not None:
-        missing.append("tricks")
+    no_tricks = play is None and tricks is not None
+    if no_tricks:
+        missing.append(msg("tricks"))
         rules.append("R12")
     if computed_honours is None and contract is not None:
-        missing.append("honours")
+        missing.append(msg("honours"))
         rules.append("R17")
     if missing:
         lacking = [n for n, have in (("Auction", auction is not None),
-                                     ("Play", play is not None or "tricks" not in missing),
+                                     ("Play", play is not None or not no_tricks),
                                      ("Deal", deal is not None)) if not have]
-        why = f"no {_words(lacking, 'or')}" if lacking else "incomplete record"
-        return unverifiable(rules[0], f"not checked ({why}): {_words(missing, 'and')} "
-                            f"{'is' if len(missing) == 1 else 'are'} taken as written "
-                            f"({', '.join(rules)})", record.location)
+        why = (msg("no {tags}", tags=listing(lacking, "or")) if lacking
+               else msg("incomplete record"))
+        return unverifiable(rules[0], msg_n("not checked ({why}): {what} is taken as written "
+                                            "({rules})", "not checked ({why}): {what} are taken "
+                                            "as written ({rules})", len(missing), why=why,
+                                            what=listing(missing, "and"),
+                                            rules=", ".join(rules)), record.location)
     return None
 
 
-def not_priffe(record: Record, rule: str, message: str, location: Location | None) -> DealOutcome:
+def not_priffe(record: Record, rule: str, message: Message,
+               location: Location | None) -> DealOutcome:
     return DealOutcome(record=record, priffe=False,
                        findings=(error(rule, message, location),))
 
@@ -377,11 +391,13 @@ def analyse_record(record: Record, default: Options = PRESETS["sv"],
         scoring = record.get("Scoring")
         options = default if is_unspecified(scoring) else parse_scoring(scoring)
     except NotPriffeError as e:
-        return not_priffe(record, "Presets", f"not a Priffe record: {e}",
+        return not_priffe(record, "Presets", msg("not a Priffe record: {reason}",
+                                                 reason=reason(e)),
                           tag_location(record, "Scoring"))
     except OptionsError as e:
-        f.append(error("Presets", f"{e}; the record is checked with preset "
-                       f"{default.preset}", tag_location(record, "Scoring")))
+        f.append(error("Presets", msg("{reason}; the record is checked with preset {preset}",
+                                      reason=reason(e), preset=default.preset),
+                       tag_location(record, "Scoring")))
         options = default
     contract_text = record.get("Contract")
     claimed_contract: Contract | None = None
@@ -396,18 +412,22 @@ def analyse_record(record: Record, default: Options = PRESETS["sv"],
         try:
             claimed_contract = Contract.parse(contract_text)
         except ValueError as e:
-            if "did you mean" not in str(e):
-                return not_priffe(record, "R8", f"not a Priffe record: contract "
-                                  f"{contract_text!r} is not a Priffe contract "
-                                  f"({_CONTRACT_WORDS}) (R8)", tag_location(record, "Contract"))
-            f.append(error("R8", f"Contract: {e} (R8)", tag_location(record, "Contract")))
+            why = reason(e)
+            if not (isinstance(why, Message) and "hint" in why.params):
+                return not_priffe(record, "R8", msg("not a Priffe record: contract {text!r} is "
+                                                    "not a Priffe contract ({words}) (R8)",
+                                                    text=contract_text, words=_CONTRACT_WORDS),
+                                  tag_location(record, "Contract"))
+            f.append(error("R8", msg("Contract: {reason} (R8)", reason=why),
+                           tag_location(record, "Contract")))
     section = record.auction
     if section is not None:
         foreign = next((t for t in section.tokens if t.kind is TokenKind.FOREIGN), None)
         if foreign is not None:
-            return not_priffe(record, "R5", f"not a Priffe record: bridge call {foreign.text!r} "
-                              "in the auction (Priffe calls: Pass Klöver Spader Ruter Hjärter "
-                              "Noll Spela) (R5)", foreign.location)
+            return not_priffe(record, "R5", msg("not a Priffe record: bridge call {call!r} in "
+                                                "the auction (Priffe calls: Pass Klöver Spader "
+                                                "Ruter Hjärter Noll Spela) (R5)",
+                                                call=foreign.text), foreign.location)
 
     players = _check_players(record, f)
     dealer = _seat_tag(record, "Dealer", "R3", f)
@@ -420,9 +440,11 @@ def analyse_record(record: Record, default: Options = PRESETS["sv"],
         first = _seat_tag(record, "Auction", "R4", f)
         if first is not None:
             if dealer is not None and first is not dealer.left:
-                f.append(error("R4", f"the auction starts with {seat_name(first)}, but forehand "
-                               f"is {seat_name(dealer.left)}, left of the dealer "
-                               f"{seat_name(dealer)} (R4)", tag_location(record, "Auction")))
+                f.append(error("R4", msg("the auction starts with {seat}, but forehand is "
+                                         "{forehand}, left of the dealer {dealer} (R4)",
+                                         seat=seat_name(first), forehand=seat_name(dealer.left),
+                                         dealer=seat_name(dealer)),
+                               tag_location(record, "Auction")))
             forehand = forehand or first
             auction = run_auction(section, first)
             f.extend(auction.findings)
@@ -431,8 +453,9 @@ def analyse_record(record: Record, default: Options = PRESETS["sv"],
     contract = claimed_contract
     if auction is not None and auction.contract is not None:
         if claimed_contract is not None and claimed_contract is not auction.contract:
-            f.append(error("R8", f"Contract says {claimed_contract.value}, but the auction "
-                           f"gives {auction.contract.value} (R8)",
+            f.append(error("R8", msg("Contract says {claimed}, but the auction gives {contract} "
+                                     "(R8)", claimed=claimed_contract.value,
+                                     contract=auction.contract.value),
                            tag_location(record, "Contract")))
         contract = auction.contract
     claimed_declarer = _seat_tag(record, "Declarer", "R7", f)
@@ -442,21 +465,24 @@ def analyse_record(record: Record, default: Options = PRESETS["sv"],
         declarer = auction.declarer
         if auction.declarer is not None and claimed_declarer is not None \
                 and claimed_declarer is not auction.declarer:
-            f.append(error("R7", f"Declarer says {seat_name(claimed_declarer)}, but "
-                           f"{seat_name(auction.declarer)} made the final bid (R7)", decl_loc))
+            f.append(error("R7", msg("Declarer says {claimed}, but {seat} made the final bid "
+                                     "(R7)", claimed=seat_name(claimed_declarer),
+                                     seat=seat_name(auction.declarer)), decl_loc))
     if contract is not None:
         if not contract.has_declarer:
             if claimed_declarer is not None:
-                f.append(error("R8", f"{contract.value} has no declarer, but Declarer says "
-                               f"{seat_name(claimed_declarer)}: write Declarer \"\" (R8)",
+                f.append(error("R8", msg("{contract} has no declarer, but Declarer says "
+                                         "{seat}: write Declarer \"\" (R8)",
+                                         contract=contract.value,
+                                         seat=seat_name(claimed_declarer)),
                                decl_loc))
             declarer = None
         elif declarer is None:
-            f.append(error("R7", f"{contract.value} needs a Declarer: the seat that made the "
-                           "final bid (R7)", decl_loc))
+            f.append(error("R7", msg("{contract} needs a Declarer: the seat that made the final "
+                                     "bid (R7)", contract=contract.value), decl_loc))
     elif auction is None or auction.complete:
-        f.append(warning("R8", "the record names no contract and has no auction: nothing to "
-                         "score (R8)", record.location))
+        f.append(warning("R8", msg("the record names no contract and has no auction: nothing "
+                                   "to score (R8)"), record.location))
         return DealOutcome(record=record, options=options, dealer=dealer, players=players,
                            deal=deal, auction=auction, findings=tuple(f))
 
@@ -466,15 +492,16 @@ def analyse_record(record: Record, default: Options = PRESETS["sv"],
     if play_section is not None and play_section.tokens:
         lead = _seat_tag(record, "Play", "R10", f)
         if lead is not None and contract is None:
-            f.append(unverifiable("R12", "the contract is not known, so the trumps and the "
-                                  "trick winners are not either (R12)",
+            f.append(unverifiable("R12", msg("the contract is not known, so the trumps and the "
+                                             "trick winners are not either (R12)"),
                                   tag_location(record, "Play")))
         elif lead is not None and contract is not None:
             if forehand is not None:
                 expected = opening_leader(forehand, declarer, contract, options)
                 if lead is not expected:
-                    f.append(error("R10", f"the play starts with {seat_name(lead)}, but "
-                                   f"{seat_name(expected)} leads to the first trick (R10)",
+                    f.append(error("R10", msg("the play starts with {seat}, but {leader} leads "
+                                              "to the first trick (R10)", seat=seat_name(lead),
+                                              leader=seat_name(expected)),
                                    tag_location(record, "Play")))
             play = replay(play_section, lead, deal, contract.trump,
                           must_trump=options.must_trump)
@@ -488,8 +515,9 @@ def analyse_record(record: Record, default: Options = PRESETS["sv"],
         else None
     if computed_honours is not None and claimed_honours is not None \
             and computed_honours != claimed_honours:
-        f.append(error("R17", f"Honours says {claimed_honours}, but the hands give "
-                       f"{computed_honours} (R17, honours={options.honours.value})",
+        f.append(error("R17", msg("Honours says {claimed}, but the hands give {computed} (R17, "
+                                  "honours={variant})", claimed=claimed_honours,
+                                  computed=computed_honours, variant=options.honours.value),
                        tag_location(record, "Honours")))
     used_honours = computed_honours if computed_honours is not None else claimed_honours
 
@@ -506,13 +534,16 @@ def analyse_record(record: Record, default: Options = PRESETS["sv"],
         score = score_deal(contract, declarer, tricks, used_honours or SidePoints())
         if claimed_score is not None and claimed_score != score.total:
             rule = _score_rule(claimed_score, score)
-            f.append(error(rule, f"Score says {claimed_score}, but the deal scores "
-                           f"{score.total} ({_score_breakdown(score)}) ({rule})",
+            f.append(error(rule, msg("Score says {claimed}, but the deal scores {total} "
+                                     "({breakdown}) ({rule})", claimed=claimed_score,
+                                     total=score.total, breakdown=_score_breakdown(score),
+                                     rule=rule),
                            tag_location(record, "Score")))
     elif contract is not None and tricks is None and not any(
             x.rule in ("R12", "R13") and x.is_error for x in f):
-        f.append(unverifiable("R14", "the tricks are not known (no Result and no complete "
-                              "play), so the deal cannot be scored (R14)", record.location))
+        f.append(unverifiable("R14", msg("the tricks are not known (no Result and no complete "
+                                         "play), so the deal cannot be scored (R14)"),
+                              record.location))
 
     note = _not_checked(record, contract, auction, play, deal, tricks, computed_honours)
     if note is not None:

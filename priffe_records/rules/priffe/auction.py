@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from priffe_records.format.record import Section, Token, TokenKind
 from priffe_records.game.calls import Call, Contract
 from priffe_records.game.cards import Seat
+from priffe_records.game.language import msg
 from priffe_records.game.words import seat_name
 from priffe_records.rules.findings import Finding, error, unverifiable
 
@@ -77,33 +78,38 @@ def run_auction(section: Section, first: Seat) -> AuctionResult:
         if tok.kind in (TokenKind.END, TokenKind.CONTINUE):
             break
         if tok.kind is TokenKind.SKIP:
-            findings.append(error("R4", f"a call out of turn skipped {seat_name(seat)}: every "
-                                  "player calls once, in turn (R4)", tok.location))
+            findings.append(error("R4", msg("a call out of turn skipped {seat}: every player "
+                                            "calls once, in turn (R4)", seat=seat_name(seat)),
+                                  tok.location))
             seat = seat.left
             continue
         call = _call_of(tok)
         legal = True
         who = seat_name(seat)
         if ended_by is not None:
-            findings.append(error("R6", f"{who} calls {tok.text} after "
-                                  f"{seat_name(ended_by.seat)}'s Spela ended the auction (R6)",
-                                  tok.location))
+            findings.append(error("R6", msg("{who} calls {call} after {seat}'s Spela ended the "
+                                            "auction (R6)", who=who, call=tok.text,
+                                            seat=seat_name(ended_by.seat)), tok.location))
             legal = False
         elif len(calls) >= 4:
-            findings.append(error("R4", f"{who} calls {tok.text} as a fifth call: every player "
-                                  "calls exactly once (R4)", tok.location))
+            findings.append(error("R4", msg("{who} calls {call} as a fifth call: every player "
+                                            "calls exactly once (R4)", who=who, call=tok.text),
+                                  tok.location))
             legal = False
         elif tok.kind is TokenKind.FOREIGN or (tok.kind is TokenKind.CALL and call is None):
-            findings.append(error("R5", f"{tok.text!r} is not a Priffe call (Pass Klöver Spader "
-                                  "Ruter Hjärter Noll Spela) (R5)", tok.location))
+            findings.append(error("R5", msg("{call!r} is not a Priffe call (Pass Klöver Spader "
+                                            "Ruter Hjärter Noll Spela) (R5)", call=tok.text),
+                                  tok.location))
             legal = False
         elif call is None:
             unknown = True
         elif call.is_bid and high is not None and high.call is not None \
                 and not call.outranks(high.call):
-            findings.append(error("R5", f"{who} bids {call.value}, not higher than "
-                                  f"{seat_name(high.seat)}'s {high.call.value}: a bid must be "
-                                  "higher than every earlier bid (R5)", tok.location))
+            findings.append(error("R5", msg("{who} bids {call}, not higher than {seat}'s "
+                                            "{high}: a bid must be higher than every earlier "
+                                            "bid (R5)", who=who, call=call.value,
+                                            seat=seat_name(high.seat), high=high.call.value),
+                                  tok.location))
             legal = False
         entry = AuctionCall(seat, call, tok, legal)
         calls.append(entry)
@@ -116,12 +122,13 @@ def run_auction(section: Section, first: Seat) -> AuctionResult:
     if not complete:
         where = section.tokens[-1].location if section.tokens else None
         if section.ended or any(t.kind is TokenKind.CONTINUE for t in section.tokens):
-            findings.append(unverifiable("R6", f"the auction stops after {len(calls)} calls: "
-                                         "the contract is taken from the Contract tag (R6)",
-                                         where))
+            findings.append(unverifiable("R6", msg("the auction stops after {count} calls: the "
+                                                   "contract is taken from the Contract tag (R6)",
+                                                   count=len(calls)), where))
         else:
-            findings.append(error("R6", f"the auction has {len(calls)} calls and no Spela: it "
-                                  "ends only after the fourth call (R6)", where))
+            findings.append(error("R6", msg("the auction has {count} calls and no Spela: it "
+                                            "ends only after the fourth call (R6)",
+                                            count=len(calls)), where))
     if unknown or not complete:
         return AuctionResult(tuple(calls), complete, None, None, tuple(findings))
     final = high.call if high is not None else None

@@ -20,6 +20,7 @@ import enum
 from dataclasses import dataclass, fields, replace
 
 from priffe_records.format.errors import PriffeError
+from priffe_records.game.language import msg
 
 FAMILY_WORD = "Priffe"
 
@@ -109,13 +110,15 @@ def parse_scoring(value: str | None, default: str = "sv") -> Options:
     :class:`OptionsError` for a bad option, each naming what is allowed.
     """
     if default not in PRESETS:
-        raise OptionsError(f"preset {default!r} is unknown (use {', '.join(PRESETS)})")
+        raise OptionsError(msg("preset {preset!r} is unknown (use {allowed})", preset=default,
+                               allowed=", ".join(PRESETS)))
     if value is None or is_unspecified(value):
         return PRESETS[default]
     head, *items = [p.strip() for p in value.split(";")]
     if head.casefold() != FAMILY_WORD.casefold():
-        raise NotPriffeError(f"Scoring {value!r} is not Priffe scoring (a Priffe record has "
-                             f"Scoring \"{FAMILY_WORD}\" or none)")
+        raise NotPriffeError(msg("Scoring {value!r} is not Priffe scoring (a Priffe record has "
+                                 "Scoring \"{family}\" or none)", value=value,
+                                 family=FAMILY_WORD))
     pairs: dict[str, str] = {}
     for item in items:
         if not item:
@@ -123,22 +126,23 @@ def parse_scoring(value: str | None, default: str = "sv") -> Options:
         key, eq, val = item.partition("=")
         key, val = key.strip().casefold(), val.strip().casefold()
         if not eq:
-            raise OptionsError(f"Scoring option {item!r} needs a value: write key=value")
+            raise OptionsError(msg("Scoring option {item!r} needs a value: write key=value",
+                                   item=item))
         if key != "preset" and key not in _ALLOWED:
-            raise OptionsError(f"Scoring option {key!r} is unknown (use preset, "
-                               f"{', '.join(_ALLOWED)})")
+            raise OptionsError(msg("Scoring option {key!r} is unknown (use preset, {allowed})",
+                                   key=key, allowed=", ".join(_ALLOWED)))
         if key in pairs:
-            raise OptionsError(f"Scoring option {key!r} is given twice")
+            raise OptionsError(msg("Scoring option {key!r} is given twice", key=key))
         pairs[key] = val
     preset = pairs.pop("preset", "sv")  # "Priffe" alone names the standard rules
     if preset not in PRESETS:
-        raise OptionsError(f"Scoring option preset={preset!r} is not allowed "
-                           f"(use {', '.join(PRESETS)})")
+        raise OptionsError(msg("Scoring option preset={preset!r} is not allowed (use {allowed})",
+                               preset=preset, allowed=", ".join(PRESETS)))
     changes: dict[str, object] = {}
     for key, val in pairs.items():
         allowed = _ALLOWED[key]
         if val not in allowed:
-            raise OptionsError(f"Scoring option {key}={val!r} is not allowed "
-                               f"(use {', '.join(allowed)})")
+            raise OptionsError(msg("Scoring option {key}={value!r} is not allowed (use {allowed})",
+                                   key=key, value=val, allowed=", ".join(allowed)))
         changes[key] = allowed[val]
     return replace(PRESETS[preset], **changes)  # type: ignore[arg-type]

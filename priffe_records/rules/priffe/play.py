@@ -62,6 +62,7 @@ from priffe_records.game.cards import (
     Side,
     Suit,
 )
+from priffe_records.game.language import Message, msg
 from priffe_records.game.words import card_name, seat_name, suit_name
 from priffe_records.rules.findings import Finding, Severity, error, unverifiable
 from priffe_records.rules.priffe.options import FirstLead, Options
@@ -185,36 +186,44 @@ class _Replay:
             return None  # the common case, decided without building a message
         who = seat_name(SEATS[seat])
         if self.played[cid]:
-            return error("R11", f"trick {n}: {who} plays {card_name(card)} a second time "
-                         f"(first in trick {self.played[cid]}) (R11)", tok.location)
+            return error("R11", msg("trick {n}: {who} plays {card} a second time (first in "
+                                    "trick {first}) (R11)", n=n, who=who, card=card_name(card),
+                                    first=self.played[cid]), tok.location)
         if owner >= 0 and owner != seat:
-            return error("R11", f"trick {n}: {who} plays {card_name(card)}, which was dealt to "
-                         f"{seat_name(SEATS[owner])}, not {who} (R11)", tok.location)
+            return error("R11", msg("trick {n}: {who} plays {card}, which was dealt to "
+                                    "{owner}, not {who} (R11)", n=n, who=who,
+                                    card=card_name(card), owner=seat_name(SEATS[owner])),
+                         tok.location)
         if owner < 0 and self.left[seat] is not None:
-            return error("R11", f"trick {n}: {who} plays {card_name(card)}, which is not in "
-                         f"{who}'s hand (R11)", tok.location)
+            return error("R11", msg("trick {n}: {who} plays {card}, which is not in {who}'s "
+                                    "hand (R11)", n=n, who=who, card=card_name(card)),
+                         tok.location)
         if shown:
-            return error("R11", f"trick {n}: {who} plays {card_name(card)} but showed out of "
-                         f"{suit_name(card.suit)} in trick {shown}: a revoke in trick {shown} "
-                         "(R11)", tok.location)
+            return error("R11", msg("trick {n}: {who} plays {card} but showed out of {suit} "
+                                    "in trick {shown}: a revoke in trick {shown} (R11)", n=n,
+                                    who=who, card=card_name(card), suit=suit_name(card.suit),
+                                    shown=shown), tok.location)
         return None
 
-    def follow_fault(self, n: int, seat: int, card: Card, cid: int, led: int) -> str | None:
-        """Why playing ``card`` to a trick led in suit ``led`` breaks R11, if it does."""
+    def follow_fault(self, n: int, seat: int, card: Card, cid: int, led: int
+                     ) -> tuple[Message, str] | None:
+        """Why playing ``card`` to a trick led in suit ``led`` breaks R11, if it does, and the
+        rule reference to cite."""
         held = self.left[seat]
         if cid // 13 == led or held is None:
             return None
         who = seat_name(SEATS[seat])
         same = _highest(held, led)
         if same is not None:
-            return (f"trick {n}: {who} plays {card_name(card)} while holding "
-                    f"{card_name(same)} — must follow {suit_name(SUITS[led])} (R11)")
+            return msg("trick {n}: {who} plays {card} while holding {held} — must follow "
+                       "{suit}", n=n, who=who, card=card_name(card), held=card_name(same),
+                       suit=suit_name(SUITS[led])), "R11"
         if self.must_trump and self.trump >= 0 and cid // 13 != self.trump:
             trump = _highest(held, self.trump)
             if trump is not None:
-                return (f"trick {n}: {who} plays {card_name(card)} while holding "
-                        f"{card_name(trump)} — cannot follow {suit_name(SUITS[led])}, so must "
-                        f"trump (R11, must_trump)")
+                return msg("trick {n}: {who} plays {card} while holding {held} — cannot "
+                           "follow {suit}, so must trump", n=n, who=who, card=card_name(card),
+                           held=card_name(trump), suit=suit_name(SUITS[led])), "R11, must_trump"
         return None
 
     def winner(self, order: list[int], ids: dict[int, int]) -> int:
@@ -254,8 +263,8 @@ def replay(section: Section, first: Seat, deal: Deal | None, trump: Suit | None,
         n = start // width + 1
         group = slots[start:start + width]
         if n > tricks:
-            findings.append(error("R12", f"the play has more than {tricks} tricks (R12)",
-                                  group[0].location))
+            findings.append(error("R12", msg("the play has more than {tricks} tricks (R12)",
+                                             tricks=tricks), group[0].location))
             break
         toks = dict(zip(columns, group, strict=False))
         cards: dict[int, Card | None] = {}
@@ -276,15 +285,15 @@ def replay(section: Section, first: Seat, deal: Deal | None, trump: Suit | None,
                 bad.add(seat)
         full = len(group) == width
         if not full and not claimed:
-            found.append(error("R12", f"trick {n} has {len(group)} cards: every player plays "
-                               "one (R12)", group[-1].location))
+            found.append(error("R12", msg("trick {n} has {count} cards: every player plays one "
+                                          "(R12)", n=n, count=len(group)), group[-1].location))
         # Follow suit (R11) under every seat that may have led.
-        faults: dict[int, dict[int, str]] = {}
+        faults: dict[int, dict[int, tuple[Message, str]]] = {}
         for lead in leaders:
             if lead not in ids:
                 continue
             led = ids[lead] // 13
-            per: dict[int, str] = {}
+            per: dict[int, tuple[Message, str]] = {}
             for seat, cid in ids.items():
                 if seat != lead and seat not in bad and cid // 13 != led:
                     why = state.follow_fault(n, seat, cards[seat], cid, led)  # type: ignore[arg-type]
@@ -295,13 +304,15 @@ def replay(section: Section, first: Seat, deal: Deal | None, trump: Suit | None,
             whys = [per[seat] for per in faults.values() if seat in per]
             if not whys:
                 continue
+            fault, rules = whys[0]
             if len(faults) == len(leaders) and len(whys) == len(faults):
-                found.append(error("R11", whys[0], toks[seat].location))
+                found.append(error("R11", msg("{fault} ({rules})", fault=fault, rules=rules),
+                                   toks[seat].location))
                 bad.add(seat)
             else:
                 found.append(unverifiable(
-                    "R11", whys[0].replace(" (R11", " if that trick was led by another seat "
-                                           "(R11"), toks[seat].location))
+                    "R11", msg("{fault} if that trick was led by another seat ({rules})",
+                               fault=fault, rules=rules), toks[seat].location))
         # Who won, and so who leads next (R12).
         winners: set[int] = set()
         if full and len(ids) == width:
@@ -312,9 +323,9 @@ def replay(section: Section, first: Seat, deal: Deal | None, trump: Suit | None,
             unk = next(s for s in columns if s not in ids)
             hidden_reported = True
             found.append(unverifiable(
-                "R12", f"trick {n}: {seat_name(SEATS[unk])}'s card is unknown ('-'): who won "
-                "it, and who led the tricks after it, cannot be checked (R12)",
-                toks[unk].location))
+                "R12", msg("trick {n}: {seat}'s card is unknown ('-'): who won it, and who led "
+                           "the tricks after it, cannot be checked (R12)", n=n,
+                           seat=seat_name(SEATS[unk])), toks[unk].location))
         # Showing out is a fact only when the suit led is certain; it matters only for
         # hands we do not know (a known hand's revoke is reported where it happens).
         if len(leaders) == 1:
@@ -351,8 +362,9 @@ def replay(section: Section, first: Seat, deal: Deal | None, trump: Suit | None,
     played_all = sum(1 for t in out if len(t.cards) == width)
     if not claimed and out and played_all < tricks and not any(
             f.rule == "R12" and f.severity is Severity.ERROR for f in findings):
-        findings.append(error("R13", f"the play stops after {played_all} tricks without '*' to "
-                              "claim the rest (R13)", slots[-1].location))
+        findings.append(error("R13", msg("the play stops after {count} tricks without '*' to "
+                                         "claim the rest (R13)", count=played_all),
+                              slots[-1].location))
     complete = played_all == tricks and undecided == 0
     return PlayResult(tuple(out), SidePoints(won[0], won[1]), undecided, claimed, complete,
                       tuple(findings))

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 
 from priffe_records.format.record import Location
 from priffe_records.game.cards import SEATS, Seat, Side
+from priffe_records.game.language import Message, msg, reason
 from priffe_records.game.words import seat_name
 from priffe_records.rules.findings import Finding, error, tag_location, unverifiable, warning
 from priffe_records.rules.priffe.analysis import DealOutcome
@@ -92,10 +93,12 @@ def parse_settlement(text: str) -> dict[Seat, int]:
     for item in text.split(";"):
         m = _SETTLEMENT_ITEM.match(item)
         if not m or Seat(m.group(1).upper()) in out:
-            raise ValueError(f"{text!r} is not of the form 'N 12;S 12;E -12;W -12'")
+            raise ValueError(msg("{text!r} is not of the form 'N 12;S 12;E -12;W -12'",
+                                 text=text))
         out[Seat(m.group(1).upper())] = int(m.group(2))
     if len(out) != 4:
-        raise ValueError(f"{text!r} must give all four seats, e.g. 'N 12;S 12;E -12;W -12'")
+        raise ValueError(msg("{text!r} must give all four seats, e.g. 'N 12;S 12;E -12;W -12'",
+                             text=text))
     return out
 
 
@@ -178,7 +181,7 @@ class PartieScorer:
         self.state: RubberState | None = RubberState.new()
         self.deals: list[DealOutcome] = []
         self.carried = SidePoints()  # a claimed-total error already reported (no cascade)
-        self.unknown_since: str | None = None  # why the totals are unknown, until reported
+        self.unknown_since: Message | None = None  # why the totals are unknown, until reported
         self.gap = False  # an unreadable record since the last deal: the dealer order is broken
         self.tag: int | None = tag
 
@@ -204,12 +207,13 @@ class PartieScorer:
         rec = o.record
         tag = self._rubber_tag(o)
         board = rec.get("Board")
-        here = f"board {board}" if board else "this deal"
+        here = msg("board {board}", board=board) if board else msg("this deal")
         if self.state is not None and self.state.ended:
             if tag is not None and tag == self.tag:
                 self._report(o, error(
-                    "R22", f"{here} is recorded in rubber {tag}, which already ended when a "
-                    "side made its second game: later deals belong to the next rubber (R22)",
+                    "R22", msg("{here} is recorded in rubber {tag}, which already ended when a "
+                               "side made its second game: later deals belong to the next "
+                               "rubber (R22)", here=here, tag=tag),
                     tag_location(rec, "Rubber")))
                 tag = None
             self._close_rubber()
@@ -218,8 +222,9 @@ class PartieScorer:
         elif tag is not None and self.tag is not None and tag != self.tag and self.deals:
             if self.state is not None:
                 self._report(o, warning(
-                    "R22", f"rubber {self.tag} ends before either side made two games: {here} "
-                    f"starts rubber {tag} (R22)", tag_location(rec, "Rubber")))
+                    "R22", msg("rubber {rubber} ends before either side made two games: {here} "
+                               "starts rubber {tag} (R22)", rubber=self.tag, here=here, tag=tag),
+                    tag_location(rec, "Rubber")))
             self._close_rubber()
             self._start_rubber(tag)
             self._check_rotation(o)
@@ -233,8 +238,9 @@ class PartieScorer:
             if prev is not None and o.dealer is not None and o.dealer is not prev.left \
                     and not self.gap:
                 self._report(o, warning(
-                    "R3", f"{here}: {seat_name(o.dealer)} deals, but the deal passes to the "
-                    f"left: {seat_name(prev.left)} was next after {seat_name(prev)} (R3)",
+                    "R3", msg("{here}: {seat} deals, but the deal passes to the left: {next} "
+                              "was next after {prev} (R3)", here=here, seat=seat_name(o.dealer),
+                              next=seat_name(prev.left), prev=seat_name(prev)),
                     tag_location(rec, "Dealer")))
         self.deals.append(o)
         self.gap = False
@@ -243,7 +249,7 @@ class PartieScorer:
             self.state, step = self.state.after(o.score.total, o.score.game, o.options)
         elif self.state is not None:
             self.state = None
-            self.unknown_since = f"{here} could not be scored"
+            self.unknown_since = msg("{here} could not be scored", here=here)
         self._check_claims(o, step, here)
         state = self.state
         line = DealLine(o, self._number, len(self.rubbers), state.totals if state else None,
@@ -259,7 +265,8 @@ class PartieScorer:
         self.gap = True
         if self.state is not None:
             self.state = None
-            self.unknown_since = f"record {index} ({where}) could not be read"
+            self.unknown_since = msg("record {index} ({where}) could not be read", index=index,
+                                     where=where)
 
     def _rubber_tag(self, o: DealOutcome) -> int | None:
         text = o.record.get("Rubber")
@@ -267,8 +274,9 @@ class PartieScorer:
             return None
         value = text.strip()
         if not (value.isascii() and value.isdigit()) or len(value) > 6:
-            self._report(o, warning("R22", f"Rubber {text!r} is not a rubber number "
-                                         "(1, 2, …) (R22)", tag_location(o.record, "Rubber")))
+            self._report(o, warning("R22", msg("Rubber {text!r} is not a rubber number (1, 2, …) "
+                                               "(R22)", text=text),
+                                    tag_location(o.record, "Rubber")))
             return None
         return int(value)
 
@@ -276,8 +284,8 @@ class PartieScorer:
         seats, first = _seating(o), _seating(self.deals[0])
         if seats is not None and first is not None and seats != first:
             self._report(o, warning(
-                "R24", "the players change seats within a rubber; seats change only between "
-                "rubbers (R24)", tag_location(o.record, "North", value=False)))
+                "R24", msg("the players change seats within a rubber; seats change only "
+                           "between rubbers (R24)"), tag_location(o.record, "North", value=False)))
 
     def _check_rotation(self, o: DealOutcome) -> None:
         """R24: partners change every rubber, each pairing twice in six rubbers."""
@@ -287,23 +295,25 @@ class PartieScorer:
         loc = tag_location(o.record, "North", value=False)
         if self.pairings and self.pairings[-1] == pairing:
             self._report(o, warning(
-                "R24", f"rubber {self._number} keeps the partnerships of the rubber before; the "
-                "rotation changes partners every rubber (R24)", loc))
+                "R24", msg("rubber {rubber} keeps the partnerships of the rubber before; the "
+                           "rotation changes partners every rubber (R24)", rubber=self._number),
+                loc))
         else:
             block = self.pairings[len(self.pairings) - len(self.pairings) % 6:]
             if block.count(pairing) >= 2:
                 self._report(o, warning(
-                    "R24", f"rubber {self._number} repeats a partnership a third time within "
-                    "six rubbers; the rotation pairs everyone twice in six (R24)", loc))
+                    "R24", msg("rubber {rubber} repeats a partnership a third time within six "
+                               "rubbers; the rotation pairs everyone twice in six (R24)",
+                               rubber=self._number), loc))
         self.pairings.append(pairing)
 
-    def _check_claims(self, o: DealOutcome, step: Step | None, here: str) -> None:
+    def _check_claims(self, o: DealOutcome, step: Step | None, here: Message) -> None:
         rec = o.record
         if self.state is None and self.unknown_since is not None and any(
                 _given(rec.get(n)) for n in ("ScoreRubber", "Settlement")):
             self._report(o, unverifiable(
-                "R23", f"the rubber totals cannot be checked from here on: "
-                f"{self.unknown_since} (R23)", tag_location(rec, "ScoreRubber")))
+                "R23", msg("the rubber totals cannot be checked from here on: {why} (R23)",
+                           why=self.unknown_since), tag_location(rec, "ScoreRubber")))
             self.unknown_since = None
         text = rec.get("ScoreRubber")
         if text is not None and text.strip() not in ("", "?"):
@@ -311,7 +321,8 @@ class PartieScorer:
             try:
                 claimed = SidePoints.parse(text)
             except ValueError as e:
-                self._report(o, error("R23", f"ScoreRubber {e} (R23)", loc))
+                self._report(o, error("R23", msg("ScoreRubber {reason} (R23)",
+                                                 reason=reason(e)), loc))
             else:
                 if self.state is not None:
                     diff = claimed - self.state.totals
@@ -323,8 +334,10 @@ class PartieScorer:
                             elif step.forfeit != SidePoints() and diff == step.forfeit:
                                 rule = "R21"
                         self._report(o, error(
-                            rule, f"ScoreRubber says {claimed}, but the rubber stands at "
-                            f"{self.state.totals}{_explain(step)} ({rule})", loc))
+                            rule, msg("ScoreRubber says {claimed}, but the rubber stands at "
+                                      "{totals}{why} ({rule})", claimed=claimed,
+                                      totals=self.state.totals, why=_explain(step), rule=rule),
+                            loc))
                     self.carried = diff
         text = rec.get("Settlement")
         if text is None or not text.strip() or text.strip() == "?":
@@ -333,20 +346,23 @@ class PartieScorer:
         if self.state is None:
             return
         if not self.state.ended or step is None:
-            self._report(o, error("R22", f"Settlement on {here}, which does not end the "
-                                       "rubber: a rubber is settled when a side makes its "
-                                       "second game (R22)", loc))
+            self._report(o, error("R22", msg("Settlement on {here}, which does not end the "
+                                             "rubber: a rubber is settled when a side makes its "
+                                             "second game (R22)", here=here), loc))
             return
         try:
             claimed_s = parse_settlement(text)
         except ValueError as e:
-            self._report(o, error("R23", f"Settlement {e} (R23)", loc))
+            self._report(o, error("R23", msg("Settlement {reason} (R23)", reason=reason(e)),
+                                  loc))
             return
         computed = settle(self.state.totals)
         if claimed_s != computed:
             self._report(o, error(
-                "R23", f"Settlement says {format_settlement(claimed_s)}, but rubber totals "
-                f"{self.state.totals} settle {format_settlement(computed)} (R23)", loc))
+                "R23", msg("Settlement says {claimed}, but rubber totals {totals} settle "
+                           "{computed} (R23)", claimed=format_settlement(claimed_s),
+                           totals=self.state.totals, computed=format_settlement(computed)),
+                loc))
 
     def close(self) -> PartieResult:
         self._close_rubber()
@@ -360,12 +376,15 @@ def _given(value: str | None) -> bool:
     return value is not None and value.strip() not in ("", "?")
 
 
-def _explain(step: Step | None) -> str:
+def _explain(step: Step | None) -> Message | str:
     if step is None or step.game_made is None:
         return ""
-    parts = [f"{step.game_made.value} made a game, bonus {step.bonus[step.game_made]}"]
-    if step.forfeit != SidePoints():
-        other = step.game_made.other
-        parts.append(f"{other.value} forfeits {step.forfeit[other]}")
-    return " (" + "; ".join(parts) + ")"
+    made = msg("{side} made a game, bonus {bonus}", side=step.game_made.value,
+               bonus=step.bonus[step.game_made])
+    if step.forfeit == SidePoints():
+        return Message(" ({a})", {"a": made})
+    other = step.game_made.other
+    return Message(" ({a}; {b})", {"a": made, "b": msg("{side} forfeits {points}",
+                                                       side=other.value,
+                                                       points=step.forfeit[other])})
 

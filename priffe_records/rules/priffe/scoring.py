@@ -22,6 +22,7 @@ from itertools import product
 
 from priffe_records.game.calls import Contract
 from priffe_records.game.cards import SEATS, Card, Deal, Rank, Seat, Side, Suit
+from priffe_records.game.language import Message, msg
 from priffe_records.rules.priffe.options import ForcedHonours, HonoursVariant, Options
 
 _PAIR = re.compile(r"^\s*(NS|EW)\s+(-?\d+)\s*(?:[;,]?\s*(NS|EW)\s+(-?\d+))?\s*$", re.IGNORECASE)
@@ -55,7 +56,7 @@ class SidePoints:
         """Read ``NS 8 EW 5``; with ``total``, ``NS 8`` alone means ``EW total-8``."""
         m = _PAIR.match(text)
         if not m or (m.group(3) and m.group(3).upper() == m.group(1).upper()):
-            raise ValueError(f"{text!r} is not of the form 'NS n EW m'")
+            raise ValueError(msg("{text!r} is not of the form 'NS n EW m'", text=text))
         vals = {m.group(1).upper(): int(m.group(2))}
         if m.group(3):
             vals[m.group(3).upper()] = int(m.group(4))
@@ -63,7 +64,7 @@ class SidePoints:
             other = "EW" if m.group(1).upper() == "NS" else "NS"
             vals[other] = total - int(m.group(2))
         else:
-            raise ValueError(f"{text!r} names one side only: write 'NS n EW m'")
+            raise ValueError(msg("{text!r} names one side only: write 'NS n EW m'", text=text))
         return cls(vals["NS"], vals["EW"])
 
 
@@ -90,11 +91,12 @@ class DealScore:
         return SidePoints.one(self.scoring_side, 10 * self.n)
 
     @property
-    def slam_name(self) -> str | None:
+    def slam_name(self) -> Message | None:
         if self.n < 6:
             return None
-        name = "grand slam" if self.n == 7 else "small slam"
-        return ("penalty " if self.penalty else "") + name
+        if self.penalty:
+            return msg("penalty grand slam") if self.n == 7 else msg("penalty small slam")
+        return msg("grand slam") if self.n == 7 else msg("small slam")
 
 
 def declaring_side(contract: Contract, declarer: Seat | None) -> Side | None:

@@ -26,6 +26,7 @@ from priffe_records.format.errors import BadRecord, PriffeError
 from priffe_records.format.record import Record
 from priffe_records.game.calls import Contract
 from priffe_records.game.cards import Seat, Side
+from priffe_records.game.language import Message, listing, msg, render
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.partie import parties
 from priffe_records.rules.priffe.options import PRESETS, Options
@@ -58,9 +59,14 @@ class DealRow:
     game_made: Side | None
     bonus: SidePoints
     forfeit: SidePoints
-    note: str = ""
+    note_text: Message | str = ""  # slam, claim: words for the sheet's note column
     ends_rubber: bool | None = None  # R22; None when an earlier deal could not be scored
     honours_known: bool = False  # from the hands or the Honours tag, not inferred from Score
+
+    @property
+    def note(self) -> str:
+        """The note in the active language."""
+        return render(self.note_text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,17 +97,17 @@ class PartieSheet:
 def _deal_row(line: DealLine) -> DealRow:
     o = line.outcome
     ds = o.score
-    notes = []
+    notes: list[Message] = []
     if ds is not None and ds.slam_name:
         notes.append(ds.slam_name)
     if o.play is not None and o.play.claimed:
-        notes.append("claim")
+        notes.append(msg("claim"))
     step = line.step
     return DealRow(
         o.index, o.record.get("Board"), line.rubber, o.dealer, o.contract, o.declarer, o.tricks,
         o.honours, ds.total if ds else None, ds.game if ds else None, line.totals, line.games,
         step.game_made if step else None, step.bonus if step else SidePoints(),
-        step.forfeit if step else SidePoints(), ", ".join(notes),
+        step.forfeit if step else SidePoints(), listing(notes, None) if notes else "",
         ends_rubber=step.ended if step is not None and line.totals is not None else None,
         honours_known=o.honours_known)
 
