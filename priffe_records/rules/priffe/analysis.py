@@ -404,9 +404,9 @@ def analyse_record(record: Record, default: Options = PRESETS["sv"],
     if _given(contract_text) and contract_text is not None:
         if contract_text.strip().casefold() in _FORCING_BIDS:
             # A final bid written where the contract goes (R8): its meaning is certain.
-            f.append(error("R8", f"Contract {contract_text.strip()!r} is a final bid, not a "
-                           "contract: a final Spader or Klöver makes the contract Tvångsnoll; "
-                           "write Contract \"Tvångsnoll\" (R8)",
+            f.append(error("R8", msg("Contract {text!r} is a final bid, not a contract: a final "
+                                     "Spader or Klöver makes the contract Tvångsnoll; write "
+                                     "Contract \"Tvångsnoll\" (R8)", text=contract_text.strip()),
                            tag_location(record, "Contract")))
             contract_text = Contract.TVANGSNOLL.value
         try:

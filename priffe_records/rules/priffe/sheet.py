@@ -141,7 +141,8 @@ def score_partie(records: Iterable[Record | BadRecord], *, options: Options = PR
     """The sheet of a single partie; records of several parties are a :class:`PriffeError`."""
     sheets = score_parties(records, options=options)
     if len(sheets) != 1:
-        raise PriffeError(f"the records hold {len(sheets)} parties, not one: use score_parties")
+        raise PriffeError(msg("the records hold {count} parties, not one: use score_parties",
+                              count=len(sheets)))
     return sheets[0]
 
 
