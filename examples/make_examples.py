@@ -5,7 +5,10 @@
 ``partie-uppsala.ppn`` is a full partie (three rubbers with every contract
 kind, comments and a claimed early end); ``protokoll-1952.ppn`` is the same
 kind of evening kept as a score sheet only: no hands, no auction, no play.
-Both are written in export format by the writer, and validate without error.
+``preference-graz.ppn`` is a partie of Austrian Préférence (PREFERENCE.md): a dozen deals
+with holds, a forced dealer bid, hand and talon contracts, drop-outs, a give-up and a
+fresh ante when the pot ran dry.
+All are written in export format by the writer, and validate without error.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ from pathlib import Path
 
 from priffe_records import Record, Tag, validate, write
 from priffe_records.format.record import Comment
+from priffe_records.rules.preference.generate import PrefSpec
+from priffe_records.rules.preference.generate import generate_partie as pref_partie
 from priffe_records.rules.priffe.generate import PartieSpec, generate_partie
 
 HERE = Path(__file__).resolve().parent
@@ -60,9 +65,61 @@ def protokoll() -> list[Record]:
     return out
 
 
+def _events(records: list[Record]) -> dict[int, str]:
+    """Board number → a remark on what is special about it (empty when nothing)."""
+    out: dict[int, str] = {}
+    pot = 0
+    for i, r in enumerate(records):
+        calls = [t.text for t in r.auction.tokens] if r.auction else []
+        drop = (r.get("Dropout") or "").split()
+        notes = []
+        if pot == 0 and i:
+            notes.append("potten är tom: alla sätter in på nytt")
+        if calls[:2] == ["Pass", "Pass"]:
+            notes.append("förhand och mellanhand passar, given måste bjuda")
+        if any(calls[j] == calls[k] != "Pass" for j in range(len(calls))
+               for k in range(j + 1, len(calls))):
+            notes.append("håller budet")
+        if r.get("Declarer") in drop:
+            notes.append("spelföraren ger upp")
+        elif len(drop) == 2:
+            notes.append("båda försvararna lägger sig")
+        elif drop:
+            notes.append("en försvarare lägger sig: stick om två kort")
+        if not r.get("Discard"):
+            notes.append("handspel, talongen orörd")
+        out[i] = "; ".join(notes)
+        pot = int(r.get("Pot") or 0)
+    return out
+
+
+def graz() -> list[Record]:
+    """The first generated Préférence partie of 12 deals that shows every kind of event."""
+    for seed in range(10_000):
+        records = pref_partie(seed, spec=PrefSpec(
+            players=("Anna Kofler", "Bertil Strand", "Cecilia Huber"),
+            event="Préférence i Graz", site="Graz", date="1911.02.04", deals=12))
+        text = " ".join(_events(records).values())
+        if all(w in text for w in ("tom", "given måste", "håller", "ger upp", "båda",
+                                   "stick om två", "handspel")):
+            break
+    out = []
+    for i, r in enumerate(records):
+        note = _events(records)[i]
+        if note:
+            tags = tuple(Tag(t.name, t.value, (Comment(note),), t.section)
+                         if t.name == "Auction" else t for t in r.tags)
+            r = Record(tags)
+        out.append(r)
+    out[0] = Record(out[0].tags, (Comment("Avskrift av Cecilias protokoll från Graz; giv, "
+                                          "talong och spel antecknade kort för kort"),))
+    return out
+
+
 def main() -> None:
     for name, records in (("partie-uppsala.ppn", uppsala()),
-                          ("protokoll-1952.ppn", protokoll())):
+                          ("protokoll-1952.ppn", protokoll()),
+                          ("preference-graz.ppn", graz())):
         errors = [f for f in validate(records) if f.is_error]
         assert not errors, errors
         write(records, HERE / name)

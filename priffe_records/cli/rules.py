@@ -27,12 +27,14 @@ from priffe_records.cli.common import (
     user_errors,
 )
 from priffe_records.cli.format import expand_paths
+from priffe_records.cli.preference_report import PrefSheetView
 from priffe_records.cli.report import FindingsReport, SheetView, summary
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.reader import read
 from priffe_records.format.record import Record
 from priffe_records.format.writer import dumps, write
 from priffe_records.rules.findings import Finding
+from priffe_records.rules.preference.sheet import fill_preference, score_preference
 from priffe_records.rules.priffe.options import Options
 from priffe_records.rules.priffe.sheet import fill_records, score_parties
 from priffe_records.rules.validate import validate
@@ -161,12 +163,17 @@ def score_command(file: str, fill: bool, force: bool, output: str | None,
             for e in b.errors:
                 click.echo(str(e), err=True)
         sheets = score_parties(records, options=options)
+        pref_sheets = score_preference(records)
     for sheet in sheets:
         if sheet.rows:
             console.print(SheetView(sheet))
-    if not any(sheet.rows for sheet in sheets):
+    for pref in pref_sheets:
+        if pref.rows:
+            console.print(PrefSheetView(pref))
+    if not any(sheet.rows for sheet in sheets) and not any(p.rows for p in pref_sheets):
         click.echo(f"{file}: no Priffe deals to score", err=True)
     errors = [f for s in sheets for f in s.findings if f.is_error]
+    errors += [f for p in pref_sheets for f in p.findings if f.is_error]
     # An unreadable record's errors were shown above, with the line and a caret.
     shown = {(str(e.location), e.message) for b in bad for e in b.errors}
     for f in errors:
@@ -181,7 +188,7 @@ def score_command(file: str, fill: bool, force: bool, output: str | None,
         raise UserError(f"{file}: {len(errors)} error(s) above; nothing written (use --force "
                         "to write the computed values anyway)", EXIT_FINDINGS)
     good = [r for r in records if isinstance(r, Record)]
-    filled = fill_records(good, sheets)
+    filled = fill_preference(fill_records(good, sheets), pref_sheets)
     with _no_traceback(output or file):
         if output == "-":
             sys.stdout.write(dumps(filled))

@@ -360,6 +360,11 @@ class _Builder:
                             self.error("Play row has 5 cards: each line is one trick, four "
                                        "cards in seat order (PBN §3.6)", Location(
                                            self.name, line, column))
+                        elif per_line[line] == 4 and self.preference:
+                            self.error("Play row has 4 cards: in Préférence each line is one "
+                                       "trick, three cards (two after a drop-out) in seat "
+                                       "order (PREFERENCE.md)", Location(self.name, line,
+                                                                         column))
                     out.append(token)
                 continue
             if t in ("BRACE_COMMENT", "LINE_COMMENT", "ESCAPE_LINE"):

@@ -1,0 +1,58 @@
+"""The Préférence partie sheet on the terminal: one row per deal, then the standings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.table import Table
+
+from priffe_records.game.cards import Seat
+from priffe_records.rules.preference.sheet import PrefRow, PrefSheet
+from priffe_records.rules.preference.table import PLAYERS
+
+_COLUMNS = (("Deal", "right"), ("Dealer", "center"), ("Decl.", "center"), ("Bid", "left"),
+            ("Contract", "left"), ("Out", "left"), ("Tricks", "left"), ("Ante", "right"),
+            ("Payments", "left"), ("Pot", "right"), ("Balances", "left"))
+
+
+def _seats(values: dict[Seat, int] | None, signed: bool = True) -> str:
+    if values is None:
+        return "?"
+    return " ".join(f"{s.value} {values[s]:+d}" if signed else f"{s.value} {values[s]}"
+                    for s in PLAYERS if s in values)
+
+
+def _cells(r: PrefRow) -> list[str]:
+    out = " ".join(s.value for s in r.dropouts)
+    if r.gave_up:
+        out += " (gave up)"
+    return [r.board or str(r.record), r.dealer.value if r.dealer else "",
+            r.declarer.value if r.declarer else "", r.bid.value if r.bid else "",
+            r.contract.value if r.contract else "?", out,
+            _seats(r.tricks, signed=False) if r.tricks is not None else
+            ("no play" if r.gave_up or len(r.dropouts) == 2 else "?"),
+            str(r.ante) if r.ante else "", _seats(r.score),
+            "?" if r.pot is None else str(r.pot), _seats(r.balances)]
+
+
+@dataclass(frozen=True, slots=True)
+class PrefSheetView:
+    sheet: PrefSheet
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        table = Table(title=self.sheet.title + " · Préférence", header_style="bold")
+        for name, just in _COLUMNS:
+            table.add_column(name, justify=just)  # type: ignore[arg-type]
+        for row in self.sheet.rows:
+            table.add_row(*_cells(row))
+        yield table
+        if self.sheet.standings:
+            st = Table(title="Standings", header_style="bold")
+            st.add_column("Player")
+            st.add_column("Balance", justify="right")
+            for name, pts in self.sheet.standings:
+                st.add_row(name, f"{pts:+d}")
+            yield st
+        if self.sheet.pot is not None:
+            yield f"Pot at the end: {self.sheet.pot}"

@@ -1,0 +1,95 @@
+"""The commands know Préférence: validate, score (--fill), fmt; a file may mix the families."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+from conftest import EXAMPLES
+from preference_support import EXAMPLE
+
+from priffe_records import dumps, loads, validate
+from priffe_records.cli import cli
+
+GRAZ = EXAMPLES / "preference-graz.ppn"
+
+
+def run(*args: str) -> tuple[int, str]:
+    res = CliRunner().invoke(cli, list(args))
+    return res.exit_code, res.output
+
+
+def test_example_partie_validates_without_findings() -> None:
+    recs = list(loads(GRAZ.read_text("utf-8")))
+    assert len(recs) == 12
+    assert validate(recs) == []
+    assert sum(1 for r in recs for _ in r.comments()) >= 6
+
+
+def test_validate_covers_both_families_in_examples() -> None:
+    code, out = run("validate", str(EXAMPLES))
+    assert code == 0, out
+    assert re.search(r"^0 errors, 0 warnings", out, re.M)
+
+
+def test_score_prints_partie_sheet_and_standings() -> None:
+    code, out = run("score", str(GRAZ))
+    assert code == 0, out
+    assert "Préférence" in out and "Standings" in out and "Pot at the end" in out
+    assert "Anna Kofler" in out
+
+
+def test_score_fill_writes_score_pot_balance(tmp_path: Path) -> None:
+    bare = re.sub(r'\[(Score|Pot|Balance) "[^"]*"\]\n', "", GRAZ.read_text("utf-8"))
+    f = tmp_path / "bare.ppn"
+    f.write_text(bare, "utf-8")
+    code, out = run("score", str(f), "--fill")
+    assert code == 0, out
+    assert f.read_text("utf-8") == GRAZ.read_text("utf-8")
+
+
+def test_score_reports_wrong_pot(tmp_path: Path) -> None:
+    f = tmp_path / "bad.ppn"
+    f.write_text(EXAMPLE.replace('[Pot "60"]', '[Pot "50"]'), "utf-8")
+    code, out = run("score", str(f))
+    assert code == 1 and "P14" in out and "Pot says 50" in out
+
+
+def test_mixed_file_checks_each_record_by_its_family(tmp_path: Path) -> None:
+    priffe = (EXAMPLES / "partie-uppsala.ppn").read_text("utf-8")
+    mixed = tmp_path / "mixed.ppn"
+    mixed.write_text(dumps([*loads(EXAMPLE), *loads(priffe)]), "utf-8")
+    code, out = run("validate", str(mixed))
+    assert code == 0, out
+    code, out = run("score", str(mixed))
+    assert code == 0 and "rubber end" in out and "Pot at the end" in out
+
+
+def test_fmt_writes_three_card_rows(tmp_path: Path) -> None:
+    f = tmp_path / "one-card-a-line.ppn"
+    head, play = EXAMPLE.split('[Play "E"]\n', 1)
+    cards, tail = play.split("[Score", 1)
+    f.write_text(head + '[Play "E"]\n' + "\n".join(cards.split()) + "\n[Score" + tail, "utf-8")
+    code, out = run("fmt", str(f))
+    assert code == 0, out
+    assert f.read_text("utf-8") == EXAMPLE
+
+
+def test_four_card_row_is_located_error() -> None:
+    bad = EXAMPLE.replace("HK H7 HA\nHJ", "HK H7 HA HJ\n")
+    [rec, *_] = loads(bad, errors="collect")
+    assert not isinstance(rec, type(next(iter(loads(EXAMPLE)))))
+    assert "Play row has 4 cards" in str(rec.errors[0])
+
+
+def test_real_process_scores_the_example() -> None:
+    proc = subprocess.run([sys.executable, "-c", "from priffe_records.cli import main; main()",
+                           "score", str(GRAZ)], capture_output=True, text=True, timeout=120)
+    if proc.returncode != 0 and "cannot import name 'main'" in proc.stderr:
+        proc = subprocess.run([str(Path(sys.executable).with_name("priffe")), "score",
+                               str(GRAZ)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "Standings" in proc.stdout
