@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import IO, Any, TypeVar
 
 import click
 import sqlite_utils
@@ -60,6 +60,7 @@ from priffe_records.cli.common import (
     user_errors,
 )
 from priffe_records.cli.format import expand_paths
+from priffe_records.cli.inputs import display_name, is_stdin, stdin_bytes
 from priffe_records.format.reader import loads
 from priffe_records.format.writer import write
 
@@ -141,7 +142,7 @@ def _open_readonly(db_path: str, timeout: float) -> sqlite_utils.Database:
                    "flagged.")
 def import_command(paths: tuple[str, ...], db_path: str, timeout: float,
                    reject_invalid: bool) -> None:
-    """Import PPN/PBN files (folders: every .ppn/.pbn below) into the archive.
+    """Import PPN/PBN files (folders: every .ppn/.pbn below; '-' standard input) into the archive.
 
     Every record is stored with its validator findings; records that break a
     rule, and records with syntax errors (their raw text), are kept and
@@ -167,8 +168,11 @@ def import_command(paths: tuple[str, ...], db_path: str, timeout: float,
         with _Progress() as progress:
             for path in files:
                 try:
+                    source: Path | IO[bytes] = (stdin_bytes() if is_stdin(path)
+                                                else path)
                     with progress.file(path) as tick:
-                        s = import_file(db, path, reject_invalid=reject_invalid, progress=tick)
+                        s = import_file(db, source, name=display_name(path),
+                                        reject_invalid=reject_invalid, progress=tick)
                 except SourceError as e:
                     progress.say(f"priffe: {e}", err=True)
                     failed += 1

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from priffe_records.cli.common import EXIT_FINDINGS, EXIT_OK, UserError, user_errors
+from priffe_records.cli.inputs import display_name, is_stdin, open_input
 from priffe_records.format.atomic import write_text_atomically
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.reader import read
@@ -20,10 +21,18 @@ PPN_SUFFIXES = (".ppn", ".pbn")
 
 
 def expand_paths(paths: tuple[str, ...]) -> Iterator[Path]:
-    """Files as given; a directory stands for every .ppn/.pbn file below it, sorted."""
+    """Files as given; a directory stands for every .ppn/.pbn file below it, sorted.
+
+    ``-`` (standard input) is passed through as ``Path("-")``: open it with
+    :func:`~priffe_records.cli.inputs.open_input`.
+    """
+    if sum(is_stdin(p) for p in paths) > 1:
+        raise UserError("'-' (standard input) may be given only once")
     for p in paths:
         path = Path(p)
-        if path.is_dir():
+        if is_stdin(p):
+            yield path
+        elif path.is_dir():
             found = sorted(f for f in path.rglob("*") if f.suffix.lower() in PPN_SUFFIXES
                            and f.is_file())
             if not found:
@@ -108,7 +117,9 @@ def parse_command(files: tuple[str, ...], as_json: bool) -> None:
     failed = 0
     with user_errors():
         for path in expand_paths(files):
-            for rec in read(path, errors="collect"):
+            with open_input(path) as stream:
+                records = list(read(stream, errors="collect", name=display_name(path)))
+            for rec in records:
                 if isinstance(rec, BadRecord):
                     failed += 1
                     if as_json:

@@ -21,6 +21,7 @@ from priffe_records.cli.common import (
     quiet_stdout,
     user_errors,
 )
+from priffe_records.cli.inputs import display_name, open_input
 from priffe_records.format.reader import loads, read
 from priffe_records.format.record import Record
 from priffe_records.replay.html import write_page
@@ -139,7 +140,7 @@ def _step(replays: Sequence[DealReplay], w: Words) -> None:
 
 
 @click.command("replay")
-@click.argument("file", required=False, type=click.Path(dir_okay=False))
+@click.argument("file", required=False, type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--board", type=int, metavar="N", help="Only the deal with this Board number.")
 @click.option("--rubber", type=int, metavar="R", help="Only deals of this rubber.")
 @click.option("--db", "db", type=click.Path(dir_okay=False), metavar="FILE",
@@ -175,7 +176,9 @@ def replay_command(file: str | None, board: int | None, rubber: int | None, db: 
         elif file is None:
             raise UserError("name a FILE to replay (or --db FILE --id N)")
         else:
-            records, index, name = list(read(file)), 0, file
+            name = display_name(file)
+            with open_input(file) as stream:
+                records, index = list(read(stream, name=name)), 0
         if not records:
             raise UserError(f"{name}: no records")
         replays = build_replays(records, options)

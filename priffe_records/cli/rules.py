@@ -27,6 +27,7 @@ from priffe_records.cli.common import (
     user_errors,
 )
 from priffe_records.cli.format import expand_paths
+from priffe_records.cli.inputs import display_name, is_stdin, open_input
 from priffe_records.cli.preference_report import PrefSheetView
 from priffe_records.cli.report import FindingsReport, SheetView, summary
 from priffe_records.format.errors import BadRecord
@@ -62,7 +63,10 @@ def _no_traceback(path: Path | str) -> Iterator[None]:
 @contextmanager
 def _opened(path: Path) -> Iterator[IO[bytes]]:
     """The file as bytes; with a progress bar on a terminal when it takes a while to read."""
-    if _stderr_is_terminal() and path.stat().st_size > PROGRESS_BYTES:
+    if is_stdin(path):
+        with open_input(path) as fh:
+            yield fh
+    elif _stderr_is_terminal() and path.stat().st_size > PROGRESS_BYTES:
         with rich.progress.open(path, "rb", description=f"checking {path.name}",
                                 transient=True, console=Console(stderr=True)) as fh:
             yield fh
@@ -116,7 +120,8 @@ def validate_command(files: tuple[str, ...], as_json: bool, conventions: bool,
         boards: dict[int, str | None] = {}
         try:
             with _no_traceback(path), _opened(path) as stream:
-                findings = validate(_tracked(stream, str(path), boards), options=options,
+                findings = validate(_tracked(stream, display_name(path), boards),
+                                    options=options,
                                     conventions=conventions)
         except UserError as e:
             e.show()
@@ -128,7 +133,7 @@ def validate_command(files: tuple[str, ...], as_json: bool, conventions: bool,
             for f in findings:
                 click.echo(json.dumps(f.to_dict(), ensure_ascii=False))
         elif findings:
-            console.print(FindingsReport(str(path), findings, boards))
+            console.print(FindingsReport(display_name(path), findings, boards))
     line = summary(all_findings, len(paths), n_records)
     if as_json:
         click.echo(line, err=True)
@@ -151,13 +156,20 @@ def validate_command(files: tuple[str, ...], as_json: bool, conventions: bool,
 @preset_option
 def score_command(file: str, fill: bool, force: bool, output: str | None,
                   options: Options) -> None:
-    """Print the score sheet of the partie(s) in FILE: deals, rubber ends, standings."""
-    console = _console(stderr=output == "-")
+    """Print the score sheet of the partie(s) in FILE: deals, rubber ends, standings.
+
+    FILE '-' reads standard input; with --fill the filled records then go to
+    standard output and the sheet to standard error.
+    """
+    to_stdout = output == "-" or (fill and output is None and is_stdin(file))
+    console = _console(stderr=to_stdout)  # the filled records own stdout then
     path = Path(file)
-    with _no_traceback(file):
-        if not path.exists():
+    name = display_name(file)
+    with _no_traceback(name):
+        if not is_stdin(file) and not path.exists():
             raise UserError(f"{file}: no such file")
-        records = list(read(path, errors="collect"))
+        with open_input(path) as stream:
+            records = list(read(stream, errors="collect", name=name))
         bad = [r for r in records if isinstance(r, BadRecord)]
         for b in bad:
             for e in b.errors:
@@ -171,7 +183,7 @@ def score_command(file: str, fill: bool, force: bool, output: str | None,
         if pref.rows:
             console.print(PrefSheetView(pref))
     if not any(sheet.rows for sheet in sheets) and not any(p.rows for p in pref_sheets):
-        click.echo(f"{file}: no Priffe deals to score", err=True)
+        click.echo(f"{name}: no Priffe deals to score", err=True)
     errors = [f for s in sheets for f in s.findings if f.is_error]
     errors += [f for p in pref_sheets for f in p.findings if f.is_error]
     # An unreadable record's errors were shown above, with the line and a caret.
@@ -182,15 +194,15 @@ def score_command(file: str, fill: bool, force: bool, output: str | None,
     if not fill:
         sys.exit(EXIT_FINDINGS if errors else EXIT_OK)
     if bad:
-        raise UserError(f"{file}: {len(bad)} record(s) could not be read; nothing written",
+        raise UserError(f"{name}: {len(bad)} record(s) could not be read; nothing written",
                         EXIT_FINDINGS)
     if errors and not force:
-        raise UserError(f"{file}: {len(errors)} error(s) above; nothing written (use --force "
+        raise UserError(f"{name}: {len(errors)} error(s) above; nothing written (use --force "
                         "to write the computed values anyway)", EXIT_FINDINGS)
     good = [r for r in records if isinstance(r, Record)]
     filled = fill_preference(fill_records(good, sheets), pref_sheets)
-    with _no_traceback(output or file):
-        if output == "-":
+    with _no_traceback(output or name):
+        if to_stdout:  # standard input has no file to rewrite
             sys.stdout.write(dumps(filled))
         else:
             target = Path(output) if output else path
