@@ -93,3 +93,25 @@ def test_real_process_scores_the_example() -> None:
                                str(GRAZ)], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert "Standings" in proc.stdout
+
+
+def test_replay_terminal_shows_tricks_talon_and_payments() -> None:
+    code, out = run("replay", str(GRAZ), "--board", "6", "--lang", "en")
+    assert code == 0, out
+    assert "Talon:" in out and "Trick 10:" in out and "payments (P12)" in out
+    assert out.count("Trick ") == 10
+
+
+def test_replay_html_of_preference(tmp_path: Path) -> None:
+    page = tmp_path / "graz.html"
+    code, out = run("replay", str(GRAZ), "--html", str(page))
+    assert code == 0, out
+    text = page.read_text("utf-8")
+    assert "Talon" in text and "tally0" in text
+
+
+def test_replay_of_illegal_card_exits_1(tmp_path: Path) -> None:
+    f = tmp_path / "revoke.ppn"
+    f.write_text(EXAMPLE.replace("HQ H9 H8\nDA D8 D7", "HQ D8 H8\nDA H9 D7"), "utf-8")
+    code, out = run("replay", str(f), "--board", "1", "--lang", "en")
+    assert code == 1 and "must follow hearts" in out and "!" in out

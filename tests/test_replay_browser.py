@@ -153,3 +153,40 @@ def test_a_partie_has_a_deal_selector(page: Any, tmp_path: Path) -> None:
     assert "NS makes its second game: +20" in page.text_content("#score-panel")
     page.keyboard.press("ArrowRight")  # no tricks in board 3: stays put
     assert counts(page) == (0, 0) and page.errors == []
+
+
+def test_preference_deal_three_seats_talon_and_seat_counts(page: Any, tmp_path: Path) -> None:
+    """A Préférence partie: the talon in the empty W seat, 3- and 2-card tricks, payments."""
+    from priffe_records.replay.preference import build_pref_replays
+    from priffe_records.rules.preference.analysis import analyse
+
+    graz = EXAMPLES / "preference-graz.ppn"
+    records = list(read(graz))
+    pref = build_pref_replays(records)
+    out = tmp_path / "graz.html"
+    write_page(out, [pref.get(r.index, r) for r in build_replays(records)], WORDS["en"])
+    page.goto(out.as_uri())
+    for i, rec in enumerate(records):
+        o = analyse(rec)
+        if i:
+            page.select_option("#deal-select", str(i))
+        assert "Talon" in page.text_content("#seat-W")
+        assert page.is_hidden("#counts-sides") and page.is_visible("#counts-seats")
+        if o.play is None:
+            continue
+        width = len(o.play.seats)
+        page.keyboard.press("ArrowRight")
+        assert page.locator("#centre .card").count() == width
+        for _ in range(10):
+            page.keyboard.press("ArrowRight")
+        want = "  ".join(f"{s.value} {o.play.won[s]}" for s in o.play.seats)
+        assert page.text_content("#counts-seats") == want, rec.get("Board")
+        assert "payments (P12)" in page.text_content("#score-panel")
+    # A Priffe deal after a Préférence page shows sides again.
+    mixed = tmp_path / "mixed.html"
+    priffe = list(read(EXAMPLE))
+    write_page(mixed, [*pref.values(), *build_replays(priffe)], WORDS["en"])
+    page.goto(mixed.as_uri())
+    page.select_option("#deal-select", str(len(pref)))
+    assert page.is_visible("#counts-sides") and page.is_hidden("#counts-seats")
+    assert page.errors == [] and page.dialogs == []

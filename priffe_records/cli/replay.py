@@ -26,6 +26,7 @@ from priffe_records.format.reader import loads, read
 from priffe_records.format.record import Record
 from priffe_records.replay.html import write_page
 from priffe_records.replay.model import DealReplay, build_replays
+from priffe_records.replay.preference import PrefReplay, build_pref_replays, pref_view
 from priffe_records.replay.stepping import read_key, walk
 from priffe_records.replay.terminal import full_view, step_count, step_view
 from priffe_records.replay.wording import Words, where, words
@@ -65,8 +66,11 @@ def _db_records(db: str, deal_id: int) -> tuple[list[Record], int]:
     return records, index
 
 
-def _select(replays: Sequence[DealReplay], name: str, board: int | None,
-            rubber: int | None) -> list[DealReplay]:
+AnyReplay = DealReplay | PrefReplay
+
+
+def _select(replays: Sequence[AnyReplay], name: str, board: int | None,
+            rubber: int | None) -> list[AnyReplay]:
     chosen = list(replays)
     if rubber is not None:
         chosen = [r for r in chosen if (r.rubber or "").strip() == str(rubber)]
@@ -84,15 +88,15 @@ def _select(replays: Sequence[DealReplay], name: str, board: int | None,
     return chosen
 
 
-def _check_priffe(replays: Sequence[DealReplay]) -> None:
+def _check_priffe(replays: Sequence[AnyReplay]) -> None:
     """A record of another game (bridge) cannot be replayed: say where and why."""
     for r in replays:
-        if not r.outcome.priffe:
+        if isinstance(r, DealReplay) and not r.outcome.priffe:
             f = r.outcome.findings[0]
             raise UserError(where(f))
 
 
-def _plain(r: DealReplay, w: Words) -> str:
+def _plain(r: AnyReplay, w: Words) -> str:
     """Rendered without any escape code, trailing blanks trimmed, for pipes and files.
 
     A score-sheet summary stays on one line however long (soft wrap).
@@ -100,7 +104,10 @@ def _plain(r: DealReplay, w: Words) -> str:
     buf = io.StringIO()
     console = Console(file=buf, width=PLAIN_WIDTH, color_system=None, force_terminal=False,
                       highlight=False, emoji=False, legacy_windows=False)
-    console.print(full_view(r, w), soft_wrap=not r.playable)
+    if isinstance(r, PrefReplay):
+        console.print(pref_view(r, w), soft_wrap=True)
+    else:
+        console.print(full_view(r, w), soft_wrap=not r.playable)
     return "\n".join(line.rstrip() for line in buf.getvalue().splitlines()) + "\n"
 
 
@@ -108,7 +115,7 @@ def _no_color() -> bool:
     return bool(os.environ.get("NO_COLOR"))
 
 
-def _show_all(replays: Sequence[DealReplay], w: Words, interactive: bool) -> None:
+def _show_all(replays: Sequence[AnyReplay], w: Words, interactive: bool) -> None:
     out = sys.stdout
     if not interactive:
         for i, r in enumerate(replays):
@@ -118,12 +125,19 @@ def _show_all(replays: Sequence[DealReplay], w: Words, interactive: bool) -> Non
     for i, r in enumerate(replays):
         if i:
             console.print()
-        console.print(full_view(r, w), soft_wrap=not r.playable)
+        if isinstance(r, PrefReplay):
+            console.print(pref_view(r, w))
+        else:
+            console.print(full_view(r, w), soft_wrap=not r.playable)
 
 
-def _step(replays: Sequence[DealReplay], w: Words) -> None:
+def _step(replays: Sequence[AnyReplay], w: Words) -> None:
     """Walk every selected deal, position by position, one key press at a time."""
-    positions = [(r, k) for r in replays for k in range(step_count(r))]
+    if any(isinstance(r, PrefReplay) for r in replays):
+        _show_all(replays, w, True)  # a Préférence deal is shown whole
+        return
+    positions = [(r, k) for r in replays if isinstance(r, DealReplay)
+                 for k in range(step_count(r))]
     colour = not _no_color()
     console = Console(file=sys.stdout, highlight=False,
                       color_system="auto" if colour else None)
@@ -181,7 +195,8 @@ def replay_command(file: str | None, board: int | None, rubber: int | None, db: 
                 records, index = list(read(stream, name=name)), 0
         if not records:
             raise UserError(f"{name}: no records")
-        replays = build_replays(records, options)
+        pref = build_pref_replays(records)
+        replays: list[AnyReplay] = [pref.get(r.index, r) for r in build_replays(records, options)]
         if index:
             replays = [replays[index - 1]]
         chosen = _select(replays, name, board, rubber)

@@ -22,6 +22,7 @@ from importlib import resources
 from priffe_records.format.atomic import write_text_atomically
 from priffe_records.game.cards import SEATS, SUITS, Card, Seat
 from priffe_records.replay.model import DealReplay, TrickView
+from priffe_records.replay.preference import PrefReplay, pref_deal_data
 from priffe_records.replay.wording import (
     Words,
     calls_text,
@@ -111,25 +112,28 @@ def deal_data(r: DealReplay, w: Words) -> dict[str, object]:
     }
 
 
-def page_data(replays: Sequence[DealReplay], w: Words) -> dict[str, object]:
+def page_data(replays: Sequence[DealReplay | PrefReplay], w: Words) -> dict[str, object]:
     labels = {"next": w.next, "previous": w.previous, "trick": w.trick, "lead": w.lead,
               "winner": w.winner, "score": w.score, "checks": w.checks, "auction": w.auction,
               "deal": w.deal_word, "help": w.step_help, "cardsLeft": w.cards_left,
               "seats": {s.value: w.seat(s) for s in SEATS},
               "short": {s.value: w.seat_short(s) for s in SEATS}}
-    return {"lang": w.lang, "words": labels, "deals": [deal_data(r, w) for r in replays]}
+    return {"lang": w.lang, "words": labels,
+            "deals": [pref_deal_data(r, w) if isinstance(r, PrefReplay) else deal_data(r, w)
+                      for r in replays]}
 
 
 def template() -> str:
     return resources.files("priffe_records.replay").joinpath("replay.html").read_text("utf-8")
 
 
-def render_page(replays: Sequence[DealReplay], w: Words) -> str:
+def render_page(replays: Sequence[DealReplay | PrefReplay], w: Words) -> str:
     """The whole page as text: the template with the data dropped in."""
     page = template().replace("<html lang=\"sv\">", f"<html lang=\"{w.lang}\">", 1)
     return page.replace(MARKER, safe_json(page_data(replays, w)), 1)
 
 
-def write_page(path: str | os.PathLike[str], replays: Sequence[DealReplay], w: Words) -> None:
+def write_page(path: str | os.PathLike[str], replays: Sequence[DealReplay | PrefReplay],
+               w: Words) -> None:
     """Write the page atomically: a reader sees the old file or the new one, never half."""
     write_text_atomically(path, render_page(replays, w))

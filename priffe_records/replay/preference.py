@@ -1,0 +1,266 @@
+"""The Préférence replay: three hands and the talon, the auction, two- or three-card tricks,
+the payments, pot and balances — for the terminal and for the HTML viewer.
+
+Every fact comes from the rules engine (:mod:`priffe_records.rules.preference`):
+the validator's own trick replay decides who led and who won, and the
+partie's books give the payments, so the replay and ``validate`` agree.
+
+>>> from pathlib import Path
+>>> from priffe_records import loads
+>>> from priffe_records.replay.wording import words
+>>> text = Path(__file__).parents[2].joinpath("tests/data/preference-graz.ppn").read_text()
+>>> r = build_pref_replays(list(loads(text)))[1]
+>>> print(next(x for x in text_lines(r, words("en")) if x.startswith("Trick")))
+Trick 1: E ▸ ♥K  S ♥7  N ♥A*  → North
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+
+from priffe_records.format.record import Record
+from priffe_records.game.cards import SUITS, Card, Seat
+from priffe_records.replay.wording import Words, where
+from priffe_records.rules.findings import Finding
+from priffe_records.rules.partie import parties
+from priffe_records.rules.preference.analysis import PrefOutcome
+from priffe_records.rules.preference.books import PrefLine, PrefPartie
+from priffe_records.rules.preference.play import PrefTrick
+from priffe_records.rules.preference.table import PLAYERS, next_player
+
+
+@dataclass(frozen=True, slots=True)
+class PrefReplay:
+    """One Préférence record as the replay shows it."""
+
+    outcome: PrefOutcome
+    line: PrefLine | None
+    index: int
+    findings: tuple[Finding, ...]
+
+    @property
+    def board(self) -> str | None:
+        return self.outcome.record.get("Board")
+
+    @property
+    def rubber(self) -> str | None:
+        return None
+
+    @property
+    def tricks(self) -> tuple[PrefTrick, ...]:
+        return self.outcome.play.tricks if self.outcome.play is not None else ()
+
+    @property
+    def stop(self) -> Finding | None:
+        """The first illegal card, if any (the exit status says so)."""
+        return next((f for t in self.tricks for f in t.findings if f.is_error), None)
+
+    def hands(self, step: int) -> dict[Seat, list[Card] | None]:
+        """Cards left in each hand after ``step`` tricks (hands as played)."""
+        o = self.outcome
+        cards = o.cards
+        out: dict[Seat, list[Card] | None] = {}
+        for seat in PLAYERS:
+            hand = cards.hand(seat) if cards is not None else None
+            held = list(hand.cards) if hand is not None else None
+            if held is not None and seat is o.declarer and o.contract is not None \
+                    and not o.contract.is_hand and cards is not None and cards.talon \
+                    and o.discard is not None:
+                held = [c for c in (*held, *cards.talon) if c not in o.discard]
+            if held is not None:
+                gone = {p.card for t in self.tricks[:step] for p in t.cards if p.seat is seat}
+                held = [c for c in held if c not in gone]
+            out[seat] = held
+        return out
+
+
+def build_pref_replays(records: Sequence[Record]) -> dict[int, PrefReplay]:
+    """The Préférence records of ``records`` by their 1-based position."""
+    out: dict[int, PrefReplay] = {}
+    for p in parties(records):
+        if not isinstance(p, PrefPartie):
+            continue
+        by_record: dict[int, list[Finding]] = {}
+        for f in p.findings:
+            by_record.setdefault(f.record or 0, []).append(f)
+        for line in p.lines:
+            o = line.outcome
+            out[o.index] = PrefReplay(o, line, o.index, tuple(by_record.get(o.index, ())))
+    return out
+
+
+def _name(r: PrefReplay, seat: Seat, w: Words) -> str:
+    name = r.outcome.player(seat)
+    return f"{w.seat(seat)} ({name})" if name else w.seat(seat)
+
+
+def _hand_text(cards: Sequence[Card] | None, w: Words) -> str:
+    if cards is None:
+        return "?"
+    return "  ".join(f"{s.symbol} {w.suit_cards([c for c in cards if c.suit is s])}"
+                     for s in SUITS)
+
+
+def _seats(values: dict[Seat, int] | None, signed: bool = True) -> str:
+    if values is None:
+        return "?"
+    return "  ".join(f"{s.value} {values[s]:+d}" if signed else f"{s.value} {values[s]}"
+                     for s in PLAYERS if s in values)
+
+
+def title(r: PrefReplay) -> str:
+    rec = r.outcome.record
+    parts = [x for x in (rec.get("Event"), rec.get("Site"), rec.get("Date")) if x]
+    board = f"deal {r.board}" if r.board else f"record {r.index}"
+    return " · ".join([*parts, board, "Préférence"])
+
+
+def roles(r: PrefReplay, w: Words) -> str:
+    o = r.outcome
+    parts = []
+    if o.dealer is not None:
+        parts.append(f"{w.dealer}: {w.seat(o.dealer)}")
+        parts.append(f"eldest: {w.seat(next_player(o.dealer))}")
+    if o.declarer is not None:
+        parts.append(f"{w.declarer}: {_name(r, o.declarer, w)}")
+    return " · ".join(parts)
+
+
+def contract_text(r: PrefReplay, w: Words) -> str:
+    o = r.outcome
+    parts = [f"{w.contract}: {o.contract.value if o.contract else '?'}"]
+    if o.discard:
+        parts.append("discard " + " ".join(w.card(c) for c in o.discard))
+    out = [s for s in o.dropouts if s is not o.declarer]
+    if out:
+        parts.append("dropped out: " + ", ".join(w.seat(s) for s in out))
+    if o.gave_up and o.declarer is not None:
+        parts.append(f"{w.seat(o.declarer)} gives up")
+    return " · ".join(parts)
+
+
+def auction_text(r: PrefReplay) -> str:
+    a = r.outcome.auction
+    if a is None:
+        return "—"
+    return " · ".join(f"{c.seat.value} {c.bid.value if c.bid else '?'}" +
+                      (" (hold)" if c.hold else "") for c in a.calls)
+
+
+def trick_text(t: PrefTrick, w: Words) -> str:
+    cards = "  ".join(f"{p.seat.value}{' ▸' if p.seat is t.leader else ''} "
+                      f"{w.card(p.card) if p.card else '?'}"
+                      f"{'*' if p.seat is t.winner else ''}{'' if p.legal else '!'}"
+                      for p in t.cards)
+    taker = f"  → {w.seat(t.winner)}" if t.winner is not None else ""
+    return f"{w.trick.capitalize()} {t.number}: {cards}{taker}"
+
+
+def pay_lines(r: PrefReplay) -> list[str]:
+    o, line = r.outcome, r.line
+    out = []
+    if o.tricks is not None:
+        out.append("tricks: " + _seats(o.tricks, signed=False))
+    if line is not None:
+        if line.ante:
+            out.append(f"ante: each pays {line.ante} into the empty pot (P13)")
+        out.append(f"payments (P12): {_seats(line.score)}")
+        out.append(f"pot: {'?' if line.pot is None else line.pot}")
+        if line.balances is not None:
+            names = [(s, o.player(s) or s.value) for s in PLAYERS]
+            out.append("balances: " + "  ".join(f"{name} {line.balances.get(name, 0):+d}"
+                                               for _, name in names))
+    return out
+
+
+def text_lines(r: PrefReplay, w: Words) -> list[str]:
+    """The whole deal as plain lines: hands as dealt (the declarer's after the discard),
+    the auction and contract, every trick, the errors, the payments."""
+    hands = r.hands(0)
+    cards = r.outcome.cards
+    lines = [title(r), roles(r, w), f"{w.auction}: {auction_text(r)} · {contract_text(r, w)}"]
+    lines += [f"{_name(r, s, w)}: {_hand_text(hands[s], w)}" for s in PLAYERS]
+    if cards is not None and cards.talon is not None:
+        lines.append("Talon: " + " ".join(w.card(c) for c in cards.talon))
+    lines += [trick_text(t, w) for t in r.tricks]
+    lines += [where(f) for f in r.findings if f.is_error]
+    return lines + pay_lines(r)
+
+
+def pref_view(r: PrefReplay, w: Words) -> RenderableType:
+    """A rich renderable of the whole deal (plain when printed without colour)."""
+    parts: list[RenderableType] = []
+    for i, line in enumerate(text_lines(r, w)):
+        style = "bold" if i == 0 else ("red" if "!" in line and "Trick" in line else "")
+        parts.append(Text(line, style=style))
+    return Group(*parts)
+
+
+def _hand_json(cards: Sequence[Card] | None, w: Words) -> list[str] | None:
+    if cards is None:
+        return None
+    return [w.suit_cards([c for c in cards if c.suit is s]) for s in SUITS]
+
+
+def _card_json(card: Card | None, w: Words) -> dict[str, object]:
+    if card is None:
+        return {"text": "?", "red": False}
+    return {"text": w.card(card), "red": card.suit.is_red}
+
+
+def pref_deal_data(r: PrefReplay, w: Words) -> dict[str, object]:
+    """One deal in the shape the HTML viewer draws: the talon sits in the empty W seat."""
+    o = r.outcome
+    cards = o.cards
+    talon = list(cards.talon) if cards is not None and cards.talon is not None else None
+    seats: list[dict[str, object]] = []
+    for seat in (Seat.N, Seat.E, Seat.S):
+        marks = [m for m, s in ((w.dealer, o.dealer), (w.declarer, o.declarer)) if s is seat]
+        if seat in o.dropouts:
+            marks.append("gave up" if seat is o.declarer else "dropped out")
+        seats.append({"seat": seat.value, "label": _name(r, seat, w), "marks": ", ".join(marks),
+                      "hs": ""})
+    seats.append({"seat": "W", "label": "Talon",
+                  "marks": ("discard " + " ".join(w.card(c) for c in o.discard))
+                  if o.discard else "", "hs": ""})
+    steps = len(r.tricks) + 1
+    left = []
+    for k in range(steps):
+        h = r.hands(k)
+        left.append([_hand_json(h[s], w) for s in PLAYERS] + [_hand_json(talon, w)])
+    won = dict.fromkeys(PLAYERS, 0)
+    tricks = []
+    for t in r.tricks:
+        if t.winner is not None:
+            won[t.winner] += 1
+        tricks.append({
+            "number": t.number, "leader": t.leader.value if t.leader else None,
+            "winner": t.winner.value if t.winner else None,
+            "winnerName": w.seat(t.winner) if t.winner else "",
+            "cards": [{"seat": p.seat.value, **_card_json(p.card, w), "legal": p.legal,
+                       "comments": [c.text for c in p.token.comments]} for p in t.cards],
+            "ns": 0, "ew": 0,
+            "tally": "  ".join(f"{s.value} {won[s]}" for s in (o.play.seats if o.play else ())),
+            "errors": [where(f) for f in t.findings if f.is_error],
+            "notes": [where(f) for f in t.findings if not f.is_error]})
+    comments = [c.text for c in o.record.comments()]
+    head = {"title": title(r), "roles": roles(r, w), "comments": comments,
+            "option": f"{title(r)} — {contract_text(r, w)}"}
+    if cards is None and not tricks and o.auction is None:
+        return {**head, "summary": " · ".join([contract_text(r, w), *pay_lines(r)])}
+    return {**head, "summary": None, "seats": seats, "left": left, "honours": "",
+            "auction": auction_text(r),
+            "auctionErrors": [where(f) for f in r.findings
+                              if f.is_error and f.rule in ("P3", "P4", "P5", "P6")],
+            "contract": contract_text(r, w), "tricks": tricks,
+            "tally0": "  ".join(f"{s.value} 0" for s in (o.play.seats if o.play else PLAYERS)),
+            "stop": None, "claim": None,
+            "score": [{"rule": "P12", "text": line} for line in pay_lines(r)],
+            "checks": [f"{f.severity.value} {f.rule}: {where(f)}" for f in r.findings
+                       if f.rule not in ("P10",)]}
+
+
