@@ -31,7 +31,8 @@ tag_names = st.one_of(st.sampled_from(_FREE_NAMES),
                       st.from_regex(r"\A[A-Z][A-Za-z0-9_]{0,8}\Z").filter(
                           lambda n: n not in ("Auction", "Play", "Note", "Dealer", "Deal",
                                               "Declarer", "Contract", "Result", "Date",
-                                              "OptimumScore")))
+                                              "OptimumScore", "Vulnerable")
+                          and not n.endswith("Table")))
 
 brace_comments = st.builds(
     lambda t: Comment(t, CommentKind.BRACE),
@@ -59,19 +60,19 @@ call_tokens = st.one_of(
         lambda w: _token(TokenKind.CALL, w, None) | _token(TokenKind.CALL, w, "I")),
     st.sampled_from(["1NT", "2C", "X", "XX", "AP"]).flatmap(
         lambda w: _token(TokenKind.FOREIGN, w)),
-    _token(TokenKind.UNKNOWN, "-"), _token(TokenKind.SKIP, "^S"),
-    _token(TokenKind.CONTINUE, "+"))
+    _token(TokenKind.UNKNOWN, "-"), _token(TokenKind.SKIP, "^S"))
 card_tokens = st.one_of(
     st.sampled_from(_cards).flatmap(
         lambda c: st.sampled_from([None, "R", "L"]).flatmap(
             lambda irr: _token(TokenKind.CARD, c, irr))),
-    _token(TokenKind.UNKNOWN, "-"), _token(TokenKind.CONTINUE, "+"))
+    _token(TokenKind.UNKNOWN, "-"))
 
 
 def _section(tokens: st.SearchStrategy[Token]) -> st.SearchStrategy[Section]:
-    return st.builds(
-        lambda toks, end: Section(tuple(toks) + ((Token(TokenKind.END, "*"),) if end else ())),
-        st.lists(tokens, max_size=10), st.booleans())
+    """Tokens, then possibly '*' (ended) or '+' (to be continued): PBN puts '+' last."""
+    ends = {"": (), "*": (Token(TokenKind.END, "*"),), "+": (Token(TokenKind.CONTINUE, "+"),)}
+    return st.builds(lambda toks, end: Section(tuple(toks) + ends[end]),
+                     st.lists(tokens, max_size=10), st.sampled_from(sorted(ends)))
 
 
 seats = st.sampled_from(["N", "E", "S", "W"])
@@ -93,7 +94,9 @@ note_tags = st.builds(lambda n, t: Tag("Note", f"{n}:{t}"), st.integers(1, 32), 
 
 @st.composite
 def records(draw: st.DrawFn) -> Record:
-    tags = draw(st.lists(st.one_of(plain_tags, raw_section_tags), min_size=1, max_size=6))
+    # One tag of each name: PBN lets only Note repeat (a repeat is an error now).
+    tags = draw(st.lists(st.one_of(plain_tags, raw_section_tags), min_size=1, max_size=6,
+                         unique_by=lambda t: t.name))
     if draw(st.booleans()):
         tags.append(draw(auction_tags))
         tags.extend(draw(st.lists(note_tags, max_size=2)))

@@ -201,3 +201,77 @@ def explain(exc: UnexpectedInput, file: str, first_line: int, lines: list[str]) 
     else:
         msg = f"unexpected {word!r}; expected {_expected(allowed)}"
     return PPNSyntaxError(msg, loc, text)
+
+
+# ---------------------------------------------------------------- recovery
+
+# Terminals a parser state expects only in the middle of a tag pair: an error
+# there cannot be skipped over, the tag pair is lost (reported) and reading
+# resumes at the next tag.
+_IN_TAG = frozenset({"TAGNAME", "STRING", "RSQB", "AUCTION", "PLAY"})
+_BETWEEN = frozenset({"LBRACKET", "TAGS", "AUCTION_TAG", "PLAY_TAG", "CALLS", "CARDS",
+                      "SECTION_TOKEN"})
+
+
+@functools.cache
+def _recovering_parser() -> Lark:
+    """Plain Lark (lark-cython has no ``on_error``), built only when a record is broken."""
+    return Lark(grammar_text(), parser="lalr", lexer="contextual", transformer=_Collect(),
+                propagate_positions=False, maybe_placeholders=False)
+
+
+def _expected_names(exc: UnexpectedInput) -> set[str]:
+    return set(getattr(exc, "allowed", None) or getattr(exc, "expected", None) or ())
+
+
+def parse_segment(text: str) -> tuple[list[Any], list[UnexpectedInput]]:
+    """Parse one tag pair and its section data, collecting every syntax error.
+
+    Inside section data an error skips to the next line (one error per line
+    at most, and the work stays linear); an error inside the tag pair itself
+    ends the segment. Returns what was read and the errors, in order.
+    """
+    found: list[UnexpectedInput] = []
+    lines_skipped: set[int] = set()
+
+    def on_error(exc: UnexpectedInput) -> bool:
+        names = _expected_names(exc)
+        if names & _IN_TAG and not names & _BETWEEN:
+            return False
+        lexer_state: Any = exc.interactive_parser.lexer_thread.state
+        counter = lexer_state.line_ctr
+        if counter.line not in lines_skipped or not found:
+            found.append(exc)
+        lines_skipped.add(counter.line)
+        source: str = getattr(lexer_state.text, "text", lexer_state.text)  # lark 1.3: TextSlice
+        end = source.find("\n", counter.char_pos)
+        end = len(source) if end < 0 else end + 1
+        if end > counter.char_pos:
+            counter.feed(source[counter.char_pos:end])
+        return True
+
+    try:
+        items: list[Any] = _recovering_parser().parse(text, on_error=on_error)  # type: ignore[assignment]
+    except UnexpectedInput as exc:
+        found.append(exc)
+        return [], found
+    return items, found
+
+
+def unclosed(exc: UnexpectedInput, file: str, first_line: int, lines: list[str]) -> PPNSyntaxError:
+    """A tag pair left open where the next tag pair starts: located at the end of its line.
+
+    Seen when recovery parses one tag pair alone and meets its end (``$END``);
+    the user forgot the ``]`` or ``"`` on that line, not something at the next tag.
+    """
+    index = max((i for i, t in enumerate(lines) if t.strip()), default=0)
+    text = lines[index] if lines else ""
+    loc = Location(file, first_line + index, len(text.rstrip()) + 1)
+    return PPNSyntaxError(f"the tag pair is not closed on this line; expected "
+                          f"{_expected(_expected_names(exc))}", loc, text)
+
+
+def ends_early(exc: UnexpectedInput) -> bool:
+    """Whether the parser met the end of its text inside a tag pair."""
+    tok = getattr(exc, "token", None)
+    return getattr(tok, "type", None) == "$END"

@@ -30,8 +30,14 @@ from typing import IO, Literal, overload
 from lark import Token as LarkToken
 from lark.exceptions import UnexpectedInput
 
-from priffe_records.format.errors import BadRecord, PPNSyntaxError
-from priffe_records.format.parser import explain, parse_chunk
+from priffe_records.format.errors import BadRecord, PPNSyntaxError, Severity
+from priffe_records.format.parser import (
+    ends_early,
+    explain,
+    parse_chunk,
+    parse_segment,
+    unclosed,
+)
 from priffe_records.format.record import (
     Comment,
     CommentKind,
@@ -43,6 +49,7 @@ from priffe_records.format.record import (
     Token,
     TokenKind,
 )
+from priffe_records.format.values import check_value, is_unspecified, normalise_date
 from priffe_records.game.calls import Call, Contract
 from priffe_records.game.cards import Card, CardError, Seat, canonical_deal
 from priffe_records.game.preference import (
@@ -64,10 +71,10 @@ _TAG_START = re.compile(r'^\s*\[[A-Z][A-Za-z0-9_]*\s+"')
 _NO_INHERIT = frozenset({"Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Auction",
                          "Play", "Note"})
 _CALL_SUFFIX_NAG = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
-_RESULT_BOTH = re.compile(r"^\s*(NS|EW)\s+(\d+)\s+(NS|EW)\s+(\d+)\s*$", re.I)
-_RESULT_ONE = re.compile(r"^\s*(NS|EW)\s+(\d+)\s*$", re.I)
-_OPTIMUM_SCORE = re.compile(r"^(NS|EW)\s+[+-]?\d+$")
-_DATE = re.compile(r"^(\?*|[0-9?]{1,4}\.[0-9?]{1,2}\.[0-9?]{1,2})$")
+# ASCII digits, at most 9 of them: int() of "²" or of 5,000 digits raises (issue 11).
+_RESULT_BOTH = re.compile(r"^\s*(NS|EW)\s+([0-9]{1,9})\s+(NS|EW)\s+([0-9]{1,9})\s*$", re.I)
+_RESULT_ONE = re.compile(r"^\s*(NS|EW)\s+([0-9]{1,9})\s*$", re.I)
+_TRICKS = re.compile(r"^\s*([0-9]{1,9})\s*$")
 
 
 # ---------------------------------------------------------------- decoding
@@ -159,14 +166,29 @@ class _Prefixed(io.RawIOBase):
 class _Chunk:
     first_line: int
     lines: list[str] = field(default_factory=list)
+    # (line, column, message, severity) found while cutting the file.
+    notes: list[tuple[int, int, str, Severity]] = field(default_factory=list)
+
+
+# A new record's first tags: a second one in the same record means the blank
+# line between two records is missing (PBN §3), not a repeated tag.
+_NEW_RECORD = re.compile(r'^[ \t]*\[[ \t]*(Event|Board|Deal)[ \t]+"')
 
 
 def _split(lines: Iterable[str]) -> Iterator[_Chunk]:
-    """Cut the file into records at semi-empty lines outside brace comments."""
+    """Cut the file into records at semi-empty lines outside brace comments.
+
+    Two repairs keep records from merging silently (issue 11): a ``{`` that
+    runs over a semi-empty line into a line starting with a tag pair is taken
+    as a stray brace (the record ends at the blank line, the parser then
+    reports the brace), and a second Event/Board/Deal tag in one record
+    starts a new record with a warning about the missing blank line.
+    """
     chunk: _Chunk | None = None
     in_brace = 0
     at_top = True
     brace_blank = False
+    starts: set[str] = set()
     for number, line in enumerate(lines, 1):
         if at_top and line.startswith("%") and _HEADER.match(line):
             continue
@@ -181,18 +203,33 @@ def _split(lines: Iterable[str]) -> Iterator[_Chunk]:
                 yield chunk
                 chunk = None
             continue
-        if in_brace and brace_blank and _TAG_START.match(line) and chunk is not None:
-            # An unclosed '{' followed by a blank line and a new tag: report
-            # the brace in its own record rather than swallowing the file.
+        if in_brace and brace_blank and chunk is not None and _TAG_START.match(line):
+            # An unclosed '{', a blank line, then a tag pair: the brace is a
+            # stray one; it costs its own record, not the rest of the file.
             while chunk.lines and not chunk.lines[-1].strip(_BLANKS):
                 chunk.lines.pop()
             yield chunk
             chunk = None
             in_brace = 0
         at_top = False
-        brace_blank = False
+        if in_brace and brace_blank and (line.startswith("%") or line.lstrip().startswith(";")):
+            pass  # escape and ';' lines between the blank line and the next tag pair
+        else:
+            brace_blank = False
+        new = _NEW_RECORD.match(line) if not in_brace else None
+        if new is not None and chunk is not None and new.group(1) in starts:
+            previous = chunk.first_line + len(chunk.lines) - 1
+            yield chunk
+            chunk = _Chunk(number)
+            chunk.notes.append((number, 1, f"missing blank line between records: a second "
+                                f"[{new.group(1)}] starts a new record here (the record "
+                                f"before ends at line {previous}, PBN §3)", "warning"))
+            starts = set()
         if chunk is None:
             chunk = _Chunk(number)
+            starts = set()
+        if new is not None:
+            starts.add(new.group(1))
         chunk.lines.append(line)
         in_brace = _brace_state(line, in_brace)
     if chunk is not None:
@@ -234,6 +271,10 @@ class _FileState:
 
     last: dict[str, str] = field(default_factory=dict)
     header: dict[str, str] = field(default_factory=dict)
+    count: int = 0  # records read so far
+    set_at: dict[str, int] = field(default_factory=dict)  # record that last set each tag
+    lost: Location | None = None  # the last record that could not be read …
+    lost_at: int = 0  # … and its number
 
 
 class _Builder:
@@ -243,18 +284,32 @@ class _Builder:
         self.name = name
         self.chunk = chunk
         self.state = state
-        self.errors: list[PPNSyntaxError] = []
         self.preference = False  # a Préférence record: its own call words and values
+        self.errors: list[PPNSyntaxError] = [
+            PPNSyntaxError(message, Location(name, line, column),
+                           chunk.lines[line - chunk.first_line], severity)
+            for line, column, message, severity in chunk.notes]
+        # True when something of the text could not be kept in the model: such a
+        # record stays a BadRecord, so writers keep its text as it was.
+        self.lossy = False
+        self._seen: set[tuple[int, str]] = set()
 
     def loc(self, tok: LarkToken, extra: int = 0) -> Location:
         """Where a Lark token starts, shifted by ``extra`` columns."""
         return Location(self.name, self.chunk.first_line + (tok.line or 1) - 1,
                         (tok.column or 1) + extra)
 
-    def error(self, message: str, where: Location) -> None:
+    def error(self, message: str, where: Location, *, severity: Severity = "error",
+              kind: str | None = None, lossy: bool = False) -> None:
+        """Record a located problem; one per line and kind is enough (issue 11)."""
+        self.lossy = self.lossy or lossy
+        key = (where.line, kind or message)
+        if key in self._seen:
+            return
+        self._seen.add(key)
         index = where.line - self.chunk.first_line
         text = self.chunk.lines[index] if 0 <= index < len(self.chunk.lines) else ""
-        self.errors.append(PPNSyntaxError(message, where, text))
+        self.errors.append(PPNSyntaxError(message, where, text, severity))
 
     def comment(self, tok: LarkToken) -> Comment:
         s = tok.value
@@ -273,12 +328,14 @@ class _Builder:
                 tags.extend(self.block(kind, toks))
             else:
                 leading.append(self.comment(item))  # type: ignore[arg-type]
+        self.repeated(tags)
         tags = self.normalise(tags)
         tags = self.inherit(tags)
         names = {t.name for t in tags}
         defaults = tuple(sorted((n, v) for n, v in self.state.header.items() if n not in names))
         first = Location(self.name, self.chunk.first_line, 1)
-        return Record(tuple(tags), tuple(leading), defaults, first)
+        errors = tuple(sorted(self.errors, key=lambda e: (e.location.line, e.location.column)))
+        return Record(tuple(tags), tuple(leading), defaults, first, errors)
 
     def block(self, kind: str, toks: list[LarkToken]) -> list[Tag]:
         """The tag pair(s) of one block; section data belongs to the last of them."""
@@ -319,33 +376,77 @@ class _Builder:
               value_loc: Location) -> Tag:
         comments: list[Comment] = []
         rows: list[list[str]] = []
+        row_at: list[LarkToken] = []
         last_line = -1
         for tok in rest:
             if tok.type in ("SECTION_TOKEN", "STRING"):
                 if tok.line != last_line:
                     rows.append([])
+                    row_at.append(tok)
                     last_line = tok.line or 0
                 rows[-1].append(tok.value)
             else:
+                if rows and tok.type != "ESCAPE_LINE":
+                    self.error(f"a comment inside {name}'s section data: only the tag pair may "
+                               "be followed by commentary (PBN §5.1)", self.loc(tok),
+                               kind="section comment")
                 comments.append(self.comment(tok))
+        if rows and name.endswith("Table"):
+            self.table_cells(name, value, rows, row_at)
         section = RawSection(tuple(tuple(r) for r in rows)) if rows else None
         return Tag(name, value, tuple(comments), section, None, tag_loc, value_loc)
+
+    def table_cells(self, name: str, header: str, rows: list[list[str]],
+                    row_at: list[LarkToken]) -> None:
+        """Every row of a table has one element per column (PBN §5.2)."""
+        columns = len([c for c in header.split(";") if c.strip()]) or 1
+        total = sum(len(r) for r in rows)
+        if total % columns == 0:
+            return
+        short = next((i for i, r in enumerate(rows) if len(r) % columns), len(rows) - 1)
+        self.error(f"{name} has {columns} columns, but this row has {len(rows[short])} "
+                   f"element{'s' if len(rows[short]) != 1 else ''}: a cell is missing (use '?' "
+                   "for unknown, '-' for not relevant, PBN §5.2)", self.loc(row_at[short]),
+                   kind="table cells")
 
     def section(self, kind: str, rest: list[LarkToken], tag_comments: list[Comment]) -> list[Token]:
         """Calls or cards with the annotations and comments that follow them.
 
-        Tokens are built final at once and copied on the rare annotation, which
-        keeps the per-card cost to one Token and one Location.
+        Tokens are built final at once; the annotations of the last token are
+        gathered and applied once when the next token starts, so a pile of
+        NAGs costs linear time (issue 11: 200 KB of NAGs once took 23 s).
         """
         what = "call" if kind == "auction" else "card"
         out: list[Token] = []
         pending_irregularity: LarkToken | None = None
         per_line: dict[int, int] = {}
-        suffixed: set[int] = set()
         first_line = self.chunk.first_line - 1
+        # Annotations of out[-1] not yet applied: note, NAGs, suffix count, comments.
+        note: int | None = None
+        nags: list[int] = []
+        suffixes = 0
+        comments: list[Comment] = []
+        continued: Location | None = None  # where a '+' was seen
+
+        def settle() -> None:
+            nonlocal note, nags, suffixes, comments
+            if out and (note is not None or nags or comments):
+                cur = out[-1]
+                out[-1] = replace(cur, note=note, nags=tuple(sorted((*cur.nags, *nags))),
+                                  comments=(*cur.comments, *comments))
+            note, nags, suffixes, comments = None, [], 0, []
+
+        def after_continue(where: Location) -> None:
+            if continued is not None and (kind == "auction" or where.line > continued.line):
+                self.error(f"'+' marks the next {what} to be made, so nothing but "
+                           f"{'comments' if kind == 'auction' else 'the rest of its trick'} "
+                           f"may follow it (PBN §{'3.5' if kind == 'auction' else '3.6'})",
+                           where, kind="continue")
+
         for tok in rest:
             t = tok.type
             if t in ("CALLS", "CARDS"):
+                settle()
                 for text, rel_line, column in _split_run(tok):
                     line = first_line + rel_line
                     tk, canon = _classify(text, self.preference)
@@ -353,58 +454,69 @@ class _Builder:
                     if pending_irregularity is not None:
                         irr = pending_irregularity.value[1]
                         pending_irregularity = None
-                    token = Token(tk, canon, irr, None, (), (), Location(self.name, line, column))
+                    where = Location(self.name, line, column)
+                    token = Token(tk, canon, irr, None, (), (), where)
+                    if continued is not None:
+                        after_continue(where)
                     if kind == "play":
                         per_line[line] = per_line.get(line, 0) + 1
                         if per_line[line] == 5:
                             self.error("Play row has 5 cards: each line is one trick, four "
-                                       "cards in seat order (PBN §3.6)", Location(
-                                           self.name, line, column))
+                                       "cards in seat order (PBN §3.6)", where)
                         elif per_line[line] == 4 and self.preference:
                             self.error("Play row has 4 cards: in Préférence each line is one "
                                        "trick, three cards (two after a drop-out) in seat "
-                                       "order (PREFERENCE.md)", Location(self.name, line,
-                                                                         column))
+                                       "order (PREFERENCE.md)", where)
                     out.append(token)
                 continue
             if t in ("BRACE_COMMENT", "LINE_COMMENT", "ESCAPE_LINE"):
                 if out:
-                    out[-1] = replace(out[-1], comments=(*out[-1].comments, self.comment(tok)))
+                    comments.append(self.comment(tok))
                 else:
                     tag_comments.append(self.comment(tok))
                 continue
             if t in ("NOTE_REF", "NAG", "SUFFIX"):
                 if not out or out[-1].kind is TokenKind.END:
-                    self.error(f"annotation {tok.value!r} must follow a {what}", self.loc(tok))
+                    self.error(f"annotation {_short(tok.value)!r} must follow a {what}",
+                               self.loc(tok), kind="annotation", lossy=True)
                     continue
-                cur = out[-1]
                 if t == "NOTE_REF":
-                    if cur.note is not None:
-                        self.error(f"a {what} takes at most one note reference (PBN §3.5.4)",
-                                   self.loc(tok))
-                    out[-1] = replace(cur, note=int(tok.value[1:-1]))
+                    digits = tok.value[1:-1]
+                    if note is not None or out[-1].note is not None or len(digits) > 9:
+                        self.error(f"a {what} takes at most one note reference =n=, n of at "
+                                   "most 9 digits (PBN §3.5.4)", self.loc(tok), kind="note",
+                                   lossy=True)
+                        continue
+                    note = int(digits)
                     continue
                 if t == "NAG":
-                    n = int(tok.value[1:])
+                    digits = tok.value[1:]
+                    if len(digits) > 9:
+                        self.error(f"NAG {_short(tok.value)!r} is out of range: $0 … $255 "
+                                   "(PBN §3.7)", self.loc(tok), kind="nag", lossy=True)
+                        continue
+                    n = int(digits)
                     if n > 255:
                         self.error(f"NAG {tok.value!r} is out of range: $0 … $255 (PBN §3.7)",
-                                   self.loc(tok))
+                                   self.loc(tok), severity="warning", kind="nag")
                 else:
-                    if len(out) in suffixed:
-                        self.error(f"at most one suffix (! ? !! ?? !? ?!) per {what}",
-                                   self.loc(tok))
-                    suffixed.add(len(out))
+                    suffixes += 1
+                    if suffixes == 2:
+                        self.error(f"at most one suffix (! ? !! ?? !? ?!) per {what} "
+                                   "(PBN §3.7)", self.loc(tok), severity="warning",
+                                   kind="suffix")
                     n = _CALL_SUFFIX_NAG[tok.value] + (6 if kind == "play" else 0)
-                out[-1] = replace(cur, nags=tuple(sorted((*cur.nags, n))))
+                nags.append(n)
                 continue
+            settle()
             if t == "IRREGULARITY":
                 if tok.value == "^S" and kind == "auction":
                     out.append(Token(TokenKind.SKIP, "^S", location=self.loc(tok)))
                     continue
                 if tok.value == "^S" or (kind == "auction") != (tok.value == "^I"):
-                    where = "auction" if tok.value in ("^I", "^S") else "play"
-                    self.error(f"irregularity {tok.value!r} belongs in the {where} section "
-                               "(PBN §3.9)", self.loc(tok))
+                    home = "auction" if tok.value in ("^I", "^S") else "play"
+                    self.error(f"irregularity {tok.value!r} belongs in the {home} section "
+                               "(PBN §3.9)", self.loc(tok), kind="irregularity", lossy=True)
                     continue
                 pending_irregularity = tok
                 continue
@@ -413,26 +525,48 @@ class _Builder:
             if pending_irregularity is not None:
                 if t == "END":
                     self.error(f"irregularity {pending_irregularity.value!r} must precede a "
-                               f"{what}", self.loc(pending_irregularity))
+                               f"{what}", self.loc(pending_irregularity), kind="irregularity",
+                               lossy=True)
                 irr = pending_irregularity.value[1]
                 pending_irregularity = None
             where_loc = self.loc(tok)
-            if kind == "play" and t == "CONTINUE":
-                per_line[where_loc.line] = per_line.get(where_loc.line, 0) + 1
+            if continued is not None:
+                if t == "END" and kind == "auction":
+                    self.error("'*' may not end an auction that '+' continues (PBN §3.5)",
+                               where_loc, kind="continue")
+                elif t == "CONTINUE":
+                    self.error(f"only one '+' per {'auction' if kind == 'auction' else 'play'} "
+                               "section: it marks the next " + what + " to be made",
+                               where_loc, kind="continue")
+                elif t != "END":
+                    after_continue(where_loc)
+            if t == "CONTINUE":
+                continued = continued or where_loc
+                if kind == "play":
+                    per_line[where_loc.line] = per_line.get(where_loc.line, 0) + 1
             out.append(Token(TokenKind.END if t == "END" else TokenKind.CONTINUE, tok.value, irr,
                              location=where_loc))
+        settle()
         if pending_irregularity is not None:
             self.error(f"irregularity {pending_irregularity.value!r} must precede a {what}",
-                       self.loc(pending_irregularity))
+                       self.loc(pending_irregularity), kind="irregularity", lossy=True)
         return out
 
     # -- values ---------------------------------------------------------
 
     def normalise(self, tags: list[Tag]) -> list[Tag]:
-        """Canonical values (FORMAT.md export rules) and PBN value checks."""
+        """Canonical values (FORMAT.md export rules) and PBN value checks.
+
+        Lenient import: a value PBN does not allow is kept (normalised only
+        when its meaning is certain) with a located warning; an error only
+        where the record cannot mean anything (a Dealer that is no seat, a
+        Deal that is no deal). Bridge records keep Contract and Result as
+        written, so an export still reads in bridge programs.
+        """
         by_name = {t.name: t for t in reversed(tags)}
         dealer = _seat_or_none(by_name["Dealer"].value) if "Dealer" in by_name else None
         declarer = _seat_or_none(by_name["Declarer"].value) if "Declarer" in by_name else None
+        priffe = _priffe_like(by_name)
         out = []
         for t in tags:
             value = t.value
@@ -440,15 +574,15 @@ class _Builder:
             vloc = t.value_location or Location(self.name, 0, 0)
             if t.name in ("Dealer", "Declarer") and _seat_or_none(v) is not None:
                 value = v.upper()
-            elif t.name == "Dealer" and v not in ("", "?", "#"):
-                self.error(f"Dealer {value!r} is not a seat: N, E, S or W", vloc)
+            elif t.name == "Dealer" and not is_unspecified(v) and v != "#":
+                self.error(f"Dealer {_short(value)!r} is not a seat: N, E, S or W", vloc)
             elif t.name in ("Auction", "Play"):
                 if _seat_or_none(v) is None:
-                    self.error(f"{t.name} {value!r} must name the seat of the first "
+                    self.error(f"{t.name} {_short(value)!r} must name the seat of the first "
                                f"{'call' if t.name == 'Auction' else 'card'}: N, E, S or W", vloc)
                 else:
                     value = v.upper()
-            elif t.name == "Deal" and v not in ("", "?", "#"):
+            elif t.name == "Deal" and not is_unspecified(v) and v != "#":
                 try:
                     value = canonical_deal(v, dealer)
                 except CardError as e:
@@ -460,43 +594,85 @@ class _Builder:
                 # A bridge contract stays as written; the validator explains.
                 with contextlib.suppress(ValueError):
                     value = Contract.parse(v).value
-            elif t.name == "Result":
+            elif t.name == "Result" and priffe:
                 value = _normalise_result(value, declarer)
-            elif t.name == "OptimumScore" and not _OPTIMUM_SCORE.match(v):
-                self.error(f"OptimumScore {value!r} must be 'NS <score>' or 'EW <score>' "
-                           "(PBN §4.2)", vloc)
-            elif t.name == "Date" and not _DATE.match(v) and not v.startswith("#"):
-                self.error(f"Date {value!r} must be YYYY.MM.DD, with '?' for unknown digits",
-                           vloc)
+            elif t.name == "Date":
+                value, warning = normalise_date(value)
+                if warning:
+                    self.error(warning, vloc, severity="warning")
+            else:
+                warning = check_value(t.name, value)
+                if warning:
+                    self.error(warning, vloc, severity="warning")
             if value != t.value:
                 t = Tag(t.name, value, t.comments, t.section, t.inherit, t.location,
                         t.value_location)
             out.append(t)
         return out
 
+    def repeated(self, tags: list[Tag]) -> None:
+        """A tag twice in one record is an error naming both lines (PBN §3.3: only Note repeats)."""
+        first: dict[str, Tag] = {}
+        for t in tags:
+            if t.name == "Note":
+                continue
+            earlier = first.setdefault(t.name, t)
+            if earlier is not t and t.location is not None:
+                line = str(earlier.location.line) if earlier.location else "?"
+                self.error(f"tag [{t.name}] appears twice in this record, on lines {line} and "
+                           f"{t.location.line}: only Note may repeat (PBN §3.3)", t.location,
+                           kind="repeated " + t.name)
+
     def inherit(self, tags: list[Tag]) -> list[Tag]:
         """Resolve ``#`` and ``##`` (PBN §4.8) against the earlier records of the file."""
         out = []
+        state = self.state
         for t in tags:
             if t.value.startswith("#"):
+                where = t.value_location or Location(self.name, 0, 0)
                 if t.name in _NO_INHERIT:
                     self.error(f"tag {t.name} may not inherit its value with '#' (PBN §4.8)",
-                               t.value_location or Location(self.name, 0, 0))
+                               where)
                     out.append(t)
                     continue
                 marker = t.value
                 if marker == "#":
-                    value = self.state.last.get(t.name, "")
+                    value = state.last.get(t.name, "")
+                    if state.lost is not None and state.set_at.get(t.name, 0) < state.lost_at:
+                        self.error(f"{t.name} '#' inherits {_short(value)!r} from an earlier "
+                                   f"record, but the record at line {state.lost.line} could not "
+                                   f"be read and may have set {t.name} (PBN §4.8)", where)
                 else:
                     value = marker[2:]
-                    self.state.header[t.name] = value
+                    state.header[t.name] = value
                 t = Tag(t.name, value, t.comments, t.section, marker, t.location, t.value_location)
-            elif t.name in self.state.header:
-                self.state.header[t.name] = t.value
+            elif t.name in state.header:
+                state.header[t.name] = t.value
             out.append(t)
+        state.count += 1
         for t in out:
-            self.state.last[t.name] = t.value
+            state.last[t.name] = t.value
+            state.set_at[t.name] = state.count
         return out
+
+
+def _priffe_like(by_name: dict[str, Tag]) -> bool:
+    """Whether Result may be rewritten as ``NS n EW m``: only for Priffe records.
+
+    The format knows no game families; a Priffe contract word, or no
+    contract and no other game's Scoring, is enough to tell.
+    """
+    contract = by_name.get("Contract")
+    if contract is not None and not is_unspecified(contract.value):
+        try:
+            Contract.parse(contract.value.strip())
+        except ValueError:
+            return False
+        return True
+    scoring = by_name.get("Scoring")
+    if scoring is None or is_unspecified(scoring.value):
+        return True
+    return scoring.value.split(";")[0].strip().casefold() == "priffe"
 
 
 _ONE_LINE_TAG = re.compile(r'\[[ \t]*([A-Z][A-Za-z0-9_]*)[ \t]+"((?:\\.|[^"\\\n])*)"')
@@ -561,6 +737,11 @@ def _split_run(tok: LarkToken) -> Iterator[tuple[str, int, int]]:
         yield m.group(0), line, column
 
 
+def _short(text: str) -> str:
+    """A token as quoted in a message: long garbage is cut, not printed whole."""
+    return text if len(text) <= 20 else text[:19] + "…"
+
+
 def _unescape(s: str) -> str:
     if "\\" not in s:
         return s
@@ -580,8 +761,9 @@ def _normalise_result(value: str, declarer: Seat | None) -> str:
         return f"NS {counts['NS']} EW {counts['EW']}"
     m = _RESULT_ONE.match(value)
     side, n = (m.group(1).upper(), int(m.group(2))) if m else (None, None)
-    if side is None and value.strip().isdigit() and declarer is not None:
-        side, n = declarer.side.value, int(value.strip())
+    bare = _TRICKS.match(value)
+    if side is None and bare and declarer is not None:
+        side, n = declarer.side.value, int(bare.group(1))
     if side is None or n is None or n > 13:
         return value
     other = 13 - n
@@ -637,15 +819,69 @@ def _parse_record(chunk: _Chunk, name: str, state: _FileState) -> Record | BadRe
     text = "\n".join(chunk.lines) + "\n"
     builder = _Builder(name, chunk, state)
     builder.preference = _is_preference_record(text, state)
+    location = Location(name, chunk.first_line, 1)
+    syntax: list[PPNSyntaxError] = []
     try:
         items = parse_chunk(text)
-    except UnexpectedInput as exc:
-        err = explain(exc, name, chunk.first_line, chunk.lines)
-        return BadRecord((err,), Location(name, chunk.first_line, 1), text)
-    record = builder.build(items)
-    if builder.errors:
-        return BadRecord(tuple(builder.errors), Location(name, chunk.first_line, 1), text)
-    return record
+    except UnexpectedInput:
+        items, syntax = _recover(chunk, name)
+    try:
+        record = builder.build(items)
+    except (ValueError, RecursionError, OverflowError) as exc:  # pragma: no cover - a bug
+        # A reader bug must cost this record, never the rest of the file.
+        err = PPNSyntaxError(f"this record could not be read ({type(exc).__name__}: "
+                             f"{_short(str(exc))}); please report it", location,
+                             chunk.lines[0] if chunk.lines else "")
+        state.lost, state.lost_at = location, state.count + 1
+        return BadRecord((err,), location, text)
+    if not syntax and not builder.lossy:
+        return record
+    state.lost, state.lost_at = location, state.count
+    errors = sorted([*syntax, *record.errors], key=lambda e: (e.location.line,
+                                                               e.location.column))
+    return BadRecord(tuple(errors), location, text, record)
+
+
+def _segments(lines: list[str]) -> Iterator[tuple[int, int]]:
+    """Line ranges that each start with a tag pair (outside brace comments)."""
+    start, depth = 0, 0
+    for i, line in enumerate(lines):
+        if i and not depth and line.lstrip(_BLANKS).startswith("["):
+            yield start, i
+            start = i
+        depth = _brace_state(line, depth)
+    yield start, len(lines)
+
+
+def _recover(chunk: _Chunk, name: str) -> tuple[list[object], list[PPNSyntaxError]]:
+    """Every syntax error of a record, and what could be read around them.
+
+    Each tag pair with its section data is parsed on its own, and inside
+    section data an error skips to the next line, so one typo costs one line
+    and the user sees all the errors of a hand-typed record in one round.
+    """
+    items: list[object] = []
+    errors: list[PPNSyntaxError] = []
+    segments = list(_segments(chunk.lines))
+    for start, end in segments:
+        lines = chunk.lines[start:end]
+        got, found = parse_segment("\n".join(lines) + "\n")
+        if start:
+            _shift(got, start)
+        items.extend(got)
+        for exc in found:
+            early = ends_early(exc) and end < len(chunk.lines)
+            errors.append((unclosed if early else explain)(exc, name, chunk.first_line + start,
+                                                           lines))
+    return items, errors
+
+
+def _shift(items: list[object], lines: int) -> None:
+    """Move the tokens of a segment parsed alone to their line in the record."""
+    for item in items:
+        toks: list[LarkToken] = item[1] if isinstance(item, tuple) else [item]  # type: ignore[list-item]
+        for tok in toks:
+            tok.line = (tok.line or 1) + lines
 
 
 def _records(lines: Iterable[str], name: str) -> Iterator[Record | BadRecord]:
@@ -681,9 +917,12 @@ def read(source: Source, *, errors: Literal["raise", "collect"] = "raise",
 
 
 def _strict(it: Iterator[Record | BadRecord]) -> Iterator[Record]:
+    """Raise the first error; warnings stay attached to the records."""
     for rec in it:
         if isinstance(rec, BadRecord):
             raise rec.errors[0]
+        if rec.errors and rec.has_errors:
+            raise next(e for e in rec.errors if not e.is_warning)
         yield rec
 
 

@@ -17,9 +17,13 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from priffe_records.game.calls import Call
 from priffe_records.game.cards import Card, Seat
+
+if TYPE_CHECKING:
+    from priffe_records.format.errors import PPNSyntaxError
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,13 +185,17 @@ class Record:
 
     ``leading`` holds the comments and escape lines before the first tag;
     ``defaults`` the ``##`` header values from earlier records that this
-    record inherits without naming the tag.
+    record inherits without naming the tag. ``errors`` holds the located
+    problems the reader found in a record it could still read (a Date not in
+    PBN form, a NAG out of range …), warnings and errors alike: like
+    python-chess, a bad detail costs a message, never the record.
     """
 
     tags: tuple[Tag, ...] = ()
     leading: tuple[Comment, ...] = ()
     defaults: tuple[tuple[str, str], ...] = ()
     location: Location | None = field(default=None, compare=False, repr=False)
+    errors: tuple[PPNSyntaxError, ...] = field(default=(), compare=False, repr=False)
     # First tag of each name, built on first use: the engine asks ~30 times a record.
     _index: dict[str, Tag] | None = field(default=None, init=False, compare=False, repr=False)
 
@@ -310,4 +318,9 @@ class Record:
                 break
         else:
             tags.append(Tag(name, value))
-        return Record(tuple(tags), self.leading, self.defaults, self.location)
+        return Record(tuple(tags), self.leading, self.defaults, self.location, self.errors)
+
+    @property
+    def has_errors(self) -> bool:
+        """Whether any attached problem is an error (warnings alone do not count)."""
+        return any(not e.is_warning for e in self.errors)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from collections.abc import Iterable
 from typing import IO
 
@@ -40,9 +41,24 @@ from priffe_records.game.preference import is_preference
 HEADER = "% PPN 1.0\n% EXPORT\n"
 
 
+_NEEDS_ESCAPE = re.compile(r'\\(?=[\\"]|$)|"')
+
+
 def escape(value: str) -> str:
-    """A tag value as a PBN string token (PBN §3.2)."""
-    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    r"""A tag value as a PBN string token (PBN §3.2).
+
+    A backslash is doubled only where the reader would otherwise take it as
+    an escape (before a backslash or a quote, or last), so table headers keep
+    the form PBN's examples and real files write.
+
+    >>> print(escape('Declarer;Denomination\\2R'))
+    "Declarer;Denomination\2R"
+    >>> print(escape('a\\"b'), escape('x\\'))
+    "a\\\"b" "x\\"
+    """
+    if "\\" not in value and '"' not in value:
+        return '"' + value + '"'
+    return '"' + _NEEDS_ESCAPE.sub(lambda m: "\\" + m.group(0), value) + '"'
 
 
 def format_token(tok: Token) -> str:

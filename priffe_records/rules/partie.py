@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from priffe_records.format.errors import BadRecord
+from priffe_records.format.errors import BadRecord, PPNSyntaxError
 from priffe_records.format.record import Record
 from priffe_records.rules.family import PartieBooks, PartieOutcome, family_for
 from priffe_records.rules.findings import Finding, Severity, sort_key
@@ -21,6 +21,12 @@ from priffe_records.rules.priffe.rubber import PartieResult
 
 def _key(record: Record) -> tuple[str | None, str | None, str | None]:
     return (record.get("Event"), record.get("Site"), record.get("Date"))
+
+
+def _read_findings(errors: tuple[PPNSyntaxError, ...], index: int) -> list[Finding]:
+    """What the reader found in a record's text, as ``PPN`` findings of the same severity."""
+    return [Finding("PPN", Severity.WARNING if e.is_warning else Severity.ERROR, e.message,
+                    e.location, index) for e in errors]
 
 
 def parties(records: Iterable[Record | BadRecord], *, options: Options = PRESETS["sv"],
@@ -46,14 +52,14 @@ def parties(records: Iterable[Record | BadRecord], *, options: Options = PRESETS
 
     for i, item in enumerate(records, 1):
         if isinstance(item, BadRecord):
-            found.extend(Finding("PPN", Severity.ERROR, e.message, e.location, i)
-                         for e in item.errors)
+            found.extend(_read_findings(item.errors, i))
             if books is not None:
                 books.lost(item.location, i)
             continue
         family = family_for(item.get("Scoring"))
         o = family.analyse(item, options, conventions).placed(i)
         if o.in_family and o.is_diagram:
+            found.extend(_read_findings(item.errors, i))
             found.extend(o.findings)  # a deal diagram, not a deal of the partie
             continue
         if o.in_family and (books is None or (family.name, *_key(item)) != key):
@@ -62,6 +68,7 @@ def parties(records: Iterable[Record | BadRecord], *, options: Options = PRESETS
                 found = []
             key = (family.name, *_key(item))
             books = family.books(*_key(item))
+        found.extend(_read_findings(item.errors, i))
         found.extend(o.findings)
         if o.in_family and books is not None:
             books.add(o)

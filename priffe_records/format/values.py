@@ -1,0 +1,90 @@
+"""Tag values as real files write them: lenient import, strict export (PBN §2.1).
+
+A value that is not in PBN form costs a located warning, never the record
+(issue 11): ``Date "2021-04-03"`` reads as ``2021.04.03`` because its meaning
+is certain; ``Date "95.06.10"`` or ``"14:12"`` stays as written. This module
+is also the one home of "unspecified": PBN's ``?`` (unknown) and the empty
+value.
+
+>>> normalise_date("20151006")
+('2015.10.06', "Date '20151006' is not YYYY.MM.DD; read as 2015.10.06 (PBN §3.4.3)")
+>>> normalise_date("95.06.10")[0], normalise_date("3/30/2021")[0], normalise_date("3/4/2021")[0]
+('95.06.10', '2021.03.30', '3/4/2021')
+>>> is_unspecified(" ? "), is_unspecified("-"), is_unspecified("-", dash=True)
+(True, False, True)
+"""
+
+from __future__ import annotations
+
+import re
+
+UNKNOWN = "?"  # PBN §3.4: the value is not known
+
+_DATE_OK = re.compile(r"^(\?*|[0-9?]{4}\.[0-9?]{2}\.[0-9?]{2})$")
+_DATE_LOOSE_OK = re.compile(r"^[0-9?]{1,4}\.[0-9?]{1,2}\.[0-9?]{1,2}$")
+# Certain readings only: a four-digit year first, then month and day.
+_DATE_ISO = re.compile(r"^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})$")
+_DATE_PACKED = re.compile(r"^(\d{4})(\d{2})(\d{2})$")
+# Day and month before a four-digit year: certain only when one of them is over 12.
+_DATE_YEAR_LAST = re.compile(r"^(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})$")
+_VULNERABLE = frozenset({"none", "love", "-", "ns", "ew", "all", "both"})
+_BOARD = re.compile(r"^[0-9]{1,9}$")
+_OPTIMUM_SCORE = re.compile(r"^(NS|EW)\s+[+-]?\d{1,9}$")
+
+
+def is_unspecified(value: str | None, *, dash: bool = False) -> bool:
+    """Whether a tag value says nothing: missing, empty or ``?`` (PBN §3.4).
+
+    ``dash`` also counts ``-`` ("not relevant"), which table cells and some
+    exporters use; for Vulnerable ``-`` means None, so it is not the default.
+    """
+    if value is None:
+        return True
+    v = value.strip()
+    return v in ("", UNKNOWN) or (dash and v == "-")
+
+
+def normalise_date(value: str) -> tuple[str, str | None]:
+    """The value to keep and, when it is not PBN's ``YYYY.MM.DD``, a warning."""
+    v = value.strip()
+    if _DATE_OK.match(v) or v.startswith("#"):
+        return value, None
+    m = _DATE_ISO.match(v) or _DATE_PACKED.match(v)
+    ymd: tuple[int, int, int] | None = None
+    if m:
+        ymd = int(m.group(1)), int(m.group(2)), int(m.group(3))
+    elif m := _DATE_YEAR_LAST.match(v):
+        a, b, year = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        if (a > 12) != (b > 12):
+            ymd = (year, b, a) if a > 12 else (year, a, b)
+    if ymd is not None:
+        year, month, day = ymd
+        if 1 <= month <= 12 and 1 <= day <= 31 and year >= 1000:
+            fixed = f"{year:04d}.{month:02d}.{day:02d}"
+            return fixed, f"Date {value!r} is not YYYY.MM.DD; read as {fixed} (PBN §3.4.3)"
+    if _DATE_LOOSE_OK.match(v):
+        return value, (f"Date {value!r} is not YYYY.MM.DD (four-digit year, two-digit month "
+                       "and day); kept as written (PBN §3.4.3)")
+    return value, (f"Date {_short(value)!r} is not YYYY.MM.DD with '?' for unknown digits; "
+                   "kept as written (PBN §3.4.3)")
+
+
+def check_value(name: str, value: str) -> str | None:
+    """A warning for a value PBN does not allow that costs nothing of the record."""
+    v = value.strip()
+    if v.startswith("#") or is_unspecified(v):
+        return None
+    if name == "Vulnerable" and v.casefold() not in _VULNERABLE:
+        return (f"Vulnerable {_short(value)!r} is not one of None, NS, EW, All (or Love, -, "
+                "Both); kept as written (PBN §3.4.10)")
+    if name == "Board" and (not _BOARD.match(v) or int(v) == 0):
+        return f"Board {_short(value)!r} is not a board number 1, 2, 3 … (PBN §3.4.4)"
+    if name == "OptimumScore" and not _OPTIMUM_SCORE.match(v):
+        return (f"OptimumScore {_short(value)!r} must be 'NS <score>' or 'EW <score>' "
+                "(PBN §4.2)")
+    return None
+
+
+def _short(text: str) -> str:
+    """A value as quoted in a message: long garbage is cut, not printed whole."""
+    return text if len(text) <= 40 else text[:39] + "…"
