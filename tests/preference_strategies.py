@@ -71,7 +71,8 @@ def preference_records(draw: st.DrawFn) -> Record:
         if name not in seen:
             seen.add(name)
             tags.append(Tag(name, value, tuple(draw(comments))))
-    tags.extend(t for t in draw(st.lists(plain_tags, max_size=2)) if t.name not in seen
+    tags.extend(t for t in draw(st.lists(plain_tags, max_size=2, unique_by=lambda t: t.name))
+                if t.name not in seen
                 and t.name not in ("Scoring", "Dealer"))
     if draw(st.booleans()):
         toks = draw(st.lists(pref_call_tokens, max_size=9))
