@@ -116,3 +116,36 @@ def test_replay_of_illegal_card_exits_1(tmp_path: Path) -> None:
     f.write_text(EXAMPLE.replace("HQ H9 H8\nDA D8 D7", "HQ D8 H8\nDA H9 D7"), "utf-8")
     code, out = run("replay", str(f), "--board", "1", "--lang", "en")
     assert code == 1 and "must follow hearts" in out and "!" in out
+
+
+def test_archive_stores_the_family_and_filters_by_it(tmp_path: Path) -> None:
+    db = str(tmp_path / "a.db")
+    code, out = run("import", "--db", db, str(EXAMPLES))
+    assert code == 0, out
+    code, out = run("query", "--db", db, "--game", "preference", "--format", "json")
+    assert code == 0, out
+    import json
+    rows = json.loads(out)
+    assert len(rows) == 12 and {r["game"] for r in rows} == {"Preference"}
+    assert rows[-1]["pot"] == 150
+    code, out = run("query", "--db", db, "--game", "priffe", "--format", "json")
+    assert code == 0 and {r["game"] for r in json.loads(out)} == {"Priffe"}
+    code, out = run("query", "--db", db, "--game", "preference", "--contract", "♥",
+                    "--format", "json")
+    assert code == 0 and all(r["contract"] == "Hearts" for r in json.loads(out))
+    code, out = run("stats", "--db", db)
+    assert code == 0 and "Préférence standings" in out
+    from priffe_records.archive.schema import open_archive
+    conn = open_archive(db, readonly=True)
+    try:
+        balances = dict(conn.execute("SELECT player, balance FROM preference_standings"))
+    finally:
+        conn.conn.close()
+    sheet_rows = [line for line in run("score", str(GRAZ))[1].splitlines() if "│" in line]
+    assert balances == {"Anna Kofler": -34, "Bertil Strand": -34, "Cecilia Huber": -82}
+    assert sheet_rows
+    code, out = run("export", "--db", db, "--game", "preference", "-o",
+                    str(tmp_path / "back.ppn"))
+    assert code == 0, out
+    assert list(loads((tmp_path / "back.ppn").read_text("utf-8"))) == list(loads(
+        GRAZ.read_text("utf-8")))

@@ -14,8 +14,10 @@ from dataclasses import dataclass, replace
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import PLAYER_TAGS, Location, Record
 from priffe_records.game.cards import SEATS, Seat
+from priffe_records.rules.family import family_for
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.partie import parties
+from priffe_records.rules.preference.books import PrefLine, PrefPartie
 from priffe_records.rules.priffe.rubber import (
     DealLine,
     PartieResult,
@@ -90,6 +92,10 @@ class DealFacts:
     tricks: tuple[TrickRow, ...] = ()
     commentary: str = ""
     findings: tuple[FindingRow, ...] = ()
+    game: str = "Priffe"  # the family its Scoring tag selects
+    pot: int | None = None  # Préférence: the pot after the deal
+    # Préférence: each seat's change of balance (antes included), from the partie's books
+    balance_changes: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +173,31 @@ def _facts(record: Record) -> DealFacts:
         claimed_score_ns=score.ns if score else None, claimed_score_ew=score.ew if score else None,
         claimed_rubber_ns=total.ns if total else None,
         claimed_rubber_ew=total.ew if total else None,
-        seats=_seats(record), commentary=" ".join(c.text.strip() for c in record.comments()))
+        seats=_seats(record), commentary=" ".join(c.text.strip() for c in record.comments()),
+        game=family_for(record.get("Scoring")).name)
+
+
+def _pref_computed(line: PrefLine, base: DealFacts) -> DealFacts:
+    """The Préférence books' view of a deal: declarer, made, calls, tricks, pot, balances."""
+    o = line.outcome
+    calls = tuple((c.seat.value, c.bid.value if c.bid is not None else c.token.text)
+                  for c in o.auction.calls) if o.auction is not None else ()
+    tricks = []
+    for t in o.play.tricks if o.play is not None else ():
+        by_seat = {p.seat: p.token.text for p in t.cards}
+        tricks.append(TrickRow(t.number, t.leader.value if t.leader else None,
+                               t.winner.value if t.winner else None,
+                               *(by_seat.get(seat) for seat in SEATS)))
+    made = None
+    if o.declarer is not None and (o.tricks is not None or o.no_play):
+        made = int(not o.gave_up and (o.tricks is None or o.tricks.get(o.declarer, 0) >= 6))
+    changes: tuple[tuple[str, int], ...] = ()
+    if line.score is not None:
+        changes = tuple((s.value, v - line.ante) for s, v in line.score.items())
+    return replace(
+        base, contract=o.contract.value if o.contract is not None else base.contract,
+        declarer=o.declarer.value if o.declarer is not None else base.declarer,
+        made=made, calls=calls, tricks=tuple(tricks), pot=line.pot, balance_changes=changes)
 
 
 def _slam(n: int) -> str | None:
@@ -253,6 +283,9 @@ def check_partie(group: Sequence[Record | BadRecord]) -> PartieCheck:
             last_of[line.rubber] = line.outcome.record
         rubbers += [_rubber(end, last_of.get(end.rubber))
                     for end in (result.rubbers if isinstance(result, PartieResult) else ())]
+        for pline in result.lines if isinstance(result, PrefPartie) else ():
+            i = pline.outcome.index - 1
+            facts[i] = _pref_computed(pline, facts[i])
         for f in result.findings:
             if f.record is not None and 1 <= f.record <= len(group):
                 per_item[f.record - 1].append(_row(f))

@@ -41,6 +41,8 @@ _DEAL_COLUMNS = {
     "errors": "error findings of the validator", "status":
     "clean, warnings, errors, or unreadable (a syntax error: the raw text is kept)",
     "ppn": "the record's canonical PPN text", "hash": "SHA-256 of ppn: the record's identity",
+    "game": "the game family: Priffe or Preference (Austrian Préférence, PREFERENCE.md)",
+    "pot": "Préférence: the pot after the deal, computed by the partie's books (P12–P13)",
 }
 
 _QUERIES: dict[str, dict[str, Any]] = {
@@ -92,7 +94,7 @@ def metadata(db_path: str | os.PathLike[str]) -> dict[str, Any]:
                     "label_column": "board",
                     "description": "One row per record (deal or score-sheet line); "
                                    "rule findings are in findings.",
-                    "facets": ["contract", "status", "event", "declaring_side", "slam"],
+                    "facets": ["game", "contract", "status", "event", "declaring_side", "slam"],
                     "sortable_columns": ["date", "event", "board", "contract", "errors",
                                          "score_ns", "score_ew"],
                     "fts_table": "deals_fts", "fts_pk": "id",
@@ -104,7 +106,11 @@ def metadata(db_path: str | os.PathLike[str]) -> dict[str, Any]:
                             "facets": ["site", "source"]},
                 "players": {"label_column": "name", "description": "One row per name."},
                 "rubbers": {"label_column": "number", "facets": ["winner", "complete"]},
-                "seats": {"facets": ["seat", "side"]},
+                "seats": {"facets": ["seat", "side"],
+                          "columns": {"balance_change": "Préférence: the seat's change of "
+                                      "balance in this deal, antes included (P12–P14)"}},
+                "preference_standings": {"description": "Préférence: each player's balance "
+                                         "summed over every partie (antes included)."},
                 "calls": {"facets": ["call", "seat"]},
                 "tricks": {"facets": ["leader", "winner"]},
                 "findings": {"description": "What the validator said about each record.",

@@ -29,6 +29,7 @@ from priffe_records.format.reader import loads
 from priffe_records.format.record import Record
 from priffe_records.format.writer import write
 from priffe_records.game.calls import Contract
+from priffe_records.game.preference import Bid
 
 # Names match whatever their case (Unicode casefolding, done in Python): see
 # players.folded. Every use passes ``name.casefold()``.
@@ -56,12 +57,13 @@ COLUMN_SQL: dict[str, str] = {
     "score": "COALESCE(d.score_ns, d.claimed_score_ns) || '–' || "
              "COALESCE(d.score_ew, d.claimed_score_ew)",
     "status": "d.status", "errors": "d.errors", "source": "d.source", "line": "d.line",
-    "ppn": "d.ppn",
+    "ppn": "d.ppn", "game": "d.game", "pot": "d.pot",
 }
 # JSON and CSV: one value per column; the table: what fits a terminal.
 FULL_COLUMNS = ("id", "date", "event", "site", "rubber", "board", "dealer", "north", "east",
                 "south", "west", "contract", "declarer", "tricks_ns", "tricks_ew", "made",
-                "slam", "score_ns", "score_ew", "status", "errors", "source", "line")
+                "slam", "score_ns", "score_ew", "status", "errors", "source", "line", "game",
+                "pot")
 TABLE_COLUMNS = ("id", "date", "event", "board", "players", "contract", "declarer", "tricks",
                  "outcome", "score", "status")
 
@@ -101,6 +103,7 @@ class Filters:
     slam: bool = False
     errors: bool | None = None  # True: with errors, False: clean
     text: str | None = None
+    game: str | None = None  # priffe | preference
 
     def where(self) -> tuple[str, list[Any]]:
         """The WHERE clause (over ``deals d``) and its parameters."""
@@ -134,10 +137,17 @@ class Filters:
             # A bare year or month includes all of it: 2026 → up to 2026.99.99.
             last = pbn_date(self.date_to)
             params.append(last + ".99" * (2 - last.count(".")))
+        preference = (self.game or "").casefold() == "preference"
+        if self.game:
+            if self.game.casefold() not in ("priffe", "preference"):
+                raise QueryError(f"--game {self.game!r}: write priffe or preference")
+            clauses.append("d.game = ?")
+            params.append("Preference" if preference else "Priffe")
         if self.contract:
             try:
                 clauses.append("d.contract = ?")
-                params.append(Contract.parse(self.contract).value)
+                params.append(Bid.parse(self.contract).value if preference
+                              else Contract.parse(self.contract).value)
             except ValueError as e:
                 raise QueryError(f"--contract: {e}") from None
         if self.declarer_side:
@@ -306,4 +316,9 @@ def stats(db: sqlite_utils.Database, player: str | None = None) -> list[Table]:
             "GROUP BY contract ORDER BY deals DESC", params))
     else:
         tables.append(_table(db, "Contract success rates", "SELECT * FROM contract_success"))
+    pref = _table(db, "Préférence standings (balances, antes included, P13/P14)",
+                  f"SELECT player, parties, deals, balance FROM preference_standings{only}",
+                  params)
+    if pref.rows:
+        tables.insert(1, pref)
     return tables

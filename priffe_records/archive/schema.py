@@ -28,7 +28,7 @@ import sqlite_utils
 
 from priffe_records.format.errors import PriffeError
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 APPLICATION_ID = 0x50524946  # "PRIF": marks the file as a priffe archive
 DEFAULT_TIMEOUT = 60.0  # seconds to wait for another writer (an import running)
 
@@ -323,6 +323,33 @@ def _v2(db: sqlite_utils.Database) -> None:
     db.table("deal_history").create_index(["deal_id"])
 
 
+# ---------------------------------------------------------------- version 3
+
+
+def _v3(db: sqlite_utils.Database) -> None:
+    """Two game families: ``deals.game`` (Priffe or Preference), the Préférence pot after
+    each deal and each seat's change of balance, and the Préférence standings."""
+    db.execute("ALTER TABLE deals ADD COLUMN game TEXT")
+    db.execute("ALTER TABLE deals ADD COLUMN pot INTEGER")
+    db.execute("ALTER TABLE seats ADD COLUMN balance_change INTEGER")
+    db.execute("UPDATE deals SET game = CASE WHEN ppn LIKE '%[Scoring \"Preference%' "
+               "THEN 'Preference' ELSE 'Priffe' END WHERE status != 'unreadable'")
+    db.table("deals").create_index(["game"])
+    for name, sql in VIEWS_V3.items():
+        db.create_view(name, sql)
+
+
+VIEWS_V3: dict[str, str] = {
+    # Préférence: each player's balance summed over every partie (antes included).
+    "preference_standings": """
+SELECT p.id AS player_id, p.name AS player, count(DISTINCT d.partie_id) AS parties,
+  count(*) AS deals, sum(s.balance_change) AS balance
+FROM seats s JOIN players p ON p.id = s.player_id JOIN deals d ON d.id = s.deal_id
+WHERE d.game = 'Preference'
+GROUP BY p.id ORDER BY balance DESC""",
+}
+
+
 # Append-only: a new step goes at the end (each bumps SCHEMA_VERSION by one).
-MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_v1, _v2]
+MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_v1, _v2, _v3]
 assert len(MIGRATIONS) == SCHEMA_VERSION

@@ -95,6 +95,8 @@ class DealRow:
     hash: str
     imported_at: str
     ident: str | None  # rubber/board from the record's tags: its place in the partie
+    game: str | None = None  # Priffe or Preference (schema v3)
+    pot: int | None = None  # Préférence: the pot after the deal
 
 
 DEAL_COLUMNS = tuple(f.name for f in fields(DealRow))
@@ -282,6 +284,9 @@ class Store:
         if seats:
             conn.executemany("INSERT INTO seats (deal_id, seat, side, player_id) "
                              "VALUES (?, ?, ?, ?)", seats)
+        if facts.balance_changes:  # Préférence: the books' change per seat (schema v3)
+            conn.executemany("UPDATE seats SET balance_change = ? WHERE deal_id = ? AND seat = ?",
+                             [(v, deal_id, seat) for seat, v in facts.balance_changes])
         if facts.calls:
             conn.executemany("INSERT INTO calls (deal_id, idx, seat, call) VALUES (?, ?, ?, ?)",
                              [(deal_id, i, seat, call)
@@ -361,7 +366,8 @@ def _deal_row(store: Store, item: _Item, facts: engine.DealFacts, partie_id: int
         players=", ".join(name for _, _, name in facts.seats) or None,
         commentary=facts.commentary or None, errors=errors, warnings=warnings,
         unverifiable=unverifiable, status=status, ppn=item.text, hash=item.digest,
-        imported_at=old.imported_at if old else store.now, ident=ident_of(record))
+        imported_at=old.imported_at if old else store.now, ident=ident_of(record),
+        game=None if isinstance(record, BadRecord) else facts.game, pot=facts.pot)
 
 
 def _classify(store: Store, group: list[Record | BadRecord],

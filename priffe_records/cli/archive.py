@@ -99,6 +99,8 @@ def filter_options(f: F) -> F:
         click.option("--errors/--clean", default=None,
                      help="Records with rule errors (or unreadable), or without."),
         click.option("--text", help="Full-text search: event, site, players, commentary."),
+        click.option("--game", type=click.Choice(["priffe", "preference"], case_sensitive=False),
+                     help="Only deals of this game family."),
     ]
     for option in reversed(options):
         f = option(f)
