@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,10 @@ def _compile_catalogs() -> None:
 
 
 _compile_catalogs()
+# English unless a test asks for Swedish: the machine's own locale must not change outputs.
+for _name in ("PRIFFE_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+    os.environ.pop(_name, None)
+os.environ["LANG"] = "C.UTF-8"
 
 
 @pytest.fixture

@@ -36,9 +36,11 @@ def test_golden_full_deal(lang: str) -> None:
     assert out.replace(str(EXAMPLE), "replay-example.ppn") == expected
 
 
-def test_default_language_is_swedish() -> None:
-    _, out, _ = run(str(EXAMPLE))
+def test_the_language_follows_the_locale_like_every_command() -> None:
+    _, out, _ = run(str(EXAMPLE), env={"LANG": "sv_SE.UTF-8"})
     assert "Given: Nord (Anna) · Förhand: Öst (Bertil)" in out and "♣ Ä K D Kn 6 3" in out
+    _, out, _ = run(str(EXAMPLE), env={"LANG": "C.UTF-8"})
+    assert "Dealer: North (Anna) · Forehand: East (Bertil)" in out
 
 
 def test_step_when_piped_prints_everything_at_once() -> None:

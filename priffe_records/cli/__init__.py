@@ -10,6 +10,7 @@ import click
 
 from priffe_records import __version__
 from priffe_records.cli import archive, format, replay, rules
+from priffe_records.cli.common import add_lang_option
 from priffe_records.cli.runtime import tune_gc_for_batch
 
 
@@ -23,6 +24,7 @@ def cli() -> None:
 for _module in (format, rules, archive, replay):
     for _command in _module.COMMANDS:
         cli.add_command(_command)
+add_lang_option(cli)  # `priffe --lang sv validate …` and `priffe validate --lang sv …`
 
 
 def main() -> None:

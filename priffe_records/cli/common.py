@@ -1,4 +1,5 @@
-"""What every command shares: turning library errors into one clear line and an exit code."""
+"""What every command shares: the language, turning library errors into one clear line and
+an exit code."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any, TypeVar
 import click
 
 from priffe_records.format.errors import PriffeError
+from priffe_records.game.language import LANGUAGES, Message, msg, resolve_language, use_language
 from priffe_records.rules.priffe.options import PRESETS, Options
 
 EXIT_OK = 0
@@ -21,8 +23,8 @@ EXIT_UNUSABLE = 2  # the input could not be used at all
 class UserError(click.ClickException):
     """An error the user can fix; printed as ``priffe: message`` without a traceback."""
 
-    def __init__(self, message: str, exit_code: int = EXIT_UNUSABLE) -> None:
-        super().__init__(message)
+    def __init__(self, message: Message | str, exit_code: int = EXIT_UNUSABLE) -> None:
+        super().__init__(str(message))
         self.exit_code = exit_code  # type: ignore[misc]
 
     def show(self, file: object = None) -> None:
@@ -37,16 +39,16 @@ def user_errors() -> Iterator[None]:
     except PriffeError as e:
         raise UserError(str(e)) from None
     except FileNotFoundError as e:
-        raise UserError(f"{e.filename}: no such file") from None
+        raise UserError(msg("{file}: no such file", file=e.filename)) from None
     except IsADirectoryError as e:
-        raise UserError(f"{e.filename}: is a directory") from None
+        raise UserError(msg("{file}: is a directory", file=e.filename)) from None
     except PermissionError as e:
-        raise UserError(f"{e.filename}: permission denied") from None
+        raise UserError(msg("{file}: permission denied", file=e.filename)) from None
     except OSError as e:
         name = getattr(e, "filename", None) or ""
         raise UserError(f"{name}: {e.strerror or e}") from None
     except KeyboardInterrupt:
-        click.echo("priffe: interrupted", err=True)
+        click.echo("priffe: " + str(msg("interrupted")), err=True)
         sys.exit(130)
 
 
@@ -78,3 +80,35 @@ def preset_option(f: F) -> F:
     return click.option("--preset", "options", type=click.Choice(sorted(PRESETS)),
                         default="sv", show_default=True, callback=_preset,
                         help="Rules for records without a Scoring tag (RULES.md Presets).")(f)
+
+
+_LANG_SET = "priffe_language_set"
+
+
+def _lang(ctx: click.Context, param: click.Parameter, value: str | None) -> str:
+    """Pick the language before anything else is parsed: ``--lang``, else ``PRIFFE_LANG``,
+    else the locale, else English. Given on the group and the command, the command wins."""
+    root = ctx.find_root()
+    if value is None and root.meta.get(_LANG_SET):
+        return str(root.meta[_LANG_SET])
+    lang = resolve_language(value)
+    # Scoped to this invocation: a library caller in the same process keeps its language.
+    ctx.with_resource(use_language(lang))
+    root.meta[_LANG_SET] = lang
+    return lang
+
+
+def lang_option() -> click.Option:
+    return click.Option(["--lang"], type=click.Choice(LANGUAGES), default=None, is_eager=True,
+                        expose_value=False, callback=_lang,
+                        help="Language of messages and output: sv or en (default: PRIFFE_LANG, "
+                             "else the locale, else en).")
+
+
+def add_lang_option(command: click.Command) -> None:
+    """Give ``command`` (and every subcommand of a group) the ``--lang`` option."""
+    if not any(p.name == "lang" for p in command.params):
+        command.params.insert(0, lang_option())
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            add_lang_option(sub)

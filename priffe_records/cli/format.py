@@ -16,6 +16,7 @@ from priffe_records.format.errors import BadRecord
 from priffe_records.format.reader import read
 from priffe_records.format.record import Record
 from priffe_records.format.writer import dumps, write
+from priffe_records.game.language import msg
 
 PPN_SUFFIXES = (".ppn", ".pbn")
 
@@ -36,10 +37,10 @@ def expand_paths(paths: tuple[str, ...]) -> Iterator[Path]:
             found = sorted(f for f in path.rglob("*") if f.suffix.lower() in PPN_SUFFIXES
                            and f.is_file())
             if not found:
-                raise UserError(f"{p}: no .ppn or .pbn files in this folder")
+                raise UserError(msg("{file}: no .ppn or .pbn files in this folder", file=p))
             yield from found
         elif not path.exists():
-            raise UserError(f"{p}: no such file")
+            raise UserError(msg("{file}: no such file", file=p))
         else:
             yield path
 
@@ -86,10 +87,10 @@ def fmt_command(files: tuple[str, ...], check: bool, output: str | None,
             if old != new.encode("utf-8"):
                 changed.append(path)
                 if check:
-                    click.echo(f"would reformat {path}", err=True)
+                    click.echo(str(msg("would reformat {file}", file=path)), err=True)
                 else:
                     write(good, path, resolve_inheritance=resolve_inheritance)
-                    click.echo(f"reformatted {path}", err=True)
+                    click.echo(str(msg("reformatted {file}", file=path)), err=True)
         if output is not None and not failed:
             joined = "\n".join(texts)
             if output == "-":
@@ -97,9 +98,10 @@ def fmt_command(files: tuple[str, ...], check: bool, output: str | None,
             else:
                 write_text_atomically(output, joined)
     if output is None:
-        verb = "would be reformatted" if check else "reformatted"
-        click.echo(f"{len(changed)} file(s) {verb}"
-                   + (f", {failed} with errors left unchanged" if failed else ""), err=True)
+        done = (msg("{count} file(s) would be reformatted", count=len(changed)) if check
+                else msg("{count} file(s) reformatted", count=len(changed)))
+        left = msg(", {count} with errors left unchanged", count=failed) if failed else ""
+        click.echo(f"{done}{left}", err=True)
     if failed or (check and changed):
         sys.exit(EXIT_FINDINGS)
     sys.exit(EXIT_OK)
@@ -137,9 +139,10 @@ def parse_command(files: tuple[str, ...], as_json: bool) -> None:
                     fields = [f"{n}={rec.get(n)}" for n in ("Event", "Rubber", "Board",
                                                             "Contract", "Declarer", "Result")
                               if rec.get(n) is not None]
-                    click.echo(f"{where}: " + (" ".join(fields) or "(no identification tags)"))
+                    click.echo(f"{where}: " + (" ".join(fields)
+                                               or str(msg("(no identification tags)"))))
     if failed:
-        click.echo(f"{failed} record(s) could not be read", err=True)
+        click.echo(str(msg("{count} record(s) could not be read", count=failed)), err=True)
         sys.exit(EXIT_FINDINGS)
 
 

@@ -24,6 +24,7 @@ from priffe_records.cli.common import (
 from priffe_records.cli.inputs import display_name, open_input
 from priffe_records.format.reader import loads, read
 from priffe_records.format.record import Record
+from priffe_records.game.language import language, msg
 from priffe_records.replay.html import write_page
 from priffe_records.replay.model import DealReplay, build_replays
 from priffe_records.replay.preference import PrefReplay, build_pref_replays, pref_view
@@ -76,15 +77,17 @@ def _select(replays: Sequence[AnyReplay], name: str, board: int | None,
         chosen = [r for r in chosen if (r.rubber or "").strip() == str(rubber)]
         if not chosen:
             have = sorted({r.rubber.strip() for r in replays if r.rubber})
-            raise UserError(f"{name}: no rubber {rubber}" + (f" (rubbers: {', '.join(have)})"
-                                                              if have else ""))
+            raise UserError(msg("{file}: no rubber {rubber} (rubbers: {have})", file=name,
+                                rubber=rubber, have=", ".join(have)) if have else
+                            msg("{file}: no rubber {rubber}", file=name, rubber=rubber))
     if board is not None:
         pool = chosen
         chosen = [r for r in pool if (r.board or str(r.index)).strip() == str(board)]
         if not chosen:
             have = [(r.board or str(r.index)).strip() for r in pool]
-            raise UserError(f"{name}: no board {board}" + (f" (boards: {', '.join(have)})"
-                                                            if have else ""))
+            raise UserError(msg("{file}: no board {board} (boards: {have})", file=name,
+                                board=board, have=", ".join(have)) if have else
+                            msg("{file}: no board {board}", file=name, board=board))
     return chosen
 
 
@@ -160,8 +163,6 @@ def _step(replays: Sequence[AnyReplay], w: Words) -> None:
 @click.option("--db", "db", type=click.Path(dir_okay=False), metavar="FILE",
               help="Read the deal from this archive database (with --id).")
 @click.option("--id", "deal_id", type=int, metavar="N", help="The deal's id in the archive.")
-@click.option("--lang", type=click.Choice(["sv", "en"]), default="sv", show_default=True,
-              help="Labels: Swedish (Given/Förhand, Ä K D Kn) or English.")
 @preset_option
 @click.option("--step", is_flag=True,
               help="On a terminal, wait for a key between tricks (Enter/space/→ next, ← or b "
@@ -170,7 +171,7 @@ def _step(replays: Sequence[AnyReplay], w: Words) -> None:
               help="Write a self-contained HTML hand viewer instead (all deals, with a deal "
                    "selector, unless --board is given).")
 def replay_command(file: str | None, board: int | None, rubber: int | None, db: str | None,
-                   deal_id: int | None, lang: str, options: Options, step: bool,
+                   deal_id: int | None, options: Options, step: bool,
                    html: str | None) -> None:
     """Replay deals of FILE trick by trick: hands, auction, every trick, the score.
 
@@ -180,21 +181,21 @@ def replay_command(file: str | None, board: int | None, rubber: int | None, db: 
     happens, with the validator's message, and the replay stops there
     (exit status 1). Piped output is plain text, as is NO_COLOR.
     """
-    w = words(lang)
+    w = words(language())  # --lang, PRIFFE_LANG or the locale (cli/common.py)
     with user_errors():
         if db is not None or deal_id is not None:
             if file is not None or db is None or deal_id is None:
-                raise UserError("use either FILE or --db FILE --id N")
+                raise UserError(msg("use either FILE or --db FILE --id N"))
             records, index = _db_records(db, deal_id)
             name = db
         elif file is None:
-            raise UserError("name a FILE to replay (or --db FILE --id N)")
+            raise UserError(msg("name a FILE to replay (or --db FILE --id N)"))
         else:
             name = display_name(file)
             with open_input(file) as stream:
                 records, index = list(read(stream, name=name)), 0
         if not records:
-            raise UserError(f"{name}: no records")
+            raise UserError(msg("{file}: no records", file=name))
         pref = build_pref_replays(records)
         replays: list[AnyReplay] = [pref.get(r.index, r) for r in build_replays(records, options)]
         if index:
@@ -203,7 +204,8 @@ def replay_command(file: str | None, board: int | None, rubber: int | None, db: 
         _check_priffe(chosen)
         if html is not None:
             write_page(html, chosen, w)
-            click.echo(f"wrote {html} ({len(chosen)} deal(s))", err=True)
+            click.echo(str(msg("wrote {file} ({count} deal(s))", file=html, count=len(chosen))),
+                       err=True)
         else:
             terminal = sys.stdout.isatty() and sys.stdin.isatty()
             try:

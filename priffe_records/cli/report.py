@@ -13,6 +13,7 @@ from rich.console import Console, ConsoleOptions, JustifyMethod, RenderResult
 from rich.table import Table
 from rich.text import Text
 
+from priffe_records.game.language import Message, msg, msg_n, msg_p
 from priffe_records.rules.findings import Finding, Severity, sort_key
 from priffe_records.rules.priffe.scoring import SidePoints
 from priffe_records.rules.priffe.sheet import DealRow, PartieSheet, RubberRow
@@ -25,13 +26,13 @@ _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow",
 def summary(findings: Sequence[Finding], files: int, records: int) -> str:
     """``3 errors, 1 warning, 2 unverifiable in 2 files (40 records)``."""
     c = counts(findings)
-
-    def n(k: int, word: str) -> str:
-        return f"{k} {word}{'' if k == 1 or word == 'unverifiable' else 's'}"
-
-    return (f"{n(c[Severity.ERROR], 'error')}, {n(c[Severity.WARNING], 'warning')}, "
-            f"{n(c[Severity.UNVERIFIABLE], 'unverifiable')} in {n(files, 'file')} "
-            f"({n(records, 'record')})")
+    return str(msg("{errors}, {warnings}, {unverifiable} in {files} ({records})",
+                   errors=msg_n("{n} error", "{n} errors", c[Severity.ERROR]),
+                   warnings=msg_n("{n} warning", "{n} warnings", c[Severity.WARNING]),
+                   unverifiable=msg_n("{n} unverifiable", "{n} unverifiable",
+                                      c[Severity.UNVERIFIABLE]),
+                   files=msg_n("{n} file", "{n} files", files),
+                   records=msg_n("{n} record", "{n} records", records)))
 
 
 @dataclass(frozen=True)
@@ -45,19 +46,22 @@ class FindingsReport:
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         c = counts(self.findings)
         head = Text(self.file, style="bold")
-        head.append(f"  {c[Severity.ERROR]} errors" if c[Severity.ERROR] else "  ok",
-                    style="red" if c[Severity.ERROR] else "green")
+        errors = c[Severity.ERROR]
+        state = msg_n("{n} error", "{n} errors", errors) if errors else msg("ok")
+        head.append(f"  {state}", style="red" if errors else "green")
         yield head
         by_record: dict[int, list[Finding]] = {}
         for f in sorted(self.findings, key=sort_key):
             by_record.setdefault(f.record or 0, []).append(f)
+        width = max(len(str(s.word)) for s in Severity) + 1
         for rec, items in by_record.items():
             board = self.boards.get(rec)
-            label = f"  record {rec}" + (f" (board {board})" if board else "")
-            yield Text(label, style="cyan")
+            label = (msg("record {record} (board {board})", record=rec, board=board) if board
+                     else msg("record {record}", record=rec))
+            yield Text(f"  {label}", style="cyan")
             for f in items:
                 line = Text("    ")
-                line.append(f"{f.severity.value:<13}", style=_STYLE[f.severity])
+                line.append(f"{f.severity.word!s:<{width}}", style=_STYLE[f.severity])
                 line.append(f"{f.rule:<8}")
                 if f.location is not None:
                     line.append(f"{f.location.line}:{f.location.column}  ", style="dim")
@@ -65,10 +69,13 @@ class FindingsReport:
                 yield line
 
 
-_COLUMNS: tuple[tuple[str, JustifyMethod], ...] = (
-    ("Board", "right"), ("Dlr", "center"), ("Contract", "left"), ("Decl", "center"),
-    ("Tricks", "center"), ("Honours", "left"), ("NS", "right"), ("EW", "right"),
-    ("Σ NS", "right"), ("Σ EW", "right"), ("Games", "center"), ("", "left"))
+# Column heads of the score sheet, as a scorer abbreviates them.
+_COLUMNS: tuple[tuple[Message | str, JustifyMethod], ...] = (
+    (msg_p("sheet column", "Board"), "right"), (msg_p("sheet column", "Dlr"), "center"),
+    (msg_p("sheet column", "Contract"), "left"), (msg_p("sheet column", "Decl"), "center"),
+    (msg_p("sheet column", "Tricks"), "center"), (msg_p("sheet column", "Honours"), "left"),
+    ("NS", "right"), ("EW", "right"), ("Σ NS", "right"), ("Σ EW", "right"),
+    (msg_p("sheet column", "Games"), "center"), ("", "left"))
 
 
 def _pts(p: SidePoints | None, side: str) -> str:
@@ -87,7 +94,7 @@ class SheetView:
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         table = Table(title=self.sheet.title, show_lines=False, header_style="bold")
         for name, just in _COLUMNS:
-            table.add_column(name, justify=just)
+            table.add_column(str(name), justify=just)
         for row in self.sheet.rows:
             if isinstance(row, DealRow):
                 table.add_row(*_deal_cells(row))
@@ -96,9 +103,9 @@ class SheetView:
                 table.add_section()
         yield table
         if self.sheet.standings:
-            st = Table(title="Standings", header_style="bold")
-            st.add_column("Player")
-            st.add_column("Points", justify="right")
+            st = Table(title=str(msg("Standings")), header_style="bold")
+            st.add_column(str(msg("Player")))
+            st.add_column(str(msg("Points")), justify="right")
             for name, pts in self.sheet.standings:
                 st.add_row(name, f"{pts:+d}")
             yield st
@@ -110,11 +117,13 @@ def _deal_cells(r: DealRow) -> list[str]:
     games = f"{r.games.ns}–{r.games.ew}" if r.games else "?"
     notes = [r.note] if r.note else []
     if r.game_made is not None:
-        notes.append(f"game {r.game_made.value} +{r.bonus[r.game_made]}")
+        notes.append(str(msg("game {side} +{bonus}", side=r.game_made.value,
+                             bonus=r.bonus[r.game_made])))
     if r.forfeit != SidePoints():
         lost = r.game_made.other if r.game_made else None
         if lost is not None:
-            notes.append(f"{lost.value} forfeits {r.forfeit[lost]}")
+            notes.append(str(msg("{side} forfeits {points}", side=lost.value,
+                                 points=r.forfeit[lost])))
     return [r.board or str(r.record), r.dealer.value if r.dealer else "",
             r.contract.value if r.contract else "?", r.declarer.value if r.declarer else "",
             tricks, hon, _pts(r.score, "NS"), _pts(r.score, "EW"), _pts(r.totals, "NS"),
@@ -123,12 +132,13 @@ def _deal_cells(r: DealRow) -> list[str]:
 
 def _rubber_cells(r: RubberRow) -> list[str]:
     if not r.finished:
-        text = "not finished: no settlement"
+        text = str(msg("not finished: no settlement"))
     elif r.winner is None:
-        text = "tie: settles 0"
+        text = str(msg("tie: settles 0"))
     else:
-        text = f"{r.winner.value} win; " + ", ".join(f"{name} {pts:+d}"
-                                                     for name, _, pts in r.settlement)
+        text = str(msg("{side} win; {settlement}", side=r.winner.value,
+                       settlement=", ".join(f"{name} {pts:+d}" for name, _, pts in r.settlement)))
     total_ns = str(r.totals.ns) if r.totals else "?"
     total_ew = str(r.totals.ew) if r.totals else "?"
-    return [f"R{r.rubber}", "", "rubber end", "", "", "", "", "", total_ns, total_ew, "", text]
+    return [f"R{r.rubber}", "", str(msg("rubber end")), "", "", "", "", "", total_ns, total_ew, "",
+            text]

@@ -34,6 +34,7 @@ from priffe_records.format.errors import BadRecord
 from priffe_records.format.reader import read
 from priffe_records.format.record import Record
 from priffe_records.format.writer import dumps, write
+from priffe_records.game.language import msg
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.preference.sheet import fill_preference, score_preference
 from priffe_records.rules.priffe.options import Options
@@ -56,8 +57,8 @@ def _no_traceback(path: Path | str) -> Iterator[None]:
     except (UserError, click.exceptions.Exit, SystemExit):
         raise
     except Exception as e:  # a bug must not show the user a traceback
-        raise UserError(f"{path}: internal error ({type(e).__name__}: {e}); please report "
-                        "it with this file") from None
+        raise UserError(msg("{file}: internal error ({error}); please report it with this file",
+                            file=path, error=type(e).__name__ + ": " + str(e))) from None
 
 
 @contextmanager
@@ -67,7 +68,8 @@ def _opened(path: Path) -> Iterator[IO[bytes]]:
         with open_input(path) as fh:
             yield fh
     elif _stderr_is_terminal() and path.stat().st_size > PROGRESS_BYTES:
-        with rich.progress.open(path, "rb", description=f"checking {path.name}",
+        with rich.progress.open(path, "rb", description=str(msg("checking {file}",
+                                                                 file=path.name)),
                                 transient=True, console=Console(stderr=True)) as fh:
             yield fh
     else:
@@ -167,7 +169,7 @@ def score_command(file: str, fill: bool, force: bool, output: str | None,
     name = display_name(file)
     with _no_traceback(name):
         if not is_stdin(file) and not path.exists():
-            raise UserError(f"{file}: no such file")
+            raise UserError(msg("{file}: no such file", file=file))
         with open_input(path) as stream:
             records = list(read(stream, errors="collect", name=name))
         bad = [r for r in records if isinstance(r, BadRecord)]
@@ -183,7 +185,7 @@ def score_command(file: str, fill: bool, force: bool, output: str | None,
         if pref.rows:
             console.print(PrefSheetView(pref))
     if not any(sheet.rows for sheet in sheets) and not any(p.rows for p in pref_sheets):
-        click.echo(f"{name}: no Priffe deals to score", err=True)
+        click.echo(str(msg("{file}: no Priffe deals to score", file=name)), err=True)
     errors = [f for s in sheets for f in s.findings if f.is_error]
     errors += [f for p in pref_sheets for f in p.findings if f.is_error]
     # An unreadable record's errors were shown above, with the line and a caret.
@@ -194,11 +196,12 @@ def score_command(file: str, fill: bool, force: bool, output: str | None,
     if not fill:
         sys.exit(EXIT_FINDINGS if errors else EXIT_OK)
     if bad:
-        raise UserError(f"{name}: {len(bad)} record(s) could not be read; nothing written",
-                        EXIT_FINDINGS)
+        raise UserError(msg("{file}: {count} record(s) could not be read; nothing written",
+                            file=name, count=len(bad)), EXIT_FINDINGS)
     if errors and not force:
-        raise UserError(f"{name}: {len(errors)} error(s) above; nothing written (use --force "
-                        "to write the computed values anyway)", EXIT_FINDINGS)
+        raise UserError(msg("{file}: {count} error(s) above; nothing written (use --force to "
+                            "write the computed values anyway)", file=name, count=len(errors)),
+                        EXIT_FINDINGS)
     good = [r for r in records if isinstance(r, Record)]
     filled = fill_preference(fill_records(good, sheets), pref_sheets)
     with _no_traceback(output or name):
@@ -207,7 +210,7 @@ def score_command(file: str, fill: bool, force: bool, output: str | None,
         else:
             target = Path(output) if output else path
             write(filled, target)  # atomic: a temporary file, then os.replace
-            click.echo(f"filled {target}", err=True)
+            click.echo(str(msg("filled {file}", file=target)), err=True)
     sys.exit(EXIT_OK)
 
 
