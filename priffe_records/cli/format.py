@@ -28,7 +28,7 @@ def expand_paths(paths: tuple[str, ...]) -> Iterator[Path]:
     :func:`~priffe_records.cli.inputs.open_input`.
     """
     if sum(is_stdin(p) for p in paths) > 1:
-        raise UserError("'-' (standard input) may be given only once")
+        raise UserError(msg("'-' (standard input) may be given only once"))
     for p in paths:
         path = Path(p)
         if is_stdin(p):
