@@ -109,3 +109,31 @@ def test_cli_errors_speak_the_language() -> None:
     assert code == 2 and "filen finns inte" in err
     code, _, err = _run(["score", "--lang", "en", missing])
     assert code == 2 and "no such file" in err
+
+
+@pytest.mark.parametrize("lang", ["sv", "en"])
+def test_replay_of_an_illegal_move_golden_in_one_language(lang: str) -> None:
+    """The replay never mixes languages: the engine's R11 message is in the replay's too."""
+    code, out, _ = _run(["replay", "--lang", lang, str(GOLDEN / "replay-revoke.ppn")],
+                        {"NO_COLOR": "1"})
+    assert code == 1
+    _golden(f"replay-revoke.{lang}.txt", out)
+    flat = " ".join(out.split())
+    if lang == "sv":
+        assert "Uppspelningen stannar här" in flat
+        assert "stick 3: Väst spelar ♣4 men har ♦9 — måste bekänna ruter (R11)" in flat
+        stop = flat[flat.index("Uppspelningen"):]
+        assert not any(w in stop for w in ("West", "plays", "holding", "trick"))
+    else:
+        assert "trick 3: West plays ♣4 while holding ♦9 — must follow diamonds (R11)" in flat
+
+
+def test_html_replay_in_swedish_has_no_english_engine_text(tmp_path: Path) -> None:
+    page = tmp_path / "r.html"
+    code, _, err = _run(["replay", "--lang", "sv", "--html", str(page),
+                         str(GOLDEN / "replay-revoke.ppn")])
+    assert code == 1, err
+    html = page.read_text(encoding="utf-8")
+    assert '<html lang="sv">' in html
+    assert "måste bekänna ruter (R11)" in html and "must follow" not in html
+    assert "skrev" in err  # "wrote …" on stderr, in Swedish too

@@ -26,6 +26,7 @@ from priffe_records.replay.preference import PrefReplay, pref_deal_data
 from priffe_records.replay.wording import (
     Words,
     calls_text,
+    check_line,
     contract_line,
     honours_line,
     hs_text,
@@ -71,8 +72,8 @@ def _trick(t: TrickView, w: Words) -> dict[str, object]:
                    "comments": list(c.comments)} for c in t.cards],
         "ns": t.tally.ns,
         "ew": t.tally.ew,
-        "errors": [where(f) for f in t.errors],
-        "notes": [where(f) for f in t.notes],
+        "errors": [where(f, w) for f in t.errors],
+        "notes": [where(f, w) for f in t.notes],
     }
 
 
@@ -91,7 +92,7 @@ def deal_data(r: DealReplay, w: Words) -> dict[str, object]:
     if not r.playable:
         return {**head, "summary": summary_line(r, w)}
     steps = len(r.tricks) + 1
-    stop_text = (f"{w.stopped}: " + " · ".join(where(f) for f in r.stop_errors)
+    stop_text = (f"{w.stopped}: " + " · ".join(where(f, w) for f in r.stop_errors)
                  if r.stop is not None else None)
     claim = f"{w.claim}: {r.result} (R13)" if r.claimed and r.result and r.stop is None else None
     return {
@@ -101,14 +102,14 @@ def deal_data(r: DealReplay, w: Words) -> dict[str, object]:
         "left": [[_hand(h, w) for h in r.left(k)] for k in range(steps)],
         "honours": honours_line(r, w) or "",
         "auction": " · ".join(t + ("" if c.legal else " !") for t, c in calls_text(r, w)),
-        "auctionErrors": [where(f) for c in r.calls for f in c.errors],
+        "auctionErrors": [where(f, w) for c in r.calls for f in c.errors],
         "contract": contract_line(r, w),
         "tricks": [_trick(t, w) for t in r.tricks],
         "stop": stop_text,
         "claim": claim,
         "score": [{"rule": s.rule, "text": s.text} for s in score_lines(r, w)]
         if r.stop is None else [],
-        "checks": [f"{f.severity.value} {f.rule}: {where(f)}" for f in r.other_findings],
+        "checks": [check_line(f, w) for f in r.other_findings],
     }
 
 

@@ -24,7 +24,7 @@ from rich.text import Text
 
 from priffe_records.format.record import Record
 from priffe_records.game.cards import SUITS, Card, Seat
-from priffe_records.replay.wording import Words, where
+from priffe_records.replay.wording import Words, check_line, where
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.partie import parties
 from priffe_records.rules.preference.analysis import PrefOutcome
@@ -187,7 +187,7 @@ def text_lines(r: PrefReplay, w: Words) -> list[str]:
     if cards is not None and cards.talon is not None:
         lines.append("Talon: " + " ".join(w.card(c) for c in cards.talon))
     lines += [trick_text(t, w) for t in r.tricks]
-    lines += [where(f) for f in r.findings if f.is_error]
+    lines += [where(f, w) for f in r.findings if f.is_error]
     return lines + pay_lines(r)
 
 
@@ -245,8 +245,8 @@ def pref_deal_data(r: PrefReplay, w: Words) -> dict[str, object]:
                        "comments": [c.text for c in p.token.comments]} for p in t.cards],
             "ns": 0, "ew": 0,
             "tally": "  ".join(f"{s.value} {won[s]}" for s in (o.play.seats if o.play else ())),
-            "errors": [where(f) for f in t.findings if f.is_error],
-            "notes": [where(f) for f in t.findings if not f.is_error]})
+            "errors": [where(f, w) for f in t.findings if f.is_error],
+            "notes": [where(f, w) for f in t.findings if not f.is_error]})
     comments = [c.text for c in o.record.comments()]
     head = {"title": title(r), "roles": roles(r, w), "comments": comments,
             "option": f"{title(r)} — {contract_text(r, w)}"}
@@ -254,13 +254,13 @@ def pref_deal_data(r: PrefReplay, w: Words) -> dict[str, object]:
         return {**head, "summary": " · ".join([contract_text(r, w), *pay_lines(r)])}
     return {**head, "summary": None, "seats": seats, "left": left, "honours": "",
             "auction": auction_text(r),
-            "auctionErrors": [where(f) for f in r.findings
+            "auctionErrors": [where(f, w) for f in r.findings
                               if f.is_error and f.rule in ("P3", "P4", "P5", "P6")],
             "contract": contract_text(r, w), "tricks": tricks,
             "tally0": "  ".join(f"{s.value} 0" for s in (o.play.seats if o.play else PLAYERS)),
             "stop": None, "claim": None,
             "score": [{"rule": "P12", "text": line} for line in pay_lines(r)],
-            "checks": [f"{f.severity.value} {f.rule}: {where(f)}" for f in r.findings
+            "checks": [check_line(f, w) for f in r.findings
                        if f.rule not in ("P10",)]}
 
 

@@ -22,6 +22,7 @@ from priffe_records.replay.model import DealReplay, TrickView
 from priffe_records.replay.wording import (
     Words,
     calls_text,
+    check_line,
     contract_line,
     honours_line,
     hs_text,
@@ -153,7 +154,7 @@ def trick_table(r: DealReplay, w: Words, upto: int | None = None) -> Table:
             for note in c.comments:
                 cards.append(f"\n  {{{note}}}", style="italic")
         for f in t.notes:
-            cards.append("\n? " + where(f), style=DIM)
+            cards.append("\n? " + where(f, w), style=DIM)
         lead = w.seat(t.leader) if t.leader else "?"
         won = w.seat(t.winner) if t.winner and t.complete else ""
         table.add_row(str(t.number), lead, cards, won, str(t.tally.ns), str(t.tally.ew))
@@ -177,7 +178,7 @@ def findings_text(found: Sequence[Finding], w: Words) -> Text:
     out = Text()
     out.append(f"{w.checks}:", style="bold")
     for f in found:
-        out.append(f"\n{f.severity.value} {f.rule}: {where(f)}",
+        out.append("\n" + check_line(f, w),
                    style=RED if f.is_error else "")
     return out
 
@@ -198,7 +199,7 @@ def _play_parts(r: DealReplay, w: Words, upto: int | None) -> list[RenderableTyp
     if at_end and r.stop is not None:
         parts.append(Text(f"{w.stopped}:", style=RED))
         for f in r.stop_errors:
-            parts.append(Padding(Text(where(f), style=RED), (0, 0, 0, 2)))
+            parts.append(Padding(Text(where(f, w), style=RED), (0, 0, 0, 2)))
     if at_end and r.stop is None and r.claimed and r.result is not None:
         parts.append(Text(f"{w.claim}: {r.result} (R13)"))
     if at_end and r.stop is None:

@@ -21,6 +21,7 @@ from fractions import Fraction
 from priffe_records.game.calls import Call, Contract
 from priffe_records.game.cards import SUITS, Card, Rank, Seat, Side, sorted_cards
 from priffe_records.game.evaluation import show_hs
+from priffe_records.game.language import render
 from priffe_records.replay.model import CallView, DealReplay, ScoreLine
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.priffe.scoring import SidePoints
@@ -30,7 +31,8 @@ from priffe_records.rules.priffe.scoring import SidePoints
 
 @dataclass(frozen=True, slots=True)
 class Words:
-    """Every label a replay prints, in one language; the engine's own messages stay English."""
+    """Every label a replay prints, in one language; the engine's messages it shows are
+    rendered in the same language (:func:`where`)."""
 
     lang: str
     seats: tuple[str, str, str, str]  # N E S W
@@ -123,7 +125,7 @@ WORDS: dict[str, Words] = {
         "sv", ("Nord", "Öst", "Syd", "Väst"), ("N", "Ö", "S", "V"), _SV_RANKS,
         board="Giv", rubber="Robbert", dealer="Given", forehand="Förhand",
         declarer="spelförare", contract="Kontrakt", trumps="trumf", no_trumps="ingen trumf",
-        auction="Budgivning", honours="Honnörer", hs="hs", trick="Stick", lead="Utspel",
+        auction="Budgivning", honours="Hedrar", hs="hs", trick="Stick", lead="Utspel",
         cards="Kort i spelordning", winner="Tar", play="Spelet", score="Poäng",
         checks="Kontroll", stopped="Uppspelningen stannar här, vid ett otillåtet drag",
         claim="Resten av sticken tas i anspråk (*)", unknown="okänd",
@@ -131,7 +133,7 @@ WORDS: dict[str, Words] = {
         take="tar", tricks_word="stick", over="över", under="under",
         penalty_tricks_word="straffstick", each="à",
         small_slam="lillslam", grand_slam="storslam", penalty_slam="straff", no_slam="ingen slam",
-        honours_none="inga honnörspoäng", game_points="mot utgång",
+        honours_none="inga poäng för hedrar", game_points="mot utgång",
         first_game="gör första utgången", second_game="gör andra utgången",
         no_game="ingen utgång", forfeit="förlorar sina poäng mot utgången",
         deal_total="Givets poäng", rubber_total="Robbert hittills", by="av",
@@ -299,6 +301,13 @@ def summary_line(r: DealReplay, w: Words) -> str:
     return f"{head}{body} — {w.nothing}"
 
 
-def where(f: Finding) -> str:
-    """``file:line:col: message``: the validator's message with its place."""
-    return f"{f.location}: {f.message}" if f.location is not None else f.message
+def where(f: Finding, w: Words | None = None) -> str:
+    """``file:line:col: message``: the validator's message with its place, in the replay's
+    language (``w``), else the active one."""
+    text = render(f.text, w.lang if w is not None else None)
+    return f"{f.location}: {text}" if f.location is not None else text
+
+
+def check_line(f: Finding, w: Words) -> str:
+    """``error R11: file:line:col: message``, a finding in a replay's checks."""
+    return f"{f.severity.word.render(w.lang)} {f.rule}: {where(f, w)}"
