@@ -29,8 +29,8 @@ from priffe_records.rules.findings import Finding
 from priffe_records.rules.partie import parties
 from priffe_records.rules.preference.analysis import PrefOutcome
 from priffe_records.rules.preference.books import PrefLine, PrefPartie
-from priffe_records.rules.preference.play import PrefTrick
 from priffe_records.rules.preference.table import PLAYERS, next_player
+from priffe_records.rules.tricks import Trick
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +51,7 @@ class PrefReplay:
         return None
 
     @property
-    def tricks(self) -> tuple[PrefTrick, ...]:
+    def tricks(self) -> tuple[Trick, ...]:
         return self.outcome.play.tricks if self.outcome.play is not None else ()
 
     @property
@@ -151,7 +151,7 @@ def auction_text(r: PrefReplay) -> str:
                       (" (hold)" if c.hold else "") for c in a.calls)
 
 
-def trick_text(t: PrefTrick, w: Words) -> str:
+def trick_text(t: Trick, w: Words) -> str:
     cards = "  ".join(f"{p.seat.value}{' ▸' if p.seat is t.leader else ''} "
                       f"{w.card(p.card) if p.card else '?'}"
                       f"{'*' if p.seat is t.winner else ''}{'' if p.legal else '!'}"

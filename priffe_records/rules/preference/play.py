@@ -16,6 +16,7 @@ from priffe_records.format.record import Section, Token, TokenKind
 from priffe_records.game.cards import Card, CardError, Hand, Seat, Suit
 from priffe_records.game.words import card_name, seat_name, suit_name
 from priffe_records.rules.findings import Finding, error, unverifiable
+from priffe_records.rules.tricks import PlayedCard, Trick, trick_winner
 
 from .table import from_seat
 
@@ -23,29 +24,10 @@ TRICKS = 10
 
 
 @dataclass(frozen=True, slots=True)
-class PlayedCard:
-    seat: Seat
-    card: Card | None  # None: unknown card '-'
-    token: Token
-    legal: bool = True
-
-
-@dataclass(frozen=True, slots=True)
-class PrefTrick:
-    """One trick; ``cards`` in the order played (column order when the leader is unknown)."""
-
-    number: int
-    leader: Seat | None
-    cards: tuple[PlayedCard, ...]
-    winner: Seat | None
-    findings: tuple[Finding, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
 class PrefPlay:
     """The replayed play: tricks, tricks won per seat, and whether that is the final count."""
 
-    tricks: tuple[PrefTrick, ...]
+    tricks: tuple[Trick, ...]
     seats: tuple[Seat, ...]
     won: dict[Seat, int]
     complete: bool
@@ -56,18 +38,6 @@ class PrefPlay:
 def play_seats(declarer: Seat, out: tuple[Seat, ...]) -> tuple[Seat, ...]:
     """The seats that play, in column order from the declarer (P10)."""
     return tuple(s for s in from_seat(declarer) if s not in out)
-
-
-def trick_winner(plays: list[tuple[Seat, Card]], trump: Suit | None) -> Seat:
-    """Highest trump, else highest card of the suit led (P10); ``plays`` start with the lead."""
-    best_seat, best = plays[0]
-    for seat, card in plays[1:]:
-        if card.suit is best.suit:
-            if card.rank.order > best.rank.order:
-                best_seat, best = seat, card
-        elif card.suit is trump:
-            best_seat, best = seat, card
-    return best_seat
 
 
 def _card(tok: Token) -> Card | None:
@@ -149,7 +119,7 @@ def replay_play(section: Section, declarer: Seat, out: tuple[Seat, ...],
     claimed = section.ended
     leader: Seat | None = declarer
     won = dict.fromkeys(seats, 0)
-    tricks: list[PrefTrick] = []
+    tricks: list[Trick] = []
     findings: list[Finding] = []
     hidden = False
     for start in range(0, len(slots), width):
@@ -201,7 +171,7 @@ def replay_play(section: Section, declarer: Seat, out: tuple[Seat, ...],
                                       toks[unk].location))
         if full:
             leader = winner
-        tricks.append(PrefTrick(n, order[0] if lead_known else None,
+        tricks.append(Trick(n, order[0] if lead_known else None,
                                 tuple(PlayedCard(s, cards[s], toks[s], s not in bad)
                                       for s in order), winner, tuple(found)))
         findings.extend(found)

@@ -37,9 +37,10 @@ from priffe_records.game.cards import (
 from priffe_records.game.words import seat_name
 from priffe_records.rules.priffe.auction import contract_for
 from priffe_records.rules.priffe.options import PRESETS, Options
-from priffe_records.rules.priffe.play import opening_leader, trick_winner
+from priffe_records.rules.priffe.play import opening_leader
 from priffe_records.rules.priffe.rubber import RubberState, format_settlement, settle
 from priffe_records.rules.priffe.scoring import SidePoints, honours, score_deal
+from priffe_records.rules.tricks import trick_winner
 
 FIRST_NAMES = ("Anna", "Bertil", "Cecilia", "David", "Elsa", "Gustav", "Ingrid", "Karl",
                "Margit", "Nils", "Sigrid", "Torsten", "Ulla", "Vilhelm", "Astrid", "Harald")

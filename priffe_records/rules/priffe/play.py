@@ -47,7 +47,6 @@ if it is one whoever led, and *unverifiable* if it depends on who led.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from priffe_records.format.record import Section, Token, TokenKind
 from priffe_records.game.calls import Contract
@@ -67,26 +66,7 @@ from priffe_records.game.words import card_name, seat_name, suit_name
 from priffe_records.rules.findings import Finding, Severity, error, unverifiable
 from priffe_records.rules.priffe.options import FirstLead, Options
 from priffe_records.rules.priffe.scoring import SidePoints
-
-
-class PlayedCard(NamedTuple):
-    """One card of a trick. Immutable like the dataclasses here, but a NamedTuple:
-    the replay makes 52 per deal and building frozen dataclasses was a fifth of
-    its time (line profile)."""
-
-    seat: Seat
-    card: Card | None  # None: unknown card '-'
-    token: Token
-    legal: bool = True
-
-
-@dataclass(frozen=True, slots=True)
-class Trick:
-    number: int
-    leader: Seat | None
-    cards: tuple[PlayedCard, ...]
-    winner: Seat | None
-    findings: tuple[Finding, ...] = ()
+from priffe_records.rules.tricks import PlayedCard, Trick
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,18 +92,6 @@ def opening_leader(forehand: Seat, declarer: Seat | None, contract: Contract | N
             and contract is not None and contract.has_declarer:
         return declarer.left
     return forehand
-
-
-def trick_winner(plays: list[tuple[Seat, Card]], trump: Suit | None) -> Seat:
-    """Highest trump, else highest card of the suit led (R12); ``plays`` start with the lead."""
-    best_seat, best = plays[0]
-    for seat, card in plays[1:]:
-        if card.suit is best.suit:
-            if card.rank.order > best.rank.order:
-                best_seat, best = seat, card
-        elif card.suit is trump:
-            best_seat, best = seat, card
-    return best_seat
 
 
 # The replay runs on card ids (suit index * 13 + rank order) and held-card bit masks:
