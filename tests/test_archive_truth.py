@@ -219,3 +219,38 @@ def test_a_later_file_extending_a_partie_recomputes_it(tmp_path: Path) -> None:
     boards = [next(read_text(text)).get("Board") for _, text in partie_of_deal(archive, 1)]
     archive.close()
     assert boards == [r.get("Board") for r in whole]
+
+
+# ---------------------------------------------------------------- issue 9, point 6
+
+
+def test_an_unchanged_file_is_recognised_before_it_is_read(tmp_path: Path,
+                                                          monkeypatch: Any) -> None:
+    from priffe_records.archive import store
+
+    src = partie_file(tmp_path / "lund.ppn", 4)
+    n = len(list(read(src)))
+    db = tmp_path / "a.db"
+    first = run("import", str(src), "--db", str(db)).stdout
+    assert f"{n} records: {n} new" in first
+
+    def unread(*args: object, **kw: object) -> None:
+        raise AssertionError("an unchanged file was parsed")
+
+    with monkeypatch.context() as m:
+        m.setattr(store, "read", unread)
+        res = run("import", str(src), "--db", str(db))
+    assert res.exit_code == 0 and f"{n} records: 0 new, {n} duplicates" in res.stdout
+    # With --reject-invalid the same bytes are another question: read again.
+    res = run("import", str(src), "--db", str(db), "--reject-invalid")
+    assert f"{n} records: 0 new, {n} duplicates" in res.stdout
+    # A removal makes the file's records come back on the next import.
+    run("remove", "--db", str(db), "--id", "1")
+    res = run("import", str(src), "--db", str(db))
+    assert f"{n} records: 1 new, {n - 1} duplicates" in res.stdout
+    # One byte changed (a comment): read in full, the record superseded.
+    text = src.read_text("utf-8")
+    src.write_text(text.replace('[Board "1"]', '[Board "1"] {rättad}', 1), "utf-8")
+    res = run("import", str(src), "--db", str(db))
+    assert "1 updated" in res.stdout, res.stdout
+    assert snapshot(db) == snapshot(fresh(tmp_path, src))

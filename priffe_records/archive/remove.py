@@ -82,6 +82,8 @@ def remove(db: sqlite_utils.Database, selection: Selection, *, dry_run: bool = F
                                        r[10]) for r in rows])
             for partie_id in parties:
                 recompute_partie(store, partie_id)
+            # Files whose records went must be read in full when imported again.
+            db.execute("DELETE FROM sources")
             db.execute("COMMIT")
             return result
         except BaseException:

@@ -28,7 +28,7 @@ import sqlite_utils
 
 from priffe_records.format.errors import PriffeError
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 APPLICATION_ID = 0x50524946  # "PRIF": marks the file as a priffe archive
 DEFAULT_TIMEOUT = 60.0  # seconds to wait for another writer (an import running)
 
@@ -350,6 +350,22 @@ GROUP BY p.id ORDER BY balance DESC""",
 }
 
 
+# ---------------------------------------------------------------- version 4
+
+
+def _v4(db: sqlite_utils.Database) -> None:
+    """Each source file's SHA-256 as last imported: an unchanged file is not read again.
+
+    ``reject_invalid`` is the flag it was imported with (a file imported with
+    it and then without stores more); ``records``/``rejected`` let a skipped
+    import report what the full one would.
+    """
+    db.table("sources").create({
+        "source": str, "sha256": str, "size": int, "records": int, "rejected": int,
+        "reject_invalid": int, "imported_at": str,
+    }, pk="source", not_null=["sha256"])
+
+
 # Append-only: a new step goes at the end (each bumps SCHEMA_VERSION by one).
-MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_v1, _v2, _v3]
+MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_v1, _v2, _v3, _v4]
 assert len(MIGRATIONS) == SCHEMA_VERSION

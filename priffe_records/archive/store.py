@@ -513,11 +513,12 @@ def recompute_partie(store: Store, partie_id: int) -> None:
 
 
 class _Counting(io.RawIOBase):
-    """A binary file that counts the bytes read from it, for the progress bar."""
+    """A binary file that counts (for the progress bar) and hashes the bytes read from it."""
 
     def __init__(self, raw: IO[bytes]) -> None:
         self.raw = raw
         self.done = 0
+        self.sha = hashlib.sha256()
 
     def readable(self) -> bool:
         return True
@@ -526,6 +527,7 @@ class _Counting(io.RawIOBase):
         data = self.raw.read(len(b))
         b[: len(data)] = data
         self.done += len(data)
+        self.sha.update(data)
         return len(data)
 
 
@@ -554,12 +556,21 @@ def import_file(db: sqlite_utils.Database, source: str | os.PathLike[str] | IO[b
             progress(counting.done, records)
 
     try:
+        digest = _file_digest(raw)
         _begin(db, label)
         try:
+            unchanged = _unchanged(db, label, digest, reject_invalid)
+            if unchanged is not None:
+                db.execute("COMMIT")
+                return unchanged
             store = Store(db, label)
             items = read(cast(IO[bytes], counting), errors="collect", name=label)
             for group in _parties(items):
                 _store_partie(store, group, summary, reject_invalid, tick)
+            db.execute("INSERT OR REPLACE INTO sources (source, sha256, size, records, "
+                       "rejected, reject_invalid, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       [label, counting.sha.hexdigest(), counting.done, summary["records"],
+                        summary["rejected"], int(reject_invalid), store.now])
             db.execute("COMMIT")
         except BaseException:
             if db.conn.in_transaction:
@@ -575,6 +586,41 @@ def import_file(db: sqlite_utils.Database, source: str | os.PathLike[str] | IO[b
         if raw is not source:
             raw.close()
     return FileSummary(label, **summary)
+
+
+def _file_digest(raw: IO[bytes]) -> str | None:
+    """SHA-256 of the rest of a seekable file, which is then read from where it was.
+
+    A pipe cannot be read twice: ``None``, and it is imported in full.
+    """
+    try:
+        if not raw.seekable():
+            return None
+        start = raw.tell()
+        sha = hashlib.sha256()
+        while chunk := raw.read(1 << 20):
+            sha.update(chunk)
+        raw.seek(start)
+    except (OSError, ValueError):
+        return None
+    return sha.hexdigest()
+
+
+def _unchanged(db: sqlite_utils.Database, label: str, digest: str | None,
+               reject_invalid: bool) -> FileSummary | None:
+    """What importing ``label`` again would report, when its bytes are those last imported.
+
+    A removal clears ``sources``, so a file whose records went is read again.
+    """
+    if digest is None:
+        return None
+    row = db.execute("SELECT records, rejected FROM sources WHERE source = ? AND sha256 = ? "
+                     "AND reject_invalid = ?", [label, digest, int(reject_invalid)]).fetchone()
+    if row is None:
+        return None
+    records, rejected = int(row[0]), int(row[1])
+    return FileSummary(label, records=records, duplicates=records - rejected,
+                       rejected=rejected)
 
 
 def _begin(db: sqlite_utils.Database, label: str) -> None:
