@@ -208,14 +208,19 @@ class Store:
         self.source = source
         self.now = datetime.now(UTC).isoformat(timespec="seconds")
         self.players: dict[str, int] = {}
-        self.insert_deal_sql = (f"INSERT INTO deals ({', '.join(DEAL_COLUMNS)}) "
-                                f"VALUES ({', '.join('?' * len(DEAL_COLUMNS))})")
+        self.insert_deal_sql = (f"INSERT INTO deals (id, {', '.join(DEAL_COLUMNS)}) "
+                                f"VALUES (?, {', '.join('?' * len(DEAL_COLUMNS))})")
         self.update_deal_sql = (f"UPDATE deals SET {', '.join(c + ' = ?' for c in DEAL_COLUMNS)}"
                                 " WHERE id = ?")
 
-    def exists(self, digest: str) -> bool:
-        row = self.db.execute("SELECT 1 FROM deals WHERE hash = ?", [digest]).fetchone()
-        return row is not None
+    def existing(self, digests: Sequence[str]) -> set[str]:
+        """Which of these texts are stored (anywhere): one query per 500, not one each."""
+        found: set[str] = set()
+        for i in range(0, len(digests), 500):
+            chunk = list(digests[i:i + 500])
+            found.update(h for (h,) in self.db.execute(
+                f"SELECT hash FROM deals WHERE hash IN ({', '.join('?' * len(chunk))})", chunk))
+        return found
 
     def find_partie(self, record: Record) -> int | None:
         key = [record.get("Event"), record.get("Site"), record.get("Date"), self.source]
@@ -259,17 +264,27 @@ class Store:
             self.players[name] = pid
         return pid
 
-    def deal(self, row: DealRow, facts: engine.DealFacts) -> int:
-        deal_id = int(self.db.execute(self.insert_deal_sql, _DEAL_VALUES(row)).lastrowid or 0)
-        self._children(deal_id, row.partie_id, facts)
-        return deal_id
+    def deals(self, new: Sequence[tuple[DealRow, engine.DealFacts]]) -> None:
+        """Insert a batch of deals and what hangs off them, one executemany per table.
+
+        Ids are given here (after the largest, as SQLite would), so the
+        children need no round trip per deal; the write lock is ours.
+        """
+        if not new:
+            return
+        first = int(self.db.execute("SELECT coalesce(max(id), 0) FROM deals").fetchone()[0]) + 1
+        conn = self.db.conn
+        conn.executemany(self.insert_deal_sql, [(first + i, *_DEAL_VALUES(row))
+                                                for i, (row, _) in enumerate(new)])
+        self._children([(first + i, row.partie_id, facts)
+                        for i, (row, facts) in enumerate(new)])
 
     def replace_deal(self, deal_id: int, row: DealRow, facts: engine.DealFacts) -> None:
         """The stored deal ``deal_id`` becomes ``row``: same id, so its place in order stays."""
         for table in ("seats", "calls", "tricks", "findings"):
             self.db.execute(f"DELETE FROM {table} WHERE deal_id = ?", [deal_id])
         self.db.execute(self.update_deal_sql, [*_DEAL_VALUES(row), deal_id])
-        self._children(deal_id, row.partie_id, facts)
+        self._children([(deal_id, row.partie_id, facts)])
 
     def history(self, old: StoredDeal, action: str) -> None:
         """Keep a superseded or removed record's text, when and by what it went."""
@@ -278,24 +293,33 @@ class Store:
                         [old.id, action, old.hash, old.ppn, old.source, old.line,
                          old.imported_at, self.now, self.source])
 
-    def _children(self, deal_id: int, partie_id: int | None, facts: engine.DealFacts) -> None:
+    def _children(self, deals: Sequence[tuple[int, int | None, engine.DealFacts]]) -> None:
+        """Seats, calls, tricks and findings of ``(deal id, partie id, facts)``."""
         conn = self.db.conn
-        seats = [(deal_id, seat, side, self.player(name)) for seat, side, name in facts.seats]
+        seats = [(deal_id, seat, side, self.player(name))
+                 for deal_id, _, facts in deals for seat, side, name in facts.seats]
         if seats:
             conn.executemany("INSERT INTO seats (deal_id, seat, side, player_id) "
                              "VALUES (?, ?, ?, ?)", seats)
-        if facts.balance_changes:  # Préférence: the books' change per seat (schema v3)
+        changes = [(v, deal_id, seat) for deal_id, _, facts in deals
+                   for seat, v in facts.balance_changes]
+        if changes:  # Préférence: the books' change per seat (schema v3)
             conn.executemany("UPDATE seats SET balance_change = ? WHERE deal_id = ? AND seat = ?",
-                             [(v, deal_id, seat) for seat, v in facts.balance_changes])
-        if facts.calls:
+                             changes)
+        calls = [(deal_id, i, seat, call) for deal_id, _, facts in deals
+                 for i, (seat, call) in enumerate(facts.calls, 1)]
+        if calls:
             conn.executemany("INSERT INTO calls (deal_id, idx, seat, call) VALUES (?, ?, ?, ?)",
-                             [(deal_id, i, seat, call)
-                              for i, (seat, call) in enumerate(facts.calls, 1)])
-        if facts.tricks:
+                             calls)
+        tricks = [(deal_id, *t.values()) for deal_id, _, facts in deals for t in facts.tricks]
+        if tricks:
             conn.executemany("INSERT INTO tricks (deal_id, number, leader, winner, card_n, "
-                             "card_e, card_s, card_w) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                             [(deal_id, *t.values()) for t in facts.tricks])
-        self.findings(partie_id, deal_id, facts.findings)
+                             "card_e, card_s, card_w) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", tricks)
+        found = [(deal_id, partie_id, *f.values()) for deal_id, partie_id, facts in deals
+                 for f in facts.findings]
+        if found:
+            conn.executemany("INSERT INTO findings (deal_id, partie_id, rule, severity, "
+                             "message, file, line, col) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", found)
 
     def findings(self, partie_id: int | None, deal_id: int | None,
                  found: Sequence[engine.FindingRow]) -> None:
@@ -386,6 +410,7 @@ def _classify(store: Store, group: list[Record | BadRecord],
     claimed: set[int] = set()
     seen: set[str] = set()
     items: list[_Item] = []
+    elsewhere = store.existing([d for d in digests if d not in by_hash])
     for record, text, digest in zip(group, texts, digests, strict=True):
         line = record.location.line if record.location else 0
         item = _Item(record, text, digest, line, "new")
@@ -395,7 +420,7 @@ def _classify(store: Store, group: list[Record | BadRecord],
         elif here is not None:
             item.kind, item.deal_id, item.old = "here", here.id, here
             claimed.add(here.id)
-        elif store.exists(digest):
+        elif digest in elsewhere:
             item.kind = "elsewhere"
         else:
             ident = ident_of(record)
@@ -438,6 +463,7 @@ def _write_partie(store: Store, partie_id: int | None, first: Record | None,
     """Check the whole partie with the engine, then write what changed and refresh the rest."""
     check = engine.check_partie([i.record for i in items])
     here: set[int] = set()  # rubbers with a deal stored in this partie
+    new: list[tuple[DealRow, engine.DealFacts]] = []  # inserted in one batch
     for item, facts in zip(items, check.deals, strict=True):
         facts = _shifted(facts, item)
         bad = isinstance(item.record, BadRecord)
@@ -459,7 +485,7 @@ def _write_partie(store: Store, partie_id: int | None, first: Record | None,
                 here.add(facts.rubber)
             row = _deal_row(store, item, facts, partie_id, rubber_id)
             if kind == "new":
-                store.deal(row, facts)
+                new.append((row, facts))
             else:
                 assert item.deal_id is not None
                 if kind == "update" and item.old is not None:
@@ -471,6 +497,7 @@ def _write_partie(store: Store, partie_id: int | None, first: Record | None,
                 summary["unreadable"] += bad
         if progress is not None and item.from_file:
             progress(summary["records"])
+    store.deals(new)
     if partie_id is not None:
         store.rubbers(partie_id, check.rubbers, check.findings, here)
 
