@@ -3,13 +3,17 @@
 Import streams each file through the reader and the rules engine one partie
 at a time (memory is bounded by the largest partie, not the file), and
 stores every record with its findings: historical games that break a rule
-are kept and flagged, never dropped. A record is identified by the SHA-256
-of its canonical PPN text, so importing it again is a no-op.
+are kept and flagged, never dropped. A record's text is identified by the
+SHA-256 of its canonical PPN text, so importing it again is a no-op; its
+place (partie, Rubber, Board) lets a corrected text supersede the stored one,
+and every change recomputes its whole partie. A file whose bytes are those
+last imported under its name is recognised before it is parsed.
 
-Atomicity: each file is one ``BEGIN IMMEDIATE`` transaction and each record
-a savepoint inside it, so a crash, Ctrl-C or an unreadable file leaves the
-database exactly as it was before that file; ``BEGIN IMMEDIATE`` plus the
-busy timeout also makes a second importer wait its turn instead of failing.
+Atomicity: each file is one ``BEGIN IMMEDIATE`` transaction (a partie's new
+deals are written in one batch inside it), so a crash, Ctrl-C or an
+unreadable file leaves the database exactly as it was before that file;
+``BEGIN IMMEDIATE`` plus the busy timeout also makes a second importer wait
+its turn instead of failing.
 
 >>> from priffe_records.archive.schema import open_archive
 >>> db = open_archive(":memory:")
