@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields, replace
 from datetime import UTC, datetime
 from operator import attrgetter
-from typing import IO, cast
+from typing import IO, Literal, cast
 
 import sqlite_utils
 
@@ -173,6 +173,9 @@ class StoredDeal:
     imported_at: str
 
 
+Kind = Literal["new", "update", "here", "stored", "elsewhere"]
+
+
 @dataclass(slots=True)
 class _Item:
     """One record of a partie on its way to the database.
@@ -187,7 +190,7 @@ class _Item:
     text: str
     digest: str
     line: int
-    kind: str
+    kind: Kind
     deal_id: int | None = None
     old: StoredDeal | None = None
     from_file: bool = True
@@ -474,7 +477,7 @@ def _write_partie(store: Store, partie_id: int | None, first: Record | None,
         has_errors = bad or any(f.severity == "error" for f in facts.findings)
         if item.from_file:
             summary["records"] += 1
-        kind = item.kind
+        kind: Kind | Literal["skip"] = item.kind
         if kind in ("new", "update") and reject_invalid and has_errors:
             summary["rejected"] += 1
             kind = "skip"  # a rejected correction leaves the stored version as it was
