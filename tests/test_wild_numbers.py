@@ -96,6 +96,11 @@ def test_one_bad_file_never_hides_the_others(tmp_path: Path) -> None:
     files = {json.loads(x)["file"] for x in res.stdout.splitlines()}
     assert files == {str(a), str(bad), str(c)}, res.output
     assert "3 files" in res.stderr
+    # A path that is not there: the others are checked and counted, exit 2 at the end.
+    res = run("validate", "--json", str(a), str(tmp_path / "saknas.ppn"), str(c))
+    assert res.exit_code == 2 and "saknas.ppn: no such file" in res.stderr
+    assert {json.loads(x)["file"] for x in res.stdout.splitlines()} == {str(a), str(c)}
+    assert "2 files" in res.stderr
     db = tmp_path / "a.db"
     res = run("import", str(a), str(bad), str(c), "--db", str(db))
     assert res.exit_code == 0, res.output

@@ -117,6 +117,7 @@ def validate_command(files: tuple[str, ...], as_json: bool, conventions: bool,
         except UserError as e:
             e.show()
             unusable.append(e)
+    paths_read = len(paths)  # the summary counts the files that were checked
     for path in paths:
         # Streamed: memory stays bounded by one partie, whatever the file size.
         boards: dict[int, str | None] = {}
@@ -128,6 +129,7 @@ def validate_command(files: tuple[str, ...], as_json: bool, conventions: bool,
         except UserError as e:
             e.show()
             unusable.append(e)
+            paths_read -= 1
             continue
         n_records += len(boards)
         all_findings.extend(findings)
@@ -136,7 +138,7 @@ def validate_command(files: tuple[str, ...], as_json: bool, conventions: bool,
                 click.echo(json.dumps(f.to_dict(), ensure_ascii=False))
         elif findings:
             console.print(FindingsReport(display_name(path), findings, boards))
-    line = summary(all_findings, len(paths), n_records)
+    line = summary(all_findings, paths_read, n_records)
     if as_json:
         click.echo(line, err=True)
     else:
