@@ -93,6 +93,23 @@ def build_pref_replays(records: Sequence[Record]) -> dict[int, PrefReplay]:
     return out
 
 
+# Préférence words the shared replay vocabulary lacks, as players say them.
+_WORDS = {
+    "eldest": ("eldest", "förhand"), "discard": ("discard", "lägger bort"),
+    "dropped out": ("dropped out", "lägger sig"), "gives up": ("gives up", "ger upp"),
+    "gave up": ("gave up", "gav upp"), "hold": ("hold", "håller"),
+    "tricks": ("tricks", "stick"), "payments": ("payments", "betalningar"),
+    "pot": ("pot", "potten"), "balances": ("balances", "ställning"), "Talon": ("Talon", "Talong"),
+    "ante": ("ante: each pays {n} into the empty pot (P13)",
+             "insats: var och en lägger {n} i den tomma potten (P13)"),
+}
+
+
+def _t(w: Words, key: str) -> str:
+    en, sv = _WORDS[key]
+    return sv if w.lang == "sv" else en
+
+
 def _name(r: PrefReplay, seat: Seat, w: Words) -> str:
     name = r.outcome.player(seat)
     return f"{w.seat(seat)} ({name})" if name else w.seat(seat)
@@ -112,10 +129,10 @@ def _seats(values: dict[Seat, int] | None, signed: bool = True) -> str:
                      for s in PLAYERS if s in values)
 
 
-def title(r: PrefReplay) -> str:
+def title(r: PrefReplay, w: Words) -> str:
     rec = r.outcome.record
     parts = [x for x in (rec.get("Event"), rec.get("Site"), rec.get("Date")) if x]
-    board = f"deal {r.board}" if r.board else f"record {r.index}"
+    board = f"{w.deal_word.lower()} {r.board}" if r.board else f"#{r.index}"
     return " · ".join([*parts, board, "Préférence"])
 
 
@@ -124,7 +141,7 @@ def roles(r: PrefReplay, w: Words) -> str:
     parts = []
     if o.dealer is not None:
         parts.append(f"{w.dealer}: {w.seat(o.dealer)}")
-        parts.append(f"eldest: {w.seat(next_player(o.dealer))}")
+        parts.append(f"{_t(w, 'eldest')}: {w.seat(next_player(o.dealer))}")
     if o.declarer is not None:
         parts.append(f"{w.declarer}: {_name(r, o.declarer, w)}")
     return " · ".join(parts)
@@ -134,21 +151,21 @@ def contract_text(r: PrefReplay, w: Words) -> str:
     o = r.outcome
     parts = [f"{w.contract}: {o.contract.value if o.contract else '?'}"]
     if o.discard:
-        parts.append("discard " + " ".join(w.card(c) for c in o.discard))
+        parts.append(_t(w, "discard") + " " + " ".join(w.card(c) for c in o.discard))
     out = [s for s in o.dropouts if s is not o.declarer]
     if out:
-        parts.append("dropped out: " + ", ".join(w.seat(s) for s in out))
+        parts.append(_t(w, "dropped out") + ": " + ", ".join(w.seat(s) for s in out))
     if o.gave_up and o.declarer is not None:
-        parts.append(f"{w.seat(o.declarer)} gives up")
+        parts.append(f"{w.seat(o.declarer)} {_t(w, 'gives up')}")
     return " · ".join(parts)
 
 
-def auction_text(r: PrefReplay) -> str:
+def auction_text(r: PrefReplay, w: Words) -> str:
     a = r.outcome.auction
     if a is None:
         return "—"
     return " · ".join(f"{c.seat.value} {c.bid.value if c.bid else '?'}" +
-                      (" (hold)" if c.hold else "") for c in a.calls)
+                      (f" ({_t(w, 'hold')})" if c.hold else "") for c in a.calls)
 
 
 def trick_text(t: Trick, w: Words) -> str:
@@ -160,20 +177,20 @@ def trick_text(t: Trick, w: Words) -> str:
     return f"{w.trick.capitalize()} {t.number}: {cards}{taker}"
 
 
-def pay_lines(r: PrefReplay) -> list[str]:
+def pay_lines(r: PrefReplay, w: Words) -> list[str]:
     o, line = r.outcome, r.line
     out = []
     if o.tricks is not None:
-        out.append("tricks: " + _seats(o.tricks, signed=False))
+        out.append(_t(w, "tricks") + ": " + _seats(o.tricks, signed=False))
     if line is not None:
         if line.ante:
-            out.append(f"ante: each pays {line.ante} into the empty pot (P13)")
-        out.append(f"payments (P12): {_seats(line.score)}")
-        out.append(f"pot: {'?' if line.pot is None else line.pot}")
+            out.append(_t(w, "ante").format(n=line.ante))
+        out.append(f"{_t(w, 'payments')} (P12): {_seats(line.score)}")
+        out.append(f"{_t(w, 'pot')}: {'?' if line.pot is None else line.pot}")
         if line.balances is not None:
             names = [(s, o.player(s) or s.value) for s in PLAYERS]
-            out.append("balances: " + "  ".join(f"{name} {line.balances.get(name, 0):+d}"
-                                               for _, name in names))
+            out.append(_t(w, "balances") + ": " + "  ".join(
+                f"{name} {line.balances.get(name, 0):+d}" for _, name in names))
     return out
 
 
@@ -182,13 +199,13 @@ def text_lines(r: PrefReplay, w: Words) -> list[str]:
     the auction and contract, every trick, the errors, the payments."""
     hands = r.hands(0)
     cards = r.outcome.cards
-    lines = [title(r), roles(r, w), f"{w.auction}: {auction_text(r)} · {contract_text(r, w)}"]
+    lines = [title(r, w), roles(r, w), f"{w.auction}: {auction_text(r, w)} · {contract_text(r, w)}"]
     lines += [f"{_name(r, s, w)}: {_hand_text(hands[s], w)}" for s in PLAYERS]
     if cards is not None and cards.talon is not None:
-        lines.append("Talon: " + " ".join(w.card(c) for c in cards.talon))
+        lines.append(_t(w, "Talon") + ": " + " ".join(w.card(c) for c in cards.talon))
     lines += [trick_text(t, w) for t in r.tricks]
     lines += [where(f, w) for f in r.findings if f.is_error]
-    return lines + pay_lines(r)
+    return lines + pay_lines(r, w)
 
 
 def pref_view(r: PrefReplay, w: Words) -> RenderableType:
@@ -221,11 +238,11 @@ def pref_deal_data(r: PrefReplay, w: Words) -> dict[str, object]:
     for seat in (Seat.N, Seat.E, Seat.S):
         marks = [m for m, s in ((w.dealer, o.dealer), (w.declarer, o.declarer)) if s is seat]
         if seat in o.dropouts:
-            marks.append("gave up" if seat is o.declarer else "dropped out")
+            marks.append(_t(w, "gave up") if seat is o.declarer else _t(w, "dropped out"))
         seats.append({"seat": seat.value, "label": _name(r, seat, w), "marks": ", ".join(marks),
                       "hs": ""})
-    seats.append({"seat": "W", "label": "Talon",
-                  "marks": ("discard " + " ".join(w.card(c) for c in o.discard))
+    seats.append({"seat": "W", "label": _t(w, "Talon"),
+                  "marks": (_t(w, "discard") + " " + " ".join(w.card(c) for c in o.discard))
                   if o.discard else "", "hs": ""})
     steps = len(r.tricks) + 1
     left = []
@@ -248,18 +265,18 @@ def pref_deal_data(r: PrefReplay, w: Words) -> dict[str, object]:
             "errors": [where(f, w) for f in t.findings if f.is_error],
             "notes": [where(f, w) for f in t.findings if not f.is_error]})
     comments = [c.text for c in o.record.comments()]
-    head = {"title": title(r), "roles": roles(r, w), "comments": comments,
-            "option": f"{title(r)} — {contract_text(r, w)}"}
+    head = {"title": title(r, w), "roles": roles(r, w), "comments": comments,
+            "option": f"{title(r, w)} — {contract_text(r, w)}"}
     if cards is None and not tricks and o.auction is None:
-        return {**head, "summary": " · ".join([contract_text(r, w), *pay_lines(r)])}
+        return {**head, "summary": " · ".join([contract_text(r, w), *pay_lines(r, w)])}
     return {**head, "summary": None, "seats": seats, "left": left, "honours": "",
-            "auction": auction_text(r),
+            "auction": auction_text(r, w),
             "auctionErrors": [where(f, w) for f in r.findings
                               if f.is_error and f.rule in ("P3", "P4", "P5", "P6")],
             "contract": contract_text(r, w), "tricks": tricks,
             "tally0": "  ".join(f"{s.value} 0" for s in (o.play.seats if o.play else PLAYERS)),
             "stop": None, "claim": None,
-            "score": [{"rule": "P12", "text": line} for line in pay_lines(r)],
+            "score": [{"rule": "P12", "text": line} for line in pay_lines(r, w)],
             "checks": [check_line(f, w) for f in r.findings
                        if f.rule not in ("P10",)]}
 
