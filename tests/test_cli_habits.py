@@ -104,8 +104,8 @@ def test_import_reads_stdin(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     assert "<stdin>" in res.stdout
     n = invoke("sql", "--db", str(db), "SELECT count(*) AS n, min(source) AS s FROM deals",
-               "--format", "json")
-    [row] = json.loads(n.stdout)
+               "--nl")
+    row = json.loads(n.stdout)
     assert row["s"] == "<stdin>" and row["n"] == len(list(read(PARTIE)))
 
 
@@ -119,3 +119,111 @@ def test_real_pipe_into_the_installed_command() -> None:
     bad = subprocess.run([exe, "validate", "-"], input=BROKEN.read_bytes(),
                          capture_output=True, timeout=60, check=False)
     assert bad.returncode == 1 and b"<stdin>" in bad.stdout
+
+
+# One output stack: --table --json --nl --csv --tsv --no-headers --fmt ------------------------
+
+OUTPUT_COMMANDS = ("query", "sql", "stats", "parse", "validate")
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = tmp_path_factory.mktemp("arch") / "club.db"
+    assert invoke("import", "--db", str(db), str(EXAMPLES)).exit_code == 0
+    return db
+
+
+@pytest.mark.parametrize("name", OUTPUT_COMMANDS)
+def test_every_output_command_has_the_same_options(name: str) -> None:
+    opts = {o for p in cli.commands[name].params if isinstance(p, click.Option) for o in p.opts}
+    assert {"--table", "--json", "--nl", "--csv", "--tsv", "--no-headers", "--fmt",
+            "--format"} <= opts
+
+
+def test_query_player_nl_is_one_object_per_line(archive: Path) -> None:
+    res = invoke("query", "--db", str(archive), "--player", "Astrid Lindqvist", "--nl")
+    assert res.exit_code == 0, res.output
+    rows = [json.loads(line) for line in res.stdout.splitlines()]
+    as_json = json.loads(invoke("query", "--db", str(archive), "--player", "Astrid Lindqvist",
+                                "--json").stdout)
+    assert rows == as_json and rows
+    assert all("Astrid Lindqvist" in (r["north"], r["east"], r["south"], r["west"]) for r in rows)
+
+
+def test_query_csv_no_headers_and_tsv(archive: Path) -> None:
+    with_h = invoke("query", "--db", str(archive), "--player", "Astrid Lindqvist", "--csv").stdout
+    without = invoke("query", "--db", str(archive), "--player", "Astrid Lindqvist", "--csv",
+                     "--no-headers").stdout
+    assert with_h.splitlines()[1:] == without.splitlines()
+    assert with_h.splitlines()[0].startswith("id,")
+    tsv = invoke("query", "--db", str(archive), "--player", "Astrid Lindqvist", "--tsv").stdout
+    assert tsv.splitlines()[0].split("\t") == with_h.splitlines()[0].split(",")
+
+
+def test_the_older_format_spelling_still_works(archive: Path) -> None:
+    old = invoke("query", "--db", str(archive), "--format", "csv").stdout
+    assert old == invoke("query", "--db", str(archive), "--csv").stdout
+
+
+def test_two_output_styles_are_refused(archive: Path) -> None:
+    res = invoke("query", "--db", str(archive), "--csv", "--json")
+    assert res.exit_code == 2 and "one output style" in res.stderr
+
+
+def test_fmt_chooses_the_table_style(archive: Path) -> None:
+    res = invoke("sql", "--db", str(archive), "SELECT contract, count(*) AS n FROM deals "
+                 "GROUP BY contract ORDER BY contract", "--fmt", "github")
+    lines = res.stdout.splitlines()
+    assert lines[0].startswith("| contract") and set(lines[1]) <= set("|-: ")
+    plain = invoke("sql", "--db", str(archive), "SELECT 1 AS a", "--fmt", "plain",
+                   "--no-headers")
+    assert plain.stdout.strip() == "1"
+
+
+def test_stats_nl_rows_carry_their_table(archive: Path) -> None:
+    res = invoke("stats", "--db", str(archive), "--nl")
+    rows = [json.loads(x) for x in res.stdout.splitlines()]
+    doc = json.loads(invoke("stats", "--db", str(archive), "--json").stdout)
+    assert {r["table"] for r in rows} == {t for t, v in doc.items() if v}
+    assert len(rows) == sum(len(v) for v in doc.values())
+
+
+def test_parse_and_validate_rows(archive: Path) -> None:
+    csv_rows = invoke("parse", "--csv", str(PARTIE)).stdout.splitlines()
+    assert csv_rows[0] == "file,line,event,rubber,board,contract,declarer,result,errors"
+    assert len(csv_rows) == 1 + len(list(read(PARTIE)))
+    val = invoke("validate", "--tsv", "--no-headers", str(BROKEN))
+    assert val.exit_code == 1
+    nl = invoke("validate", "--nl", str(BROKEN)).stdout.splitlines()
+    assert len(val.stdout.splitlines()) == len(nl) > 0
+    assert invoke("validate", "--json", str(BROKEN)).stdout == "\n".join(nl) + "\n"
+
+
+# -q and -v --------------------------------------------------------------------------------------
+
+
+def test_quiet_shows_errors_only() -> None:
+    full = invoke("validate", "--nl", str(BROKEN))
+    quiet = invoke("validate", "-q", "--nl", str(BROKEN))
+    rows = [json.loads(x) for x in full.stdout.splitlines()]
+    kept = [json.loads(x) for x in quiet.stdout.splitlines()]
+    assert kept == [r for r in rows if r["severity"] == "error"] and len(kept) < len(rows)
+    assert quiet.exit_code == full.exit_code == 1
+    report = invoke("validate", "-q", str(BROKEN)).stdout
+    assert "warning" not in report and "unverifiable" not in report
+    assert report.rstrip().endswith(f"{len(kept)} errors in 1 file (5 records)")
+
+
+def test_verbose_lists_each_check_that_passed() -> None:
+    res = invoke("validate", "-v", str(PARTIE))
+    assert res.exit_code == 0
+    n = len(list(read(PARTIE)))
+    assert res.stdout.count("passed       R10–R13  play") == n
+    assert "R23–R24  settlement" in res.stdout
+    broken = invoke("validate", "-v", str(BROKEN)).stdout
+    rec1 = broken.split("record 1")[-1].split("record 2")[0]
+    assert "R10–R13  play" not in rec1, "record 1 breaks R11: play did not pass"
+
+
+def test_quiet_and_verbose_together_is_a_usage_error() -> None:
+    assert invoke("validate", "-q", "-v", str(PARTIE)).exit_code == 2

@@ -7,13 +7,12 @@ into one ``priffe: …`` line (exit 2) instead of a traceback.
 
 from __future__ import annotations
 
-import csv
 import json
 import os
 import sqlite3
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, TypeVar
@@ -29,7 +28,6 @@ from rich.progress import (
     TextColumn,
     TimeRemainingColumn,
 )
-from rich.table import Table
 
 from priffe_records.archive.metadata import METADATA_NAME, write_metadata
 from priffe_records.archive.query import (
@@ -61,11 +59,11 @@ from priffe_records.cli.common import (
 )
 from priffe_records.cli.format import expand_paths
 from priffe_records.cli.inputs import display_name, is_stdin, stdin_bytes
+from priffe_records.cli.output import Output, emit, json_value, output_options
 from priffe_records.format.reader import loads
 from priffe_records.format.writer import write
 
 F = TypeVar("F", bound=Callable[..., Any])
-FORMATS = ("table", "json", "csv", "ppn")
 # Test hook: stop (sleep) after this many records of a file, inside its
 # transaction, so a test can kill the process mid-file deterministically.
 STALL_ENV = "PRIFFE_TEST_STALL_AFTER"
@@ -271,52 +269,6 @@ class _Progress:
 # ---------------------------------------------------------------- output
 
 
-def _json_value(v: object) -> str:
-    """What JSON has no type for (a BLOB from priffe sql): hex for bytes, else text."""
-    return v.hex() if isinstance(v, bytes) else str(v)
-
-
-_WRAPPING = frozenset({"event", "site", "players", "message", "commentary", "source", "ppn"})
-
-
-def _cell(v: Any) -> str:
-    return "" if v is None else str(v)
-
-
-def emit(columns: Sequence[str], rows: Iterable[Sequence[Any]], fmt: str,
-         title: str | None = None) -> int:
-    """Rows as a rich table, JSON (a list of objects) or CSV on stdout; returns the count."""
-    n = 0
-    out = sys.stdout
-    if fmt == "json":
-        out.write("[")
-        for row in rows:
-            obj = dict(zip(columns, row, strict=True))
-            out.write(("," if n else "") + "\n  "
-                      + json.dumps(obj, ensure_ascii=False, default=_json_value))
-            n += 1
-        out.write("\n]\n" if n else "]\n")
-    elif fmt == "csv":
-        w = csv.writer(out, lineterminator="\n")
-        w.writerow(columns)
-        for row in rows:
-            w.writerow(row)
-            n += 1
-    else:
-        table = Table(title=title, show_lines=False)
-        for c in columns:
-            # Short values never wrap; names and text fold when the screen is narrow.
-            table.add_column(c, overflow="fold", no_wrap=c not in _WRAPPING)
-        for row in rows:
-            table.add_row(*(_cell(v) for v in row))
-            n += 1
-        console = Console()
-        if not console.is_terminal:  # piped: no screen to fit, keep rows on one line
-            console = Console(width=max(console.width, 200))
-        console.print(table)
-    return n
-
-
 def _ppn(records: Iterable[Any], output: str | None) -> int:
     if output is None or output == "-":
         return write(records, sys.stdout)
@@ -329,33 +281,37 @@ def _ppn(records: Iterable[Any], output: str | None) -> int:
 @click.command("query")
 @db_option
 @filter_options
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
+@output_options(extra_formats=("ppn",))
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
               help="With --format ppn: write the records to this file (atomically).")
 @click.option("--limit", type=click.IntRange(min=1), help="At most this many deals.")
-def query_command(db_path: str, timeout: float, fmt: str, output: str | None,
+def query_command(db_path: str, timeout: float, out: Output, output: str | None,
                   limit: int | None, **kw: Any) -> None:
-    """Find deals in the archive. All filters combine (AND)."""
+    """Find deals in the archive. All filters combine (AND).
+
+    The table shows the main columns; --json, --nl, --csv and --tsv give
+    every column, and --format ppn the records themselves.
+    """
     filters = _filters(kw)
     with archive_errors(db_path):
         db = _open_readonly(db_path, timeout)
-        if fmt == "ppn":
+        if out.style == "ppn":
             n = _ppn(matching_records(db, filters, limit), output)
         else:
-            columns, rows = find_deals(db, filters, TABLE_COLUMNS if fmt == "table"
+            columns, rows = find_deals(db, filters, TABLE_COLUMNS if out.style == "table"
                                        else FULL_COLUMNS, limit=limit)
-            n = emit(columns, rows, fmt)
-        if fmt == "table" or (fmt == "ppn" and output not in (None, "-")):
+            n = emit(columns, rows, out)
+        if out.style == "table" or (out.style == "ppn" and output not in (None, "-")):
             click.echo(f"{n} deal(s)", err=True)
 
 
 @click.command("sql")
 @click.argument("statement")
 @db_option
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
+@output_options(extra_formats=("ppn",))
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
               help="With --format ppn: write the records to this file.")
-def sql_command(statement: str, db_path: str, timeout: float, fmt: str,
+def sql_command(statement: str, db_path: str, timeout: float, out: Output,
                 output: str | None) -> None:
     """Run one read-only SQL STATEMENT on the archive (the database is opened read-only).
 
@@ -365,7 +321,7 @@ def sql_command(statement: str, db_path: str, timeout: float, fmt: str,
     with archive_errors(db_path):
         db = _open_readonly(db_path, timeout)
         columns, rows = run_sql(db, statement)
-        if fmt == "ppn":
+        if out.style == "ppn":
             if "ppn" not in columns:
                 raise UserError("--format ppn needs a column named ppn, e.g. "
                                 "SELECT ppn FROM deals …")
@@ -373,7 +329,7 @@ def sql_command(statement: str, db_path: str, timeout: float, fmt: str,
             _ppn((rec for row in rows for rec in loads(str(row[i]), errors="collect")),
                  output)
         else:
-            emit(columns, rows, fmt)
+            emit(columns, rows, out)
 
 
 @click.command("export")
@@ -394,22 +350,28 @@ def export_command(db_path: str, timeout: float, output: str, **kw: Any) -> None
 @click.command("stats")
 @db_option
 @click.option("--player", help="Only this player.")
-@click.option("--format", "fmt", type=click.Choice(FORMATS[:3]), default="table",
-              show_default=True)
-def stats_command(db_path: str, timeout: float, player: str | None, fmt: str) -> None:
-    """Standings (R23/R24 settlements), per-player results and contract success rates."""
+@output_options()
+def stats_command(db_path: str, timeout: float, player: str | None, out: Output) -> None:
+    """Standings (R23/R24 settlements), per-player results and contract success rates.
+
+    --json gives one object keyed by table title; --nl one object per row
+    with its table's title; --csv and --tsv a '# title' line before each table.
+    """
     with archive_errors(db_path):
         db = _open_readonly(db_path, timeout)
         tables = stats(db, player)
-        if fmt == "json":
+        if out.style == "json":
             doc = {t.title: [dict(zip(t.columns, r, strict=True)) for r in t.rows]
                    for t in tables}
-            click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
+            click.echo(json.dumps(doc, ensure_ascii=False, indent=2, default=json_value))
             return
         for t in tables:
-            if fmt == "csv":
+            if out.style == "nl":
+                emit(["table", *t.columns], ([t.title, *r] for r in t.rows), out)
+                continue
+            if out.style in ("csv", "tsv"):
                 click.echo(f"# {t.title}")
-            emit(t.columns, t.rows, fmt, title=t.title)
+            emit(t.columns, t.rows, out, title=t.title)
 
 
 @click.command("metadata")

@@ -11,6 +11,7 @@ import click
 
 from priffe_records.cli.common import EXIT_FINDINGS, EXIT_OK, UserError, user_errors
 from priffe_records.cli.inputs import display_name, is_stdin, open_input
+from priffe_records.cli.output import Output, emit, output_options
 from priffe_records.format.atomic import write_text_atomically
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.reader import read
@@ -107,16 +108,41 @@ def fmt_command(files: tuple[str, ...], check: bool, output: str | None,
     sys.exit(EXIT_OK)
 
 
-@click.command("parse")
+PARSE_COLUMNS = ("file", "line", "event", "rubber", "board", "contract", "declarer", "result",
+                 "errors")
+_PARSE_TAGS = ("Event", "Rubber", "Board", "Contract", "Declarer", "Result")
+
+EXAMPLES_PARSE = """\b
+Examples:
+  priffe parse examples/partie-uppsala.ppn
+  priffe parse --json examples/ | head -1
+  cat messy.ppn | priffe parse --csv -
+"""
+
+
+def _parse_row(rec: Record | BadRecord) -> tuple[object, ...]:
+    """One row per record for --table/--csv/--tsv; an unreadable record counts its errors."""
+    if isinstance(rec, BadRecord):
+        bad = rec.location
+        return (bad.file, bad.line, None, None, None, None, None, None, len(rec.errors))
+    loc = rec.location
+    return (loc.file if loc else None, loc.line if loc else None,
+            *(rec.get(n) for n in _PARSE_TAGS), 0)
+
+
+@click.command("parse", epilog=EXAMPLES_PARSE)
 @click.argument("files", nargs=-1, required=True, type=click.Path())
-@click.option("--json", "as_json", is_flag=True,
-              help="Print each record as one line of JSON (errors too, as {\"errors\": …}).")
-def parse_command(files: tuple[str, ...], as_json: bool) -> None:
+@output_options(json_lines=True)
+def parse_command(files: tuple[str, ...], out: Output) -> None:
     """Read FILES and show their records; syntax errors are listed with file:line:col.
 
-    Exit status 1 when any record could not be read (the others are still shown).
+    --json (or --nl) prints each record as one line of JSON, an unreadable
+    one as {"errors": …}; --table, --csv and --tsv one row per record.
+    '-' reads standard input. Exit status 1 when any record could not be
+    read (the others are still shown).
     """
     failed = 0
+    rows: list[tuple[object, ...]] = []
     with user_errors():
         for path in expand_paths(files):
             with open_input(path) as stream:
@@ -124,23 +150,25 @@ def parse_command(files: tuple[str, ...], as_json: bool) -> None:
             for rec in records:
                 if isinstance(rec, BadRecord):
                     failed += 1
-                    if as_json:
-                        click.echo(json.dumps({"file": rec.location.file,
-                                               "line": rec.location.line,
-                                               "errors": [e.to_dict() for e in rec.errors]},
-                                              ensure_ascii=False))
                     report_bad(rec)
-                    continue
-                if as_json:
+                if out.style in ("table", "csv", "tsv") and out.chosen:
+                    rows.append(_parse_row(rec))
+                elif out.is_json and isinstance(rec, BadRecord):
+                    click.echo(json.dumps({"file": rec.location.file,
+                                           "line": rec.location.line,
+                                           "errors": [e.to_dict() for e in rec.errors]},
+                                          ensure_ascii=False))
+                elif out.is_json and isinstance(rec, Record):
                     click.echo(json.dumps(rec.to_dict(), ensure_ascii=False))
-                else:
+                elif isinstance(rec, Record):
                     loc = rec.location
                     where = f"{loc.file}:{loc.line}" if loc else "?"
-                    fields = [f"{n}={rec.get(n)}" for n in ("Event", "Rubber", "Board",
-                                                            "Contract", "Declarer", "Result")
+                    fields = [f"{n}={rec.get(n)}" for n in _PARSE_TAGS
                               if rec.get(n) is not None]
                     click.echo(f"{where}: " + (" ".join(fields)
                                                or str(msg("(no identification tags)"))))
+    if rows:
+        emit(PARSE_COLUMNS, rows, out)
     if failed:
         click.echo(str(msg("{count} record(s) could not be read", count=failed)), err=True)
         sys.exit(EXIT_FINDINGS)

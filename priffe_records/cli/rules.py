@@ -7,9 +7,8 @@ rule lives in the library.
 
 from __future__ import annotations
 
-import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
@@ -17,6 +16,7 @@ from typing import IO
 import click
 import rich.progress
 from rich.console import Console
+from rich.text import Text
 
 from priffe_records.cli.common import (
     EXIT_FINDINGS,
@@ -28,6 +28,7 @@ from priffe_records.cli.common import (
 )
 from priffe_records.cli.format import expand_paths
 from priffe_records.cli.inputs import display_name, is_stdin, open_input
+from priffe_records.cli.output import Output, emit, output_options
 from priffe_records.cli.preference_report import PrefSheetView
 from priffe_records.cli.report import FindingsReport, SheetView, summary
 from priffe_records.format.errors import BadRecord
@@ -37,6 +38,7 @@ from priffe_records.format.writer import dumps, write
 from priffe_records.game.language import msg
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.preference.sheet import fill_preference, score_preference
+from priffe_records.rules.priffe.checks import Check, passed, present
 from priffe_records.rules.priffe.options import Options
 from priffe_records.rules.priffe.sheet import fill_records, score_parties
 from priffe_records.rules.validate import validate
@@ -84,29 +86,86 @@ def _stderr_is_terminal() -> bool:
     return sys.stderr.isatty()
 
 
-def _tracked(stream: IO[bytes], name: str,
-             boards: dict[int, str | None]) -> Iterator[Record | BadRecord]:
-    """The records of ``stream``, noting each one's Board for the report as it passes."""
+def _tracked(stream: IO[bytes], name: str, boards: dict[int, str | None],
+             checks: dict[int, tuple[Check, ...]] | None) -> Iterator[Record | BadRecord]:
+    """The records of ``stream``, noting each one's Board (and, for -v, its checks) as it
+    passes, so the report needs no second copy of the records."""
     for i, rec in enumerate(read(stream, errors="collect", name=name), 1):
         boards[i] = rec.get("Board") if isinstance(rec, Record) else None
+        if checks is not None and isinstance(rec, Record):
+            checks[i] = present(rec)
         yield rec
 
 
-@click.command("validate")
+FINDING_COLUMNS = ("file", "line", "column", "record", "rule", "severity", "message")
+
+
+def _finding_row(f: Finding) -> tuple[object, ...]:
+    d = f.to_dict()
+    return tuple(d[c] for c in FINDING_COLUMNS)
+
+
+def _passed_lines(checks: dict[int, tuple[Check, ...]], findings: Sequence[Finding],
+                  boards: dict[int, str | None]) -> Iterator[Text]:
+    """-v: each check that passed, record by record."""
+    rules: dict[int, list[str]] = {}
+    for f in findings:
+        rules.setdefault(f.record or 0, []).append(f.rule)
+    for rec, present_checks in checks.items():
+        ok = passed(present_checks, rules.get(rec, []))
+        if not ok:
+            continue
+        board = boards.get(rec)
+        label = f"  record {rec} (board {board})" if board else f"  record {rec}"
+        yield Text(label, style="cyan")
+        for c in ok:
+            line = Text("    ")
+            line.append(f"{'passed':<13}", style="green")
+            line.append(f"{c.rules:<8} ")
+            line.append(c.name)
+            yield line
+
+
+def _errors_summary(errors: int, files: int, records: int) -> str:
+    """-q's summary: errors only."""
+    errs = "1 error" if errors == 1 else f"{errors} errors"
+    fs = "1 file" if files == 1 else f"{files} files"
+    recs = "1 record" if records == 1 else f"{records} records"
+    return f"{errs} in {fs} ({recs})"
+
+
+EXAMPLES_VALIDATE = """\b
+Examples:
+  priffe validate examples/
+  cat examples/partie-uppsala.ppn | priffe validate -
+  priffe validate -q --csv examples/ > errors.csv
+"""
+
+
+@click.command("validate", epilog=EXAMPLES_VALIDATE)
 @click.argument("files", nargs=-1, required=True, type=click.Path())
-@click.option("--json", "as_json", is_flag=True, help="One finding per line as JSON.")
+@output_options(json_lines=True)
 @click.option("--conventions", is_flag=True,
               help="Also warn about opening bids the conventions do not allow (R9).")
+@click.option("-q", "--quiet", is_flag=True,
+              help="Errors only: no warnings or unverifiable rules, in the report and in the "
+                   "summary.")
+@click.option("-v", "--verbose", is_flag=True, help="Also list each check that passed.")
 @preset_option
-def validate_command(files: tuple[str, ...], as_json: bool, conventions: bool,
-                     options: Options) -> None:
+def validate_command(files: tuple[str, ...], out: Output, conventions: bool, quiet: bool,
+                     verbose: bool, options: Options) -> None:
     """Check FILES against the Priffe rules (RULES.md R1–R24) and their claimed scores.
 
     Exit status: 0 no errors, 1 errors found, 2 unusable input. FILES may be
-    folders (every .ppn/.pbn file below them).
+    folders (every .ppn/.pbn file below them); '-' reads standard input.
+    Without an output option the findings are grouped by record; --table,
+    --csv, --tsv, --json/--nl give one row per finding.
     """
+    if quiet and verbose:
+        raise click.UsageError("Choose either --quiet or --verbose.")
     console = _console()
     all_findings: list[Finding] = []
+    rows: list[tuple[object, ...]] = []
     n_records = 0
     unusable: list[UserError] = []
     paths: list[Path] = []
@@ -121,11 +180,11 @@ def validate_command(files: tuple[str, ...], as_json: bool, conventions: bool,
     for path in paths:
         # Streamed: memory stays bounded by one partie, whatever the file size.
         boards: dict[int, str | None] = {}
+        checks: dict[int, tuple[Check, ...]] | None = {} if verbose else None
         try:
             with _no_traceback(path), _opened(path) as stream:
-                findings = validate(_tracked(stream, display_name(path), boards),
-                                    options=options,
-                                    conventions=conventions)
+                findings = validate(_tracked(stream, display_name(path), boards, checks),
+                                    options=options, conventions=conventions)
         except UserError as e:
             e.show()
             unusable.append(e)
@@ -133,16 +192,27 @@ def validate_command(files: tuple[str, ...], as_json: bool, conventions: bool,
             continue
         n_records += len(boards)
         all_findings.extend(findings)
-        if as_json:
-            for f in findings:
-                click.echo(json.dumps(f.to_dict(), ensure_ascii=False))
-        elif findings:
-            console.print(FindingsReport(display_name(path), findings, boards))
-    line = summary(all_findings, paths_read, n_records)
-    if as_json:
-        click.echo(line, err=True)
+        shown = [f for f in findings if f.is_error] if quiet else findings
+        if out.chosen:
+            rows += [_finding_row(f) for f in shown]
+            continue
+        if shown:
+            console.print(FindingsReport(display_name(path), shown, boards))
+        if checks:
+            if not shown:
+                console.print(Text(display_name(path), style="bold"))
+            for line in _passed_lines(checks, findings, boards):
+                console.print(line)
+    if out.chosen:
+        emit(FINDING_COLUMNS, rows, out)
+    if quiet:
+        total = _errors_summary(sum(f.is_error for f in all_findings), paths_read, n_records)
     else:
-        console.print(line, style="bold")
+        total = summary(all_findings, paths_read, n_records)
+    if out.chosen:
+        click.echo(total, err=True)
+    else:
+        console.print(total, style="bold")
     if unusable:
         sys.exit(EXIT_UNUSABLE)
     sys.exit(EXIT_FINDINGS if any(f.is_error for f in all_findings) else EXIT_OK)

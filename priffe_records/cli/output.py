@@ -1,0 +1,159 @@
+"""One set of output options for every command that prints rows, in the style of sqlite-utils.
+
+``--table`` (the default), ``--json``, ``--nl``, ``--csv``, ``--tsv``,
+``--no-headers`` and ``--fmt`` mean the same on ``query``, ``sql``,
+``stats``, ``parse`` and ``validate``, because they come from this one
+decorator and are printed by this one :func:`emit`. The older spelling
+``--format table|json|csv`` stays as a hidden alias so scripts keep working.
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import json
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import click
+import tabulate
+from rich.console import Console
+from rich.table import Table
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+STYLES = ("table", "json", "nl", "csv", "tsv")
+TABLE_FORMATS: tuple[str, ...] = tuple(sorted(tabulate.tabulate_formats))
+
+# Columns whose values may be long text: they fold on a narrow screen; the rest never wrap.
+_WRAPPING = frozenset({"event", "site", "players", "message", "commentary", "source", "ppn"})
+
+
+@dataclass(frozen=True, slots=True)
+class Output:
+    """How rows are printed: the style, whether a header row is wanted, the table style."""
+
+    style: str = "table"
+    headers: bool = True
+    fmt: str | None = None
+    chosen: bool = False  # the user named the style (rather than taking the default)
+
+    @property
+    def is_json(self) -> bool:
+        return self.style in ("json", "nl")
+
+
+def output_options(*, json_lines: bool = False, extra_formats: Sequence[str] = ()
+                   ) -> Callable[[F], F]:
+    """Add the output options to a command; the command receives ``out: Output``.
+
+    ``json_lines``: ``--json`` keeps the meaning it had on this command before
+    these options existed (one object per line, as ``--nl``).
+    ``extra_formats``: further values of the hidden ``--format`` alias (``ppn``),
+    passed through as ``Output.style``.
+    """
+    json_help = ("Output JSON, one object per line (the same as --nl)." if json_lines
+                 else "Output JSON: a list of objects.")
+    options = [
+        click.option("--table", "as_table", is_flag=True,
+                     help="Output a table (the default)."),
+        click.option("--json", "as_json", is_flag=True, help=json_help),
+        click.option("--nl", "as_nl", is_flag=True,
+                     help="Output newline-delimited JSON: one object per line."),
+        click.option("--csv", "as_csv", is_flag=True, help="Output CSV."),
+        click.option("--tsv", "as_tsv", is_flag=True, help="Output TSV (tab-separated)."),
+        click.option("--no-headers", is_flag=True,
+                     help="Leave out the header row (--table, --csv, --tsv)."),
+        click.option("--fmt", type=click.Choice(TABLE_FORMATS), metavar="STYLE",
+                     help="Table style, as in sqlite-utils: plain, simple, github, grid, "
+                          "pipe, rst, latex, … (implies --table)."),
+        click.option("--format", "legacy_format",
+                     type=click.Choice(["table", "json", "csv", *extra_formats]),
+                     hidden=not extra_formats,
+                     help="table, json or csv (the older spelling of --table, --json, "
+                          "--csv), or ppn: the records themselves as a PPN file."),
+    ]
+
+    def decorate(f: F) -> F:
+        @functools.wraps(f)
+        def wrapper(*args: Any, as_table: bool, as_json: bool, as_nl: bool, as_csv: bool,
+                    as_tsv: bool, no_headers: bool, fmt: str | None,
+                    legacy_format: str | None, **kwargs: Any) -> Any:
+            named = [style for style, on in (("table", as_table or fmt is not None),
+                                             ("json", as_json and not json_lines),
+                                             ("nl", as_nl or (as_json and json_lines)),
+                                             ("csv", as_csv), ("tsv", as_tsv)) if on]
+            if legacy_format is not None:
+                named.append(legacy_format)
+            if len(set(named)) > 1:
+                raise click.UsageError(
+                    "Choose one output style: --table, --json, --nl, --csv or --tsv.")
+            style = named[0] if named else "table"
+            kwargs["out"] = Output(style=style, headers=not no_headers, fmt=fmt,
+                                      chosen=bool(named))
+            return f(*args, **kwargs)
+
+        decorated: Callable[..., Any] = wrapper
+        for option in reversed(options):
+            decorated = option(decorated)
+        return decorated  # type: ignore[return-value]
+
+    return decorate
+
+
+def json_value(v: object) -> str:
+    """What JSON has no type for (a BLOB from priffe sql): hex for bytes, else text."""
+    return v.hex() if isinstance(v, bytes) else str(v)
+
+
+def _cell(v: object) -> str:
+    return "" if v is None else str(v)
+
+
+def emit(columns: Sequence[str], rows: Iterable[Sequence[Any]], output: Output,
+         title: str | None = None) -> int:
+    """Print ``rows`` on stdout in the chosen style; returns how many were printed."""
+    out = sys.stdout
+    n = 0
+    if output.style == "json":
+        out.write("[")
+        for row in rows:
+            obj = dict(zip(columns, row, strict=True))
+            out.write(("," if n else "") + "\n  "
+                      + json.dumps(obj, ensure_ascii=False, default=json_value))
+            n += 1
+        out.write("\n]\n" if n else "]\n")
+    elif output.style == "nl":
+        for row in rows:
+            out.write(json.dumps(dict(zip(columns, row, strict=True)), ensure_ascii=False,
+                                 default=json_value) + "\n")
+            n += 1
+    elif output.style in ("csv", "tsv"):
+        w = csv.writer(out, lineterminator="\n",
+                       delimiter="\t" if output.style == "tsv" else ",")
+        if output.headers:
+            w.writerow(columns)
+        for row in rows:
+            w.writerow(row)
+            n += 1
+    elif output.fmt is not None:
+        body = [[_cell(v) for v in row] for row in rows]
+        n = len(body)
+        if title:
+            out.write(title + "\n")
+        out.write(tabulate.tabulate(body, headers=list(columns) if output.headers else (),
+                                    tablefmt=output.fmt) + "\n")
+    else:
+        table = Table(title=title, show_header=output.headers)
+        for c in columns:
+            table.add_column(c, overflow="fold", no_wrap=c not in _WRAPPING)
+        for row in rows:
+            table.add_row(*(_cell(v) for v in row))
+            n += 1
+        console = Console()
+        if not console.is_terminal:  # piped: no screen to fit, keep rows on one line
+            console = Console(width=max(console.width, 200))
+        console.print(table)
+    return n
