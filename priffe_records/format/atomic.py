@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TextIO
 
 from priffe_records.format.errors import PriffeError
+from priffe_records.game.language import msg
 
 
 @contextmanager
@@ -39,11 +40,13 @@ def atomic_text(path: str | os.PathLike[str]) -> Iterator[TextIO]:
     target = Path(path)
     folder = target.parent
     if not folder.is_dir():
-        raise PriffeError(f"{target}: cannot write: the folder {folder} does not exist")
+        raise PriffeError(msg("{target}: cannot write: the folder {folder} does not exist",
+                              target=target, folder=folder))
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     except OSError as e:
-        raise PriffeError(f"{target}: cannot write here ({e.strerror or e})") from None
+        raise PriffeError(msg("{target}: cannot write here ({reason})", target=target,
+                              reason=e.strerror or e)) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
             yield fh

@@ -7,6 +7,7 @@ from typing import Literal
 
 from priffe_records.format.record import Location, Record
 from priffe_records.game.errors import PriffeError
+from priffe_records.game.language import Message, msg_p, render
 
 __all__ = ["BadRecord", "PPNSyntaxError", "PriffeError"]
 
@@ -35,13 +36,17 @@ class PPNSyntaxError(PriffeError):
     (74, 'x')
     """
 
-    def __init__(self, message: str, location: Location, line_text: str = "",
+    def __init__(self, message: Message | str, location: Location, line_text: str = "",
                  severity: Severity = "error") -> None:
         super().__init__(message)
-        self.message = message
+        self.text = message  # a Message renders in the active language
         self.location = location
         self.line_text = line_text
         self.severity: Severity = severity
+
+    @property
+    def message(self) -> str:
+        return render(self.text)
 
     @property
     def is_warning(self) -> bool:
@@ -63,7 +68,7 @@ class PPNSyntaxError(PriffeError):
         return (prefix + shown + suffix, " " * (col - start + len(prefix)) + "^")
 
     def __str__(self) -> str:
-        kind = "warning: " if self.is_warning else ""
+        kind = f"{msg_p('severity', 'warning')}: " if self.is_warning else ""
         out = f"{self.location}: {kind}{self.message}"
         if self.line_text:
             shown, caret = self.snippet()

@@ -22,6 +22,7 @@ from lark.exceptions import UnexpectedInput
 from priffe_records.format.errors import PPNSyntaxError
 from priffe_records.format.record import Location
 from priffe_records.game.calls import suggest_call
+from priffe_records.game.language import Message, listing, msg
 
 Block = tuple[str, list[Token]]  # ("auction" | "play" | "plain", tokens)
 
@@ -120,20 +121,23 @@ def parse_chunk(text: str) -> list[Any]:
 
 _WORD = re.compile(r'[^\s\[\]{};"%=$!?]+')
 
-_NICE = {
-    "LBRACKET": "'['", "RSQB": "']'", "TAGNAME": "a tag name", "STRING": "a quoted value",
-    "CALLS": "a call", "CARDS": "a card", "TAGS": "a tag pair",
-    "AUCTION_TAG": "a tag pair", "PLAY_TAG": "a tag pair", "DASH": "'-'", "END": "'*'",
-    "CONTINUE": "'+'", "IRREGULARITY": "'^I', '^S', '^R' or '^L'", "NOTE_REF": "a note '=n='",
-    "NAG": "a NAG '$n'", "SUFFIX": "a suffix", "SECTION_TOKEN": "section data",
-    "BRACE_COMMENT": "a comment", "LINE_COMMENT": "a comment", "ESCAPE_LINE": "a % line",
-    "AUCTION": "'Auction'", "PLAY": "'Play'", "$END": "the end of the record",
+_NICE: dict[str, Message | str] = {
+    "LBRACKET": "'['", "RSQB": "']'", "TAGNAME": msg("a tag name"),
+    "STRING": msg("a quoted value"), "CALLS": msg("a call"), "CARDS": msg("a card"),
+    "TAGS": msg("a tag pair"), "AUCTION_TAG": msg("a tag pair"), "PLAY_TAG": msg("a tag pair"),
+    "DASH": "'-'", "END": "'*'", "CONTINUE": "'+'",
+    "IRREGULARITY": msg("'^I', '^S', '^R' or '^L'"), "NOTE_REF": msg("a note '=n='"),
+    "NAG": msg("a NAG '$n'"), "SUFFIX": msg("a suffix"), "SECTION_TOKEN": msg("section data"),
+    "BRACE_COMMENT": msg("a comment"), "LINE_COMMENT": msg("a comment"),
+    "ESCAPE_LINE": msg("a % line"), "AUCTION": "'Auction'", "PLAY": "'Play'",
+    "$END": msg("the end of the record"),
 }
 
 
-def _expected(names: set[str] | frozenset[str]) -> str:
-    nice = sorted({_NICE.get(n, n) for n in names if not n.startswith("__")})
-    return ", ".join(nice) if nice else "something else"
+def _expected(names: set[str] | frozenset[str]) -> Message:
+    """What the parser would have taken, ordered by the English words (stable in both)."""
+    nice = {str(_NICE.get(n, n)): _NICE.get(n, n) for n in names if not n.startswith("__")}
+    return listing([nice[k] for k in sorted(nice)], None) if nice else msg("something else")
 
 
 def _position(exc: UnexpectedInput) -> tuple[int, int]:
@@ -170,37 +174,41 @@ def explain(exc: UnexpectedInput, file: str, first_line: int, lines: list[str]) 
     if len(word) > 30:
         word = word[:29] + "…"
     if ch and ((ord(ch) < 32 and ch not in "\t") or ch == "\x7f"):
-        return PPNSyntaxError(f"control character {ch!r} (PBN §2.2 allows none): is this a "
-                              "PPN/PBN text file?", loc, text)
+        return PPNSyntaxError(msg("control character {char!r} (PBN §2.2 allows none): is this "
+                                  "a PPN/PBN text file?", char=ch), loc, text)
+    why: Message
     if tok_type == "$END":
-        msg = f"the record ends inside a tag pair; expected {_expected(allowed)}"
+        why = msg("the record ends inside a tag pair; expected {expected}",
+                  expected=_expected(allowed))
     elif (ch == '"' and "STRING" in allowed) or (ch == '"' and tok_type is None):
-        msg = "unterminated string: the value has no closing '\"' on this line"
+        why = msg("unterminated string: the value has no closing '\"' on this line")
     elif ch == "{" and tok_type is None:
-        msg = "unterminated comment: '{' has no matching '}'"
+        why = msg("unterminated comment: '{' has no matching '}'")
     elif "TAGNAME" in allowed and ch.isalpha():
-        msg = f"tag name {word!r} must start with a capital letter (PBN §3.3)"
+        why = msg("tag name {word!r} must start with a capital letter (PBN §3.3)", word=word)
     elif "TAGNAME" in allowed:
-        msg = f"expected a tag name after '[', found {ch!r}"
+        why = msg("expected a tag name after '[', found {char!r}", char=ch)
     elif "CALLS" in allowed and word and ch not in "[]":
         hint = suggest_call(word)
-        did = f" — did you mean {hint!r}?" if hint else ""
-        msg = (f"unknown call {word!r}{did} (calls: Pass Klöver Spader Ruter Hjärter "
-               "Noll Spela)")
+        why = (msg("unknown call {word!r} — did you mean {hint!r}? (calls: Pass Klöver Spader "
+                   "Ruter Hjärter Noll Spela)", word=word, hint=hint) if hint else
+               msg("unknown call {word!r} (calls: Pass Klöver Spader Ruter Hjärter Noll Spela)",
+                   word=word))
     elif "CARDS" in allowed and word and ch not in "[]":
-        msg = (f"card {word!r} is not a card: a suit S H D C (or ♠ ♥ ♦ ♣) then a rank "
-               "A K Q J T 9 … 2")
+        why = msg("card {word!r} is not a card: a suit S H D C (or ♠ ♥ ♦ ♣) then a rank "
+                  "A K Q J T 9 … 2", word=word)
     elif ch == "%":
-        msg = "'%' starts an escape line only in the first column (PBN §2.4)"
+        why = msg("'%' starts an escape line only in the first column (PBN §2.4)")
     elif ch == "]" and "LBRACKET" in allowed:
-        msg = "stray ']': no tag pair is open here"
+        why = msg("stray ']': no tag pair is open here")
     elif "STRING" in allowed:
-        msg = f"the tag has no value: expected a quoted string, found {word!r}"
+        why = msg("the tag has no value: expected a quoted string, found {word!r}", word=word)
     elif "RSQB" in allowed:
-        msg = f"expected ']' to close the tag pair, found {word!r}"
+        why = msg("expected ']' to close the tag pair, found {word!r}", word=word)
     else:
-        msg = f"unexpected {word!r}; expected {_expected(allowed)}"
-    return PPNSyntaxError(msg, loc, text)
+        why = msg("unexpected {word!r}; expected {expected}", word=word,
+                  expected=_expected(allowed))
+    return PPNSyntaxError(why, loc, text)
 
 
 # ---------------------------------------------------------------- recovery
@@ -267,8 +275,8 @@ def unclosed(exc: UnexpectedInput, file: str, first_line: int, lines: list[str])
     index = max((i for i, t in enumerate(lines) if t.strip()), default=0)
     text = lines[index] if lines else ""
     loc = Location(file, first_line + index, len(text.rstrip()) + 1)
-    return PPNSyntaxError(f"the tag pair is not closed on this line; expected "
-                          f"{_expected(_expected_names(exc))}", loc, text)
+    return PPNSyntaxError(msg("the tag pair is not closed on this line; expected {expected}",
+                              expected=_expected(_expected_names(exc))), loc, text)
 
 
 def ends_early(exc: UnexpectedInput) -> bool:

@@ -52,6 +52,7 @@ from priffe_records.format.record import (
 from priffe_records.format.values import check_value, is_unspecified, normalise_date
 from priffe_records.game.calls import Call, Contract
 from priffe_records.game.cards import Card, CardError, Seat, canonical_deal
+from priffe_records.game.language import Message, msg, msg_n
 from priffe_records.game.preference import (
     Bid,
     format_seat_numbers,
@@ -167,7 +168,7 @@ class _Chunk:
     first_line: int
     lines: list[str] = field(default_factory=list)
     # (line, column, message, severity) found while cutting the file.
-    notes: list[tuple[int, int, str, Severity]] = field(default_factory=list)
+    notes: list[tuple[int, int, Message, Severity]] = field(default_factory=list)
 
 
 # A new record's first tags: a second one in the same record means the blank
@@ -221,9 +222,10 @@ def _split(lines: Iterable[str]) -> Iterator[_Chunk]:
             previous = chunk.first_line + len(chunk.lines) - 1
             yield chunk
             chunk = _Chunk(number)
-            chunk.notes.append((number, 1, f"missing blank line between records: a second "
-                                f"[{new.group(1)}] starts a new record here (the record "
-                                f"before ends at line {previous}, PBN §3)", "warning"))
+            chunk.notes.append((number, 1, msg("missing blank line between records: a second "
+                                               "[{tag}] starts a new record here (the record "
+                                               "before ends at line {line}, PBN §3)",
+                                               tag=new.group(1), line=previous), "warning"))
             starts = set()
         if chunk is None:
             chunk = _Chunk(number)
@@ -277,6 +279,14 @@ class _FileState:
     lost_at: int = 0  # … and its number
 
 
+def _nag_range(text: str) -> Message:
+    return msg("NAG {text!r} is out of range: $0 … $255 (PBN §3.7)", text=text)
+
+
+def _precede(text: str, what: Message) -> Message:
+    return msg("irregularity {text!r} must precede a {what}", text=text, what=what)
+
+
 class _Builder:
     """Turns one chunk's Lark tokens into a Record, collecting located errors."""
 
@@ -292,14 +302,14 @@ class _Builder:
         # True when something of the text could not be kept in the model: such a
         # record stays a BadRecord, so writers keep its text as it was.
         self.lossy = False
-        self._seen: set[tuple[int, str]] = set()
+        self._seen: set[tuple[int, str | Message]] = set()
 
     def loc(self, tok: LarkToken, extra: int = 0) -> Location:
         """Where a Lark token starts, shifted by ``extra`` columns."""
         return Location(self.name, self.chunk.first_line + (tok.line or 1) - 1,
                         (tok.column or 1) + extra)
 
-    def error(self, message: str, where: Location, *, severity: Severity = "error",
+    def error(self, message: Message, where: Location, *, severity: Severity = "error",
               kind: str | None = None, lossy: bool = False) -> None:
         """Record a located problem; one per line and kind is enough (issue 11)."""
         self.lossy = self.lossy or lossy
@@ -387,8 +397,9 @@ class _Builder:
                 rows[-1].append(tok.value)
             else:
                 if rows and tok.type != "ESCAPE_LINE":
-                    self.error(f"a comment inside {name}'s section data: only the tag pair may "
-                               "be followed by commentary (PBN §5.1)", self.loc(tok),
+                    self.error(msg("a comment inside {tag}'s section data: only the tag pair "
+                                   "may be followed by commentary (PBN §5.1)", tag=name),
+                               self.loc(tok),
                                kind="section comment")
                 comments.append(self.comment(tok))
         if rows and name.endswith("Table"):
@@ -404,9 +415,11 @@ class _Builder:
         if total % columns == 0:
             return
         short = next((i for i, r in enumerate(rows) if len(r) % columns), len(rows) - 1)
-        self.error(f"{name} has {columns} columns, but this row has {len(rows[short])} "
-                   f"element{'s' if len(rows[short]) != 1 else ''}: a cell is missing (use '?' "
-                   "for unknown, '-' for not relevant, PBN §5.2)", self.loc(row_at[short]),
+        self.error(msg_n("{tag} has {columns} columns, but this row has {n} element: a cell is "
+                         "missing (use '?' for unknown, '-' for not relevant, PBN §5.2)",
+                         "{tag} has {columns} columns, but this row has {n} elements: a cell is "
+                         "missing (use '?' for unknown, '-' for not relevant, PBN §5.2)",
+                         len(rows[short]), tag=name, columns=columns), self.loc(row_at[short]),
                    kind="table cells")
 
     def section(self, kind: str, rest: list[LarkToken], tag_comments: list[Comment]) -> list[Token]:
@@ -416,7 +429,7 @@ class _Builder:
         gathered and applied once when the next token starts, so a pile of
         NAGs costs linear time (issue 11: 200 KB of NAGs once took 23 s).
         """
-        what = "call" if kind == "auction" else "card"
+        what = msg("call") if kind == "auction" else msg("card")
         out: list[Token] = []
         pending_irregularity: LarkToken | None = None
         per_line: dict[int, int] = {}
@@ -438,10 +451,10 @@ class _Builder:
 
         def after_continue(where: Location) -> None:
             if continued is not None and (kind == "auction" or where.line > continued.line):
-                self.error(f"'+' marks the next {what} to be made, so nothing but "
-                           f"{'comments' if kind == 'auction' else 'the rest of its trick'} "
-                           f"may follow it (PBN §{'3.5' if kind == 'auction' else '3.6'})",
-                           where, kind="continue")
+                self.error(msg("'+' marks the next call to be made, so nothing but comments "
+                               "may follow it (PBN §3.5)") if kind == "auction" else
+                           msg("'+' marks the next card to be made, so nothing but the rest of "
+                               "its trick may follow it (PBN §3.6)"), where, kind="continue")
 
         for tok in rest:
             t = tok.type
@@ -461,12 +474,12 @@ class _Builder:
                     if kind == "play":
                         per_line[line] = per_line.get(line, 0) + 1
                         if per_line[line] == 5:
-                            self.error("Play row has 5 cards: each line is one trick, four "
-                                       "cards in seat order (PBN §3.6)", where)
+                            self.error(msg("Play row has 5 cards: each line is one trick, four "
+                                           "cards in seat order (PBN §3.6)"), where)
                         elif per_line[line] == 4 and self.preference:
-                            self.error("Play row has 4 cards: in Préférence each line is one "
-                                       "trick, three cards (two after a drop-out) in seat "
-                                       "order (PREFERENCE.md)", where)
+                            self.error(msg("Play row has 4 cards: in Préférence each line is "
+                                           "one trick, three cards (two after a drop-out) in "
+                                           "seat order (PREFERENCE.md)"), where)
                     out.append(token)
                 continue
             if t in ("BRACE_COMMENT", "LINE_COMMENT", "ESCAPE_LINE"):
@@ -477,14 +490,16 @@ class _Builder:
                 continue
             if t in ("NOTE_REF", "NAG", "SUFFIX"):
                 if not out or out[-1].kind is TokenKind.END:
-                    self.error(f"annotation {_short(tok.value)!r} must follow a {what}",
+                    self.error(msg("annotation {text!r} must follow a {what}",
+                                   text=_short(tok.value), what=what),
                                self.loc(tok), kind="annotation", lossy=True)
                     continue
                 if t == "NOTE_REF":
                     digits = tok.value[1:-1]
                     if note is not None or out[-1].note is not None or len(digits) > 9:
-                        self.error(f"a {what} takes at most one note reference =n=, n of at "
-                                   "most 9 digits (PBN §3.5.4)", self.loc(tok), kind="note",
+                        self.error(msg("a {what} takes at most one note reference =n=, n of at "
+                                       "most 9 digits (PBN §3.5.4)", what=what), self.loc(tok),
+                                   kind="note",
                                    lossy=True)
                         continue
                     note = int(digits)
@@ -492,18 +507,18 @@ class _Builder:
                 if t == "NAG":
                     digits = tok.value[1:]
                     if len(digits) > 9:
-                        self.error(f"NAG {_short(tok.value)!r} is out of range: $0 … $255 "
-                                   "(PBN §3.7)", self.loc(tok), kind="nag", lossy=True)
+                        self.error(_nag_range(_short(tok.value)), self.loc(tok), kind="nag",
+                                   lossy=True)
                         continue
                     n = int(digits)
                     if n > 255:
-                        self.error(f"NAG {tok.value!r} is out of range: $0 … $255 (PBN §3.7)",
-                                   self.loc(tok), severity="warning", kind="nag")
+                        self.error(_nag_range(tok.value), self.loc(tok), severity="warning",
+                                   kind="nag")
                 else:
                     suffixes += 1
                     if suffixes == 2:
-                        self.error(f"at most one suffix (! ? !! ?? !? ?!) per {what} "
-                                   "(PBN §3.7)", self.loc(tok), severity="warning",
+                        self.error(msg("at most one suffix (! ? !! ?? !? ?!) per {what} (PBN "
+                                       "§3.7)", what=what), self.loc(tok), severity="warning",
                                    kind="suffix")
                     n = _CALL_SUFFIX_NAG[tok.value] + (6 if kind == "play" else 0)
                 nags.append(n)
@@ -514,9 +529,11 @@ class _Builder:
                     out.append(Token(TokenKind.SKIP, "^S", location=self.loc(tok)))
                     continue
                 if tok.value == "^S" or (kind == "auction") != (tok.value == "^I"):
-                    home = "auction" if tok.value in ("^I", "^S") else "play"
-                    self.error(f"irregularity {tok.value!r} belongs in the {home} section "
-                               "(PBN §3.9)", self.loc(tok), kind="irregularity", lossy=True)
+                    self.error(msg("irregularity {text!r} belongs in the auction section (PBN "
+                                   "§3.9)", text=tok.value) if tok.value in ("^I", "^S") else
+                               msg("irregularity {text!r} belongs in the play section (PBN §3.9)",
+                                   text=tok.value),
+                               self.loc(tok), kind="irregularity", lossy=True)
                     continue
                 pending_irregularity = tok
                 continue
@@ -524,20 +541,20 @@ class _Builder:
             irr = None
             if pending_irregularity is not None:
                 if t == "END":
-                    self.error(f"irregularity {pending_irregularity.value!r} must precede a "
-                               f"{what}", self.loc(pending_irregularity), kind="irregularity",
-                               lossy=True)
+                    self.error(_precede(pending_irregularity.value, what),
+                               self.loc(pending_irregularity), kind="irregularity", lossy=True)
                 irr = pending_irregularity.value[1]
                 pending_irregularity = None
             where_loc = self.loc(tok)
             if continued is not None:
                 if t == "END" and kind == "auction":
-                    self.error("'*' may not end an auction that '+' continues (PBN §3.5)",
+                    self.error(msg("'*' may not end an auction that '+' continues (PBN §3.5)"),
                                where_loc, kind="continue")
                 elif t == "CONTINUE":
-                    self.error(f"only one '+' per {'auction' if kind == 'auction' else 'play'} "
-                               "section: it marks the next " + what + " to be made",
-                               where_loc, kind="continue")
+                    self.error(msg("only one '+' per auction section: it marks the next call to "
+                                   "be made") if kind == "auction" else
+                               msg("only one '+' per play section: it marks the next card to be "
+                                   "made"), where_loc, kind="continue")
                 elif t != "END":
                     after_continue(where_loc)
             if t == "CONTINUE":
@@ -548,7 +565,7 @@ class _Builder:
                              location=where_loc))
         settle()
         if pending_irregularity is not None:
-            self.error(f"irregularity {pending_irregularity.value!r} must precede a {what}",
+            self.error(_precede(pending_irregularity.value, what),
                        self.loc(pending_irregularity), kind="irregularity", lossy=True)
         return out
 
@@ -575,19 +592,23 @@ class _Builder:
             if t.name in ("Dealer", "Declarer") and _seat_or_none(v) is not None:
                 value = v.upper()
             elif t.name == "Dealer" and not is_unspecified(v) and v != "#":
-                self.error(f"Dealer {_short(value)!r} is not a seat: N, E, S or W", vloc)
+                self.error(msg("Dealer {value!r} is not a seat: N, E, S or W",
+                               value=_short(value)), vloc)
             elif t.name in ("Auction", "Play"):
                 if _seat_or_none(v) is None:
-                    self.error(f"{t.name} {_short(value)!r} must name the seat of the first "
-                               f"{'call' if t.name == 'Auction' else 'card'}: N, E, S or W", vloc)
+                    self.error(msg("{tag} {value!r} must name the seat of the first call: N, "
+                                   "E, S or W", tag=t.name, value=_short(value))
+                               if t.name == "Auction" else
+                               msg("{tag} {value!r} must name the seat of the first card: N, "
+                                   "E, S or W", tag=t.name, value=_short(value)), vloc)
                 else:
                     value = v.upper()
             elif t.name == "Deal" and not is_unspecified(v) and v != "#":
                 try:
                     value = canonical_deal(v, dealer)
                 except CardError as e:
-                    self.error(f"bad Deal: {e}", Location(vloc.file, vloc.line,
-                                                          vloc.column + e.column))
+                    self.error(msg("bad Deal: {reason}", reason=e.message),
+                               Location(vloc.file, vloc.line, vloc.column + e.column))
             elif self.preference and t.name in _PREFERENCE_VALUES:
                 value = _normalise_preference(t.name, value)
             elif t.name == "Contract" and v:
@@ -619,8 +640,9 @@ class _Builder:
             earlier = first.setdefault(t.name, t)
             if earlier is not t and t.location is not None:
                 line = str(earlier.location.line) if earlier.location else "?"
-                self.error(f"tag [{t.name}] appears twice in this record, on lines {line} and "
-                           f"{t.location.line}: only Note may repeat (PBN §3.3)", t.location,
+                self.error(msg("tag [{tag}] appears twice in this record, on lines {first} and "
+                               "{second}: only Note may repeat (PBN §3.3)", tag=t.name,
+                               first=line, second=t.location.line), t.location,
                            kind="repeated " + t.name)
 
     def inherit(self, tags: list[Tag]) -> list[Tag]:
@@ -631,17 +653,18 @@ class _Builder:
             if t.value.startswith("#"):
                 where = t.value_location or Location(self.name, 0, 0)
                 if t.name in _NO_INHERIT:
-                    self.error(f"tag {t.name} may not inherit its value with '#' (PBN §4.8)",
-                               where)
+                    self.error(msg("tag {tag} may not inherit its value with '#' (PBN §4.8)",
+                                   tag=t.name), where)
                     out.append(t)
                     continue
                 marker = t.value
                 if marker == "#":
                     value = state.last.get(t.name, "")
                     if state.lost is not None and state.set_at.get(t.name, 0) < state.lost_at:
-                        self.error(f"{t.name} '#' inherits {_short(value)!r} from an earlier "
-                                   f"record, but the record at line {state.lost.line} could not "
-                                   f"be read and may have set {t.name} (PBN §4.8)", where)
+                        self.error(msg("{tag} '#' inherits {value!r} from an earlier record, "
+                                       "but the record at line {line} could not be read and may "
+                                       "have set {tag} (PBN §4.8)", tag=t.name,
+                                       value=_short(value), line=state.lost.line), where)
                 else:
                     value = marker[2:]
                     state.header[t.name] = value
@@ -829,8 +852,8 @@ def _parse_record(chunk: _Chunk, name: str, state: _FileState) -> Record | BadRe
         record = builder.build(items)
     except (ValueError, RecursionError, OverflowError) as exc:  # pragma: no cover - a bug
         # A reader bug must cost this record, never the rest of the file.
-        err = PPNSyntaxError(f"this record could not be read ({type(exc).__name__}: "
-                             f"{_short(str(exc))}); please report it", location,
+        err = PPNSyntaxError(msg("this record could not be read ({error}); please report it",
+                                 error=type(exc).__name__ + ": " + _short(str(exc))), location,
                              chunk.lines[0] if chunk.lines else "")
         state.lost, state.lost_at = location, state.count + 1
         return BadRecord((err,), location, text)

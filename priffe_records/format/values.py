@@ -6,7 +6,8 @@ is certain; ``Date "95.06.10"`` or ``"14:12"`` stays as written. This module
 is also the one home of "unspecified": PBN's ``?`` (unknown) and the empty
 value.
 
->>> normalise_date("20151006")
+>>> value, warning = normalise_date("20151006")
+>>> value, str(warning)
 ('2015.10.06', "Date '20151006' is not YYYY.MM.DD; read as 2015.10.06 (PBN §3.4.3)")
 >>> normalise_date("95.06.10")[0], normalise_date("3/30/2021")[0], normalise_date("3/4/2021")[0]
 ('95.06.10', '2021.03.30', '3/4/2021')
@@ -17,6 +18,8 @@ value.
 from __future__ import annotations
 
 import re
+
+from priffe_records.game.language import Message, msg
 
 UNKNOWN = "?"  # PBN §3.4: the value is not known
 
@@ -44,7 +47,7 @@ def is_unspecified(value: str | None, *, dash: bool = False) -> bool:
     return v in ("", UNKNOWN) or (dash and v == "-")
 
 
-def normalise_date(value: str) -> tuple[str, str | None]:
+def normalise_date(value: str) -> tuple[str, Message | None]:
     """The value to keep and, when it is not PBN's ``YYYY.MM.DD``, a warning."""
     v = value.strip()
     if _DATE_OK.match(v) or v.startswith("#"):
@@ -61,27 +64,29 @@ def normalise_date(value: str) -> tuple[str, str | None]:
         year, month, day = ymd
         if 1 <= month <= 12 and 1 <= day <= 31 and year >= 1000:
             fixed = f"{year:04d}.{month:02d}.{day:02d}"
-            return fixed, f"Date {value!r} is not YYYY.MM.DD; read as {fixed} (PBN §3.4.3)"
+            return fixed, msg("Date {value!r} is not YYYY.MM.DD; read as {fixed} (PBN §3.4.3)",
+                              value=value, fixed=fixed)
     if _DATE_LOOSE_OK.match(v):
-        return value, (f"Date {value!r} is not YYYY.MM.DD (four-digit year, two-digit month "
-                       "and day); kept as written (PBN §3.4.3)")
-    return value, (f"Date {_short(value)!r} is not YYYY.MM.DD with '?' for unknown digits; "
-                   "kept as written (PBN §3.4.3)")
+        return value, msg("Date {value!r} is not YYYY.MM.DD (four-digit year, two-digit month "
+                          "and day); kept as written (PBN §3.4.3)", value=value)
+    return value, msg("Date {value!r} is not YYYY.MM.DD with '?' for unknown digits; kept as "
+                      "written (PBN §3.4.3)", value=_short(value))
 
 
-def check_value(name: str, value: str) -> str | None:
+def check_value(name: str, value: str) -> Message | None:
     """A warning for a value PBN does not allow that costs nothing of the record."""
     v = value.strip()
     if v.startswith("#") or is_unspecified(v):
         return None
     if name == "Vulnerable" and v.casefold() not in _VULNERABLE:
-        return (f"Vulnerable {_short(value)!r} is not one of None, NS, EW, All (or Love, -, "
-                "Both); kept as written (PBN §3.4.10)")
+        return msg("Vulnerable {value!r} is not one of None, NS, EW, All (or Love, -, Both); "
+                   "kept as written (PBN §3.4.10)", value=_short(value))
     if name == "Board" and (not _BOARD.match(v) or int(v) == 0):
-        return f"Board {_short(value)!r} is not a board number 1, 2, 3 … (PBN §3.4.4)"
+        return msg("Board {value!r} is not a board number 1, 2, 3 … (PBN §3.4.4)",
+                   value=_short(value))
     if name == "OptimumScore" and not _OPTIMUM_SCORE.match(v):
-        return (f"OptimumScore {_short(value)!r} must be 'NS <score>' or 'EW <score>' "
-                "(PBN §4.2)")
+        return msg("OptimumScore {value!r} must be 'NS <score>' or 'EW <score>' (PBN §4.2)",
+                   value=_short(value))
     return None
 
 

@@ -25,7 +25,7 @@ def _key(record: Record) -> tuple[str | None, str | None, str | None]:
 
 def _read_findings(errors: tuple[PPNSyntaxError, ...], index: int) -> list[Finding]:
     """What the reader found in a record's text, as ``PPN`` findings of the same severity."""
-    return [Finding("PPN", Severity.WARNING if e.is_warning else Severity.ERROR, e.message,
+    return [Finding("PPN", Severity.WARNING if e.is_warning else Severity.ERROR, e.text,
                     e.location, index) for e in errors]
 
 
