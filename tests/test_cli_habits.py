@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
 import subprocess
@@ -11,7 +12,7 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner, Result
-from conftest import DATA, EXAMPLES
+from conftest import DATA, EXAMPLES, GOLDEN
 
 from priffe_records.cli import cli
 from priffe_records.format.reader import read
@@ -227,3 +228,47 @@ def test_verbose_lists_each_check_that_passed() -> None:
 
 def test_quiet_and_verbose_together_is_a_usage_error() -> None:
     assert invoke("validate", "-q", "-v", str(PARTIE)).exit_code == 2
+
+
+# fmt: '-' and --diff ----------------------------------------------------------------------------
+
+MESSY = GOLDEN / "import-format.in.ppn"  # import format: fmt has work to do
+
+
+def test_fmt_stdin_writes_the_canonical_text_to_stdout() -> None:
+    raw = MESSY.read_bytes()
+    res = invoke("fmt", "-", stdin=raw)
+    assert res.exit_code == 0, res.output
+    again = invoke("fmt", "-", stdin=res.stdout.encode())
+    assert again.stdout == res.stdout  # idempotent
+    assert invoke("fmt", "--check", "-", stdin=res.stdout.encode()).exit_code == 0
+    assert list(read(io.BytesIO(raw))) == list(read(io.BytesIO(res.stdout.encode())))
+
+
+def test_fmt_stdin_with_a_syntax_error_writes_nothing() -> None:
+    res = invoke("fmt", "-", stdin=b'[Event "x"]\n[Dealer "N"]\n[Auction "N"]\nHj\xc3\xa4rterr\n')
+    assert res.exit_code == 1 and res.stdout == "" and "<stdin>:" in res.stderr
+
+
+def test_fmt_diff_shows_the_change_and_touches_nothing(tmp_path: Path) -> None:
+    messy = tmp_path / "messy.ppn"
+    messy.write_bytes(MESSY.read_bytes())
+    before = messy.read_bytes()
+    res = invoke("fmt", "--diff", str(messy))
+    assert res.exit_code == 0 and messy.read_bytes() == before
+    lines = res.stdout.splitlines()
+    assert lines[0] == f"--- {messy}\t(original)" and lines[1] == f"+++ {messy}\t(formatted)"
+    assert any(x.startswith("@@ ") for x in lines)
+    # the diff applied to the original gives what fmt writes
+    invoke("fmt", str(messy))
+    new = messy.read_text("utf-8").splitlines()
+    assert [x[1:] for x in lines[2:] if x[:1] in "+ "] == new
+    assert invoke("fmt", "--diff", str(messy)).stdout == ""  # nothing left to change
+    assert invoke("fmt", "--diff", "--check", str(tmp_path)).exit_code == 0
+
+
+def test_fmt_check_diff_exits_1_when_something_would_change(tmp_path: Path) -> None:
+    messy = tmp_path / "messy.ppn"
+    messy.write_bytes(MESSY.read_bytes())
+    res = invoke("fmt", "--check", "--diff", str(messy))
+    assert res.exit_code == 1 and res.stdout.startswith("---")

@@ -9,8 +9,9 @@ from __future__ import annotations
 import click
 
 from priffe_records import __version__
-from priffe_records.cli import archive, format, replay, rules
+from priffe_records.cli import archive, format, making, replay, rules
 from priffe_records.cli.common import add_lang_option
+from priffe_records.cli.examples import add_examples
 from priffe_records.cli.runtime import tune_gc_for_batch
 
 
@@ -21,9 +22,10 @@ def cli() -> None:
     tune_gc_for_batch()
 
 
-for _module in (format, rules, archive, replay):
+for _module in (format, rules, archive, replay, making):
     for _command in _module.COMMANDS:
         cli.add_command(_command)
+add_examples(cli)
 add_lang_option(cli)  # `priffe --lang sv validate …` and `priffe validate --lang sv …`
 
 

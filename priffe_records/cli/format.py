@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+import io
 import json
 import sys
 from collections.abc import Iterator
@@ -46,6 +48,18 @@ def expand_paths(paths: tuple[str, ...]) -> Iterator[Path]:
             yield path
 
 
+def unified(raw: bytes, new: str, name: str) -> list[str]:
+    """What fmt would change, as a unified diff (black's --diff)."""
+    try:
+        old = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:  # the reader's own fallback for old files
+        old = raw.decode("latin-1")
+    old = old.replace("\r\n", "\n").replace("\r", "\n")
+    return list(difflib.unified_diff(old.splitlines(keepends=True),
+                                     new.splitlines(keepends=True),
+                                     f"{name}\t(original)", f"{name}\t(formatted)"))
+
+
 def report_bad(bad: BadRecord) -> None:
     for err in bad.errors:
         click.echo(str(err), err=True)
@@ -58,21 +72,26 @@ def report_bad(bad: BadRecord) -> None:
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
               help="Write the canonical text here ('-' for stdout) instead of rewriting "
                    "the files in place.")
+@click.option("--diff", "show_diff", is_flag=True,
+              help="Change nothing; print a unified diff of what would change (like black).")
 @click.option("--resolve-inheritance", is_flag=True,
               help="Write '#'/'##' inherited tag values out in full.")
-def fmt_command(files: tuple[str, ...], check: bool, output: str | None,
+def fmt_command(files: tuple[str, ...], check: bool, output: str | None, show_diff: bool,
                 resolve_inheritance: bool) -> None:
     """Rewrite PPN/PBN FILES in canonical export format.
 
     Files with syntax errors are never rewritten: their errors are listed
     and the exit status is 1. FILES may be folders (every .ppn/.pbn below).
+    '-' reads standard input and writes the canonical text to standard output.
     """
     changed: list[Path] = []
     failed = 0
     texts: list[str] = []
     with user_errors():
         for path in expand_paths(files):
-            records = list(read(path, errors="collect"))
+            with open_input(path) as stream:
+                raw = stream.read()
+            records = list(read(io.BytesIO(raw), errors="collect", name=display_name(path)))
             bad = [r for r in records if isinstance(r, BadRecord)]
             if bad:
                 for b in bad:
@@ -84,9 +103,17 @@ def fmt_command(files: tuple[str, ...], check: bool, output: str | None,
             if output is not None:
                 texts.append(new if not texts else new.split("\n", 2)[2])
                 continue
-            old = path.read_bytes()
-            if old != new.encode("utf-8"):
-                changed.append(path)
+            if raw == new.encode("utf-8"):
+                if is_stdin(path) and not (check or show_diff):
+                    sys.stdout.write(new)
+                continue
+            changed.append(path)
+            if show_diff:
+                sys.stdout.writelines(unified(raw, new, display_name(path)))
+            elif is_stdin(path):
+                if not check:
+                    sys.stdout.write(new)  # standard input: nothing to rewrite in place
+            else:
                 if check:
                     click.echo(str(msg("would reformat {file}", file=path)), err=True)
                 else:
@@ -98,9 +125,9 @@ def fmt_command(files: tuple[str, ...], check: bool, output: str | None,
                 sys.stdout.write(joined)
             else:
                 write_text_atomically(output, joined)
-    if output is None:
-        done = (msg("{count} file(s) would be reformatted", count=len(changed)) if check
-                else msg("{count} file(s) reformatted", count=len(changed)))
+    if output is None and not (len(files) == 1 and is_stdin(files[0])):
+        done = (msg("{count} file(s) would be reformatted", count=len(changed))
+                if check or show_diff else msg("{count} file(s) reformatted", count=len(changed)))
         left = msg(", {count} with errors left unchanged", count=failed) if failed else ""
         click.echo(f"{done}{left}", err=True)
     if failed or (check and changed):
@@ -111,13 +138,6 @@ def fmt_command(files: tuple[str, ...], check: bool, output: str | None,
 PARSE_COLUMNS = ("file", "line", "event", "rubber", "board", "contract", "declarer", "result",
                  "errors")
 _PARSE_TAGS = ("Event", "Rubber", "Board", "Contract", "Declarer", "Result")
-
-EXAMPLES_PARSE = """\b
-Examples:
-  priffe parse examples/partie-uppsala.ppn
-  priffe parse --json examples/ | head -1
-  cat messy.ppn | priffe parse --csv -
-"""
 
 
 def _parse_row(rec: Record | BadRecord) -> tuple[object, ...]:
@@ -130,7 +150,7 @@ def _parse_row(rec: Record | BadRecord) -> tuple[object, ...]:
             *(rec.get(n) for n in _PARSE_TAGS), 0)
 
 
-@click.command("parse", epilog=EXAMPLES_PARSE)
+@click.command("parse")
 @click.argument("files", nargs=-1, required=True, type=click.Path())
 @output_options(json_lines=True)
 def parse_command(files: tuple[str, ...], out: Output) -> None:

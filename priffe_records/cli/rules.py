@@ -134,15 +134,8 @@ def _errors_summary(errors: int, files: int, records: int) -> str:
     return f"{errs} in {fs} ({recs})"
 
 
-EXAMPLES_VALIDATE = """\b
-Examples:
-  priffe validate examples/
-  cat examples/partie-uppsala.ppn | priffe validate -
-  priffe validate -q --csv examples/ > errors.csv
-"""
 
-
-@click.command("validate", epilog=EXAMPLES_VALIDATE)
+@click.command("validate")
 @click.argument("files", nargs=-1, required=True, type=click.Path())
 @output_options(json_lines=True)
 @click.option("--conventions", is_flag=True,
