@@ -254,3 +254,22 @@ def test_an_unchanged_file_is_recognised_before_it_is_read(tmp_path: Path,
     res = run("import", str(src), "--db", str(db))
     assert "1 updated" in res.stdout, res.stdout
     assert snapshot(db) == snapshot(fresh(tmp_path, src))
+
+
+def test_a_correction_in_a_preference_partie(tmp_path: Path) -> None:
+    """The other family too: pot and balances after a correction as after a fresh import."""
+    sheet = tmp_path / "in" / "graz.ppn"
+    sheet.parent.mkdir()
+    sheet.write_text((EXAMPLES / "preference-graz.ppn").read_text("utf-8"), "utf-8")
+    db = tmp_path / "a.db"
+    run("import", str(sheet), "--db", str(db))
+    correct(sheet, '[Board "2"]', '[Board "2"] {rättad}')
+    assert "1 updated" in run("import", str(sheet), "--db", str(db)).stdout
+    again = fresh(tmp_path / "in", sheet)
+    assert stats(db) == stats(again) and snapshot(db) == snapshot(again)
+    balances = ("SELECT d.board, s.seat, s.balance_change, d.pot FROM seats s JOIN deals d "
+                "ON d.id = s.deal_id ORDER BY d.line, s.seat")
+    with sqlite3.connect(db) as a, sqlite3.connect(again) as b:
+        assert a.execute(balances).fetchall() == b.execute(balances).fetchall()
+    a.close()
+    b.close()
