@@ -149,3 +149,10 @@ def test_archive_stores_the_family_and_filters_by_it(tmp_path: Path) -> None:
     assert code == 0, out
     assert list(loads((tmp_path / "back.ppn").read_text("utf-8"))) == list(loads(
         GRAZ.read_text("utf-8")))
+
+
+def test_validate_verbose_names_preference_rules() -> None:
+    code, out = run("validate", "-v", str(GRAZ))
+    assert code == 0, out
+    assert "P2–P6" in out and "P14" in out and "claims" in out
+    assert "R4–R9" not in out

@@ -36,9 +36,9 @@ from priffe_records.format.reader import read
 from priffe_records.format.record import Record
 from priffe_records.format.writer import dumps, write
 from priffe_records.game.language import msg
+from priffe_records.rules.checks import Check, passed, present
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.preference.sheet import fill_preference, score_preference
-from priffe_records.rules.priffe.checks import Check, passed, present
 from priffe_records.rules.priffe.options import Options
 from priffe_records.rules.priffe.sheet import fill_records, score_parties
 from priffe_records.rules.validate import validate

@@ -1,4 +1,5 @@
-"""The checks the validator makes on a Priffe record, grouped as RULES.md groups its rules.
+"""The checks the validator makes on a record, grouped as each family's rules document
+groups its rules (RULES.md for Priffe, PREFERENCE.md for Préférence).
 
 ``priffe validate -v`` lists each check that passed. A check ran when the
 record has the tags it needs; it passed when no finding (of any severity:
@@ -11,6 +12,9 @@ an unverifiable rule has not passed) names one of its rules.
 ['auction']
 >>> [c.name for c in passed(present(rec), ["R11"])], [c.name for c in passed(present(rec), ["R5"])]
 (['auction'], [])
+>>> pref = next(iter(loads('[Scoring "Preference"]\\n[Pot "30"]\\n')))
+>>> [(c.name, c.rules) for c in present(pref)]
+[('claims', 'P14')]
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from priffe_records.format.record import Record
+from priffe_records.game.preference import is_preference
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,16 +34,20 @@ class Check:
     first: int
     last: int
     tags: tuple[str, ...]
+    prefix: str = "R"  # the family's rule letter: R (Priffe), P (Préférence)
 
     @property
     def rules(self) -> str:
-        return f"R{self.first}" if self.first == self.last else f"R{self.first}–R{self.last}"
+        p = self.prefix
+        return f"{p}{self.first}" if self.first == self.last else \
+            f"{p}{self.first}–{p}{self.last}"
 
     def covers(self, rule: str) -> bool:
-        return rule.startswith("R") and rule[1:].isdigit() and \
+        return rule.startswith(self.prefix) and rule[1:].isdigit() and \
             self.first <= int(rule[1:]) <= self.last
 
 
+# Priffe (RULES.md).
 CHECKS: tuple[Check, ...] = (
     Check("deal", 1, 3, ("Deal",)),
     Check("auction", 4, 9, ("Auction",)),
@@ -49,9 +58,22 @@ CHECKS: tuple[Check, ...] = (
 )
 
 
+# Préférence (PREFERENCE.md).
+PREFERENCE_CHECKS: tuple[Check, ...] = (
+    Check("deal and talon", 1, 1, ("Deal", "Talon"), "P"),
+    Check("auction", 2, 6, ("Auction",), "P"),
+    Check("talon and contract", 7, 8, ("Contract", "Discard"), "P"),
+    Check("drop-outs", 9, 9, ("Dropout",), "P"),
+    Check("play", 10, 10, ("Play",), "P"),
+    Check("payments", 11, 13, ("Result", "Score", "Dropout"), "P"),
+    Check("claims", 14, 14, ("Declarer", "Result", "Score", "Pot", "Balance"), "P"),
+)
+
+
 def present(record: Record) -> tuple[Check, ...]:
-    """The checks this record gives material for."""
-    return tuple(c for c in CHECKS if any(record.get(t) is not None for t in c.tags))
+    """The checks this record gives material for (its family's)."""
+    checks = PREFERENCE_CHECKS if is_preference(record.get("Scoring")) else CHECKS
+    return tuple(c for c in checks if any(record.get(t) is not None for t in c.tags))
 
 
 def passed(checks: Sequence[Check], rules: Iterable[str]) -> list[Check]:
