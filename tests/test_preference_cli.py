@@ -156,3 +156,18 @@ def test_validate_verbose_names_preference_rules() -> None:
     assert code == 0, out
     assert "P2–P6" in out and "P14" in out and "claims" in out
     assert "R4–R9" not in out
+
+
+def test_step_positions_walk_trick_by_trick() -> None:
+    from priffe_records.replay.preference import build_pref_replays, pref_step_count, step_lines
+    from priffe_records.replay.wording import words
+
+    r = build_pref_replays(list(loads(EXAMPLE)))[1]
+    assert pref_step_count(r) == 11
+    first, last = step_lines(r, words("en"), 0), step_lines(r, words("en"), 10)
+    assert not any(x.startswith("Trick") for x in first)
+    assert sum(x.startswith("Trick") for x in last) == 10
+    assert any("payments (P12): N +1  E -20  S -11" in x for x in last)
+    # The hands shrink: East (declarer, after the discard) holds 10, then 9 after trick 1.
+    east = next(x for x in step_lines(r, words("en"), 1) if x.startswith("East"))
+    assert "♥ Q J" in east and "K" not in east.split("♥")[1].split("♦")[0]

@@ -27,7 +27,13 @@ from priffe_records.format.record import Record
 from priffe_records.game.language import language, msg
 from priffe_records.replay.html import write_page
 from priffe_records.replay.model import DealReplay, build_replays
-from priffe_records.replay.preference import PrefReplay, build_pref_replays, pref_view
+from priffe_records.replay.preference import (
+    PrefReplay,
+    build_pref_replays,
+    pref_step_count,
+    pref_step_view,
+    pref_view,
+)
 from priffe_records.replay.stepping import read_key, walk
 from priffe_records.replay.terminal import full_view, step_count, step_view
 from priffe_records.replay.wording import Words, where, words
@@ -136,11 +142,9 @@ def _show_all(replays: Sequence[AnyReplay], w: Words, interactive: bool) -> None
 
 def _step(replays: Sequence[AnyReplay], w: Words) -> None:
     """Walk every selected deal, position by position, one key press at a time."""
-    if any(isinstance(r, PrefReplay) for r in replays):
-        _show_all(replays, w, True)  # a Préférence deal is shown whole
-        return
-    positions = [(r, k) for r in replays if isinstance(r, DealReplay)
-                 for k in range(step_count(r))]
+    positions = [(r, k) for r in replays
+                 for k in range(pref_step_count(r) if isinstance(r, PrefReplay)
+                                else step_count(r))]
     colour = not _no_color()
     console = Console(file=sys.stdout, highlight=False,
                       color_system="auto" if colour else None)
@@ -151,7 +155,8 @@ def _step(replays: Sequence[AnyReplay], w: Words) -> None:
             console.clear()
         else:
             console.rule()
-        console.print(step_view(r, w, k))
+        console.print(pref_step_view(r, w, k) if isinstance(r, PrefReplay)
+                      else step_view(r, w, k))
 
     walk(len(positions), show, read_key)
 

@@ -217,6 +217,36 @@ def pref_view(r: PrefReplay, w: Words) -> RenderableType:
     return Group(*parts)
 
 
+def pref_step_count(r: PrefReplay) -> int:
+    """Positions of ``--step``: 0 is the deal as dealt, k is after trick k."""
+    return len(r.tricks) + 1
+
+
+def step_lines(r: PrefReplay, w: Words, step: int) -> list[str]:
+    """One ``--step`` position: the cards left, the tricks so far, the payments at the end."""
+    hands = r.hands(step)
+    cards = r.outcome.cards
+    lines = [title(r, w), roles(r, w), f"{w.auction}: {auction_text(r, w)} · "
+             f"{contract_text(r, w)}"]
+    lines += [f"{_name(r, s, w)}: {_hand_text(hands[s], w)}" for s in PLAYERS]
+    if cards is not None and cards.talon is not None:
+        lines.append(_t(w, "Talon") + ": " + " ".join(w.card(c) for c in cards.talon))
+    for t in r.tricks[:step]:
+        lines.append(trick_text(t, w))
+    if step:
+        lines += [where(f) for f in r.tricks[step - 1].findings]
+    if step == len(r.tricks):
+        lines += [where(f) for f in r.findings if f.is_error and f.rule != "P10"]
+        lines += pay_lines(r, w)
+    lines.append(w.step_help)
+    return lines
+
+
+def pref_step_view(r: PrefReplay, w: Words, step: int) -> RenderableType:
+    return Group(*(Text(line, style="bold" if i == 0 else "")
+                   for i, line in enumerate(step_lines(r, w, step))))
+
+
 def _hand_json(cards: Sequence[Card] | None, w: Words) -> list[str] | None:
     if cards is None:
         return None
