@@ -64,6 +64,15 @@ def _db_records(db: str, deal_id: int) -> tuple[list[Record], int]:
         raise UserError(describe_sqlite_error(db, e)) from None
     finally:
         conn.conn.close()
+    return records_of_deal(texts, db, deal_id)
+
+
+def records_of_deal(texts: Sequence[tuple[int, str]], db: str, deal_id: int
+                    ) -> tuple[list[Record], int]:
+    """The stored texts of a partie as records, and deal ``deal_id``'s 1-based position.
+
+    Shared with the Datasette plugin, which reads the same rows.
+    """
     records: list[Record] = []
     index = 0
     for ident, text in texts:
@@ -71,6 +80,12 @@ def _db_records(db: str, deal_id: int) -> tuple[list[Record], int]:
             index = len(records) + 1
         records.extend(loads(text, name=f"{db}#deal{ident}"))
     return records, index
+
+
+def replays_of(records: Sequence[Record], options: Options) -> list[AnyReplay]:
+    """Every record arranged for replay, each by its own family's engine."""
+    pref = build_pref_replays(records)
+    return [pref.get(r.index, r) for r in build_replays(records, options)]
 
 
 AnyReplay = DealReplay | PrefReplay
@@ -201,8 +216,7 @@ def replay_command(file: str | None, board: int | None, rubber: int | None, db: 
                 records, index = list(read(stream, name=name)), 0
         if not records:
             raise UserError(msg("{file}: no records", file=name))
-        pref = build_pref_replays(records)
-        replays: list[AnyReplay] = [pref.get(r.index, r) for r in build_replays(records, options)]
+        replays = replays_of(records, options)
         if index:
             replays = [replays[index - 1]]
         chosen = _select(replays, name, board, rubber)

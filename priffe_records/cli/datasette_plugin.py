@@ -1,0 +1,124 @@
+"""A small Datasette plugin: a deal row as the replay viewer, a partie as its score sheet.
+
+Loaded by ``priffe serve`` (and by a plain ``datasette`` through the
+``datasette`` entry point when priffe-records is installed). It adds two
+pages to every priffe archive Datasette serves:
+
+* ``/DB/deals/ID/replay`` — the self-contained hand viewer, the same page
+  ``priffe replay --html`` writes, built from the partie the deal belongs to
+  (so games and rubber totals are the importer's);
+* ``/DB/parties/ID/sheet`` — the partie's score sheet as ``priffe score``
+  prints it.
+
+and links to them from the ``ppn`` column of ``deals`` and the ``event``
+column of ``parties``. It reads only what the archive stores and renders
+with the replay and rules layers; Datasette stays an optional extra.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import sqlite_utils
+from datasette import hookimpl
+from datasette.utils.asgi import Response
+from markupsafe import Markup, escape
+from rich.console import Console
+
+from priffe_records.archive.query import QueryError, partie_of_deal
+from priffe_records.cli.preference_report import PrefSheetView
+from priffe_records.cli.replay import records_of_deal, replays_of
+from priffe_records.cli.report import SheetView
+from priffe_records.format.reader import loads
+from priffe_records.format.record import Record
+from priffe_records.game.language import language
+from priffe_records.replay.html import render_page
+from priffe_records.replay.wording import words
+from priffe_records.rules.preference.sheet import score_preference
+from priffe_records.rules.priffe.options import PRESETS
+from priffe_records.rules.priffe.sheet import score_parties
+
+SHEET_WIDTH = 130
+
+
+def _not_found(text: str) -> Response:
+    return Response.html(f"<p>{escape(text)}</p>", status=404)
+
+
+async def deal_page(datasette: Any, request: Any) -> Response:
+    """The replay viewer for one archived deal."""
+    name = request.url_vars["database"]
+    deal_id = int(request.url_vars["id"])
+    try:
+        db = datasette.get_database(name)
+    except KeyError:
+        return _not_found(f"no database {name}")
+
+    def texts(conn: Any) -> list[tuple[int, str]]:
+        return partie_of_deal(sqlite_utils.Database(conn), deal_id)
+
+    try:
+        rows = await db.execute_fn(texts)
+    except QueryError as e:
+        return _not_found(f"{name}: {e}")
+    records, index = records_of_deal(rows, name, deal_id)
+    replays = replays_of(records, PRESETS["sv"])
+    chosen = [replays[index - 1]] if index else replays
+    return Response.html(render_page(chosen, words(language())))
+
+
+def sheet_html(records: list[Record]) -> str:
+    """The score sheet(s) of the records as one HTML page (rich's own export)."""
+    console = Console(record=True, width=SHEET_WIDTH, color_system="truecolor",
+                      force_terminal=True, file=io.StringIO())
+    for sheet in score_parties(records, options=PRESETS["sv"]):
+        if sheet.rows:
+            console.print(SheetView(sheet))
+    for pref in score_preference(records):
+        if pref.rows:
+            console.print(PrefSheetView(pref))
+    return console.export_html(inline_styles=True)
+
+
+async def sheet_page(datasette: Any, request: Any) -> Response:
+    """The score sheet of one archived partie."""
+    name = request.url_vars["database"]
+    partie_id = int(request.url_vars["id"])
+    try:
+        db = datasette.get_database(name)
+    except KeyError:
+        return _not_found(f"no database {name}")
+    result = await db.execute("SELECT id, ppn FROM deals WHERE partie_id = ? ORDER BY line, id",
+                              [partie_id])
+    records = [rec for ident, text in result.rows
+               for rec in loads(text, name=f"{name}#deal{ident}")]
+    if not records:
+        return _not_found(f"{name}: no partie with id {partie_id}")
+    return Response.html(sheet_html(records))
+
+
+@hookimpl  # type: ignore[untyped-decorator]
+def register_routes() -> list[tuple[str, Any]]:
+    return [
+        (r"^/(?P<database>[^/]+)/deals/(?P<id>\d+)/replay$", deal_page),
+        (r"^/(?P<database>[^/]+)/parties/(?P<id>\d+)/sheet$", sheet_page),
+    ]
+
+
+@hookimpl  # type: ignore[untyped-decorator]
+def render_cell(row: Any, value: Any, column: str, table: str | None, database: str,
+                datasette: Any) -> Markup | None:
+    """Links from a deal's PPN text to its replay, and from a partie's event to its sheet."""
+    try:
+        ident = row["id"]
+    except (IndexError, KeyError, TypeError):
+        return None
+    if table == "deals" and column == "ppn" and ident is not None:
+        href = datasette.urls.path(f"/{database}/deals/{int(ident)}/replay")
+        return Markup('<a href="{}">replay ▶</a><details><summary>PPN</summary>'
+                      "<pre>{}</pre></details>").format(href, value or "")
+    if table == "parties" and column == "event" and ident is not None:
+        href = datasette.urls.path(f"/{database}/parties/{int(ident)}/sheet")
+        return Markup('{} · <a href="{}">score sheet</a>').format(value or "", href)
+    return None
