@@ -40,7 +40,7 @@ def _free_port() -> int:
 
 def get(url: str) -> tuple[int, str]:
     try:
-        with urllib.request.urlopen(url, timeout=20) as r:  # noqa: S310 - loopback only
+        with urllib.request.urlopen(url, timeout=20) as r:
             return r.status, r.read().decode("utf-8")
     except urllib.error.HTTPError as e:
         return e.code, e.read().decode("utf-8")
@@ -70,7 +70,7 @@ def server(archive: Path) -> Iterator[str]:
             except OSError:
                 pass
             if proc.poll() is not None or time.monotonic() > deadline:
-                out, err = proc.communicate(timeout=5)
+                _, err = proc.communicate(timeout=5)
                 pytest.fail(f"priffe serve did not start: {err.decode()}")
             time.sleep(0.2)
         yield base
