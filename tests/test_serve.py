@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from conftest import EXAMPLES
+from test_replay_browser import browser, page  # noqa: F401 - the shared browser fixtures
 
 from priffe_records.cli import cli
 
@@ -136,20 +137,19 @@ def test_a_missing_archive_is_one_clear_line(tmp_path: Path) -> None:
     assert res.exit_code == 2 and "none.db" in res.stderr and "Traceback" not in res.output
 
 
-def test_the_deal_page_in_a_real_browser(server: str, page: Any) -> None:
+def test_the_deal_page_in_a_real_browser(server: str, request: pytest.FixtureRequest) -> None:
     """Thirteen clicks on Next reach the validator's trick counts, with no script error."""
+    pg: Any = request.getfixturevalue("page")
     from priffe_records.format.reader import read
     from priffe_records.rules.priffe.analysis import analyse_record
 
     recs = list(read(EXAMPLES / "partie-uppsala.ppn"))
     play = analyse_record(recs[0]).play
     assert play is not None
-    page.goto(server + "/klubb/deals/1/replay")
+    pg.goto(server + "/klubb/deals/1/replay")
     for _ in range(13):
-        page.click("#next")
-    ns, ew = int(page.text_content("#tricks-ns")), int(page.text_content("#tricks-ew"))
+        pg.click("#next")
+    ns, ew = int(pg.text_content("#tricks-ns")), int(pg.text_content("#tricks-ew"))
     assert (ns, ew) == (play.won.ns, play.won.ew)
-    assert page.errors == [] and page.dialogs == []
+    assert pg.errors == [] and pg.dialogs == []
 
-
-from test_replay_browser import browser, page  # noqa: E402,F401 - the shared browser fixtures
