@@ -230,6 +230,13 @@ def partie_of_deal(db: sqlite_utils.Database, deal_id: int) -> list[tuple[int, s
     return [(int(i), str(text)) for i, text in rows]
 
 
+def partie_texts(db: sqlite_utils.Database, partie_id: int) -> list[tuple[int, str]]:
+    """``(id, ppn)`` of every deal of partie ``partie_id``, in partie order (its score sheet)."""
+    rows = db.execute("SELECT id, ppn FROM deals WHERE partie_id = ? ORDER BY line, id",
+                      [partie_id])
+    return [(int(i), str(text)) for i, text in rows]
+
+
 # ---------------------------------------------------------------- read-only SQL
 
 

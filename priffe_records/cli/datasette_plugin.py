@@ -18,6 +18,7 @@ with the replay and rules layers; Datasette stays an optional extra.
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from typing import Any
 
 import sqlite_utils
@@ -26,7 +27,7 @@ from datasette.utils.asgi import Response
 from markupsafe import Markup, escape
 from rich.console import Console
 
-from priffe_records.archive.query import QueryError, partie_of_deal
+from priffe_records.archive.query import QueryError, partie_of_deal, partie_texts
 from priffe_records.cli.preference_report import PrefSheetView
 from priffe_records.cli.replay import records_of_deal, replays_of
 from priffe_records.cli.report import SheetView
@@ -46,22 +47,29 @@ def _not_found(text: str) -> Response:
     return Response.html(f"<p>{escape(text)}</p>", status=404)
 
 
-async def deal_page(datasette: Any, request: Any) -> Response:
-    """The replay viewer for one archived deal."""
+async def _rows(datasette: Any, request: Any,
+                read: Callable[[sqlite_utils.Database, int], list[tuple[int, str]]]
+                ) -> tuple[str, int, list[tuple[int, str]]] | Response:
+    """The database name, the id in the URL and the stored texts ``read`` finds for it."""
     name = request.url_vars["database"]
-    deal_id = int(request.url_vars["id"])
+    ident = int(request.url_vars["id"])
     try:
         db = datasette.get_database(name)
     except KeyError:
         return _not_found(f"no database {name}")
-
-    def texts(conn: Any) -> list[tuple[int, str]]:
-        return partie_of_deal(sqlite_utils.Database(conn), deal_id)
-
     try:
-        rows = await db.execute_fn(texts)
+        rows = await db.execute_fn(lambda conn: read(sqlite_utils.Database(conn), ident))
     except QueryError as e:
         return _not_found(f"{name}: {e}")
+    return name, ident, rows
+
+
+async def deal_page(datasette: Any, request: Any) -> Response:
+    """The replay viewer for one archived deal, built from its whole partie."""
+    found = await _rows(datasette, request, partie_of_deal)
+    if isinstance(found, Response):
+        return found
+    name, deal_id, rows = found
     records, index = records_of_deal(rows, name, deal_id)
     replays = replays_of(records, PRESETS["sv"])
     chosen = [replays[index - 1]] if index else replays
@@ -83,18 +91,13 @@ def sheet_html(records: list[Record]) -> str:
 
 async def sheet_page(datasette: Any, request: Any) -> Response:
     """The score sheet of one archived partie."""
-    name = request.url_vars["database"]
-    partie_id = int(request.url_vars["id"])
-    try:
-        db = datasette.get_database(name)
-    except KeyError:
-        return _not_found(f"no database {name}")
-    result = await db.execute("SELECT id, ppn FROM deals WHERE partie_id = ? ORDER BY line, id",
-                              [partie_id])
-    records = [rec for ident, text in result.rows
-               for rec in loads(text, name=f"{name}#deal{ident}")]
-    if not records:
+    found = await _rows(datasette, request, partie_texts)
+    if isinstance(found, Response):
+        return found
+    name, partie_id, rows = found
+    if not rows:
         return _not_found(f"{name}: no partie with id {partie_id}")
+    records = [rec for ident, text in rows for rec in loads(text, name=f"{name}#deal{ident}")]
     return Response.html(sheet_html(records))
 
 
