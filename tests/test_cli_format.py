@@ -39,10 +39,10 @@ def test_fmt_rewrites_in_place_and_check_reports(tmp_path: Path) -> None:
     assert code == 1 and f"would reformat {f}" in err
     assert f.read_bytes() == MESSY.read_bytes(), "--check changes nothing"
     code, _, err = run("fmt", str(f))
-    assert code == 0 and "1 file(s) reformatted" in err
+    assert code == 0 and "1 file reformatted" in err
     assert f.read_text("utf-8") == CANON.read_text("utf-8")
     code, _, err = run("fmt", "--check", str(tmp_path))
-    assert code == 0 and "0 file(s) would be reformatted" in err
+    assert code == 0 and "0 files would be reformatted" in err
 
 
 def test_fmt_to_stdout(tmp_path: Path) -> None:

@@ -50,7 +50,7 @@ def test_wheel_installs_and_runs_outside_the_source_tree(tmp_path: Path) -> None
                            str(GOLDEN / "format-example.out.ppn")],
                           cwd=outside, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
-    assert "0 file(s) would be reformatted" in proc.stderr
+    assert "0 files would be reformatted" in proc.stderr
     swedish = subprocess.run(
         [str(py), "-c", "from priffe_records.game.cards import Seat\n"
          "from priffe_records.game.words import seat_name\n"

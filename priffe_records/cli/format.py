@@ -5,21 +5,31 @@ from __future__ import annotations
 import difflib
 import io
 import json
+import shutil
 import sys
+import tempfile
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
 
-from priffe_records.cli.common import EXIT_FINDINGS, EXIT_OK, UserError, user_errors
+from priffe_records.cli.common import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    UserError,
+    quiet_stdout,
+    user_errors,
+)
 from priffe_records.cli.inputs import display_name, is_stdin, open_input
 from priffe_records.cli.output import Output, emit, output_options
-from priffe_records.format.atomic import write_text_atomically
+from priffe_records.format.atomic import atomic_text
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.reader import read
 from priffe_records.format.record import Record
-from priffe_records.format.writer import dumps, write
-from priffe_records.game.language import msg
+from priffe_records.format.rewrite import reformat
+from priffe_records.format.writer import HEADER, dumps, format_record
+from priffe_records.game.language import msg, msg_n
 
 PPN_SUFFIXES = (".ppn", ".pbn")
 
@@ -60,7 +70,18 @@ def unified(raw: bytes, new: str, name: str) -> list[str]:
                                      f"{name}\t(original)", f"{name}\t(formatted)"))
 
 
-def report_bad(bad: BadRecord) -> None:
+@contextmanager
+def _pipe_closed_is_fine() -> Iterator[None]:
+    """``priffe parse … | head``: the reader has what it wanted; end quietly with 0."""
+    try:
+        yield
+    except BrokenPipeError:
+        quiet_stdout()
+        sys.exit(EXIT_OK)
+
+
+def report_bad(bad: BadRecord | Record) -> None:
+    """Every located error and warning of a record, on stderr."""
     for err in bad.errors:
         click.echo(str(err), err=True)
 
@@ -80,59 +101,98 @@ def fmt_command(files: tuple[str, ...], check: bool, output: str | None, show_di
                 resolve_inheritance: bool) -> None:
     """Rewrite PPN/PBN FILES in canonical export format.
 
-    Files with syntax errors are never rewritten: their errors are listed
-    and the exit status is 1. FILES may be folders (every .ppn/.pbn below).
+    A file is replaced only when its new text reads back to the same records;
+    files with errors are never rewritten: their errors are listed and the
+    exit status is 1. FILES may be folders (every .ppn/.pbn below).
     '-' reads standard input and writes the canonical text to standard output.
     """
-    changed: list[Path] = []
-    failed = 0
-    texts: list[str] = []
-    with user_errors():
-        for path in expand_paths(files):
-            with open_input(path) as stream:
-                raw = stream.read()
-            records = list(read(io.BytesIO(raw), errors="collect", name=display_name(path)))
-            bad = [r for r in records if isinstance(r, BadRecord)]
-            if bad:
-                for b in bad:
-                    report_bad(b)
+    changed = failed = 0
+    with user_errors(), _pipe_closed_is_fine():
+        paths = list(expand_paths(files))
+        if output is not None:
+            failed = _fmt_to_output(paths, output, resolve_inheritance)
+        for path in paths if output is None else ():
+            if is_stdin(path) or show_diff:
+                outcome = _fmt_in_memory(path, check, show_diff, resolve_inheritance)
+                failed += outcome == "refused"
+                changed += outcome == "changed"
+                continue
+            result = reformat(path, check=check, resolve_inheritance=resolve_inheritance)
+            for err in result.problems:
+                click.echo(str(err), err=True)
+            if result.status == "refused":
                 failed += 1
-                continue
-            good = [r for r in records if isinstance(r, Record)]
-            new = dumps(good, resolve_inheritance=resolve_inheritance)
-            if output is not None:
-                texts.append(new if not texts else new.split("\n", 2)[2])
-                continue
-            if raw == new.encode("utf-8"):
-                if is_stdin(path) and not (check or show_diff):
-                    sys.stdout.write(new)
-                continue
-            changed.append(path)
-            if show_diff:
-                sys.stdout.writelines(unified(raw, new, display_name(path)))
-            elif is_stdin(path):
-                if not check:
-                    sys.stdout.write(new)  # standard input: nothing to rewrite in place
-            else:
-                if check:
-                    click.echo(str(msg("would reformat {file}", file=path)), err=True)
-                else:
-                    write(good, path, resolve_inheritance=resolve_inheritance)
-                    click.echo(str(msg("reformatted {file}", file=path)), err=True)
-        if output is not None and not failed:
-            joined = "\n".join(texts)
-            if output == "-":
-                sys.stdout.write(joined)
-            else:
-                write_text_atomically(output, joined)
+                click.echo(str(msg("{file}: left unchanged: {reason}", file=path,
+                                   reason=result.reason)), err=True)
+            elif result.status != "unchanged":
+                changed += 1
+                said = (msg("would reformat {file}", file=path) if check
+                        else msg("reformatted {file}", file=path))
+                click.echo(str(said), err=True)
     if output is None and not (len(files) == 1 and is_stdin(files[0])):
-        done = (msg("{count} file(s) would be reformatted", count=len(changed))
-                if check or show_diff else msg("{count} file(s) reformatted", count=len(changed)))
+        done = (msg_n("{n} file would be reformatted", "{n} files would be reformatted",
+                      changed) if check or show_diff
+                else msg_n("{n} file reformatted", "{n} files reformatted", changed))
         left = msg(", {count} with errors left unchanged", count=failed) if failed else ""
         click.echo(f"{done}{left}", err=True)
     if failed or (check and changed):
         sys.exit(EXIT_FINDINGS)
     sys.exit(EXIT_OK)
+
+
+def _fmt_in_memory(path: Path, check: bool, show_diff: bool, resolve_inheritance: bool) -> str:
+    """``-`` (to standard output) and ``--diff``: the new text is built in memory.
+
+    Returns "refused", "changed" or "same". Nothing on disk changes here.
+    """
+    with open_input(path) as stream:
+        raw = stream.read()
+    records = list(read(io.BytesIO(raw), errors="collect", name=display_name(path)))
+    for rec in records:
+        report_bad(rec)
+    if any(isinstance(r, BadRecord) or r.has_errors for r in records):
+        return "refused"
+    good = [r for r in records if isinstance(r, Record)]
+    new = dumps(good, resolve_inheritance=resolve_inheritance)
+    if raw == new.encode("utf-8"):
+        if is_stdin(path) and not (check or show_diff):
+            sys.stdout.write(new)
+        return "same"
+    if show_diff:
+        sys.stdout.writelines(unified(raw, new, display_name(path)))
+    elif not check:
+        sys.stdout.write(new)  # standard input: nothing to rewrite in place
+    return "changed"
+
+
+def _fmt_to_output(paths: list[Path], output: str, resolve_inheritance: bool) -> int:
+    """Stream every file's records into one export; nothing is written if any has errors."""
+    failed = 0
+    with tempfile.TemporaryFile("w+", encoding="utf-8", newline="\n") as buf:
+        buf.write(HEADER)
+        count = 0
+        for path in paths:
+            bad = False
+            with open_input(path) as stream:
+                for rec in read(stream, errors="collect", name=display_name(path)):
+                    report_bad(rec)
+                    if isinstance(rec, BadRecord) or rec.has_errors:
+                        bad = True
+                    elif not failed and not bad:
+                        buf.write(("\n" if count else "")
+                                  + format_record(rec, resolve_inheritance=resolve_inheritance))
+                        count += 1
+            failed += bad
+        if failed:
+            return failed
+        buf.seek(0)
+        if output == "-":
+            shutil.copyfileobj(buf, sys.stdout)
+        else:
+            with atomic_text(output) as out:
+                shutil.copyfileobj(buf, out)
+    return 0
+
 
 
 PARSE_COLUMNS = ("file", "line", "event", "rubber", "board", "contract", "declarer", "result",
@@ -147,7 +207,7 @@ def _parse_row(rec: Record | BadRecord) -> tuple[object, ...]:
         return (bad.file, bad.line, None, None, None, None, None, None, len(rec.errors))
     loc = rec.location
     return (loc.file if loc else None, loc.line if loc else None,
-            *(rec.get(n) for n in _PARSE_TAGS), 0)
+            *(rec.get(n) for n in _PARSE_TAGS), sum(not e.is_warning for e in rec.errors))
 
 
 @click.command("parse")
@@ -163,35 +223,42 @@ def parse_command(files: tuple[str, ...], out: Output) -> None:
     """
     failed = 0
     rows: list[tuple[object, ...]] = []
-    with user_errors():
+    with user_errors(), _pipe_closed_is_fine():
         for path in expand_paths(files):
             with open_input(path) as stream:
-                records = list(read(stream, errors="collect", name=display_name(path)))
-            for rec in records:
-                if isinstance(rec, BadRecord):
-                    failed += 1
+                for rec in read(stream, errors="collect", name=display_name(path)):
+                    failed += isinstance(rec, BadRecord)
                     report_bad(rec)
-                if out.style in ("table", "csv", "tsv") and out.chosen:
-                    rows.append(_parse_row(rec))
-                elif out.is_json and isinstance(rec, BadRecord):
-                    click.echo(json.dumps({"file": rec.location.file,
-                                           "line": rec.location.line,
-                                           "errors": [e.to_dict() for e in rec.errors]},
-                                          ensure_ascii=False))
-                elif out.is_json and isinstance(rec, Record):
-                    click.echo(json.dumps(rec.to_dict(), ensure_ascii=False))
-                elif isinstance(rec, Record):
-                    loc = rec.location
-                    where = f"{loc.file}:{loc.line}" if loc else "?"
-                    fields = [f"{n}={rec.get(n)}" for n in _PARSE_TAGS
-                              if rec.get(n) is not None]
-                    click.echo(f"{where}: " + (" ".join(fields)
-                                               or str(msg("(no identification tags)"))))
-    if rows:
-        emit(PARSE_COLUMNS, rows, out)
+                    if out.style in ("table", "csv", "tsv") and out.chosen:
+                        rows.append(_parse_row(rec))
+                    else:
+                        _show(rec, out.is_json)
+        if rows:
+            emit(PARSE_COLUMNS, rows, out)
     if failed:
-        click.echo(str(msg("{count} record(s) could not be read", count=failed)), err=True)
+        click.echo(str(msg_n("{n} record could not be read", "{n} records could not be read",
+                             failed)), err=True)
         sys.exit(EXIT_FINDINGS)
+
+
+def _show(rec: Record | BadRecord, as_json: bool) -> None:
+    """Print one record, or an unreadable one's errors as JSON (stderr has them already)."""
+    if isinstance(rec, BadRecord):
+        if as_json:
+            click.echo(json.dumps({"file": rec.location.file, "line": rec.location.line,
+                                   "errors": [e.to_dict() for e in rec.errors]},
+                                  ensure_ascii=False))
+        return
+    if as_json:
+        data = rec.to_dict()
+        if rec.errors:
+            data["errors"] = [e.to_dict() for e in rec.errors]
+        click.echo(json.dumps(data, ensure_ascii=False))
+    else:
+        loc = rec.location
+        where = f"{loc.file}:{loc.line}" if loc else "?"
+        fields = [f"{n}={rec.get(n)}" for n in _PARSE_TAGS if rec.get(n) is not None]
+        click.echo(f"{where}: " + (" ".join(fields) or str(msg("(no identification tags)"))))
 
 
 COMMANDS: list[click.Command] = [fmt_command, parse_command]

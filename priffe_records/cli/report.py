@@ -6,13 +6,15 @@ caller prints it with ``Console().print(...)``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import linecache
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from rich.console import Console, ConsoleOptions, JustifyMethod, RenderResult
 from rich.table import Table
 from rich.text import Text
 
+from priffe_records.format.errors import PPNSyntaxError
 from priffe_records.game.language import Message, msg, msg_n, msg_p
 from priffe_records.rules.findings import Finding, Severity, sort_key
 from priffe_records.rules.priffe.scoring import SidePoints
@@ -67,6 +69,19 @@ class FindingsReport:
                     line.append(f"{f.location.line}:{f.location.column}  ", style="dim")
                 line.append(f.message)
                 yield line
+                if f.rule == "PPN" and f.location is not None:
+                    yield from _source_line(f)
+
+
+def _source_line(f: Finding) -> Iterator[Text]:
+    """The offending line and a caret under the column, like ``priffe parse`` shows."""
+    assert f.location is not None
+    text = linecache.getline(f.location.file, f.location.line)
+    if not text.strip():
+        return
+    shown, caret = PPNSyntaxError(f.message, f.location, text).snippet()
+    yield Text("      " + shown, style="dim")
+    yield Text("      " + caret, style="red")
 
 
 # Column heads of the score sheet, as a scorer abbreviates them.

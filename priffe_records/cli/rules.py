@@ -35,7 +35,7 @@ from priffe_records.format.errors import BadRecord
 from priffe_records.format.reader import read
 from priffe_records.format.record import Record
 from priffe_records.format.writer import dumps, write
-from priffe_records.game.language import msg
+from priffe_records.game.language import msg, msg_n
 from priffe_records.rules.checks import Check, passed, present
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.preference.sheet import fill_preference, score_preference
@@ -45,9 +45,15 @@ from priffe_records.rules.validate import validate
 
 
 def _console(stderr: bool = False) -> Console:
-    """A console wide enough for the score sheet even when the output is piped."""
+    """A console wide enough for the score sheet even when the output is piped.
+
+    Piped, lines are not hard-wrapped (issue 11): a grep or a file gets one
+    finding per line, however long.
+    """
     stream = sys.stderr if stderr else sys.stdout
-    return Console(highlight=False, stderr=stderr, width=None if stream.isatty() else 120)
+    tty = stream.isatty()
+    return Console(highlight=False, stderr=stderr, width=None if tty else 120,
+                   soft_wrap=not tty)
 
 
 @contextmanager
@@ -261,11 +267,14 @@ def score_command(file: str, fill: bool, force: bool, output: str | None,
     if not fill:
         sys.exit(EXIT_FINDINGS if errors else EXIT_OK)
     if bad:
-        raise UserError(msg("{file}: {count} record(s) could not be read; nothing written",
-                            file=name, count=len(bad)), EXIT_FINDINGS)
+        raise UserError(msg_n("{file}: {n} record could not be read; nothing written",
+                              "{file}: {n} records could not be read; nothing written",
+                              len(bad), file=name), EXIT_FINDINGS)
     if errors and not force:
-        raise UserError(msg("{file}: {count} error(s) above; nothing written (use --force to "
-                            "write the computed values anyway)", file=name, count=len(errors)),
+        raise UserError(msg_n("{file}: {n} error above; nothing written (use --force to "
+                              "write the computed values anyway)",
+                              "{file}: {n} errors above; nothing written (use --force to "
+                              "write the computed values anyway)", len(errors), file=name),
                         EXIT_FINDINGS)
     good = [r for r in records if isinstance(r, Record)]
     filled = fill_preference(fill_records(good, sheets), pref_sheets)

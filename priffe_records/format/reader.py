@@ -81,17 +81,32 @@ _TRICKS = re.compile(r"^\s*([0-9]{1,9})\s*$")
 # ---------------------------------------------------------------- decoding
 
 
-def _decode_lines(raw: IO[bytes]) -> Iterator[str]:
+class _Decoded:
+    """The lines of a byte stream, remembering which ones held bytes that are no text."""
+
+    def __init__(self, raw: IO[bytes]) -> None:
+        self.raw = raw
+        self.bad_lines: set[int] = set()
+
+    def __iter__(self) -> Iterator[str]:
+        return _decode_lines(self.raw, self.bad_lines)
+
+
+def _decode_lines(raw: IO[bytes], bad_lines: set[int] | None = None) -> Iterator[str]:
     """Yield text lines without line ends; UTF-8 (BOM or not), UTF-16 with BOM, else Latin-1.
 
     Decoding is per line, so a file that is UTF-8 except for one Latin-1
-    name still reads, and memory does not depend on the file size.
+    name still reads, and memory does not depend on the file size. A UTF-16
+    code unit that is no text (a lone surrogate) becomes U+FFFD and its line
+    number goes to ``bad_lines``: a located error, never an exception.
     """
     head = raw.read(4)
     if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         wide = io.TextIOWrapper(io.BufferedReader(_Prefixed(head, raw)), encoding="utf-16",
-                                newline=None)
-        for line in wide:
+                                errors="replace", newline=None)
+        for number, line in enumerate(wide, 1):
+            if "\ufffd" in line and bad_lines is not None:
+                bad_lines.add(number)
             yield line.rstrip("\n")
         return
     if head.startswith(codecs.BOM_UTF8):
@@ -190,7 +205,15 @@ def _split(lines: Iterable[str]) -> Iterator[_Chunk]:
     at_top = True
     brace_blank = False
     starts: set[str] = set()
+    undecodable: set[int] = getattr(lines, "bad_lines", set())
     for number, line in enumerate(lines, 1):
+        if number in undecodable:
+            if chunk is None:
+                chunk = _Chunk(number)
+                starts = set()
+            chunk.notes.append((number, line.index("\ufffd") + 1, msg(
+                "this line holds a UTF-16 code unit that is not text (shown as '\ufffd'): is "
+                "the file damaged?"), "error"))
         if at_top and line.startswith("%") and _HEADER.match(line):
             continue
         if not line.strip(_BLANKS):
@@ -301,7 +324,7 @@ class _Builder:
             for line, column, message, severity in chunk.notes]
         # True when something of the text could not be kept in the model: such a
         # record stays a BadRecord, so writers keep its text as it was.
-        self.lossy = False
+        self.lossy = any(severity == "error" for *_, severity in chunk.notes)
         self._seen: set[tuple[int, str | Message]] = set()
 
     def loc(self, tok: LarkToken, extra: int = 0) -> Location:
@@ -327,7 +350,7 @@ class _Builder:
             return Comment(s.rstrip(_WHITE)[1:-1], CommentKind.BRACE, self.loc(tok))
         if tok.type == "LINE_COMMENT":
             return Comment(s[1:], CommentKind.LINE, self.loc(tok))
-        return Comment(s[1:], CommentKind.ESCAPE, self.loc(tok))
+        return Comment(_utf8_charset(s[1:]), CommentKind.ESCAPE, self.loc(tok))
 
     def build(self, items: list[object]) -> Record:
         leading: list[Comment] = []
@@ -736,10 +759,12 @@ def _located(tok: LarkToken, pattern: re.Pattern[str],
     """
     text = tok.value
     line, col0 = (tok.line or 1) + offset, tok.column or 1
-    line_start, nl_seen = 0, 0
+    line_start, nl_seen, scanned = 0, 0, 0
     for m in pattern.finditer(text):
         start = m.start()
-        nl = text.count("\n", line_start, start)
+        # Count only the text since the last match: linear on a 1 MB line (issue 11).
+        nl = text.count("\n", scanned, start)
+        scanned = start
         if nl:
             nl_seen += nl
             line_start = text.rfind("\n", 0, start) + 1
@@ -758,6 +783,20 @@ def _split_run(tok: LarkToken) -> Iterator[tuple[str, int, int]]:
     """The words of a call or card run with their own line and column."""
     for m, line, column in _located(tok, _WORD_IN_RUN):
         yield m.group(0), line, column
+
+
+_CHARSET = re.compile(r"(charset\s*=\s*)([\w.:-]+)", re.I)
+
+
+def _utf8_charset(text: str) -> str:
+    """A ``% Content-type: …; charset=ISO-8859-1`` line says UTF-8 once read.
+
+    The reader decodes the file and every writer writes UTF-8, so the old
+    claim would make other programs misread an export (issue 11).
+    """
+    if "charset" not in text.lower():
+        return text
+    return _CHARSET.sub(lambda m: m.group(1) + "UTF-8", text)
 
 
 def _short(text: str) -> str:
@@ -953,13 +992,13 @@ def _read_any(source: Source, name: str | None) -> Iterator[Record | BadRecord]:
     if isinstance(source, str | os.PathLike):
         label = name or os.fspath(source)
         with open(source, "rb") as fh:
-            yield from _records(_decode_lines(fh), label)
+            yield from _records(_Decoded(fh), label)
         return
     label = name or str(getattr(source, "name", "<stream>"))
     if isinstance(source, io.TextIOBase):
         yield from _records((line.rstrip("\r\n") for line in source), label)
     else:
-        yield from _records(_decode_lines(source), label)  # type: ignore[arg-type]
+        yield from _records(_Decoded(source), label)  # type: ignore[arg-type]
 
 
 @overload

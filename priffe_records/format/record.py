@@ -156,7 +156,9 @@ def export_order(tags: tuple[Tag, ...]) -> list[Tag]:
     The sort is stable, so repeated tags (and notes) keep their relative order.
     """
     keyed: list[tuple[tuple[int, int, str], int, Tag]] = []
-    section = None
+    # A Note before any section goes with the first section of the record: where
+    # it is written is where the next read puts it, so ``fmt`` is idempotent.
+    section = next((t.name for t in tags if t.name in ("Auction", "Play")), None)
     for i, tag in enumerate(tags):
         if tag.name in ("Auction", "Play"):
             section = tag.name
