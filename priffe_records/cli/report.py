@@ -80,8 +80,8 @@ def _source_line(f: Finding) -> Iterator[Text]:
     if not text.strip():
         return
     shown, caret = PPNSyntaxError(f.message, f.location, text).snippet()
-    yield Text("      " + shown, style="dim")
-    yield Text("      " + caret, style="red")
+    yield Text("   │ " + shown, style="dim")
+    yield Text("   │ " + caret, style="red")
 
 
 # Column heads of the score sheet, as a scorer abbreviates them.

@@ -45,15 +45,9 @@ from priffe_records.rules.validate import validate
 
 
 def _console(stderr: bool = False) -> Console:
-    """A console wide enough for the score sheet even when the output is piped.
-
-    Piped, lines are not hard-wrapped (issue 11): a grep or a file gets one
-    finding per line, however long.
-    """
+    """A console wide enough for the score sheet even when the output is piped."""
     stream = sys.stderr if stderr else sys.stdout
-    tty = stream.isatty()
-    return Console(highlight=False, stderr=stderr, width=None if tty else 120,
-                   soft_wrap=not tty)
+    return Console(highlight=False, stderr=stderr, width=None if stream.isatty() else 120)
 
 
 @contextmanager
@@ -196,7 +190,10 @@ def validate_command(files: tuple[str, ...], out: Output, conventions: bool, qui
             rows += [_finding_row(f) for f in shown]
             continue
         if shown:
-            console.print(FindingsReport(display_name(path), shown, boards))
+            # Piped, a finding is one line however long (issue 11): grep and files
+            # get whole messages, not text hard-wrapped at 120 columns.
+            console.print(FindingsReport(display_name(path), shown, boards),
+                          soft_wrap=not console.is_terminal)
         if checks:
             if not shown:
                 console.print(Text(display_name(path), style="bold"))
