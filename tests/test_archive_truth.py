@@ -15,10 +15,11 @@ from typing import Any
 from archive_support import consistent, count, partie_file, run
 from conftest import EXAMPLES
 
+from priffe_records import dumps, read, write
 from priffe_records import loads as read_text
-from priffe_records import read, write
 from priffe_records.archive.query import partie_of_deal
 from priffe_records.archive.schema import open_archive
+from priffe_records.archive.store import content_hash
 
 PROTOKOLL = EXAMPLES / "protokoll-1952.ppn"
 
@@ -273,3 +274,42 @@ def test_a_correction_in_a_preference_partie(tmp_path: Path) -> None:
         assert a.execute(balances).fetchall() == b.execute(balances).fetchall()
     a.close()
     b.close()
+
+
+def test_a_version_1_archive_migrates_and_its_deals_can_be_corrected(tmp_path: Path) -> None:
+    """An archive written before identities existed: version 2 fills deals.ident from
+    its rubber and board, so a correction imported after the upgrade still supersedes."""
+    from priffe_records.archive import schema
+
+    sheet = tmp_path / "protokoll.ppn"
+    sheet.write_text(PROTOKOLL.read_text("utf-8"), "utf-8")
+    path = tmp_path / "old.db"
+    old = open_archive(path)
+    old.execute("BEGIN IMMEDIATE")
+    schema.MIGRATIONS[0](old)
+    old.execute("PRAGMA user_version = 1")
+    old.execute(f"PRAGMA application_id = {schema.APPLICATION_ID}")
+    old.execute("COMMIT")
+    records = list(read(sheet))
+    head = [records[0].get(t) for t in ("Event", "Site", "Date")]
+    partie = old.execute("INSERT INTO parties (event, site, date, source) VALUES (?, ?, ?, ?)",
+                         [*head, str(sheet)]).lastrowid
+    texts = [dumps([r], header=False, resolve_inheritance=True) for r in records]
+    for rec, text in zip(records, texts, strict=True):
+        old.execute("INSERT INTO deals (partie_id, source, line, event, site, date, rubber, "
+                    "board, status, ppn, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'clean', ?, ?)",
+                    [partie, str(sheet), rec.location.line if rec.location else 0, *head,
+                     int(rec.get("Rubber") or 0), rec.get("Board"), text, content_hash(text)])
+    old.close()
+    db = open_archive(path)
+    schema.ensure_schema(db)
+    assert schema.schema_version(db) == schema.SCHEMA_VERSION
+    assert db.execute("SELECT count(*) FROM deals WHERE ident IS NULL").fetchone()[0] == 0
+    db.close()
+    correct(sheet, '[Result "NS 3 EW 10"]\n[Score "NS 0 EW 80"]',
+            '[Result "NS 4 EW 9"]\n[Score "NS 0 EW 60"]')
+    res = run("import", str(sheet), "--db", str(path))
+    assert res.exit_code == 0 and "0 new, 1 updated" in res.stdout, res.output
+    assert count(path) == len(texts)
+    assert stats(path) == stats(fresh(tmp_path, sheet))
+    consistent(path)
