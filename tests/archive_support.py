@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -131,6 +132,14 @@ def priffe_process() -> list[str]:
     return [sys.executable, "-c", "from priffe_records.cli import main; main()"]
 
 
+def _interruptible() -> None:
+    # A job started with '&' by a shell without job control (a CI runner, a script)
+    # inherits SIGINT ignored, and Python then never raises KeyboardInterrupt.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def spawn(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
+    """The installed command in its own process, interruptible by SIGINT like one run by hand."""
     return subprocess.Popen([*priffe_process(), *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env)
+                            stderr=subprocess.PIPE, text=True, env=env,
+                            preexec_fn=_interruptible)
