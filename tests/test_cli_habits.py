@@ -272,3 +272,33 @@ def test_fmt_check_diff_exits_1_when_something_would_change(tmp_path: Path) -> N
     messy.write_bytes(MESSY.read_bytes())
     res = invoke("fmt", "--check", "--diff", str(messy))
     assert res.exit_code == 1 and res.stdout.startswith("---")
+
+
+# Datasette metadata per database ------------------------------------------------------------------
+
+
+def test_each_archive_file_gets_its_own_metadata(tmp_path: Path) -> None:
+    for name in ("klubb", "förbund"):
+        assert invoke("import", "--db", str(tmp_path / f"{name}.db"), str(PARTIE)).exit_code == 0
+        meta = json.loads((tmp_path / f"{name}.metadata.json").read_text("utf-8"))
+        assert list(meta["databases"]) == [name]
+
+
+def test_metadata_is_refreshed_after_a_schema_change_and_a_users_own_is_kept(
+        tmp_path: Path) -> None:
+    from priffe_records.archive.metadata import VERSION_KEY
+    from priffe_records.archive.schema import SCHEMA_VERSION
+
+    db = tmp_path / "klubb.db"
+    meta = tmp_path / "klubb.metadata.json"
+    assert invoke("import", "--db", str(db), str(PARTIE)).exit_code == 0
+    old = json.loads(meta.read_text("utf-8"))
+    assert old[VERSION_KEY] == SCHEMA_VERSION
+    meta.write_text(json.dumps({**old, VERSION_KEY: SCHEMA_VERSION - 1, "title": "old"}),
+                    encoding="utf-8")
+    invoke("import", "--db", str(db), str(PARTIE))
+    assert json.loads(meta.read_text("utf-8")) == old  # ours, older schema: rewritten
+    mine = '{"title": "Klubbens arkiv"}'
+    meta.write_text(mine, encoding="utf-8")
+    invoke("import", "--db", str(db), str(PARTIE))
+    assert meta.read_text("utf-8") == mine  # the user's own: never touched

@@ -21,7 +21,8 @@ from typing import Any
 from priffe_records.archive.schema import SCHEMA_VERSION
 from priffe_records.format.atomic import write_text_atomically
 
-METADATA_NAME = "priffe.metadata.json"
+METADATA_NAME = "priffe.metadata.json"  # the default archive's (priffe.db)
+VERSION_KEY = "priffe_schema_version"  # marks a file we wrote, and for which schema
 
 _DEAL_COLUMNS = {
     "event": "Event tag", "site": "Site tag", "date": "Date tag (YYYY.MM.DD)",
@@ -85,6 +86,7 @@ def metadata(db_path: str | os.PathLike[str]) -> dict[str, Any]:
     """The metadata document for a database file (its key is the file's stem)."""
     name = Path(db_path).stem
     return {
+        VERSION_KEY: SCHEMA_VERSION,
         "title": "Priffe archive",
         "description": "Records of the Swedish card game Priffe, imported from PPN files "
                        f"by priffe-records (archive schema version {SCHEMA_VERSION}).",
@@ -123,10 +125,32 @@ def metadata(db_path: str | os.PathLike[str]) -> dict[str, Any]:
     }
 
 
+def metadata_path(db_path: str | os.PathLike[str]) -> Path:
+    """``NAME.metadata.json`` beside ``NAME.db``: each archive file has its own."""
+    return Path(db_path).parent / f"{Path(db_path).stem}.metadata.json"
+
+
 def write_metadata(db_path: str | os.PathLike[str], target: str | os.PathLike[str] | None = None
                    ) -> Path:
-    """Write ``priffe.metadata.json`` beside the database (atomically); returns its path."""
-    out = Path(target) if target is not None else Path(db_path).parent / METADATA_NAME
+    """Write the metadata beside the database (atomically, see :func:`metadata_path`)."""
+    out = Path(target) if target is not None else metadata_path(db_path)
     text = json.dumps(metadata(db_path), indent=2, ensure_ascii=False) + "\n"
     write_text_atomically(out, text)
     return out
+
+
+def ensure_metadata(db_path: str | os.PathLike[str]) -> Path | None:
+    """Write the metadata when it is missing or was written by us for an older schema.
+
+    A file without our version key is the user's own: it is left alone.
+    Returns the path written, or None.
+    """
+    out = metadata_path(db_path)
+    if out.exists():
+        try:
+            old = json.loads(out.read_text("utf-8"))
+        except (OSError, ValueError):
+            return None  # not ours to judge: never overwrite what we cannot read
+        if not isinstance(old, dict) or old.get(VERSION_KEY) in (None, SCHEMA_VERSION):
+            return None
+    return write_metadata(db_path)

@@ -29,7 +29,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from priffe_records.archive.metadata import METADATA_NAME, write_metadata
+from priffe_records.archive.metadata import ensure_metadata, write_metadata
 from priffe_records.archive.query import (
     FULL_COLUMNS,
     TABLE_COLUMNS,
@@ -163,8 +163,7 @@ def import_command(paths: tuple[str, ...], db_path: str, timeout: float,
     with archive_errors(db_path):
         db = open_archive(db_path, timeout=timeout)
         ensure_schema(db, timeout)
-        if not (Path(db_path).parent / METADATA_NAME).exists():
-            write_metadata(db_path)
+        ensure_metadata(db_path)  # NAME.metadata.json; refreshed after a schema change
         with _Progress() as progress:
             for path in files:
                 try:
@@ -377,11 +376,11 @@ def stats_command(db_path: str, timeout: float, player: str | None, out: Output)
 @click.command("metadata")
 @db_option
 @click.option("-o", "--output", type=click.Path(dir_okay=False),
-              help=f"Where to write it (default: {METADATA_NAME} beside the database).")
+              help="Where to write it (default: NAME.metadata.json beside NAME.db).")
 def metadata_command(db_path: str, timeout: float, output: str | None) -> None:
     """Write the Datasette metadata (labels, facets, canned queries) for the archive.
 
-    Then: datasette DB -m priffe.metadata.json
+    Then: datasette NAME.db -m NAME.metadata.json (or simply: priffe serve NAME.db)
     """
     with archive_errors(db_path):
         _open_readonly(db_path, timeout).close()
