@@ -230,11 +230,18 @@ def _split(lines: Iterable[str]) -> Iterator[_Chunk]:
         if in_brace and brace_blank and chunk is not None and _TAG_START.match(line):
             # An unclosed '{', a blank line, then a tag pair: the brace is a
             # stray one; it costs its own record, not the rest of the file.
+            # The % and ; lines after the blank line belong to the next record.
+            last_blank = max(i for i, t in enumerate(chunk.lines) if not t.strip(_BLANKS))
+            carried = chunk.lines[last_blank + 1:]
+            del chunk.lines[last_blank + 1:]
             while chunk.lines and not chunk.lines[-1].strip(_BLANKS):
                 chunk.lines.pop()
             yield chunk
             chunk = None
             in_brace = 0
+            if carried:
+                chunk = _Chunk(number - len(carried), carried)
+                starts = set()
         at_top = False
         if in_brace and brace_blank and (line.startswith("%") or line.lstrip().startswith(";")):
             pass  # escape and ';' lines between the blank line and the next tag pair
