@@ -35,7 +35,7 @@ from priffe_records.format.errors import BadRecord
 from priffe_records.format.reader import read
 from priffe_records.format.record import Record
 from priffe_records.format.writer import dumps, write
-from priffe_records.game.language import msg, msg_n
+from priffe_records.game.language import msg, msg_n, msg_p
 from priffe_records.rules.checks import Check, passed, present
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.preference.sheet import fill_preference, score_preference
@@ -116,22 +116,24 @@ def _passed_lines(checks: dict[int, tuple[Check, ...]], findings: Sequence[Findi
         if not ok:
             continue
         board = boards.get(rec)
-        label = f"  record {rec} (board {board})" if board else f"  record {rec}"
-        yield Text(label, style="cyan")
+        label = (msg("record {record} (board {board})", record=rec, board=board) if board
+                 else msg("record {record}", record=rec))
+        yield Text(f"  {label}", style="cyan")
+        word = str(msg_p("check", "passed"))
         for c in ok:
             line = Text("    ")
-            line.append(f"{'passed':<13}", style="green")
+            line.append(f"{word:<13}", style="green")
             line.append(f"{c.rules:<8} ")
-            line.append(c.name)
+            line.append(str(c.word))
             yield line
 
 
 def _errors_summary(errors: int, files: int, records: int) -> str:
     """-q's summary: errors only."""
-    errs = "1 error" if errors == 1 else f"{errors} errors"
-    fs = "1 file" if files == 1 else f"{files} files"
-    recs = "1 record" if records == 1 else f"{records} records"
-    return f"{errs} in {fs} ({recs})"
+    return str(msg("{errors} in {files} ({records})",
+                   errors=msg_n("{n} error", "{n} errors", errors),
+                   files=msg_n("{n} file", "{n} files", files),
+                   records=msg_n("{n} record", "{n} records", records)))
 
 
 

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from priffe_records.format.record import Record
+from priffe_records.game.language import Message, msg_p
 from priffe_records.game.preference import is_preference
 
 
@@ -41,6 +42,11 @@ class Check:
         p = self.prefix
         return f"{p}{self.first}" if self.first == self.last else \
             f"{p}{self.first}–{p}{self.last}"
+
+    @property
+    def word(self) -> Message:
+        """The name as a player reads it."""
+        return _WORDS[self.name]
 
     def covers(self, rule: str) -> bool:
         return rule.startswith(self.prefix) and rule[1:].isdigit() and \
@@ -68,6 +74,14 @@ PREFERENCE_CHECKS: tuple[Check, ...] = (
     Check("payments", 11, 13, ("Result", "Score", "Dropout"), "P"),
     Check("claims", 14, 14, ("Declarer", "Result", "Score", "Pot", "Balance"), "P"),
 )
+
+_WORDS = {"deal": msg_p("check", "deal"), "auction": msg_p("check", "auction"),
+          "play": msg_p("check", "play"), "score": msg_p("check", "score"),
+          "rubber": msg_p("check", "rubber"), "settlement": msg_p("check", "settlement"),
+          "deal and talon": msg_p("check", "deal and talon"),
+          "talon and contract": msg_p("check", "talon and contract"),
+          "drop-outs": msg_p("check", "drop-outs"), "payments": msg_p("check", "payments"),
+          "claims": msg_p("check", "claims")}
 
 
 def present(record: Record) -> tuple[Check, ...]:
