@@ -141,3 +141,13 @@ def test_html_replay_in_swedish_has_no_english_engine_text(tmp_path: Path) -> No
     assert '<html lang="sv">' in html
     assert "måste bekänna ruter (R11)" in html and "must follow" not in html
     assert "skrev" in err  # "wrote …" on stderr, in Swedish too
+
+
+def test_help_texts_speak_the_language_even_before_lang_is_parsed() -> None:
+    code, out, _ = _run(["validate", "--help", "--lang", "sv"])
+    assert code == 0 and "Kontrollera FILER mot priffereglerna" in out
+    assert "Bara fel: inga varningar" in out
+    _, out, _ = _run(["--help"], {"LANG": "sv_SE.UTF-8"})
+    assert "Läs, kontrollera, arkivera och spela upp" in out
+    _, out, _ = _run(["replay", "--help"], {"PRIFFE_LANG": "en"})
+    assert "Replay deals of FILE trick by trick" in out

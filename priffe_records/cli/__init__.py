@@ -10,12 +10,12 @@ import click
 
 from priffe_records import __version__
 from priffe_records.cli import archive, format, making, replay, rules, serve
-from priffe_records.cli.common import add_lang_option
+from priffe_records.cli.common import LanguageGroup, add_lang_option
 from priffe_records.cli.examples import add_examples
 from priffe_records.cli.runtime import tune_gc_for_batch
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LanguageGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="priffe")
 def cli() -> None:
     """Read, check, archive and replay records of the card game Priffe (PPN files)."""

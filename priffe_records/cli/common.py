@@ -7,10 +7,12 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, TypeVar
 
 import click
 
+from priffe_records.cli.help_texts import translate_help
 from priffe_records.format.errors import PriffeError
 from priffe_records.game.language import LANGUAGES, Message, msg, resolve_language, use_language
 from priffe_records.rules.priffe.options import PRESETS, Options
@@ -83,6 +85,7 @@ def preset_option(f: F) -> F:
 
 
 _LANG_SET = "priffe_language_set"
+_CHOSEN: ContextVar[str | None] = ContextVar("priffe_cli_language", default=None)
 
 
 def _lang(ctx: click.Context, param: click.Parameter, value: str | None) -> str:
@@ -91,10 +94,12 @@ def _lang(ctx: click.Context, param: click.Parameter, value: str | None) -> str:
     root = ctx.find_root()
     if value is None and root.meta.get(_LANG_SET):
         return str(root.meta[_LANG_SET])
-    lang = resolve_language(value)
+    chosen = _CHOSEN.get()
+    lang = resolve_language(value) if value is not None or chosen is None else chosen
     # Scoped to this invocation: a library caller in the same process keeps its language.
     ctx.with_resource(use_language(lang))
     root.meta[_LANG_SET] = lang
+    translate_help(root.command, lang)
     return lang
 
 
@@ -112,3 +117,30 @@ def add_lang_option(command: click.Command) -> None:
     if isinstance(command, click.Group):
         for sub in command.commands.values():
             add_lang_option(sub)
+
+
+class LanguageGroup(click.Group):
+    """The root group: picks the language before click parses anything, so even an eager
+    ``--help`` (given before ``--lang``, or with only the locale to go by) is translated."""
+
+    def main(self, args: Any = None, *a: Any, **kw: Any) -> Any:
+        given = list(sys.argv[1:] if args is None else args)
+        lang = resolve_language(_lang_in(given))
+        translate_help(self, lang)
+        token = _CHOSEN.set(lang)
+        try:
+            with use_language(lang):
+                return super().main(given, *a, **kw)
+        finally:
+            _CHOSEN.reset(token)
+
+
+def _lang_in(args: list[str]) -> str | None:
+    """The value of the last ``--lang X`` / ``--lang=X`` in ``args`` that names a language."""
+    found = None
+    for i, arg in enumerate(args):
+        value = args[i + 1] if arg == "--lang" and i + 1 < len(args) else \
+            arg.partition("=")[2] if arg.startswith("--lang=") else None
+        if value in LANGUAGES:
+            found = value
+    return found
