@@ -18,6 +18,14 @@ from priffe_records.game.language import translate
 
 # Every object whose help we changed, with its English text: the message id.
 _ENGLISH: dict[int, tuple[object, str, str]] = {}
+# cli/examples.py epilogs: only the heading is words; the example lines are commands.
+_EXAMPLES = "\b\nExamples:\n"
+
+
+def _translated(text: str, lang: str) -> str:
+    if text.startswith(_EXAMPLES):
+        return f"\b\n{translate('Examples:', lang)}\n{text[len(_EXAMPLES):]}"
+    return translate(text, lang)
 
 
 def _texts(command: click.Command) -> Iterator[tuple[object, str]]:
@@ -39,7 +47,7 @@ def translate_help(command: click.Command, lang: str) -> None:
         key = id(obj) * 4 + ("help", "epilog", "short_help").index(attr)
         if key not in _ENGLISH:
             _ENGLISH[key] = (obj, attr, getattr(obj, attr))
-        setattr(obj, attr, translate(_ENGLISH[key][2], lang))
+        setattr(obj, attr, _translated(_ENGLISH[key][2], lang))
 
 
 def extract(fileobj: IO[bytes], keywords: Any, comment_tags: Any,
@@ -51,6 +59,8 @@ def extract(fileobj: IO[bytes], keywords: Any, comment_tags: Any,
     for obj, attr in _texts(cli):
         text = _ENGLISH.get(id(obj) * 4 + ("help", "epilog", "short_help").index(attr),
                             (None, None, getattr(obj, attr)))[2]
+        if isinstance(text, str) and text.startswith(_EXAMPLES):
+            text = "Examples:"
         if isinstance(text, str) and text not in seen:
             seen.add(text)
             yield 1, "N_", text, [f"priffe {getattr(obj, 'name', '')} {attr}"]

@@ -18,6 +18,7 @@ from priffe_records.cli.common import EXIT_OK, UserError, user_errors
 from priffe_records.format.atomic import write_text_atomically
 from priffe_records.format.record import Record
 from priffe_records.format.writer import dumps
+from priffe_records.game.language import msg
 from priffe_records.rules.blank import GAMES, random_deals, seats, skeleton
 
 GAME_OPTION = click.option("--game", type=click.Choice(GAMES), default="priffe",
@@ -32,10 +33,12 @@ def _emit(records: list[Record], output: str | None, force: bool) -> None:
         sys.stdout.write(text)
         return
     if Path(output).exists() and not force:
-        raise UserError(f"{output}: the file exists; nothing written (use --force to replace it)")
+        raise UserError(msg("{file}: the file exists; nothing written (use --force to replace it)",
+                            file=output))
     with user_errors():
         write_text_atomically(output, text)
-    click.echo(f"wrote {output} ({len(records)} records)", err=True)
+    click.echo(str(msg("wrote {file} ({count} records)", file=output, count=len(records))),
+               err=True)
 
 
 
@@ -66,10 +69,12 @@ def new_command(players: tuple[str, ...], event: str, site: str, date: str | Non
     """
     table = seats(game)
     if len(players) > len(table):
-        raise UserError(f"{game} has {len(table)} players; {len(players)} were given")
+        raise UserError(msg("{game} has {count} players; {given} were given", game=game,
+                            count=len(table), given=len(players)))
     first = dealer.upper()
     if first not in {s.value for s in table}:
-        raise UserError(f"in {game} the dealer is one of {', '.join(s.value for s in table)}")
+        raise UserError(msg("in {game} the dealer is one of {seats}", game=game,
+                            seats=", ".join(s.value for s in table)))
     when = date or datetime.date.today().strftime("%Y.%m.%d")
     _emit(skeleton(game, deals=deals, dealer=first, players=players, event=event, site=site,
                    date=when), output, force)
@@ -96,7 +101,7 @@ def deal_command(count: int, seed: int | None, play: bool, game: str, output: st
     """
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
-        click.echo(f"seed {seed} (repeat with --seed {seed})", err=True)
+        click.echo(str(msg("seed {seed} (repeat with --seed {seed})", seed=seed)), err=True)
     _emit(random_deals(game, count, seed=seed, played=play), output, force)
     sys.exit(EXIT_OK)
 
@@ -112,7 +117,7 @@ def completion_command(ctx: click.Context, shell: str) -> None:
     root = ctx.find_root().command
     cls = get_completion_class(shell)
     if cls is None:  # pragma: no cover - click ships all three
-        raise UserError(f"no completion for {shell}")
+        raise UserError(msg("no completion for {shell}", shell=shell))
     click.echo(cls(root, {}, "priffe", "_PRIFFE_COMPLETE").source())
 
 

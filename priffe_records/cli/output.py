@@ -22,6 +22,8 @@ import tabulate
 from rich.console import Console
 from rich.table import Table
 
+from priffe_records.game.language import msg
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 STYLES = ("table", "json", "nl", "csv", "tsv")
@@ -89,7 +91,7 @@ def output_options(*, json_lines: bool = False, extra_formats: Sequence[str] = (
                 named.append(legacy_format)
             if len(set(named)) > 1:
                 raise click.UsageError(
-                    "Choose one output style: --table, --json, --nl, --csv or --tsv.")
+                    str(msg("Choose one output style: --table, --json, --nl, --csv or --tsv.")))
             style = named[0] if named else "table"
             kwargs["out"] = Output(style=style, headers=not no_headers, fmt=fmt,
                                       chosen=bool(named))
