@@ -18,6 +18,7 @@ import click
 
 from priffe_records.archive.metadata import metadata
 from priffe_records.cli.common import EXIT_UNUSABLE, UserError, user_errors
+from priffe_records.game.language import msg
 
 HOST = "127.0.0.1"
 INSTALL_HINT = ("priffe serve needs Datasette, an optional extra: "
@@ -65,13 +66,13 @@ def serve_command(db: str, port: int, open_browser: bool) -> None:
     """
     with user_errors():
         if not Path(db).is_file():
-            raise UserError(f"{db}: no such archive (create it with 'priffe import')")
+            raise UserError(msg("{db}: no such archive (create it with 'priffe import')", db=db))
         ds = build(db)
         import uvicorn
 
         asyncio.run(ds.invoke_startup())
         url = f"http://{HOST}:{port}/"
-        click.echo(f"serving {db} at {url} (Ctrl+C stops)", err=True)
+        click.echo(str(msg("serving {db} at {url} (Ctrl+C stops)", db=db, url=url)), err=True)
         if open_browser and port:
             webbrowser.open(url)
         uvicorn.run(ds.app(), host=HOST, port=port, log_level="warning", lifespan="on")
