@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 from archive_support import count, run
+from conftest import EXAMPLES
 
+from priffe_records import loads as read_text
 from priffe_records import read
 
 # A score-sheet deal (no hands): the tag under test is swapped in on line 5.
@@ -106,3 +108,23 @@ def test_one_bad_file_never_hides_the_others(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     assert count(db) == 3
     assert [len(list(read(p))) for p in (a, bad, c)] == [1, 1, 1]
+
+
+@pytest.mark.parametrize("value", ["²", "99999999999999999999", "-3", ""])
+def test_wild_numbers_in_a_preference_partie(tmp_path: Path, value: str) -> None:
+    """The other family reads the same wild values without a traceback (found by the fuzz)."""
+    text = (EXAMPLES / "preference-graz.ppn").read_text("utf-8")
+    path = tmp_path / "graz.ppn"
+    path.write_text(text.replace('[Board "2"]', f'[Board "{value}"]', 1)
+                    .replace("Scoring \"Preference", f"Scoring \"Preference;ante={value}", 1),
+                    "utf-8")
+    for args in (("validate", str(path)), ("score", str(path)), ("replay", str(path)),
+                 ("import", str(path), "--db", str(tmp_path / "a.db"))):
+        res = run(*args)
+        assert res.exit_code in (0, 1), (args, res.output)
+        assert "internal error" not in res.output
+
+
+def test_a_note_numbered_with_a_superscript_is_kept_as_text() -> None:
+    [rec] = read_text('[Event "x"]\n[Note "²:eftersnack"]\n[Note "1:bra"]\n')
+    assert rec.notes == {1: "bra"}

@@ -251,8 +251,9 @@ class Record:
         out: dict[int, str] = {}
         for t in self.all("Note"):
             num, _, text = t.value.partition(":")
-            if num.strip().isdigit():
-                out[int(num)] = text
+            n = num.strip()
+            if n.isascii() and n.isdigit() and len(n) < 10:  # "²".isdigit() is true
+                out[int(n)] = text
         return out
 
     def comments(self) -> Iterator[Comment]:

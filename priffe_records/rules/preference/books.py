@@ -123,7 +123,9 @@ class PrefBooks:
         if prev is None or prev.dealer is None or o.dealer is None:
             return
         b0, b1 = prev.record.get("Board"), o.record.get("Board")
-        if b0 and b1 and b0.isdigit() and b1.isdigit() and int(b1) != int(b0) + 1:
+        # ASCII digits only: "²".isdigit() is true, and int() of it raises.
+        if b0 and b1 and all(b.isascii() and b.isdigit() and len(b) < 10 for b in (b0, b1)) \
+                and int(b1) != int(b0) + 1:
             return  # deals missing between: nothing to compare
         want = next_player(prev.dealer)
         if o.dealer is not want:

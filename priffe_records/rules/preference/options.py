@@ -60,7 +60,8 @@ def parse_options(scoring: str) -> PrefOptions:
         key, eq, value = item.partition("=")
         key, value = key.strip().casefold(), value.strip().casefold()
         if key == "ante" and eq:
-            if not (value.isdigit() and 1 <= int(value) <= 1000):
+            if not (value.isascii() and value.isdigit() and len(value) <= 4
+                    and 1 <= int(value) <= 1000):
                 raise PrefOptionsError(f"Scoring option ante={value!r} must be a whole number "
                                        "from 1 to 1000")
             ante = int(value)
