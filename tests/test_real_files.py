@@ -285,3 +285,21 @@ def test_real_file_reads_and_fmt_keeps_every_record(path: Path, tmp_path: Path) 
     assert result.status in ("reformatted", "unchanged"), result.reason
     assert list(read(copy)) == [r for r in records if isinstance(r, Record)]
     assert reformat(copy).status == "unchanged"
+
+
+# -- issue 8 seams -------------------------------------------------------------------------
+
+
+def test_a_call_word_error_carries_its_suggestion_and_is_a_priffe_error() -> None:
+    from priffe_records import PriffeError
+    from priffe_records.game.calls import Call, CallError, Contract
+
+    with pytest.raises(CallError) as info:
+        Contract.parse("Hjärterr")
+    assert info.value.suggestion == "Hjärter" and isinstance(info.value, PriffeError)
+    with pytest.raises(CallError) as info:
+        Contract.parse("4H")
+    assert info.value.suggestion is None
+    with pytest.raises(CallError) as info:
+        Call.parse("spelaa")
+    assert info.value.suggestion == "Spela"

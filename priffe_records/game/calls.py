@@ -19,7 +19,8 @@ import difflib
 import enum
 
 from priffe_records.game.cards import Suit
-from priffe_records.game.language import msg
+from priffe_records.game.errors import PriffeError
+from priffe_records.game.language import Message, msg
 
 
 class Call(enum.Enum):
@@ -52,8 +53,9 @@ class Call(enum.Enum):
         if key in _CALL_WORDS:
             return _CALL_WORDS[key]
         hint = suggest_call(text)
-        raise ValueError(msg("unknown call {text!r} — did you mean {hint!r}?", text=text,
-                             hint=hint) if hint else msg("unknown call {text!r}", text=text))
+        raise CallError(msg("unknown call {text!r} — did you mean {hint!r}?", text=text,
+                            hint=hint) if hint else msg("unknown call {text!r}", text=text),
+                        hint)
 
     def word(self, lang: str = "sv") -> str:
         return self.value if lang == "sv" else _CALL_EN[self]
@@ -76,6 +78,19 @@ for _call, _words in {
 }.items():
     for _w in _words:
         _CALL_WORDS[_w] = _call
+
+
+class CallError(PriffeError, ValueError):
+    """A call or contract word that cannot be read; ``suggestion`` is the closest word, if any.
+
+    Callers branch on ``suggestion`` (a typo of a Priffe word, or another game's
+    word altogether) instead of matching "did you mean" in the message.
+    """
+
+    def __init__(self, message: Message | str, suggestion: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.suggestion = suggestion
 
 
 def suggest_call(text: str) -> str | None:
@@ -119,9 +134,10 @@ class Contract(enum.Enum):
             return _CONTRACT_WORDS[key]
         hit = difflib.get_close_matches(key, list(_CONTRACT_WORDS), n=1, cutoff=0.75)
         if hit:
-            raise ValueError(msg("unknown contract {text!r} — did you mean {hint!r}?", text=text,
-                                 hint=_CONTRACT_WORDS[hit[0]].value))
-        raise ValueError(msg("unknown contract {text!r}", text=text))
+            hint = _CONTRACT_WORDS[hit[0]].value
+            raise CallError(msg("unknown contract {text!r} — did you mean {hint!r}?", text=text,
+                                hint=hint), hint)
+        raise CallError(msg("unknown contract {text!r}", text=text))
 
     def word(self, lang: str = "sv") -> str:
         return self.value if lang == "sv" else _CONTRACT_EN[self]

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from priffe_records.format.record import PLAYER_TAGS, Location, Record, TokenKind
-from priffe_records.game.calls import Call, Contract
+from priffe_records.game.calls import Call, CallError, Contract
 from priffe_records.game.cards import (
     FULL_DECK,
     SEATS,
@@ -411,9 +411,9 @@ def analyse_record(record: Record, default: Options = PRESETS["sv"],
             contract_text = Contract.TVANGSNOLL.value
         try:
             claimed_contract = Contract.parse(contract_text)
-        except ValueError as e:
+        except CallError as e:
             why = reason(e)
-            if not (isinstance(why, Message) and "hint" in why.params):
+            if e.suggestion is None:
                 return not_priffe(record, "R8", msg("not a Priffe record: contract {text!r} is "
                                                     "not a Priffe contract ({words}) (R8)",
                                                     text=contract_text, words=_CONTRACT_WORDS),
