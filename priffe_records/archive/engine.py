@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import PLAYER_TAGS, Location, Record
+from priffe_records.format.values import is_unspecified
 from priffe_records.game.cards import SEATS, Seat
 from priffe_records.rules.family import family_for
 from priffe_records.rules.findings import Finding
@@ -120,7 +121,7 @@ class PartieCheck:
 
 def known(value: str | None) -> str | None:
     """A tag value that says something (PBN's unknown spellings are ``None``)."""
-    return None if value is None or value.strip() in ("", "?", "-") else value
+    return None if is_unspecified(value, dash=True) else value
 
 
 _INT64 = 2**63 - 1

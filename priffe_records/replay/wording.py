@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from priffe_records.format.values import is_unspecified
 from priffe_records.game.calls import Call, Contract
 from priffe_records.game.cards import SUITS, Card, Rank, Seat, Side, sorted_cards
 from priffe_records.game.evaluation import show_hs
@@ -174,7 +175,7 @@ def words(lang: str) -> Words:
 
 def title(r: DealReplay, w: Words) -> str:
     """``Klubbkväll · Uppsala · 2026.11.29 · Robbert 1 · Giv 1``."""
-    parts = [p for p in (r.event, r.site, r.date) if p and p.strip() not in ("", "?")]
+    parts = [p for p in (r.event, r.site, r.date) if p and not is_unspecified(p)]
     if r.rubber:
         parts.append(f"{w.rubber} {r.rubber}")
     parts.append(f"{w.board} {r.board or r.index}")

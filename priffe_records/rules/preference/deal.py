@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from priffe_records.format.record import Location, Record
+from priffe_records.format.values import is_unspecified
 from priffe_records.game.cards import (
     FULL_DECK,
     Card,
@@ -49,7 +50,7 @@ def _shift(loc: Location | None, columns: int) -> Location | None:
 
 
 def given(value: str | None) -> bool:
-    return value is not None and value.strip() not in ("", "?", "-")
+    return not is_unspecified(value, dash=True)
 
 
 def check_talon(record: Record, f: list[Finding]) -> tuple[Card, ...] | None:

@@ -20,6 +20,9 @@ import enum
 from dataclasses import dataclass, fields, replace
 
 from priffe_records.format.errors import PriffeError
+
+# PBN's "" or "?": the default preset applies. One home for the spellings: format/values.
+from priffe_records.format.values import is_unspecified as is_unspecified
 from priffe_records.game.language import msg
 
 FAMILY_WORD = "Priffe"
@@ -95,9 +98,6 @@ def _show(value: object) -> str:
     return str(value)
 
 
-def is_unspecified(value: str | None) -> bool:
-    """PBN writes ``""`` or ``?`` for an unknown value: then the default preset applies."""
-    return value is None or value.strip() in ("", "?")
 
 
 def parse_scoring(value: str | None, default: str = "sv") -> Options:

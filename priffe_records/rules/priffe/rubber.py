@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from priffe_records.format.record import Location
+from priffe_records.format.values import is_unspecified
 from priffe_records.game.cards import SEATS, Seat, Side
 from priffe_records.game.language import Message, msg, reason
 from priffe_records.game.words import seat_name
@@ -316,7 +317,7 @@ class PartieScorer:
                            why=self.unknown_since), tag_location(rec, "ScoreRubber")))
             self.unknown_since = None
         text = rec.get("ScoreRubber")
-        if text is not None and text.strip() not in ("", "?"):
+        if text is not None and not is_unspecified(text):
             loc = tag_location(rec, "ScoreRubber")
             try:
                 claimed = SidePoints.parse(text)
@@ -373,7 +374,7 @@ class PartieScorer:
 
 
 def _given(value: str | None) -> bool:
-    return value is not None and value.strip() not in ("", "?")
+    return not is_unspecified(value)
 
 
 def _explain(step: Step | None) -> Message | str:
