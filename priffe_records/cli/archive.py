@@ -62,6 +62,7 @@ from priffe_records.cli.inputs import display_name, is_stdin, stdin_bytes
 from priffe_records.cli.output import Output, emit, json_value, output_options
 from priffe_records.format.reader import loads
 from priffe_records.format.writer import write
+from priffe_records.game.language import msg
 
 F = TypeVar("F", bound=Callable[..., Any])
 # Test hook: stop (sleep) after this many records of a file, inside its
@@ -158,7 +159,8 @@ def import_command(paths: tuple[str, ...], db_path: str, timeout: float,
         try:
             files += expand_paths((given,))
         except UserError as e:
-            click.echo(f"priffe: {e.format_message()}; not imported", err=True)
+            click.echo("priffe: " + str(msg("{error}; not imported", error=e.format_message())),
+                       err=True)
             missing += 1
     with archive_errors(db_path):
         db = open_archive(db_path, timeout=timeout)
@@ -192,14 +194,16 @@ def import_command(paths: tuple[str, ...], db_path: str, timeout: float,
                 for k in totals:
                     totals[k] += getattr(s, k)
         db.close()
-    click.echo(f"{len(files) - failed} file(s), {totals['records']} records: "
-               f"{totals['new']} new, "
-               + (f"{totals['updated']} updated, " if totals["updated"] else "")
-               + f"{totals['duplicates']} duplicates, "
-               f"{totals['with_errors']} with errors"
-               + (f" ({totals['unreadable']} unreadable)" if totals["unreadable"] else "")
-               + (f", {totals['rejected']} rejected" if totals["rejected"] else "")
-               + (f"; {failed + missing} file(s) not imported" if failed + missing else ""))
+    t = totals
+    click.echo(str(msg("{files} file(s), {records} records: {new} new, ", files=len(files) - failed,
+                       records=t["records"], new=t["new"]))
+               + (str(msg("{n} updated, ", n=t["updated"])) if t["updated"] else "")
+               + str(msg("{duplicates} duplicates, {errors} with errors",
+                         duplicates=t["duplicates"], errors=t["with_errors"]))
+               + (str(msg(" ({n} unreadable)", n=t["unreadable"])) if t["unreadable"] else "")
+               + (str(msg(", {n} rejected", n=t["rejected"])) if t["rejected"] else "")
+               + (str(msg("; {n} file(s) not imported", n=failed + missing))
+                  if failed + missing else ""))
     sys.exit(EXIT_UNUSABLE if failed + missing else EXIT_OK)
 
 
@@ -301,7 +305,7 @@ def query_command(db_path: str, timeout: float, out: Output, output: str | None,
                                        else FULL_COLUMNS, limit=limit)
             n = emit(columns, rows, out)
         if out.style == "table" or (out.style == "ppn" and output not in (None, "-")):
-            click.echo(f"{n} deal(s)", err=True)
+            click.echo(str(msg("{n} deal(s)", n=n)), err=True)
 
 
 @click.command("sql")
@@ -322,8 +326,8 @@ def sql_command(statement: str, db_path: str, timeout: float, out: Output,
         columns, rows = run_sql(db, statement)
         if out.style == "ppn":
             if "ppn" not in columns:
-                raise UserError("--format ppn needs a column named ppn, e.g. "
-                                "SELECT ppn FROM deals …")
+                raise UserError(msg("--format ppn needs a column named ppn, e.g. SELECT ppn "
+                                    "FROM deals …"))
             i = columns.index("ppn")
             _ppn((rec for row in rows for rec in loads(str(row[i]), errors="collect")),
                  output)
@@ -342,8 +346,8 @@ def export_command(db_path: str, timeout: float, output: str, **kw: Any) -> None
     with archive_errors(db_path):
         db = _open_readonly(db_path, timeout)
         n = export(db, filters, sys.stdout if output == "-" else output)
-        click.echo(f"{n} record(s) written" + ("" if output == "-" else f" to {output}"),
-                   err=True)
+        click.echo(str(msg("{n} record(s) written", n=n) if output == "-" else
+                       msg("{n} record(s) written to {file}", n=n, file=output)), err=True)
 
 
 @click.command("stats")
