@@ -1,28 +1,42 @@
-"""Reader and writer speed, as ratios against a plain ``re`` tag scan of the same file.
+"""Reader and writer speed against endplay (the peer) and a plain ``re`` tag scan.
 
-    python benchmarks/bench_read.py [--n 20000] [--seed 0] [--repeat 3]
+    python benchmarks/bench_read.py [--n 20000] [--seed 0] [--repeat 3] [--rss 20000,100000]
 
 Generates N legal records deterministically (priffe_records.rules.priffe.generate),
-writes them to a temporary export-format file, then measures on one core:
+writes them to a temporary export-format file and their bridge twins (benchmarks/peer.py:
+same deals, same tricks, contract 1H) to another, then measures on one core, in the same
+run, best of ``--repeat``:
 
-* baseline — a compiled-regex scan that only finds the tag pairs: the floor
-  any reader pays for touching every byte;
+* re tag scan — a compiled regex that only finds the tag pairs: the floor any reader
+  pays for touching every byte;
+* endplay — ``endplay.parsers.pbn.load`` of the twin file: the peer, and the baseline
+  of the ``× endplay`` column (how many times endplay's time ours is: > 1 is faster);
 * read — ``priffe_records.read`` (full parse into the record model);
-* read+write — ``read`` then ``dumps`` of every record.
+* read + write — ``read`` then ``dumps`` of every record.
 
-Each figure is the best of ``--repeat`` runs (CPU time of this process), so
-other load on the machine disturbs it less. Nothing here is a test: the
-numbers are printed, not asserted.
+``--rss`` reads one-partie files of those sizes in fresh processes and prints each
+reader's peak RSS. Nothing here is a test: the numbers are printed, not asserted.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
+import sys
 import tempfile
 from pathlib import Path
 
-from timing import best, generated_file
+from peer import endplay_load, twin_file
+from timing import (
+    HEADER,
+    generated_file,
+    load,
+    measure,
+    peak_rss_mib,
+    ratio_line,
+    run_child,
+)
 
 from priffe_records import dumps, read
 from priffe_records.format.parser import get_parser
@@ -30,21 +44,49 @@ from priffe_records.format.parser import get_parser
 TAG = re.compile(rb'^\[([A-Z][A-Za-z0-9_]*) "((?:\\.|[^"\\])*)"\]', re.M)
 
 
+def _child(step: str, path: str) -> None:
+    get_parser()
+    n = endplay_load(Path(path)) if step == "endplay" else sum(1 for _ in read(path))
+    print(json.dumps({"records": n, "peak_rss_mib": peak_rss_mib()}))
+
+
+def rss(sizes: list[int], seed: int) -> None:
+    """Peak RSS of each reader on one partie of each size (fresh processes)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in sizes:
+            ppn, pbn = Path(tmp) / f"{size}.ppn", Path(tmp) / f"{size}.pbn"
+            generated_file(ppn, size, seed, one_partie=True)
+            twin_file(pbn, size, seed, one_partie=True)
+            ours = run_child(__file__, "read", str(ppn))
+            peer = run_child(__file__, "endplay", str(pbn))
+            print(f"peak RSS, {size:>7,} deals in one partie: read {ours['peak_rss_mib']:7.1f}"
+                  f" MiB   endplay {peer['peak_rss_mib']:7.1f} MiB   ({load()})")
+            ppn.unlink()
+            pbn.unlink()
+
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    if len(sys.argv) > 1 and sys.argv[1] == "--child":
+        _child(sys.argv[2], sys.argv[3])
+        return
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--n", type=int, default=20_000, help="records to generate")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--rss", default="", help="comma-separated one-partie sizes to measure")
     args = ap.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "bench.ppn"
+        path, twin = Path(tmp) / "bench.ppn", Path(tmp) / "bench.pbn"
         generated_file(path, args.n, args.seed)
+        twin_file(twin, args.n, args.seed)
         get_parser()  # built once per process, like every real run
 
         def scan() -> int:
             return len(TAG.findall(path.read_bytes())) and args.n
+
+        def peer() -> int:
+            return endplay_load(twin)
 
         def read_all() -> int:
             return sum(1 for _ in read(path))
@@ -56,16 +98,21 @@ def main() -> None:
                 n += 1
             return n
 
-        base, _ = best(scan, args.repeat)
-        rows = [("re tag scan (baseline)", base, args.n)]
+        before = load()
+        base = measure(peer, args.repeat)
+        assert base.count == args.n, f"endplay read {base.count} boards, expected {args.n}"
+        rows = [("re tag scan (floor)", measure(scan, args.repeat)), ("endplay (peer)", base)]
         for label, fn in (("read", read_all), ("read + write", read_write)):
-            secs, n = best(fn, args.repeat)
-            assert n == args.n, f"{label} saw {n} records, expected {args.n}"
-            rows.append((label, secs, n))
+            t = measure(fn, args.repeat)
+            assert t.count == args.n, f"{label} saw {t.count} records, expected {args.n}"
+            rows.append((label, t))
 
-    print(f"{'':24} {'seconds':>8} {'records/s':>11} {'× baseline time':>16}")
-    for label, secs, n in rows:
-        print(f"{label:24} {secs:8.2f} {n / secs:11,.0f} {secs / base:16.1f}")
+    print(f"{args.n:,} records, best of {args.repeat}; before: {before}; after: {load()}")
+    print(HEADER)
+    for label, t in rows:
+        print(ratio_line(label, args.n, t, base))
+    if args.rss:
+        rss([int(s) for s in args.rss.split(",") if s.strip()], args.seed)
 
 
 if __name__ == "__main__":

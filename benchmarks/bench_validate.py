@@ -1,44 +1,116 @@
-"""Validator speed: read+validate against read alone, measured in the same run.
+"""Validator speed against endplay (the peer) and our own reader, measured in the same run.
 
-    python benchmarks/bench_validate.py [--n 20000] [--seed 0] [--repeat 1]
+    python benchmarks/bench_validate.py [--n 20000] [--seed 0] [--repeat 3]
+                                        [--rss 20000,100000] [--jobs 2]
 
-Generates N legal records deterministically (priffe_records.rules.priffe.generate), writes
-them to a temporary export-format file, then measures on one core (CPU time
-of this process, best of ``--repeat``):
+Generates N legal records deterministically (priffe_records.rules.priffe.generate),
+writes them and their bridge twins (benchmarks/peer.py) to temporary files, then
+measures on one core, best of ``--repeat`` (CPU and wall time):
 
-* read — ``priffe_records.read``: the baseline every validation pays;
-* read + validate — ``validate(read(path))``: every record replayed through
-  the rules, every claimed score checked;
+* endplay — ``endplay.parsers.pbn.load`` of the twin file: the peer and the baseline of
+  the ``× endplay`` column (endplay only reads: it checks no rule);
+* read — ``priffe_records.read``: what every validation pays first;
+* read + validate — ``validate(read(path))``: every record replayed through the rules,
+  every claimed score checked;
+* … as the CLI — the same after the CLI's process-wide GC tuning;
 * validate alone — the same on records already in memory.
 
-Aim (issue 3): ≥ 1,500 records/s for read + validate. Nothing is asserted:
-the numbers are printed, with the ratio to the baseline.
+``--rss`` validates one-partie files of those sizes in fresh processes and prints the
+peak RSS (it must not grow with the file). ``--jobs N`` also times ``priffe validate
+--jobs 1`` against ``--jobs N`` as subprocesses (wall time: the point is the cores).
+Nothing is asserted: the numbers are printed, with the ratios.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import subprocess
+import sys
 import tempfile
+import time
 from pathlib import Path
 
-from timing import best, generated_file
+from peer import endplay_load, twin_file
+from timing import (
+    HEADER,
+    generated_file,
+    load,
+    measure,
+    peak_rss_mib,
+    ratio_line,
+    run_child,
+)
 
 from priffe_records import read, validate
 from priffe_records.cli.runtime import tune_gc_for_batch
 from priffe_records.format.parser import get_parser
 
 
+def _child(step: str, path: str) -> None:
+    get_parser()
+    if step == "endplay":
+        n = endplay_load(Path(path))
+    else:
+        n = 0
+        for f in validate(read(path)):
+            n += f.is_error
+        assert n == 0, f"{n} errors in a generated file"
+    print(json.dumps({"peak_rss_mib": peak_rss_mib()}))
+
+
+def rss(sizes: list[int], seed: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in sizes:
+            ppn, pbn = Path(tmp) / f"{size}.ppn", Path(tmp) / f"{size}.pbn"
+            generated_file(ppn, size, seed, one_partie=True)
+            twin_file(pbn, size, seed, one_partie=True)
+            ours = run_child(__file__, "validate", str(ppn))
+            peer = run_child(__file__, "endplay", str(pbn))
+            print(f"peak RSS, {size:>7,} deals in one partie: read+validate "
+                  f"{ours['peak_rss_mib']:7.1f} MiB   endplay {peer['peak_rss_mib']:7.1f} MiB"
+                  f"   ({load()})")
+            ppn.unlink()
+            pbn.unlink()
+
+
+def jobs(path: Path, n: int, workers: int, repeat: int) -> None:
+    """``priffe validate --jobs 1`` against ``--jobs N``: wall time of whole commands."""
+    walls = {}
+    for j in (1, workers):
+        best = float("inf")
+        for _ in range(max(repeat, 1)):
+            t = time.perf_counter()
+            subprocess.run([sys.executable, "-c", "from priffe_records.cli import main; main()",
+                            "validate", "--jobs", str(j), str(path)], check=True,
+                           capture_output=True)
+            best = min(best, time.perf_counter() - t)
+        walls[j] = best
+        print(f"priffe validate --jobs {j}: {best:6.2f} s wall, {n / best:7,.0f} records/s "
+              f"({load()})")
+    print(f"--jobs {workers} speed-up: {walls[1] / walls[workers]:.2f}×")
+
+
 def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--child":
+        _child(sys.argv[2], sys.argv[3])
+        return
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--n", type=int, default=20_000, help="records to generate")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--rss", default="", help="comma-separated one-partie sizes to measure")
+    ap.add_argument("--jobs", type=int, default=0, help="also time priffe validate --jobs N")
     args = ap.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "bench.ppn"
+        path, twin = Path(tmp) / "bench.ppn", Path(tmp) / "bench.pbn"
         generated_file(path, args.n, args.seed)
+        twin_file(twin, args.n, args.seed)
         get_parser()  # built once per process, like every real run
+
+        def peer() -> int:
+            return endplay_load(twin)
 
         def read_all() -> int:
             return sum(1 for _ in read(path))
@@ -48,28 +120,28 @@ def main() -> None:
             assert not errors, errors[:3]
             return args.n
 
-        base, _ = best(read_all, args.repeat)
-        rows = [("read (baseline)", base, args.n)]
-        secs, n = best(read_validate, args.repeat)
-        rows.append(("read + validate", secs, n))
+        before = load()
+        base = measure(peer, args.repeat)
+        rows = [("endplay (peer)", base), ("read", measure(read_all, args.repeat)),
+                ("read + validate", measure(read_validate, args.repeat))]
         tune_gc_for_batch()  # what every priffe command does first
-        secs, n = best(read_validate, args.repeat)
-        rows.append(("  … as the CLI", secs, n))
+        rows.append(("  … as the CLI", measure(read_validate, args.repeat)))
         records = list(read(path))  # loaded only now: a big heap slows the runs above
 
         def validate_only() -> int:
             validate(records)
             return len(records)
 
-        secs, n = best(validate_only, args.repeat)
-        rows.append(("validate alone", secs, n))
-
-    print(f"{'':18} {'seconds':>8} {'records/s':>11} {'× read time':>12}")
-    for label, secs, n in rows:
-        print(f"{label:18} {secs:8.2f} {n / secs:11,.0f} {secs / base:12.2f}")
-    rate = args.n / rows[2][1]
-    print(f"read + validate as the CLI runs it: {rate:,.0f} records/s "
-          f"({'meets' if rate >= 1500 else 'below'} the 1,500 records/s aim)")
+        rows.append(("validate alone", measure(validate_only, args.repeat)))
+        records.clear()
+        print(f"{args.n:,} records, best of {args.repeat}; before: {before}; after: {load()}")
+        print(HEADER)
+        for label, t in rows:
+            print(ratio_line(label, args.n, t, base))
+        if args.jobs:
+            jobs(path, args.n, args.jobs, args.repeat)
+    if args.rss:
+        rss([int(s) for s in args.rss.split(",") if s.strip()], args.seed)
 
 
 if __name__ == "__main__":

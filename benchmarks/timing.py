@@ -1,28 +1,104 @@
-"""What the benchmark scripts share: a generated input file and best-of-N CPU timing."""
+"""What the benchmark scripts share: generated input files, best-of-N timing, peak memory.
+
+Every script measures CPU time (what this process spent; other engineers' load on the
+shared machine inflates wall time but hardly CPU time) and wall time, and prints the
+machine's load average with the figures, so a number is never quoted without it.
+"""
 
 from __future__ import annotations
 
+import json
+import os
+import resource
+import subprocess
+import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from priffe_records import write
 from priffe_records.rules.priffe.generate import iter_records
 
 
-def best(fn: Callable[[], int], repeat: int) -> tuple[float, int]:
-    """Fastest CPU time of ``repeat`` runs (other load on the machine inflates wall time)."""
-    times, count = [], 0
+@dataclass(frozen=True)
+class Timing:
+    """The best CPU and the best wall time of N runs, and what the function counted."""
+
+    cpu: float
+    wall: float
+    count: int
+
+
+def measure(fn: Callable[[], int], repeat: int) -> Timing:
+    """Best CPU and best wall time of ``repeat`` runs (load only ever slows a run down)."""
+    cpus, walls, count = [], [], 0
     for _ in range(max(repeat, 1)):
-        start = time.process_time()
+        c, w = time.process_time(), time.perf_counter()
         count = fn()
-        times.append(time.process_time() - start)
-    return min(times), count
+        cpus.append(time.process_time() - c)
+        walls.append(time.perf_counter() - w)
+    return Timing(min(cpus), min(walls), count)
 
 
-def generated_file(path: Path, n: int, seed: int) -> None:
+def best(fn: Callable[[], int], repeat: int) -> tuple[float, int]:
+    """Fastest CPU time of ``repeat`` runs."""
+    t = measure(fn, repeat)
+    return t.cpu, t.count
+
+
+def load() -> str:
+    """The load average now, as ``uptime`` prints it (1, 5, 15 minutes)."""
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f}, {five:.2f}, {fifteen:.2f} on {os.cpu_count()} CPUs"
+
+
+def generated_file(path: Path, n: int, seed: int, *, one_partie: bool = False,
+                   quiet: bool = False) -> None:
     """Write ``n`` legal generated records (with comments) to ``path`` and say so."""
     t0 = time.perf_counter()
-    write(iter_records(n, seed, comments=True), path)
-    print(f"generated {n:,} records, {path.stat().st_size / 1e6:.1f} MB "
-          f"in {time.perf_counter() - t0:.1f} s")
+    write(iter_records(n, seed, comments=True, one_partie=one_partie), path)
+    if not quiet:
+        print(f"generated {n:,} records{' in one partie' if one_partie else ''}, "
+              f"{path.stat().st_size / 1e6:.1f} MB in {time.perf_counter() - t0:.1f} s")
+
+
+def peak_rss_mib() -> float:
+    """This process's peak resident memory.
+
+    On Linux ``VmHWM`` of /proc/self/status: ``getrusage``'s ``ru_maxrss`` survives
+    ``exec``, so a child started from a big parent would report the parent's peak.
+    """
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # Linux kB, macOS bytes
+    return rss / (1024 * 1024) if sys.platform == "darwin" else rss / 1024
+
+
+def run_child(script: str, *args: str) -> dict[str, float]:
+    """Run ``script --child ARGS`` in a fresh process; its last stdout line is JSON.
+
+    A fresh process per step, so one step's heap never counts in another's peak RSS.
+    """
+    proc = subprocess.run([sys.executable, script, "--child", *args], capture_output=True,
+                          text=True, check=False)
+    if proc.returncode != 0:
+        sys.exit(f"benchmark step {' '.join(args)} failed:\n{proc.stderr}")
+    result: dict[str, float] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return result
+
+
+def ratio_line(label: str, n: int, t: Timing, peer: Timing | None) -> str:
+    """One table row: records/s by CPU and wall time, and the ratio to endplay's rate."""
+    versus = f"{peer.cpu / t.cpu:9.2f}× {peer.wall / t.wall:7.2f}×" if peer else f"{'':19}"
+    return (f"{label:26} {t.cpu:8.2f} {t.wall:8.2f} {n / t.cpu:11,.0f} {n / t.wall:11,.0f}"
+            f" {versus}")
+
+
+HEADER = (f"{'':26} {'CPU s':>8} {'wall s':>8} {'rec/CPU-s':>11} {'rec/wall-s':>11}"
+          f" {'× endplay CPU':>10} {'wall':>7}")

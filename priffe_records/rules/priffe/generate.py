@@ -17,6 +17,7 @@ test of the validator.
 from __future__ import annotations
 
 import datetime
+import itertools
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -149,6 +150,13 @@ def _pairing(seating: dict[Seat, str]) -> frozenset[frozenset[str]]:
 def generate_partie(seed: int, spec: PartieSpec | None = None, *, rubbers: int | None = None,
                     first_board: int = 1) -> list[Record]:
     """A partie of ``spec.rubbers`` finished rubbers, every tag filled in as the writer puts it."""
+    return list(iter_partie(seed, spec, rubbers=rubbers, first_board=first_board))
+
+
+def iter_partie(seed: int, spec: PartieSpec | None = None, *, rubbers: int | None = None,
+                first_board: int = 1) -> Iterator[Record]:
+    """:func:`generate_partie` one record at a time, so a partie of 100,000 deals (the
+    memory benchmarks) never has to be held whole."""
     spec = spec or PartieSpec()
     n_rubbers = spec.rubbers if rubbers is None else rubbers
     rng = random.Random(seed)
@@ -160,17 +168,15 @@ def generate_partie(seed: int, spec: PartieSpec | None = None, *, rubbers: int |
              frozenset({frozenset({p[0], p[1]}), frozenset({p[2], p[3]})})]
     dealer = rng.choice(SEATS)
     board = first_board
-    out: list[Record] = []
     for r in range(1, n_rubbers + 1):
         if r > 1:
             seating, dealer = _next_seating(seating, dealer.right, cycle[(r - 1) % 3])
         state = RubberState.new()
         while not state.ended:
             rec, state = _one_deal(rng, spec, opts, seating, dealer, state, r, board)
-            out.append(rec)
+            yield rec
             board += 1
             dealer = dealer.left  # R3
-    return out
 
 
 def _one_deal(rng: random.Random, spec: PartieSpec, opts: Options, seating: dict[Seat, str],
@@ -224,8 +230,16 @@ def generate_records(n: int, seed: int = 0, *, comments: bool = False,
 
 
 def iter_records(n: int, seed: int = 0, *, comments: bool = False,
-                 options: Options = PRESETS["sv"]) -> Iterator[Record]:
+                 options: Options = PRESETS["sv"], one_partie: bool = False) -> Iterator[Record]:
+    """:func:`generate_records` lazily; ``one_partie`` makes all ``n`` records one partie
+    (one Event, Site and Date: the worst case for memory)."""
     rng = random.Random(seed)
+    if one_partie:
+        players = _four(rng, FIRST_NAMES)
+        spec = PartieSpec(players, rng.choice(EVENTS), rng.choice(SITES), "2026.01.01",
+                          options=options, comments=comments)
+        yield from itertools.islice(iter_partie(rng.randrange(2**32), spec, rubbers=n), n)
+        return
     day = datetime.date(2026, 1, 1)
     made = 0
     k = 0
