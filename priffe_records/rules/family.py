@@ -12,7 +12,7 @@ three-player Austrian Préférence of PREFERENCE.md) is a sibling package of
 
 from __future__ import annotations
 
-from typing import Any, Protocol, Self, TypeVar
+from typing import Any, Protocol, Self, TypeVar, runtime_checkable
 
 from priffe_records.format.record import Location, Record
 from priffe_records.game.cards import Card, Seat
@@ -76,6 +76,21 @@ class PartieBooks(Protocol[OutcomeT_contra]):
     def lost(self, where: Location, index: int) -> None: ...
 
     def close(self) -> PartieOutcome: ...
+
+
+@runtime_checkable
+class StreamingBooks(Protocol):
+    """Books that can run without keeping the partie (validation of a file of any size).
+
+    After :meth:`stream` they keep no deal lines or rubber results, and :meth:`drain`
+    hands over the findings reported so far. Every finding they report must come from
+    ``add`` and carry the index of the deal being added (``close`` reports nothing
+    new): the driver emits a record's findings once the next record comes.
+    """
+
+    def stream(self) -> None: ...
+
+    def drain(self) -> list[Finding]: ...
 
 
 class GameFamily(Protocol[OutcomeT]):

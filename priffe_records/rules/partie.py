@@ -9,17 +9,26 @@ user gave is silently dropped.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 from priffe_records.format.errors import BadRecord, PPNSyntaxError
-from priffe_records.format.record import Record
-from priffe_records.rules.family import PartieBooks, PartieOutcome, family_for
+from priffe_records.format.record import Location, Record
+from priffe_records.rules.family import (
+    GameFamily,
+    Outcome,
+    PartieBooks,
+    PartieOutcome,
+    StreamingBooks,
+    family_for,
+)
 from priffe_records.rules.findings import Finding, Severity, sort_key
 from priffe_records.rules.priffe.options import PRESETS, Options
 from priffe_records.rules.priffe.rubber import PartieResult
 
+PartieKey = tuple[str | None, str | None, str | None]
 
-def _key(record: Record) -> tuple[str | None, str | None, str | None]:
+
+def _key(record: Record) -> PartieKey:
     return (record.get("Event"), record.get("Site"), record.get("Date"))
 
 
@@ -27,6 +36,40 @@ def _read_findings(errors: tuple[PPNSyntaxError, ...], index: int) -> list[Findi
     """What the reader found in a record's text, as ``PPN`` findings of the same severity."""
     return [Finding("PPN", Severity.WARNING if e.is_warning else Severity.ERROR, e.text,
                     e.location, index) for e in errors]
+
+
+class _Step(NamedTuple):
+    """What one item of the input does: its own findings, and what the books hear of it."""
+
+    position: int  # 1-based position in the input
+    found: tuple[Finding, ...]  # the reader's or the deal's own findings
+    outcome: Outcome | None = None  # a deal for the partie's books
+    starts: tuple[GameFamily[Any], PartieKey] | None = None  # it begins a new partie
+    lost: Location | None = None  # an unreadable record: the books hear of it
+
+
+def _steps(records: Iterable[Record | BadRecord], options: Options, conventions: bool
+           ) -> Iterator[_Step]:
+    """Each item analysed on its own, and where parties begin (shared by both drivers).
+
+    A change of family starts a new partie, as a change of Event, Site or Date does.
+    """
+    key: tuple[str, str | None, str | None, str | None] | None = None
+    for i, item in enumerate(records, 1):
+        if isinstance(item, BadRecord):
+            yield _Step(i, tuple(_read_findings(item.errors, i)), lost=item.location)
+            continue
+        family = family_for(item.get("Scoring"))
+        o = family.analyse(item, options, conventions).placed(i)
+        found = (*_read_findings(item.errors, i), *o.findings) if item.errors else o.findings
+        if o.in_family and o.is_diagram:
+            yield _Step(i, found)  # a deal diagram, not a deal of the partie
+            continue
+        starts = None
+        if o.in_family and (key is None or (family.name, *_key(item)) != key):
+            key = (family.name, *_key(item))
+            starts = (family, _key(item))
+        yield _Step(i, found, o if o.in_family else None, starts)
 
 
 def parties(records: Iterable[Record | BadRecord], *, options: Options = PRESETS["sv"],
@@ -40,7 +83,6 @@ def parties(records: Iterable[Record | BadRecord], *, options: Options = PRESETS
     ones :class:`~priffe_records.rules.preference.books.PrefPartie`.
     """
     books: PartieBooks[Any] | None = None
-    key: tuple[str, str | None, str | None, str | None] | None = None
     found: list[Finding] = []
 
     def flush() -> Iterator[PartieOutcome]:
@@ -50,26 +92,61 @@ def parties(records: Iterable[Record | BadRecord], *, options: Options = PRESETS
         elif found:
             yield PartieResult(None, None, None, findings=tuple(sorted(found, key=sort_key)))
 
-    for i, item in enumerate(records, 1):
-        if isinstance(item, BadRecord):
-            found.extend(_read_findings(item.errors, i))
-            if books is not None:
-                books.lost(item.location, i)
-            continue
-        family = family_for(item.get("Scoring"))
-        o = family.analyse(item, options, conventions).placed(i)
-        if o.in_family and o.is_diagram:
-            found.extend(_read_findings(item.errors, i))
-            found.extend(o.findings)  # a deal diagram, not a deal of the partie
-            continue
-        if o.in_family and (books is None or (family.name, *_key(item)) != key):
+    for step in _steps(records, options, conventions):
+        if step.starts is not None:
             if books is not None:
                 yield from flush()
                 found = []
-            key = (family.name, *_key(item))
-            books = family.books(*_key(item))
-        found.extend(_read_findings(item.errors, i))
-        found.extend(o.findings)
-        if o.in_family and books is not None:
-            books.add(o)
+            family, key = step.starts
+            books = family.books(*key)
+        found.extend(step.found)
+        if books is not None:
+            if step.lost is not None:
+                books.lost(step.lost, step.position)
+            if step.outcome is not None:
+                books.add(step.outcome)
     yield from flush()
+
+
+def findings(records: Iterable[Record | BadRecord], *, options: Options = PRESETS["sv"],
+             conventions: bool = False) -> Iterator[Finding]:
+    """The findings of :func:`parties`, in the same order, with memory flat in the file size.
+
+    Books that can stream (:class:`~priffe_records.rules.family.StreamingBooks`) keep no
+    deal lines and hand over each deal's findings as it is added, so a record's findings
+    are final once the next record comes, and only they wait: memory is bounded by one
+    rubber's bookkeeping, not by the partie. Other books keep the partie's findings until
+    it ends, as :func:`parties` does.
+    """
+    books: PartieBooks[Any] | None = None
+    streaming: StreamingBooks | None = None
+    pending: list[Finding] = []  # findings not yet final, in the order parties() sorts from
+
+    for step in _steps(records, options, conventions):
+        if step.starts is not None:
+            if books is not None:
+                pending.extend(books.close().findings)
+            pending.sort(key=sort_key)  # stable: the same order as a whole partie's sort
+            yield from pending
+            pending = []
+            family, key = step.starts
+            books = family.books(*key)
+            streaming = books if isinstance(books, StreamingBooks) else None
+            if streaming is not None:
+                streaming.stream()
+        elif pending and (books is None or streaming is not None):
+            pending.sort(key=sort_key)
+            yield from pending
+            pending = []
+        pending.extend(step.found)
+        if books is not None:
+            if step.lost is not None:
+                books.lost(step.lost, step.position)
+            if step.outcome is not None:
+                books.add(step.outcome)
+                if streaming is not None:
+                    pending.extend(streaming.drain())
+    if books is not None:
+        pending.extend(books.close().findings)
+    pending.sort(key=sort_key)
+    yield from pending

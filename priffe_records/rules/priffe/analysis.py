@@ -30,6 +30,7 @@ from priffe_records.game.language import Message, listing, msg, msg_n, reason
 from priffe_records.game.words import card_name, seat_name, suit_name
 from priffe_records.rules.findings import Finding, error, tag_location, unverifiable, warning
 from priffe_records.rules.priffe.auction import AuctionResult, run_auction
+from priffe_records.rules.priffe.cardbits import deal_masks
 from priffe_records.rules.priffe.options import (
     PRESETS,
     NotPriffeError,
@@ -169,10 +170,14 @@ def check_deal(record: Record, findings: list[Finding]) -> Deal | None:
                               _shift(loc, e.column)))
         return None
     known = [h for h in deal.hands if h is not None]
-    dealt = [c for h in known for c in h.cards]
-    if all(len(h) == 13 for h in known) and len(set(dealt)) == len(dealt):
-        ok = True  # the common case; the loop below names what is wrong
-        where = dict.fromkeys(dealt, Seat.N) if len(known) == 3 else {}
+    masks = [m for m in deal_masks(deal) if m is not None]
+    union = 0
+    for m in masks:
+        union |= m
+    if all(len(h) == 13 for h in known) and union.bit_count() == 13 * len(known):
+        ok = True  # the common case, on bit masks; the loop below names what is wrong
+        where = dict.fromkeys((c for h in known for c in h.cards), Seat.N) \
+            if len(known) == 3 else {}
     else:
         ok, where = _deal_faults(deal, loc, findings)
     if not ok:

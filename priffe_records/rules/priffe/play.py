@@ -46,7 +46,8 @@ if it is one whoever led, and *unverifiable* if it depends on who led.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from functools import partial
 
 from priffe_records.format.record import Section, Token, TokenKind
 from priffe_records.game.calls import Contract
@@ -64,24 +65,68 @@ from priffe_records.game.cards import (
 from priffe_records.game.language import Message, msg
 from priffe_records.game.words import card_name, seat_name, suit_name
 from priffe_records.rules.findings import Finding, Severity, error, unverifiable
+from priffe_records.rules.priffe.cardbits import SUIT_BITS, SUIT_NO, deal_masks
 from priffe_records.rules.priffe.options import FirstLead, Options
 from priffe_records.rules.priffe.scoring import SidePoints
 from priffe_records.rules.tricks import PlayedCard, Trick
 
 
-@dataclass(frozen=True, slots=True)
 class PlayResult:
-    tricks: tuple[Trick, ...]
-    won: SidePoints
-    undecided: int
-    claimed: bool
-    complete: bool
-    findings: tuple[Finding, ...] = field(default=())
+    """The replay's outcome. Immutable; ``tricks`` may be built on first use.
+
+    A clean play is proven clean on card ids alone (:func:`_clean_replay`); its
+    :class:`Trick` objects, which only a replay or the archive reads, are then made by
+    the full replay when first asked for. Equality is over every field, tricks included.
+    """
+
+    __slots__ = ("_again", "_played", "_tricks", "claimed", "complete", "findings", "undecided",
+                 "won")
+
+    def __init__(self, tricks: tuple[Trick, ...] | None, won: SidePoints, undecided: int,
+                 claimed: bool, complete: bool, findings: tuple[Finding, ...] = (), *,
+                 again: Callable[[], tuple[Trick, ...]] | None = None,
+                 played: int | None = None) -> None:
+        if tricks is None and again is None:
+            raise ValueError("PlayResult needs its tricks or a way to build them")
+        self._tricks = tricks
+        self._again = again
+        self._played = played
+        self.won = won
+        self.undecided = undecided
+        self.claimed = claimed
+        self.complete = complete
+        self.findings = findings
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        if self._tricks is None:
+            assert self._again is not None
+            self._tricks, self._again = self._again(), None
+        return self._tricks
 
     @property
     def played(self) -> int:
         """Tricks with a card from every player."""
-        return sum(1 for t in self.tricks if len(t.cards) == 4)
+        if self._played is None:
+            self._played = sum(1 for t in self.tricks if len(t.cards) == 4)
+        return self._played
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.tricks, self.won, self.undecided, self.claimed, self.complete,
+                self.findings)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PlayResult):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash((self.won, self.undecided, self.claimed, self.complete, self.findings))
+
+    def __repr__(self) -> str:
+        return (f"PlayResult(tricks={self.tricks!r}, won={self.won!r}, "
+                f"undecided={self.undecided!r}, claimed={self.claimed!r}, "
+                f"complete={self.complete!r}, findings={self.findings!r})")
 
 
 def opening_leader(forehand: Seat, declarer: Seat | None, contract: Contract | None,
@@ -214,8 +259,96 @@ def replay(section: Section, first: Seat, deal: Deal | None, trump: Suit | None,
     """Replay a Play section whose columns start at ``first`` (R11–R13).
 
     ``players`` are the seats that take part; a later game family with fewer
-    players passes its own.
+    players passes its own. A play proven clean on card ids comes back at once,
+    its tricks built on demand; anything else takes the full replay, which words
+    every finding.
     """
+    clean = _clean_replay(section, first, deal, trump, must_trump, players, tricks)
+    if clean is not None:
+        return clean
+    return full_replay(section, first, deal, trump, must_trump=must_trump, players=players,
+                       tricks=tricks)
+
+
+def _clean_replay(section: Section, first: Seat, deal: Deal | None, trump: Suit | None,
+                  must_trump: bool, players: tuple[Seat, ...], tricks: int
+                  ) -> PlayResult | None:
+    """The play's result if it is provably clean, else ``None`` (then the full replay runs).
+
+    Clean: every hand known, every card known and held by the seat that plays it, suit
+    followed (trumped when ``must_trump`` asks), at most ``tricks`` tricks, and a short
+    play ended by ``*``. Then the full replay has no finding and one leader per trick,
+    and this replay — ints and bit masks only — gives its ``won``, ``claimed`` and
+    ``complete`` exactly; nothing that could word a message is built.
+    """
+    if deal is None:
+        return None
+    left = [m for m in deal_masks(deal) if m is not None]  # what each seat still holds
+    if len(left) != 4:
+        return None
+    width = len(players)
+    columns = [s.index for s in first.rotation() if s in players]
+    ids: list[int] = []
+    info = _CARD_INFO
+    for tok in section.tokens:
+        kind = tok.kind
+        if kind is TokenKind.END:
+            continue
+        hit = info.get(tok.text) if kind is TokenKind.CARD else None
+        if hit is None:
+            return None  # '-', a card spelt otherwise, anything odd: the full replay words it
+        ids.append(hit[1])
+    n_slots = len(ids)
+    claimed = section.ended
+    if n_slots > width * tricks or (n_slots < width * tricks and not claimed):
+        return None  # too many tricks, or a short play without '*': findings to word
+    t = SUIT_NO[trump] if trump is not None else -1
+    trump_bits = SUIT_BITS[t] if t >= 0 and must_trump else 0
+    won = [0, 0]
+    lead = 0  # the leader's column
+    for start in range(0, n_slots, width):
+        trick = ids[start:start + width]
+        # led -1: a claimed last trick that stops before the leader's column
+        best = trick[lead] if lead < len(trick) else -1
+        led = best // 13 if best >= 0 else -1
+        best_col = lead
+        for k, cid in enumerate(trick):
+            seat = columns[k]
+            bit = 1 << cid
+            held = left[seat]
+            if not held & bit:
+                return None  # not this seat's card, or played before
+            suit = cid // 13
+            if led >= 0 and suit != led and (held & SUIT_BITS[led] or (
+                    suit != t and held & trump_bits)):
+                return None  # a revoke (R11, must_trump)
+            left[seat] = held & ~bit
+            if suit == best // 13:
+                if cid > best:
+                    best_col, best = k, cid
+            elif suit == t:
+                best_col, best = k, cid
+        if len(trick) == width:
+            won[columns[best_col] & 1] += 1  # seat index: N 0, E 1, S 2, W 3
+            lead = best_col
+    played = n_slots // width
+    return PlayResult(None, SidePoints(won[0], won[1]), 0, claimed, played == tricks,
+                      again=partial(_tricks_of, section, first, deal, trump, must_trump,
+                                    players, tricks), played=played)
+
+
+def _tricks_of(section: Section, first: Seat, deal: Deal | None, trump: Suit | None,
+               must_trump: bool, players: tuple[Seat, ...], tricks: int
+               ) -> tuple[Trick, ...]:
+    return full_replay(section, first, deal, trump, must_trump=must_trump, players=players,
+                       tricks=tricks).tricks
+
+
+def full_replay(section: Section, first: Seat, deal: Deal | None, trump: Suit | None, *,
+                must_trump: bool = False, players: tuple[Seat, ...] = SEATS,
+                tricks: int = 13) -> PlayResult:
+    """:func:`replay` card by card with every object and message: the reference the clean
+    path is tested against, and what words every finding."""
     state = _Replay(deal, trump, must_trump)
     width = len(players)
     columns = [s.index for s in first.rotation() if s in players]

@@ -173,21 +173,35 @@ class PartieScorer:
         self.rubbers: list[RubberEnd] = []
         self.findings: list[Finding] = []
         self.standings: dict[str, int] = {}
-        self.pairings: list[frozenset[frozenset[str]]] = []
+        self._keep = True  # keep lines and rubber results (off while streaming)
+        self._closed = 0  # rubbers closed so far
+        self._last_pairing: frozenset[frozenset[str]] | None = None
+        self._block: list[frozenset[frozenset[str]]] = []  # this block of six rubbers (R24)
         self._number = 0
         self._start_rubber(None)
+
+    def stream(self) -> None:
+        """Keep no deal lines or rubber results from now on (validation of big files):
+        memory stays that of one rubber's bookkeeping, whatever the partie's length."""
+        self._keep = False
+
+    def drain(self) -> list[Finding]:
+        """The findings reported since the last call, handed over."""
+        out, self.findings = self.findings, []
+        return out
 
     def _start_rubber(self, tag: int | None) -> None:
         self._number = tag if tag is not None else self._number + 1
         self.state: RubberState | None = RubberState.new()
-        self.deals: list[DealOutcome] = []
+        self.first: DealOutcome | None = None  # the rubber's first and latest deals
+        self.last: DealOutcome | None = None
         self.carried = SidePoints()  # a claimed-total error already reported (no cascade)
         self.unknown_since: Message | None = None  # why the totals are unknown, until reported
         self.gap = False  # an unreadable record since the last deal: the dealer order is broken
         self.tag: int | None = tag
 
     def _close_rubber(self) -> None:
-        if not self.deals:
+        if self.last is None:
             return
         state = self.state
         finished = state is not None and state.ended
@@ -196,13 +210,15 @@ class PartieScorer:
         if state is not None and finished:
             t = state.totals
             winner = Side.NS if t.ns > t.ew else Side.EW if t.ew > t.ns else None
-            last = self.deals[-1]
+            last = self.last
             pts = settle(t)
             settlement = tuple((s, player_label(last, s), pts[s]) for s in SEATS)
             for _, name, p in settlement:
                 self.standings[name] = self.standings.get(name, 0) + p
-        self.rubbers.append(RubberEnd(self._number, state.totals if state else None, finished,
-                                      winner, settlement))
+        self._closed += 1
+        if self._keep:
+            self.rubbers.append(RubberEnd(self._number, state.totals if state else None,
+                                          finished, winner, settlement))
 
     def add(self, o: DealOutcome) -> DealLine:
         rec = o.record
@@ -220,7 +236,8 @@ class PartieScorer:
             self._close_rubber()
             self._start_rubber(tag)
             self._check_rotation(o)
-        elif tag is not None and self.tag is not None and tag != self.tag and self.deals:
+        elif tag is not None and self.tag is not None and tag != self.tag \
+                and self.last is not None:
             if self.state is not None:
                 self._report(o, warning(
                     "R22", msg("rubber {rubber} ends before either side made two games: {here} "
@@ -229,13 +246,13 @@ class PartieScorer:
             self._close_rubber()
             self._start_rubber(tag)
             self._check_rotation(o)
-        elif not self.deals:
+        elif self.last is None:
             if tag is not None:
                 self._number, self.tag = tag, tag
             self._check_rotation(o)
         else:
             self._check_same_seats(o)
-            prev = self.deals[-1].dealer
+            prev = self.last.dealer
             if prev is not None and o.dealer is not None and o.dealer is not prev.left \
                     and not self.gap:
                 self._report(o, warning(
@@ -243,7 +260,9 @@ class PartieScorer:
                               "was next after {prev} (R3)", here=here, seat=seat_name(o.dealer),
                               next=seat_name(prev.left), prev=seat_name(prev)),
                     tag_location(rec, "Dealer")))
-        self.deals.append(o)
+        if self.first is None:
+            self.first = o
+        self.last = o
         self.gap = False
         step: Step | None = None
         if self.state is not None and o.score is not None:
@@ -253,9 +272,10 @@ class PartieScorer:
             self.unknown_since = msg("{here} could not be scored", here=here)
         self._check_claims(o, step, here)
         state = self.state
-        line = DealLine(o, self._number, len(self.rubbers), state.totals if state else None,
+        line = DealLine(o, self._number, self._closed, state.totals if state else None,
                         state.games if state else None, step)
-        self.lines.append(line)
+        if self._keep:
+            self.lines.append(line)
         return line
 
     def _report(self, o: DealOutcome, finding: Finding) -> None:
@@ -282,7 +302,8 @@ class PartieScorer:
         return int(value)
 
     def _check_same_seats(self, o: DealOutcome) -> None:
-        seats, first = _seating(o), _seating(self.deals[0])
+        assert self.first is not None
+        seats, first = _seating(o), _seating(self.first)
         if seats is not None and first is not None and seats != first:
             self._report(o, warning(
                 "R24", msg("the players change seats within a rubber; seats change only "
@@ -294,19 +315,21 @@ class PartieScorer:
         if pairing is None:
             return
         loc = tag_location(o.record, "North", value=False)
-        if self.pairings and self.pairings[-1] == pairing:
+        if self._last_pairing == pairing:
             self._report(o, warning(
                 "R24", msg("rubber {rubber} keeps the partnerships of the rubber before; the "
                            "rotation changes partners every rubber (R24)", rubber=self._number),
                 loc))
         else:
-            block = self.pairings[len(self.pairings) - len(self.pairings) % 6:]
-            if block.count(pairing) >= 2:
+            if self._block.count(pairing) >= 2:
                 self._report(o, warning(
                     "R24", msg("rubber {rubber} repeats a partnership a third time within six "
                                "rubbers; the rotation pairs everyone twice in six (R24)",
                                rubber=self._number), loc))
-        self.pairings.append(pairing)
+        self._last_pairing = pairing
+        self._block.append(pairing)
+        if len(self._block) == 6:
+            self._block = []
 
     def _check_claims(self, o: DealOutcome, step: Step | None, here: Message) -> None:
         rec = o.record

@@ -23,6 +23,7 @@ from itertools import product
 from priffe_records.game.calls import Contract
 from priffe_records.game.cards import SEATS, Card, Deal, Rank, Seat, Side, Suit
 from priffe_records.game.language import Message, msg
+from priffe_records.rules.priffe.cardbits import card_id, deal_masks
 from priffe_records.rules.priffe.options import ForcedHonours, HonoursVariant, Options
 
 _PAIR = re.compile(r"^\s*(NS|EW)\s+(-?\d+)\s*(?:[;,]?\s*(NS|EW)\s+(-?\d+))?\s*$", re.IGNORECASE)
@@ -181,11 +182,15 @@ def honours(deal: Deal, contract: Contract, options: Options) -> SidePoints | No
     hands holding all four, say), that score is known.
     """
     cards = honour_cards(contract, options)
+    wanted = 0
+    for c in cards:
+        wanted |= 1 << card_id(c)
     counts: dict[Seat, int] = {}
-    for seat in SEATS:
-        hand = deal.hand(seat)
-        if hand is not None:
-            counts[seat] = sum(1 for c in hand.cards if c in cards)
+    for seat, hand, mask in zip(SEATS, deal.hands, deal_masks(deal), strict=True):
+        if hand is not None and mask is not None:
+            # On bit masks; card by card only in a hand holding a card twice (R2 error).
+            counts[seat] = (mask & wanted).bit_count() if mask.bit_count() == len(hand) \
+                else sum(1 for c in hand.cards if c in cards)
     missing = len(cards) - sum(counts.values())
     unknown = [seat for seat in SEATS if deal.hand(seat) is None]
     if missing and not unknown:
