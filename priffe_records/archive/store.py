@@ -46,6 +46,7 @@ from priffe_records.format.errors import BadRecord, PriffeError
 from priffe_records.format.reader import loads, read
 from priffe_records.format.record import Location, Record
 from priffe_records.format.writer import format_record
+from priffe_records.rules.gcscope import batch_gc
 
 Progress = Callable[[int, int], None]  # (bytes read so far, records read so far)
 
@@ -565,6 +566,7 @@ class _Counting(io.RawIOBase):
         return len(data)
 
 
+@batch_gc  # the collector tuned for the batch, and put back as it was (issue 9)
 def import_file(db: sqlite_utils.Database, source: str | os.PathLike[str] | IO[bytes], *,
                 name: str | None = None, reject_invalid: bool = False,
                 progress: Progress | None = None) -> FileSummary:

@@ -22,10 +22,12 @@ from collections.abc import Iterable
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record
 from priffe_records.rules.findings import Finding, Severity
-from priffe_records.rules.partie import parties
+from priffe_records.rules.gcscope import batch_gc
+from priffe_records.rules.partie import findings
 from priffe_records.rules.priffe.options import PRESETS, Options
 
 
+@batch_gc
 def validate(records: Iterable[Record | BadRecord], *, options: Options = PRESETS["sv"],
              conventions: bool = False) -> list[Finding]:
     """Check records against RULES.md; unreadable records come back as ``PPN`` errors.
@@ -33,8 +35,7 @@ def validate(records: Iterable[Record | BadRecord], *, options: Options = PRESET
     ``options`` are used for records without a Scoring tag; ``conventions``
     adds the R9 convention warnings.
     """
-    return [f for p in parties(records, options=options, conventions=conventions)
-            for f in p.findings]
+    return list(findings(records, options=options, conventions=conventions))
 
 
 def counts(findings: Iterable[Finding]) -> dict[Severity, int]:

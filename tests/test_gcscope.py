@@ -1,0 +1,101 @@
+"""The library tunes the garbage collector for its batch work and leaves it as it found it
+(issue 9): enabled or not, thresholds, frozen objects — also when the work fails."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+
+import pytest
+
+from priffe_records import loads, validate
+from priffe_records.rules.gcscope import GEN0_THRESHOLD, collector_tuned
+from priffe_records.rules.priffe.generate import generate_records
+
+
+def state() -> tuple[bool, tuple[int, int, int], bool]:
+    """Enabled, thresholds, and whether anything is frozen (the frozen count itself drops
+    as frozen objects die, so only zero or not can be compared)."""
+    return gc.isenabled(), gc.get_threshold(), gc.get_freeze_count() > 0
+
+
+@pytest.fixture
+def host_gc() -> Iterator[None]:
+    """The test process's collector as it was, whatever a test sets up."""
+    before = state()
+    yield
+    gc.set_threshold(*before[1])
+    (gc.enable if before[0] else gc.disable)()
+    if not before[2]:
+        gc.unfreeze()
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+@pytest.mark.parametrize("threshold", [(700, 10, 10), (50_000, 5, 3)])
+@pytest.mark.parametrize("frozen", [False, True])
+def test_validate_restores_the_collector(host_gc: None, enabled: bool,
+                                         threshold: tuple[int, int, int], frozen: bool) -> None:
+    gc.unfreeze()
+    if frozen:
+        gc.freeze()
+    gc.set_threshold(*threshold)
+    (gc.enable if enabled else gc.disable)()
+    before = state()
+    assert validate(generate_records(30, seed=2)) == []
+    assert state() == before
+
+
+def test_validate_restores_the_collector_when_the_records_raise(host_gc: None) -> None:
+    gc.unfreeze()
+    gc.set_threshold(700, 10, 10)
+    before = state()
+    seen: list[tuple[bool, tuple[int, int, int], bool]] = []
+
+    def records() -> Iterator[object]:
+        yield from loads('[Event "a"]\n[Contract "Noll"]\n[Declarer ""]\n')
+        seen.append(state())
+        raise OSError("the disk went away")
+
+    with pytest.raises(OSError, match="disk"):
+        validate(records())  # type: ignore[arg-type]
+    assert state() == before
+    # While the batch ran, the collector was tuned: fewer young collections, heap frozen.
+    assert seen[0][1][0] == GEN0_THRESHOLD and seen[0][2]
+
+
+def test_nested_scopes_keep_an_outer_freeze(host_gc: None) -> None:
+    gc.unfreeze()
+    with collector_tuned():
+        outer = state()
+        with collector_tuned():
+            pass
+        assert state() == outer  # the inner scope did not unfreeze the outer one's heap
+    assert gc.get_freeze_count() == 0
+
+
+def test_import_restores_the_collector(host_gc: None, tmp_path: object) -> None:
+    import io
+    from pathlib import Path
+
+    from priffe_records import dumps
+    from priffe_records.archive.schema import open_archive
+    from priffe_records.archive.store import SourceError, import_file
+
+    gc.unfreeze()
+    gc.set_threshold(700, 10, 10)
+    before = state()
+    db = open_archive(str(Path(str(tmp_path)) / "a.db"))
+    text = dumps(generate_records(12, seed=4)).encode()
+    assert import_file(db, io.BytesIO(text), name="x.ppn").new == 12
+    assert state() == before
+
+    class Failing(io.RawIOBase):
+        def readable(self) -> bool:
+            return True
+
+        def readinto(self, b: bytearray | memoryview) -> int:  # type: ignore[override]
+            raise OSError(5, "Input/output error")
+
+    with pytest.raises(SourceError):
+        import_file(db, io.BufferedReader(Failing()), name="bad.ppn")
+    assert state() == before
