@@ -24,7 +24,6 @@ import argparse
 import json
 import os
 import sqlite3
-import subprocess
 import sys
 import tempfile
 import time
@@ -32,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from peer import endplay_load, twin_file
-from timing import generated_file, load, peak_rss_mib
+from timing import generated_file, load, peak_rss_mib, run_child
 
 # ---------------------------------------------------------------- child steps
 
@@ -152,12 +151,7 @@ def _child(argv: list[str]) -> None:
 
 
 def run_step(*args: str) -> dict[str, Any]:
-    proc = subprocess.run([sys.executable, __file__, "--child", *args], capture_output=True,
-                          text=True, check=False)
-    if proc.returncode != 0:
-        sys.exit(f"benchmark step {args[0]} failed:\n{proc.stderr}")
-    result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
-    return result
+    return run_child(__file__, *args)
 
 
 def best(repeat: int, *args: str) -> dict[str, Any]:

@@ -35,7 +35,7 @@ from timing import (
     measure,
     peak_rss_mib,
     ratio_line,
-    run_child,
+    rss_table,
 )
 
 from priffe_records import dumps, read
@@ -48,21 +48,6 @@ def _child(step: str, path: str) -> None:
     get_parser()
     n = endplay_load(Path(path)) if step == "endplay" else sum(1 for _ in read(path))
     print(json.dumps({"records": n, "peak_rss_mib": peak_rss_mib()}))
-
-
-def rss(sizes: list[int], seed: int) -> None:
-    """Peak RSS of each reader on one partie of each size (fresh processes)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        for size in sizes:
-            ppn, pbn = Path(tmp) / f"{size}.ppn", Path(tmp) / f"{size}.pbn"
-            generated_file(ppn, size, seed, one_partie=True)
-            twin_file(pbn, size, seed, one_partie=True)
-            ours = run_child(__file__, "read", str(ppn))
-            peer = run_child(__file__, "endplay", str(pbn))
-            print(f"peak RSS, {size:>7,} deals in one partie: read {ours['peak_rss_mib']:7.1f}"
-                  f" MiB   endplay {peer['peak_rss_mib']:7.1f} MiB   ({load()})")
-            ppn.unlink()
-            pbn.unlink()
 
 
 def main() -> None:
@@ -112,7 +97,8 @@ def main() -> None:
     for label, t in rows:
         print(ratio_line(label, args.n, t, base))
     if args.rss:
-        rss([int(s) for s in args.rss.split(",") if s.strip()], args.seed)
+        rss_table(__file__, "read", "read",
+                  [int(s) for s in args.rss.split(",") if s.strip()], args.seed)
 
 
 if __name__ == "__main__":

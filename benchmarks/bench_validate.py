@@ -39,7 +39,7 @@ from timing import (
     measure,
     peak_rss_mib,
     ratio_line,
-    run_child,
+    rss_table,
 )
 
 from priffe_records import read, validate
@@ -57,21 +57,6 @@ def _child(step: str, path: str) -> None:
             n += f.is_error
         assert n == 0, f"{n} errors in a generated file"
     print(json.dumps({"peak_rss_mib": peak_rss_mib()}))
-
-
-def rss(sizes: list[int], seed: int) -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        for size in sizes:
-            ppn, pbn = Path(tmp) / f"{size}.ppn", Path(tmp) / f"{size}.pbn"
-            generated_file(ppn, size, seed, one_partie=True)
-            twin_file(pbn, size, seed, one_partie=True)
-            ours = run_child(__file__, "validate", str(ppn))
-            peer = run_child(__file__, "endplay", str(pbn))
-            print(f"peak RSS, {size:>7,} deals in one partie: read+validate "
-                  f"{ours['peak_rss_mib']:7.1f} MiB   endplay {peer['peak_rss_mib']:7.1f} MiB"
-                  f"   ({load()})")
-            ppn.unlink()
-            pbn.unlink()
 
 
 def jobs(path: Path, n: int, workers: int, repeat: int) -> None:
@@ -141,7 +126,8 @@ def main() -> None:
         if args.jobs:
             jobs(path, args.n, args.jobs, args.repeat)
     if args.rss:
-        rss([int(s) for s in args.rss.split(",") if s.strip()], args.seed)
+        rss_table(__file__, "validate", "read+validate",
+                  [int(s) for s in args.rss.split(",") if s.strip()], args.seed)
 
 
 if __name__ == "__main__":

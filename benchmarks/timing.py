@@ -12,10 +12,12 @@ import os
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from priffe_records import write
 from priffe_records.rules.priffe.generate import iter_records
@@ -80,7 +82,7 @@ def peak_rss_mib() -> float:
     return rss / (1024 * 1024) if sys.platform == "darwin" else rss / 1024
 
 
-def run_child(script: str, *args: str) -> dict[str, float]:
+def run_child(script: str, *args: str) -> dict[str, Any]:
     """Run ``script --child ARGS`` in a fresh process; its last stdout line is JSON.
 
     A fresh process per step, so one step's heap never counts in another's peak RSS.
@@ -89,8 +91,26 @@ def run_child(script: str, *args: str) -> dict[str, float]:
                           text=True, check=False)
     if proc.returncode != 0:
         sys.exit(f"benchmark step {' '.join(args)} failed:\n{proc.stderr}")
-    result: dict[str, float] = json.loads(proc.stdout.strip().splitlines()[-1])
+    result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
     return result
+
+
+def rss_table(script: str, step: str, label: str, sizes: list[int], seed: int) -> None:
+    """Peak RSS of ``script --child STEP file`` and of endplay on one partie of each size."""
+    from peer import twin_file
+
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in sizes:
+            ppn, pbn = Path(tmp) / f"{size}.ppn", Path(tmp) / f"{size}.pbn"
+            generated_file(ppn, size, seed, one_partie=True)
+            twin_file(pbn, size, seed, one_partie=True)
+            ours = run_child(script, step, str(ppn))
+            peer = run_child(script, "endplay", str(pbn))
+            print(f"peak RSS, {size:>7,} deals in one partie: {label} "
+                  f"{ours['peak_rss_mib']:7.1f} MiB   endplay {peer['peak_rss_mib']:7.1f} MiB"
+                  f"   ({load()})")
+            ppn.unlink()
+            pbn.unlink()
 
 
 def ratio_line(label: str, n: int, t: Timing, peer: Timing | None) -> str:

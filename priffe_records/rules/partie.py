@@ -100,12 +100,20 @@ def parties(records: Iterable[Record | BadRecord], *, options: Options = PRESETS
             family, key = step.starts
             books = family.books(*key)
         found.extend(step.found)
-        if books is not None:
-            if step.lost is not None:
-                books.lost(step.lost, step.position)
-            if step.outcome is not None:
-                books.add(step.outcome)
+        _tell(books, step)
     yield from flush()
+
+
+def _tell(books: PartieBooks[Any] | None, step: _Step) -> bool:
+    """Tell the partie's books of an unreadable record or a deal; true for a deal added."""
+    if books is None:
+        return False
+    if step.lost is not None:
+        books.lost(step.lost, step.position)
+    if step.outcome is None:
+        return False
+    books.add(step.outcome)
+    return True
 
 
 def findings(records: Iterable[Record | BadRecord], *, options: Options = PRESETS["sv"],
@@ -139,13 +147,8 @@ def findings(records: Iterable[Record | BadRecord], *, options: Options = PRESET
             yield from pending
             pending = []
         pending.extend(step.found)
-        if books is not None:
-            if step.lost is not None:
-                books.lost(step.lost, step.position)
-            if step.outcome is not None:
-                books.add(step.outcome)
-                if streaming is not None:
-                    pending.extend(streaming.drain())
+        if _tell(books, step) and streaming is not None:
+            pending.extend(streaming.drain())
     if books is not None:
         pending.extend(books.close().findings)
     pending.sort(key=sort_key)
