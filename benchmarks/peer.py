@@ -60,7 +60,10 @@ def write_twin(records: Iterable[Record], path: Path) -> None:
 
 def twin_file(path: Path, n: int, seed: int, *, one_partie: bool = False) -> None:
     """The twin of ``generated_file(path, n, seed)``: the same generator, the same seed."""
-    write_twin(iter_records(n, seed, comments=True, one_partie=one_partie), path)
+    from timing import cached
+
+    cached(path, "pbn", n, seed, one_partie,
+           lambda: write_twin(iter_records(n, seed, comments=True, one_partie=one_partie), path))
 
 
 def endplay_load(path: Path) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -55,11 +56,29 @@ def load() -> str:
     return f"load average {one:.2f}, {five:.2f}, {fifteen:.2f} on {os.cpu_count()} CPUs"
 
 
+def cached(path: Path, kind: str, n: int, seed: int, one_partie: bool,
+           make: Callable[[], None]) -> None:
+    """``make()`` writes ``path``; with ``PRIFFE_BENCH_CACHE=DIR`` a copy is kept there and
+    reused (generating 100,000 deals takes minutes; the same seed gives the same file)."""
+    folder = os.environ.get("PRIFFE_BENCH_CACHE")
+    if not folder:
+        make()
+        return
+    keep = Path(folder) / f"{kind}-{n}-{seed}-{'one' if one_partie else 'many'}{path.suffix}"
+    if not keep.exists():
+        make()
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, keep)
+    else:
+        shutil.copyfile(keep, path)
+
+
 def generated_file(path: Path, n: int, seed: int, *, one_partie: bool = False,
                    quiet: bool = False) -> None:
     """Write ``n`` legal generated records (with comments) to ``path`` and say so."""
     t0 = time.perf_counter()
-    write(iter_records(n, seed, comments=True, one_partie=one_partie), path)
+    cached(path, "ppn", n, seed, one_partie,
+           lambda: write(iter_records(n, seed, comments=True, one_partie=one_partie), path))
     if not quiet:
         print(f"generated {n:,} records{' in one partie' if one_partie else ''}, "
               f"{path.stat().st_size / 1e6:.1f} MB in {time.perf_counter() - t0:.1f} s")

@@ -38,6 +38,7 @@ from priffe_records.format.writer import dumps, write
 from priffe_records.game.language import msg, msg_n, msg_p
 from priffe_records.rules.checks import Check, passed, present
 from priffe_records.rules.findings import Finding
+from priffe_records.rules.parallel import check_file, default_jobs
 from priffe_records.rules.preference.sheet import fill_preference, score_preference
 from priffe_records.rules.priffe.options import Options
 from priffe_records.rules.priffe.sheet import fill_records, score_parties
@@ -146,9 +147,12 @@ def _errors_summary(errors: int, files: int, records: int) -> str:
               help="Errors only: no warnings or unverifiable rules, in the report and in the "
                    "summary.")
 @click.option("-v", "--verbose", is_flag=True, help="Also list each check that passed.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
+              help="Processes to check a file with (default: the number of CPUs for a file "
+                   "over 2 MB, else 1). The output is the same for any number.")
 @preset_option
 def validate_command(files: tuple[str, ...], out: Output, conventions: bool, quiet: bool,
-                     verbose: bool, options: Options) -> None:
+                     verbose: bool, options: Options, jobs: int | None) -> None:
     """Check FILES against the Priffe rules (RULES.md R1–R24) and their claimed scores.
 
     Exit status: 0 no errors, 1 errors found, 2 unusable input. FILES may be
@@ -176,10 +180,18 @@ def validate_command(files: tuple[str, ...], out: Output, conventions: bool, qui
         # Streamed: memory stays bounded by one partie, whatever the file size.
         boards: dict[int, str | None] = {}
         checks: dict[int, tuple[Check, ...]] | None = {} if verbose else None
+        # -v lists the checks record by record: that needs the records here, one process.
+        workers = 1 if verbose else jobs or default_jobs(path)
         try:
-            with _no_traceback(path), _opened(path) as stream:
-                findings = validate(_tracked(stream, display_name(path), boards, checks),
-                                    options=options, conventions=conventions)
+            if workers > 1 and path.is_file():  # several processes, the same findings
+                with _no_traceback(path):
+                    checked = check_file(path, name=display_name(path), jobs=workers,
+                                         options=options, conventions=conventions)
+                findings, boards = checked.findings, dict(enumerate(checked.boards, 1))
+            else:
+                with _no_traceback(path), _opened(path) as stream:
+                    findings = validate(_tracked(stream, display_name(path), boards, checks),
+                                        options=options, conventions=conventions)
         except UserError as e:
             e.show()
             unusable.append(e)

@@ -48,14 +48,15 @@ class _Step(NamedTuple):
     lost: Location | None = None  # an unreadable record: the books hear of it
 
 
-def _steps(records: Iterable[Record | BadRecord], options: Options, conventions: bool
-           ) -> Iterator[_Step]:
-    """Each item analysed on its own, and where parties begin (shared by both drivers).
+def _steps(records: Iterable[Record | BadRecord], options: Options, conventions: bool,
+           first: int = 1) -> Iterator[_Step]:
+    """Each item analysed on its own, and where parties begin (shared by both drivers);
+    ``first`` is the first item's position (a slice of a file checked in a worker).
 
     A change of family starts a new partie, as a change of Event, Site or Date does.
     """
     key: tuple[str, str | None, str | None, str | None] | None = None
-    for i, item in enumerate(records, 1):
+    for i, item in enumerate(records, first):
         if isinstance(item, BadRecord):
             yield _Step(i, tuple(_read_findings(item.errors, i)), lost=item.location)
             continue
@@ -126,11 +127,16 @@ def findings(records: Iterable[Record | BadRecord], *, options: Options = PRESET
     rubber's bookkeeping, not by the partie. Other books keep the partie's findings until
     it ends, as :func:`parties` does.
     """
+    return _stream(_steps(records, options, conventions))
+
+
+def _stream(steps: Iterable[_Step]) -> Iterator[Finding]:
+    """:func:`findings` from the analysed steps (a worker of rules.parallel feeds its own)."""
     books: PartieBooks[Any] | None = None
     streaming: StreamingBooks | None = None
     pending: list[Finding] = []  # findings not yet final, in the order parties() sorts from
 
-    for step in _steps(records, options, conventions):
+    for step in steps:
         if step.starts is not None:
             if books is not None:
                 pending.extend(books.close().findings)
