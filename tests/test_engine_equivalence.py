@@ -263,20 +263,26 @@ _ODD_ITEMS = [
 ]
 
 
+def several_parties(seed: int, rng: random.Random, *, parties: int = 3, rubbers: int = 1,
+                    damage: float = 0.2, odd: int = 5) -> str:
+    """Parties in a row, some deals damaged, up to ``odd`` odd items put in between."""
+    chunks: list[str] = []
+    for k in range(parties):
+        spec = PartieSpec(event=rng.choice(["Klubbkväll", "Torsdag"]), date=f"2026.0{k + 1}.01",
+                          comments=True, claim_rate=0.3)
+        recs = generate_partie(seed + k, spec, rubbers=rubbers)
+        recs = [corrupt(r, rng) if rng.random() < damage else r for r in recs]
+        chunks += [dumps([r], header=False) for r in recs]
+    for _ in range(rng.randrange(1, odd + 1) if odd else 0):
+        chunks.insert(rng.randrange(len(chunks) + 1), rng.choice(_ODD_ITEMS))
+    return "\n".join(chunks)
+
+
 @SETTINGS
 @given(SEEDS, st.integers(0, 10_000))
 def test_several_parties_with_odd_items_give_the_same_findings(seed: int, pick: int) -> None:
     """Partie changes, unreadable records, other games and diagrams between the deals."""
-    rng = random.Random(pick)
-    chunks: list[str] = []
-    for k in range(3):
-        spec = PartieSpec(event=rng.choice(["Klubbkväll", "Torsdag"]), date=f"2026.0{k + 1}.01",
-                          comments=True, claim_rate=0.3)
-        recs = generate_partie(seed + k, spec, rubbers=1)
-        recs = [corrupt(r, rng) if rng.random() < 0.2 else r for r in recs]
-        chunks += [dumps([r], header=False) for r in recs]
-    for _ in range(rng.randrange(1, 6)):
-        chunks.insert(rng.randrange(len(chunks) + 1), rng.choice(_ODD_ITEMS))
-    records = list(loads("\n".join(chunks), errors="collect"))
-    assert any(isinstance(r, BadRecord) for r in records) or "AKQ.-" not in "".join(chunks)
+    text = several_parties(seed, random.Random(pick))
+    records = list(loads(text, errors="collect"))
+    assert any(isinstance(r, BadRecord) for r in records) or "AKQ.-" not in text
     assert_same(records)

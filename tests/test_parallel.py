@@ -11,14 +11,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from conftest import CORPUS, EXAMPLES
-from test_engine_equivalence import corrupt, words
+from test_engine_equivalence import several_parties, words
 
-from priffe_records import dumps, read, validate
+from priffe_records import read, validate
 from priffe_records.cli import cli
 from priffe_records.format.record import Record
 from priffe_records.rules import parallel
 from priffe_records.rules.parallel import check_file
-from priffe_records.rules.priffe.generate import PartieSpec, generate_partie
 
 
 def one_process(path: Path) -> tuple[list[tuple[object, ...]], list[str | None]]:
@@ -28,20 +27,11 @@ def one_process(path: Path) -> tuple[list[tuple[object, ...]], list[str | None]]
 
 
 def parties_file(path: Path, seed: int, *, newline: str = "\n", odd: bool = True) -> Path:
-    """Four short parties, some deals damaged, an unreadable record and a bridge deal."""
-    rng = random.Random(seed)
-    chunks: list[str] = []
-    for k in range(4):
-        spec = PartieSpec(event=rng.choice(["Klubbkväll", "Torsdag"]), date=f"2026.0{k + 1}.01",
-                          comments=True, claim_rate=0.3)
-        recs = generate_partie(seed + k, spec, rubbers=2)
-        recs = [corrupt(r, rng) if rng.random() < 0.15 else r for r in recs]
-        chunks += [dumps([r], header=False) for r in recs]
-    if odd:
-        chunks.insert(rng.randrange(len(chunks)), '[Event "x"]\n[Deal "N:AKQ.- - -"\n')
-        chunks.insert(rng.randrange(len(chunks)), '[Event "Bridge"]\n[Contract "4S"]\n')
-    path.write_bytes(("% PPN 1.0\n% EXPORT\n\n" + "\n".join(chunks)).replace(
-        "\n", newline).encode())
+    """Four parties of two rubbers, some deals damaged, odd items (unreadable, bridge,
+    diagram) between them."""
+    text = several_parties(seed, random.Random(seed), parties=4, rubbers=2, damage=0.15,
+                           odd=2 if odd else 0)
+    path.write_bytes(("% PPN 1.0\n% EXPORT\n\n" + text).replace("\n", newline).encode())
     return path
 
 
