@@ -97,3 +97,14 @@ def test_cli_jobs_output_is_identical(tmp_path: Path) -> None:
         outs.append((res.exit_code, res.output, as_json.exit_code, as_json.output))
     assert outs[0] == outs[1]
     assert outs[0][0] == 1 and json.loads(outs[0][3].splitlines()[0])["rule"]
+
+
+def test_records_run_together_without_blank_lines(tmp_path: Path) -> None:
+    """The reader splits them with a warning; a cut there would lose it, so none is made."""
+    path = parties_file(tmp_path / "p.ppn", 6)
+    text = path.read_text()
+    head, rest = text.split("\n\n", 1)
+    path.write_text(head + "\n\n" + rest.replace('\n\n[Event', '\n[Event'))
+    done = check_file(path, jobs=2)
+    assert (words(done.findings), done.boards) == one_process(path)
+    assert any("blank" in str(f) for f in done.findings)

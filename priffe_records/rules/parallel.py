@@ -136,9 +136,14 @@ def _choose(chunks: Iterator[Any], size: int, pieces: int) -> list[tuple[int, in
     chosen = [(1, 0)]
     done = 0  # bytes of text seen, roughly (characters): enough to aim at the targets
     last_key: tuple[str | None, ...] | None = None
+    end = 0  # the last line of the chunk before
     for count, chunk in enumerate(chunks):
         key: dict[str, str] = {}
-        tag_first = bool(chunk.lines) and _TAG_START.match(chunk.lines[0]) is not None
+        # A cut only where a blank line came first and a tag pair starts the record: the
+        # reader then starts afresh (no repair of a missing blank line or a stray brace).
+        tag_first = bool(chunk.lines) and _TAG_START.match(chunk.lines[0]) is not None \
+            and chunk.first_line > end + 1
+        end = chunk.first_line + len(chunk.lines) - 1
         for line in chunk.lines:
             if '"#' in line:
                 return None  # PBN §4.8 inheritance: a slice would need what came before
