@@ -112,10 +112,55 @@ def test_every_finding_the_engine_makes_is_a_translatable_message() -> None:
 
     findings = [f for f in _sample_findings() if isinstance(f, Finding)]
     assert findings
-    # Not yet converted: the Préférence family (P1..P14).
-    plain = [str(f) for f in findings if not isinstance(f.text, Message)
-             and not (f.rule.startswith("P") and f.rule[1:].isdigit())]
+    plain = [str(f) for f in findings if not isinstance(f.text, Message)]
     assert not plain, "\n".join(plain)
     for f in findings:
         if isinstance(f.text, Message):
             assert f.render("sv") != f.render("en"), f.render("en")
+
+
+def _preference_findings() -> list[object]:
+    """Damaged Préférence records: one or more findings for each of P1..P14."""
+    from preference_support import BOARD1, board1_with, example_with, swapped
+    from rules_support import findings
+
+    texts = [
+        board1_with(Deal="S:86.T97.T98.JT - AKQ9.A8.K7.A7 JT.KQJ.AQJ.KQ"),
+        board1_with(Deal="S:87.T97.T98.JT 2... AKQ9.A8.K7.A7 JT.KQJ.AQJ.KQ"),
+        board1_with(Talon="C9 CK"), board1_with(Talon="C9"), board1_with(West="Xaver"),
+        board1_with(North="Anna", East="Anna"), example_with(3, Dealer="S"),
+        board1_with(Dealer="W"), board1_with(auction="Spela Pass Pass"),
+        BOARD1.replace('[Auction "N"]', '[Auction "E"]'),
+        board1_with(auction="Clubs Spades Diamonds Diamonds Diamonds Pass Pass"),
+        board1_with(auction="Diamonds Spades Pass Pass"), board1_with(auction="Pass Pass Pass"),
+        board1_with(auction="Spades Diamonds Pass Diamonds Hearts Pass Hearts"),
+        board1_with(Discard="ST SA"), example_with(2, Discard="ST SJ"),
+        board1_with(Discard="ST"), board1_with(Contract="Clubs"),
+        board1_with(Contract="Preference"), board1_with(Contract="Hjärter"),
+        example_with(3, Dropout="S N"), board1_with(Dropout="N S"), board1_with(Dropout="N N"),
+        board1_with(swapped(2, 1, 3, 1)), board1_with(swapped(6, 1, 9, 1)),
+        BOARD1.replace('[Play "E"]', '[Play "S"]'), board1_with(Score="N 1;E 10;S -11"),
+        board1_with(Score="N 0;E -20;S -10"), board1_with(Score="N -9;E -30;S -21"),
+        board1_with(Score="N x"), example_with(1, Pot="50"), example_with(1, Pot="lots"),
+        example_with(2, Balance="N -9;E -20;S -20"), board1_with(Declarer="N"),
+        board1_with(Result="N 4 E 5 S 1"), board1_with(Result="N 4 E 4 S 1"),
+        board1_with(Scoring="Preference;bonus=3"), board1_with(Scoring="Preference;ante=0"),
+        ('[Event "x"]\n[Dealer "S"]\n[Scoring "Preference"]\n[Declarer "E"]\n'
+         '[Contract "Hearts"]\n[Result "N 5 E 4 S 1"]\n[Score "N 1;E -20;S -11"]\n'),
+    ]
+    return [f for text in texts for f in findings(text)]
+
+
+def test_every_preference_finding_is_a_translatable_message() -> None:
+    """P1..P14 findings read in Swedish too, each one in words other than the English."""
+    from priffe_records.rules.findings import Finding
+
+    found = [f for f in _preference_findings() if isinstance(f, Finding)]
+    covered = {f.rule for f in found}
+    assert {f"P{i}" for i in range(1, 15)} <= covered, sorted(covered)
+    plain = [str(f) for f in found if not isinstance(f.text, Message)]
+    assert not plain, "\n".join(plain)
+    same = [f.render("en") for f in found if f.render("sv") == f.render("en")]
+    assert not same, "\n".join(same)
+    with use_language("sv"):
+        assert any("måste bekänna" in str(f) for f in found)

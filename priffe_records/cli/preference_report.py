@@ -8,12 +8,17 @@ from rich.console import Console, ConsoleOptions, RenderResult
 from rich.table import Table
 
 from priffe_records.game.cards import Seat
+from priffe_records.game.language import msg, msg_p
 from priffe_records.rules.preference.sheet import PrefRow, PrefSheet
 from priffe_records.rules.preference.table import PLAYERS
 
-_COLUMNS = (("Deal", "right"), ("Dealer", "center"), ("Decl.", "center"), ("Bid", "left"),
-            ("Contract", "left"), ("Out", "left"), ("Tricks", "left"), ("Ante", "right"),
-            ("Payments", "left"), ("Pot", "right"), ("Balances", "left"))
+# Column heads are short words: the "pref sheet" context keeps them apart.
+_COLUMNS = ((msg_p("pref sheet", "Deal"), "right"), (msg_p("pref sheet", "Dealer"), "center"),
+            (msg_p("pref sheet", "Decl."), "center"), (msg_p("pref sheet", "Bid"), "left"),
+            (msg_p("pref sheet", "Contract"), "left"), (msg_p("pref sheet", "Out"), "left"),
+            (msg_p("pref sheet", "Tricks"), "left"), (msg_p("pref sheet", "Ante"), "right"),
+            (msg_p("pref sheet", "Payments"), "left"), (msg_p("pref sheet", "Pot"), "right"),
+            (msg_p("pref sheet", "Balances"), "left"))
 
 
 def _seats(values: dict[Seat, int] | None, signed: bool = True) -> str:
@@ -26,12 +31,12 @@ def _seats(values: dict[Seat, int] | None, signed: bool = True) -> str:
 def _cells(r: PrefRow) -> list[str]:
     out = " ".join(s.value for s in r.dropouts)
     if r.gave_up:
-        out += " (gave up)"
+        out += str(msg(" (gave up)"))
     return [r.board or str(r.record), r.dealer.value if r.dealer else "",
             r.declarer.value if r.declarer else "", r.bid.value if r.bid else "",
             r.contract.value if r.contract else "?", out,
             _seats(r.tricks, signed=False) if r.tricks is not None else
-            ("no play" if r.gave_up or len(r.dropouts) == 2 else "?"),
+            (str(msg("no play")) if r.gave_up or len(r.dropouts) == 2 else "?"),
             str(r.ante) if r.ante else "", _seats(r.score),
             "?" if r.pot is None else str(r.pot), _seats(r.balances)]
 
@@ -42,17 +47,17 @@ class PrefSheetView:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         table = Table(title=self.sheet.title + " · Préférence", header_style="bold")
-        for name, just in _COLUMNS:
-            table.add_column(name, justify=just)  # type: ignore[arg-type]
+        for head, just in _COLUMNS:
+            table.add_column(str(head), justify=just)  # type: ignore[arg-type]
         for row in self.sheet.rows:
             table.add_row(*_cells(row))
         yield table
         if self.sheet.standings:
-            st = Table(title="Standings", header_style="bold")
-            st.add_column("Player")
-            st.add_column("Balance", justify="right")
+            st = Table(title=str(msg("Standings")), header_style="bold")
+            st.add_column(str(msg("Player")))
+            st.add_column(str(msg_p("pref sheet", "Balance")), justify="right")
             for name, pts in self.sheet.standings:
                 st.add_row(name, f"{pts:+d}")
             yield st
         if self.sheet.pot is not None:
-            yield f"Pot at the end: {self.sheet.pot}"
+            yield str(msg("Pot at the end: {pot}", pot=self.sheet.pot))

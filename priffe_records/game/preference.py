@@ -16,6 +16,7 @@ import difflib
 import enum
 
 from priffe_records.game.cards import Suit
+from priffe_records.game.language import Message, msg
 
 
 class Bid(enum.Enum):
@@ -67,8 +68,10 @@ class Bid(enum.Enum):
             return hit
         close = difflib.get_close_matches(key, [w for w in _WORDS if len(w) > 1], n=1,
                                           cutoff=0.75)
-        extra = f" — did you mean {_WORDS[close[0]].value!r}?" if close else ""
-        raise ValueError(f"unknown Préférence call {text!r}{extra}")
+        if close:
+            raise ValueError(msg("unknown Préférence call {text!r} — did you mean {word!r}?",
+                                 text=text, word=_WORDS[close[0]].value))
+        raise ValueError(msg("unknown Préférence call {text!r}", text=text))
 
 
 _ORDER = tuple(Bid)
@@ -103,6 +106,10 @@ CONTRACTS: tuple[Bid, ...] = _ORDER[1:]
 _SEAT_LETTERS = ("N", "E", "S")
 
 
+def _not_of_form(text: str, shape: str) -> Message:
+    return msg("{text!r} is not of the form {shape}", text=text, shape=shape)
+
+
 def parse_seat_numbers(text: str, *, scores: bool) -> dict[str, int]:
     """``N 5 E 4 S 1`` (Result, ``scores=False``) or ``N 1;E -20;S -11`` (Score, Balance).
 
@@ -123,15 +130,15 @@ def parse_seat_numbers(text: str, *, scores: bool) -> dict[str, int]:
     out: dict[str, int] = {}
     for item in items:
         if len(item) != 2:
-            raise ValueError(f"{text!r} is not of the form {shape}")
+            raise ValueError(_not_of_form(text, shape))
         seat, number = item[0].upper(), item[1]
         body = number[1:] if scores and number[:1] in "+-" else number
         if seat not in _SEAT_LETTERS or seat in out or not body.isdigit() or \
                 not body.isascii() or len(body) > 9:
-            raise ValueError(f"{text!r} is not of the form {shape}")
+            raise ValueError(_not_of_form(text, shape))
         out[seat] = int(number)
     if not out:
-        raise ValueError(f"{text!r} is not of the form {shape}")
+        raise ValueError(_not_of_form(text, shape))
     return out
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from priffe_records.format.record import PLAYER_TAGS, Record, TokenKind
 from priffe_records.game.cards import Card, CardError, Hand, Seat
+from priffe_records.game.language import Message, msg, reason
 from priffe_records.game.preference import CONTRACTS, Bid, parse_seat_numbers
 from priffe_records.game.words import card_name, seat_name
 from priffe_records.rules.findings import Finding, error, tag_location, unverifiable, warning
@@ -82,11 +83,13 @@ def _seat(record: Record, name: str, rule: str, f: list[Finding],
     try:
         seat = Seat.parse(text)
     except CardError:
-        f.append(error(rule, f"{name} {text!r} is not a seat (N, E or S) ({rule})",
+        f.append(error(rule, msg("{name} {text!r} is not a seat (N, E or S) ({rule})",
+                           name=name, text=text, rule=rule),
                        tag_location(record, name)))
         return None
     if seat is Seat.W and not allow_w:
-        f.append(error(rule, f"{name} is W, but W stays empty in Préférence: N, E or S ({rule})",
+        f.append(error(rule, msg("{name} is W, but W stays empty in Préférence: N, E or S ({rule})",
+                           name=name, rule=rule),
                        tag_location(record, name)))
         return None
     return seat
@@ -97,8 +100,9 @@ def _players(record: Record, f: list[Finding]) -> tuple[str | None, str | None, 
     seen: dict[str, Seat] = {}
     west = record.get("West")
     if given(west):
-        f.append(error("P1", f"West is {west!r}, but Préférence has three players at N, E and "
-                       "S: W stays empty (P1)", tag_location(record, "West")))
+        f.append(error("P1", msg("West is {west!r}, but Préférence has three players at N, "
+                                 "E and S: W stays empty (P1)", west=west),
+                       tag_location(record, "West")))
     for seat in PLAYERS:
         name = record.get(PLAYER_TAGS[seat])
         name = name.strip() if given(name) and name else None
@@ -106,8 +110,10 @@ def _players(record: Record, f: list[Finding]) -> tuple[str | None, str | None, 
         if name is None:
             continue
         if name.casefold() in seen:
-            f.append(error("P1", f"{name} sits both {seat_name(seen[name.casefold()])} and "
-                           f"{seat_name(seat)}: three players, one per seat (P1)",
+            f.append(error("P1", msg("{name} sits both {first} and {second}: three players, "
+                                     "one per seat (P1)", name=name,
+                                     first=seat_name(seen[name.casefold()]),
+                                     second=seat_name(seat)),
                            tag_location(record, PLAYER_TAGS[seat])))
         seen[name.casefold()] = seat
     return (names[0], names[1], names[2])
@@ -123,22 +129,25 @@ def _contract(record: Record, auction: AuctionResult | None, f: list[Finding]) -
     try:
         contract = Bid.parse(text)
     except ValueError as e:
-        f.append(error("P8", f"Contract: {e} (contracts: {_CONTRACT_WORDS}) (P8)", loc))
+        f.append(error("P8", msg("Contract: {reason} (contracts: {words}) (P8)",
+                                   reason=reason(e), words=_CONTRACT_WORDS), loc))
         return None
     if contract is Bid.PASS:
-        f.append(error("P8", f"Contract 'Pass' names no trumps (contracts: {_CONTRACT_WORDS}) "
-                       "(P8)", loc))
+        f.append(error("P8", msg("Contract 'Pass' names no trumps (contracts: {words}) (P8)",
+                                   words=_CONTRACT_WORDS), loc))
         return None
     final = auction.final if auction is not None else None
     if final is not None:
         if contract.is_hand != final.is_hand:
-            kind = "a hand contract" if final.is_hand else "a talon contract"
-            f.append(error("P8", f"Contract {contract.value} after the final bid {final.value}: "
-                           f"a {('hand' if final.is_hand else 'talon')} bid makes {kind} (P8)",
-                           loc))
+            why = (msg("a hand bid makes a hand contract") if final.is_hand
+                   else msg("a talon bid makes a talon contract"))
+            f.append(error("P8", msg("Contract {contract} after the final bid {final}: "
+                                     "{why} (P8)", contract=contract.value,
+                                     final=final.value, why=why), loc))
         elif contract.suit_value < final.suit_value:
-            f.append(error("P8", f"Contract {contract.value} is below the final bid "
-                           f"{final.value}: the trumps must be worth at least the bid (P8)",
+            f.append(error("P8", msg("Contract {contract} is below the final bid {final}: "
+                                     "the trumps must be worth at least the bid (P8)",
+                                     contract=contract.value, final=final.value),
                            loc))
     return contract
 
@@ -157,19 +166,22 @@ def _dropouts(record: Record, declarer: Seat | None, f: list[Finding]
         try:
             seat = Seat.parse(word)
         except CardError:
-            f.append(error("P9", f"Dropout {word!r} is not a seat (N, E or S) (P9)", loc))
+            f.append(error("P9", msg("Dropout {word!r} is not a seat (N, E or S) (P9)", word=word),
+                           loc))
             continue
         if seat is Seat.W:
-            f.append(error("P9", "Dropout W: W stays empty in Préférence (P9)", loc))
+            f.append(error("P9", msg("Dropout W: W stays empty in Préférence (P9)"), loc))
             continue
         out = [s for s in accepted if s is not declarer]
         if gave_up or len(out) == 2:
-            what = "the declarer gave up" if gave_up else "both defenders dropped out"
-            f.append(error("P9", f"{seat_name(seat)} drops out after {what}: that ended the "
-                           "deal, so this entry is ignored (P9)", loc))
+            what = (msg("the declarer gave up") if gave_up
+                    else msg("both defenders dropped out"))
+            f.append(error("P9", msg("{seat} drops out after {what}: that ended the deal, so "
+                                     "this entry is ignored (P9)", seat=seat_name(seat),
+                                     what=what), loc))
             continue
         if seat in accepted:
-            f.append(error("P9", f"{seat_name(seat)} drops out twice (P9)", loc))
+            f.append(error("P9", msg("{seat} drops out twice (P9)", seat=seat_name(seat)), loc))
             continue
         accepted.append(seat)
         if seat is declarer:
@@ -188,17 +200,17 @@ def _result(record: Record, seats: tuple[Seat, ...] | None, f: list[Finding]
     try:
         raw = parse_seat_numbers(text, scores=False)
     except ValueError as e:
-        f.append(error("P14", f"Result {e} (P14)", loc))
+        f.append(error("P14", msg("Result {reason} (P14)", reason=reason(e)), loc))
         return None
     tricks = {Seat(s): n for s, n in raw.items()}
     if seats is not None and set(tricks) != set(seats):
         who = " ".join(s.value for s in seats)
-        f.append(error("P14", f"Result {text!r} must give the tricks of the seats that play: "
-                       f"{who} (P14)", loc))
+        f.append(error("P14", msg("Result {text!r} must give the tricks of the seats that play: "
+                                    "{who} (P14)", text=text, who=who), loc))
         return None
     if sum(tricks.values()) != 10:
-        f.append(error("P14", f"Result {text!r} makes {sum(tricks.values())} tricks; there "
-                       "are 10 (P14)", loc))
+        f.append(error("P14", msg("Result {text!r} makes {count} tricks; there are 10 (P14)",
+                                    text=text, count=sum(tricks.values())), loc))
         return None
     return tricks
 
@@ -214,16 +226,17 @@ def _discard(record: Record, contract: Bid | None, final: Bid | None, declarer: 
         return None
     assert text is not None
     if hand_game:
-        f.append(error("P7", f"Discard {text!r} after a hand bid: the talon is not touched "
-                       "and there is no discard (P7)", loc))
+        f.append(error("P7", msg("Discard {text!r} after a hand bid: the talon is not touched "
+                                   "and there is no discard (P7)", text=text), loc))
         return None
     try:
         discard = parse_cards(text)
     except CardError as e:
-        f.append(error("P7", f"Discard: {e} (P7)", loc))
+        f.append(error("P7", msg("Discard: {reason} (P7)", reason=reason(e)), loc))
         return None
     if len(discard) != 2 or len(set(discard)) != 2:
-        f.append(error("P7", f"Discard {text!r} must be two different cards (P7)", loc))
+        f.append(error("P7", msg("Discard {text!r} must be two different cards (P7)", text=text),
+                       loc))
         return None
     if declarer is not None and cards is not None:
         hand = cards.hand(declarer)
@@ -231,8 +244,10 @@ def _discard(record: Record, contract: Bid | None, final: Bid | None, declarer: 
             twelve = set(hand.cards) | set(cards.talon)
             for c in discard:
                 if c not in twelve:
-                    f.append(error("P7", f"{seat_name(declarer)} discards {card_name(c)}, which "
-                                   "is neither in his hand nor in the talon (P7)", loc))
+                    f.append(error("P7", msg("{seat} discards {card}, which is neither in his "
+                                                 "hand nor in the talon (P7)",
+                                                 seat=seat_name(declarer), card=card_name(c)),
+                                   loc))
                     return None
     return discard
 
@@ -259,7 +274,8 @@ def analyse(record: Record) -> PrefOutcome:
     try:
         options = parse_options(record.get("Scoring") or "Preference")
     except PrefOptionsError as e:
-        f.append(error("Presets", f"{e}; the record is checked with the defaults",
+        f.append(error("Presets", msg("{reason}; the record is checked with the defaults",
+                                            reason=reason(e)),
                        tag_location(record, "Scoring")))
         options = PrefOptions()
     players = _players(record, f)
@@ -273,9 +289,12 @@ def analyse(record: Record) -> PrefOutcome:
         first = _seat(record, "Auction", "P4", f)
         if first is not None:
             if dealer is not None and first is not next_player(dealer):
-                f.append(error("P4", f"the auction starts with {seat_name(first)}, but eldest "
-                               f"hand is {seat_name(next_player(dealer))}, after the dealer "
-                               f"{seat_name(dealer)} (P4)", tag_location(record, "Auction")))
+                f.append(error("P4", msg("the auction starts with {first}, but eldest hand is "
+                                         "{eldest}, after the dealer {dealer} (P4)",
+                                         first=seat_name(first),
+                                         eldest=seat_name(next_player(dealer)),
+                                         dealer=seat_name(dealer)),
+                               tag_location(record, "Auction")))
             auction = run_auction(section, first)
             f.extend(auction.findings)
 
@@ -285,13 +304,16 @@ def analyse(record: Record) -> PrefOutcome:
     if auction is not None and auction.declarer is not None:
         declarer = auction.declarer
         if claimed_declarer is not None and claimed_declarer is not declarer:
-            f.append(error("P14", f"Declarer says {seat_name(claimed_declarer)}, but "
-                           f"{seat_name(declarer)} made the final bid (P14)",
+            f.append(error("P14", msg("Declarer says {claimed}, but {seat} made the final "
+                                      "bid (P14)",
+                                      claimed=seat_name(claimed_declarer),
+                                      seat=seat_name(declarer)),
                            tag_location(record, "Declarer")))
     final = auction.final if auction is not None else None
     if contract is None and final is not None and given(record.get("Contract")) is False:
-        f.append(unverifiable("P8", f"no Contract tag: the final bid was {final.value}, but "
-                              "the trumps the declarer named are not known (P8)",
+        f.append(unverifiable("P8", msg("no Contract tag: the final bid was {final}, but the "
+                                         "trumps the declarer named are not known (P8)",
+                                         final=final.value),
                               record.location))
     discard = _discard(record, contract, final, declarer, cards, f)
     dropouts, gave_up = _dropouts(record, declarer, f)
@@ -301,7 +323,7 @@ def analyse(record: Record) -> PrefOutcome:
         if auction is None and contract is None and not given(record.get("Result")):
             return replace(base, findings=tuple(f))
         if auction is None or auction.complete:
-            f.append(warning("P6", "the record names no declarer: nothing to score (P6)",
+            f.append(warning("P6", msg("the record names no declarer: nothing to score (P6)"),
                              record.location))
         return replace(base, findings=tuple(f))
 
@@ -311,30 +333,32 @@ def analyse(record: Record) -> PrefOutcome:
     play_section = record.play
     if base.no_play:
         if play_section is not None and play_section.tokens:
-            f.append(error("P9", "there is a Play section, but the deal ended before the "
-                           "first card (the declarer gave up or both defenders dropped out) "
-                           "(P9)", tag_location(record, "Play", value=False)))
+            f.append(error("P9", msg("there is a Play section, but the deal ended before the "
+                                     "first card (the declarer gave up or both defenders "
+                                     "dropped out) (P9)"),
+                           tag_location(record, "Play", value=False)))
         if given(record.get("Result")):
-            f.append(error("P9", "there is a Result, but the deal ended before the first card "
-                           "(P9)", tag_location(record, "Result")))
+            f.append(error("P9", msg("there is a Result, but the deal ended before the first "
+                                     "card (P9)"), tag_location(record, "Result")))
     else:
         seats = play_seats(declarer, base.out)
         if play_section is not None and play_section.tokens:
             lead = _seat(record, "Play", "P10", f)
             if lead is not None and lead is not declarer:
-                f.append(error("P10", f"the play starts with {seat_name(lead)}, but the "
-                               f"declarer {seat_name(declarer)} leads to the first trick (P10)",
+                f.append(error("P10", msg("the play starts with {lead}, but the declarer {seat} "
+                                          "leads to the first trick (P10)",
+                                          lead=seat_name(lead), seat=seat_name(declarer)),
                                tag_location(record, "Play")))
             if contract is None:
-                f.append(unverifiable("P10", "the contract is not known, so the trumps and "
-                                      "the trick winners are not either (P10)",
+                f.append(unverifiable("P10", msg("the contract is not known, so the trumps and the "
+                                          "trick winners are not either (P10)"),
                                       tag_location(record, "Play")))
             else:
                 if not contract.is_hand and discard is None and cards is not None \
                         and cards.hand(declarer) is not None:
-                    f.append(unverifiable("P7", "no Discard tag: the declarer's hand after the "
-                                          "talon is not known, so his cards are not checked "
-                                          "(P7)", tag_location(record, "Play")))
+                    f.append(unverifiable("P7", msg("no Discard tag: the declarer's hand after the "
+                                              "talon is not known, so his cards are not "
+                                              "checked (P7)"), tag_location(record, "Play")))
                 hands = _playing_hands(cards, declarer, contract, discard)
                 play = replay_play(play_section, declarer, base.out, hands, contract.suit,
                                    options.must_trump)
@@ -345,39 +369,51 @@ def analyse(record: Record) -> PrefOutcome:
             if play.complete:
                 tricks = play.won
                 if claimed is not None and claimed != play.won:
-                    f.append(error("P14", f"Result says {_fmt(claimed)}, but the play gives "
-                                   f"{_fmt(play.won)} (P14)", tag_location(record, "Result")))
+                    f.append(error("P14", msg("Result says {claimed}, but the play gives "
+                                              "{won} (P14)",
+                                             claimed=_fmt(claimed), won=_fmt(play.won)),
+                                   tag_location(record, "Result")))
             elif claimed is not None:
                 short = [s for s in seats if claimed[s] < play.won.get(s, 0)]
                 if short:
                     s = short[0]
-                    f.append(error("P14", f"Result gives {seat_name(s)} {claimed[s]} tricks, "
-                                   f"but {seat_name(s)} won {play.won[s]} in the play before "
-                                   "it ended (P14)", tag_location(record, "Result")))
+                    f.append(error("P14", msg("Result gives {seat} {claimed} tricks, but "
+                                              "{seat} won {won} in the play before it ended "
+                                              "(P14)",
+                                             seat=seat_name(s), claimed=claimed[s],
+                                             won=play.won[s]), tag_location(record, "Result")))
                     tricks = None
             elif play.claimed:
-                f.append(error("P10", "the play ends with a claim '*' but no Result gives the "
-                               "final tricks (P10)", tag_location(record, "Result")))
+                f.append(error("P10", msg("the play ends with a claim '*' but no Result gives "
+                                          "the final tricks (P10)"),
+                               tag_location(record, "Result")))
         if tricks is None and not any(x.is_error and x.rule in ("P10", "P14") for x in f):
-            f.append(unverifiable("P12", "the tricks are not known (no Result and no complete "
-                                  "play), so the deal cannot be settled (P12)", record.location))
+            f.append(unverifiable("P12", msg("the tricks are not known (no Result and no complete "
+                                      "play), so the deal cannot be settled (P12)"),
+                              record.location))
     pays = payments(dealer, declarer, tricks, base.out, gave_up)
     if pays is None and tricks is not None and dealer is None:
-        f.append(unverifiable("P12", "the dealer is not known, so who pays the defenders' "
-                              "fee is not either (P12)", record.location))
-    taken: list[tuple[str, str]] = []
+        f.append(unverifiable("P12", msg("the dealer is not known, so who pays the defenders' "
+                                      "fee is not either (P12)"), record.location))
+    taken: list[tuple[Message, str]] = []
     if auction is None:
-        taken.append(("declarer", "P6"))
+        taken.append((msg("declarer"), "P6"))
     if play is None and tricks is not None:
-        taken.append(("tricks", "P10"))
+        taken.append((msg("tricks"), "P10"))
     if taken:
         lacking = [n for n, have in (("Auction", auction is not None),
                                      ("Play", play is not None), ("Deal", cards is not None))
                    if not have]
-        what = " and ".join(t for t, _ in taken)
+        what: Message = taken[0][0]
+        for t, _ in taken[1:]:
+            what = msg("{a} and {b}", a=what, b=t)
+        missing: Message | str = lacking[0]
+        for tag in lacking[1:]:
+            missing = msg("{a} or {b}", a=missing, b=tag)
         rules = ", ".join(r for _, r in taken)
-        f.append(unverifiable(taken[0][1], f"not checked (no {' or '.join(lacking)}): {what} "
-                              f"taken as written ({rules})",
+        f.append(unverifiable(taken[0][1], msg("not checked (no {missing}): {what} taken as "
+                                               "written ({rules})", missing=missing,
+                                               what=what, rules=rules),
                               record.location))
     return replace(base, play=play, tricks=tricks, payments=pays, findings=tuple(f))
 

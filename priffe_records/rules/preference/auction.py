@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from priffe_records.format.record import Section, Token, TokenKind
 from priffe_records.game.cards import Seat
+from priffe_records.game.language import Message, msg
 from priffe_records.game.preference import Bid
 from priffe_records.game.words import seat_name
 from priffe_records.rules.findings import Finding, error
@@ -59,11 +60,12 @@ def run_auction(section: Section, eldest: Seat) -> AuctionResult:
         if tok.kind in (TokenKind.END, TokenKind.CONTINUE):
             break
         if tok.kind not in (TokenKind.CALL, TokenKind.UNKNOWN):
-            f.append(error("P3", f"{tok.text!r} is not a Préférence call (P3)", tok.location))
+            f.append(error("P3", msg("{call!r} is not a Préférence call (P3)", call=tok.text),
+                           tok.location))
             continue
         if done:
-            f.append(error("P6", f"{tok.text} after the auction is over: it ended when "
-                           "all but one had passed (P6)", tok.location))
+            f.append(error("P6", msg("{call} after the auction is over: it ended when all but "
+                                     "one had passed (P6)", call=tok.text), tok.location))
             continue
         seat = order[turn]
         bid = _bid_of(tok)
@@ -74,8 +76,9 @@ def run_auction(section: Section, eldest: Seat) -> AuctionResult:
         hold = False
         if bid is Bid.PASS:
             if high is None and len(passed) == 2:
-                f.append(error("P6", f"{seat_name(seat)}, the dealer, passes after both others "
-                               "passed: the dealer must bid (P6)", tok.location))
+                f.append(error("P6", msg("{seat}, the dealer, passes after both others passed: "
+                                         "the dealer must bid (P6)", seat=seat_name(seat)),
+                               tok.location))
                 calls.append(BidCall(seat, bid, tok))
                 done = True
                 continue
@@ -84,13 +87,15 @@ def run_auction(section: Section, eldest: Seat) -> AuctionResult:
             if bid is high and order.index(seat) < order.index(maker):
                 hold = True
             elif not bid.outranks(high):
+                why: Message
                 if bid is high:
-                    why = (f"{seat_name(maker)} made it and sits earlier, so "
-                           f"{seat_name(seat)} must go higher or pass")
+                    why = msg("{maker} made it and sits earlier, so {seat} must go higher "
+                              "or pass", maker=seat_name(maker), seat=seat_name(seat))
                 else:
-                    why = f"the bid to beat is {high.value}"
-                f.append(error("P5", f"{seat_name(seat)} bids {bid.value}, not higher than "
-                               f"{high.value}: {why} (P5)", tok.location))
+                    why = msg("the bid to beat is {high}", high=high.value)
+                f.append(error("P5", msg("{seat} bids {bid}, not higher than {high}: {why} "
+                                         "(P5)", seat=seat_name(seat), bid=bid.value,
+                                         high=high.value, why=why), tok.location))
         if bid.is_bid:
             high, maker = bid, seat
         calls.append(BidCall(seat, bid, tok, hold))

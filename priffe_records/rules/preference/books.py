@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from priffe_records.format.record import Location
 from priffe_records.game.cards import Seat
+from priffe_records.game.language import msg, reason
 from priffe_records.game.preference import format_seat_numbers, parse_seat_numbers
 from priffe_records.game.words import seat_name
 from priffe_records.rules.findings import Finding, error, sort_key, tag_location, unverifiable
@@ -74,8 +75,9 @@ class PrefBooks:
     def lost(self, where: Location, index: int) -> None:
         """An unreadable record inside the partie: from here on the books are unsure."""
         if self.pot is not None:
-            note = unverifiable("P14", "a record of this partie could not be read, so the pot "
-                                "and balances after it are taken from the next claims (P14)",
+            note = unverifiable("P14", msg("a record of this partie could not be read, so the "
+                                        "pot and balances after it are taken from the next "
+                                        "claims (P14)"),
                                 where)
             self.findings.append(note.at_record(index))
         self.pot = None
@@ -129,9 +131,10 @@ class PrefBooks:
             return  # deals missing between: nothing to compare
         want = next_player(prev.dealer)
         if o.dealer is not want:
-            f.append(error("P2", f"{seat_name(o.dealer)} deals, but after "
-                           f"{seat_name(prev.dealer)} the deal passes to {seat_name(want)} "
-                           "(P2)", tag_location(o.record, "Dealer")))
+            f.append(error("P2", msg("{seat} deals, but after {prev} the deal passes to {want} "
+                                     "(P2)", seat=seat_name(o.dealer),
+                                     prev=seat_name(prev.dealer), want=seat_name(want)),
+                           tag_location(o.record, "Dealer")))
 
     def _check_score(self, o: PrefOutcome, score: dict[Seat, int] | None,
                      p: Payments | None, pot_before: int | None, f: list[Finding]) -> None:
@@ -143,19 +146,21 @@ class PrefBooks:
         try:
             raw = parse_seat_numbers(text, scores=True)
         except ValueError as e:
-            f.append(error("P14", f"Score {e} (P14)", loc))
+            f.append(error("P14", msg("Score {reason} (P14)", reason=reason(e)), loc))
             return
         claimed = {s: raw.get(s.value, 0) for s in PLAYERS}
         if score is None or pot_before is None:
             if p is not None:
-                f.append(unverifiable("P14", f"Score {text!r}: the pot before this deal is "
-                                      "not known, so the score is taken as written (P14)", loc))
+                f.append(unverifiable("P14", msg("Score {text!r}: the pot before this deal is not "
+                                              "known, so the score is taken as written (P14)",
+                                              text=text), loc))
             return
         if claimed == score:
             return
         rule = _score_rule(o, claimed, score, pot_before)
-        f.append(error(rule, f"Score says {_fmt_scores(claimed)}, but the deal pays "
-                       f"{_fmt_scores(score)} ({rule})", loc))
+        f.append(error(rule, msg("Score says {claimed}, but the deal pays {score} ({rule})",
+                                   claimed=_fmt_scores(claimed), score=_fmt_scores(score),
+                                   rule=rule), loc))
 
     def _check_pot(self, o: PrefOutcome, pot: int | None, balances: dict[str, int] | None,
                    players: list[str], f: list[Finding]
@@ -167,15 +172,16 @@ class PrefBooks:
             loc = tag_location(o.record, "Pot")
             v = text.strip()
             if not (v.isascii() and v.isdigit() and len(v) < 10):
-                f.append(error("P14", f"Pot {text!r} must be a whole number, e.g. '60' (P14)",
+                f.append(error("P14", msg("Pot {text!r} must be a whole number, e.g. '60' (P14)",
+                                                 text=text),
                                loc))
             elif pot is None:
-                f.append(unverifiable("P14", f"Pot {v}: the pot is not known here, so it is "
-                                      "taken as written (P14)", loc))
+                f.append(unverifiable("P14", msg("Pot {value}: the pot is not known here, so it is "
+                                              "taken as written (P14)", value=v), loc))
                 pot = int(v)
             elif int(v) != pot:
-                f.append(error("P14", f"Pot says {v}, but the pot holds {pot} after this deal "
-                               "(P14)", loc))
+                f.append(error("P14", msg("Pot says {value}, but the pot holds {pot} after this "
+                                         "deal (P14)", value=v, pot=pot), loc))
         text = o.record.get("Balance")
         if given(text):
             assert text is not None
@@ -183,21 +189,22 @@ class PrefBooks:
             try:
                 raw = parse_seat_numbers(text, scores=True)
             except ValueError as e:
-                f.append(error("P14", f"Balance {e} (P14)", loc))
+                f.append(error("P14", msg("Balance {reason} (P14)", reason=reason(e)), loc))
                 return pot, balances
             claimed = {_owner(o, Seat(s)): v for s, v in raw.items()}
             if balances is None:
                 if self.balances is not None or self.lines:
-                    f.append(unverifiable("P14", f"Balance {text!r}: the balances are not "
-                                          "known here, so they are taken as written (P14)", loc))
+                    f.append(unverifiable("P14", msg("Balance {text!r}: the balances are not known "
+                                                  "here, so they are taken as written (P14)",
+                                                  text=text), loc))
                 balances = dict(claimed) if len(claimed) == 3 else None
             else:
                 wrong = [(name, v) for name, v in claimed.items() if balances.get(name) != v]
                 if wrong or len(claimed) != 3:
                     want = format_seat_numbers({s.value: balances[_owner(o, s)]
                                                 for s in PLAYERS}, scores=True)
-                    f.append(error("P14", f"Balance says {text.strip()}, but the balances are "
-                                   f"{want} (P14)", loc))
+                    f.append(error("P14", msg("Balance says {claimed}, but the balances are {want} "
+                                             "(P14)", claimed=text.strip(), want=want), loc))
         return pot, balances
 
     def close(self) -> PrefPartie:

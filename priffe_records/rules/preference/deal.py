@@ -20,6 +20,7 @@ from priffe_records.game.cards import (
     Seat,
     sorted_cards,
 )
+from priffe_records.game.language import Message, msg, reason
 from priffe_records.game.words import card_name, seat_name
 from priffe_records.rules.findings import Finding, error, tag_location
 
@@ -62,10 +63,11 @@ def check_talon(record: Record, f: list[Finding]) -> tuple[Card, ...] | None:
     try:
         talon = parse_cards(text)
     except CardError as e:
-        f.append(error("P1", f"Talon: {e} (P1)", loc))
+        f.append(error("P1", msg("Talon: {reason} (P1)", reason=reason(e)), loc))
         return None
     if len(talon) != 2 or len(set(talon)) != 2:
-        f.append(error("P1", f"Talon {text!r} must hold two different cards (P1)", loc))
+        f.append(error("P1", msg("Talon {text!r} must hold two different cards (P1)",
+                                   text=text), loc))
         return None
     return talon
 
@@ -81,36 +83,38 @@ def check_deal(record: Record, f: list[Finding]) -> Cards | None:
     try:
         deal = Deal.parse(text)
     except CardError as e:
-        f.append(error("P1", f"Deal: {e} (P1)", _shift(loc, e.column)))
+        f.append(error("P1", msg("Deal: {reason} (P1)", reason=reason(e)), _shift(loc, e.column)))
         return None
     ok = True
     west = deal.hand(Seat.W)
     if west is not None and len(west):
-        f.append(error("P1", f"West is dealt {len(west)} cards: Préférence is for three, "
-                       "W stays empty ('-') (P1)", loc))
+        f.append(error("P1", msg("West is dealt {count} cards: Préférence is for three, "
+                                   "W stays empty ('-') (P1)", count=len(west)), loc))
         ok = False
-    where: dict[Card, str] = {}
-    sources: list[tuple[str, tuple[Card, ...]]] = [
-        (str(seat_name(s)), h.cards) for s in PLAYERS if (h := deal.hand(s)) is not None]
+    where: dict[Card, Message] = {}
+    sources: list[tuple[Message, tuple[Card, ...]]] = [
+        (seat_name(s), h.cards) for s in PLAYERS if (h := deal.hand(s)) is not None]
     if talon is not None:
-        sources.append(("the talon", talon))
+        sources.append((msg("the talon"), talon))
     for seat in PLAYERS:
         hand = deal.hand(seat)
         if hand is not None and len(hand) != 10:
-            f.append(error("P1", f"{seat_name(seat)} is dealt {len(hand)} cards; each player "
-                           "holds 10 (P1)", loc))
+            f.append(error("P1", msg("{seat} is dealt {count} cards; each player holds 10 "
+                                     "(P1)", seat=seat_name(seat), count=len(hand)), loc))
             ok = False
     for who, cards in sources:
         for c in cards:
             if c not in DECK:
-                f.append(error("P1", f"{card_name(c)} ({who}) is not in the 32-card deck: "
-                               "A K Q J 10 9 8 7 (P1)", loc))
+                f.append(error("P1", msg("{card} ({who}) is not in the 32-card deck: "
+                                         "A K Q J 10 9 8 7 (P1)", card=card_name(c), who=who),
+                               loc))
                 ok = False
             elif c in where:
                 other = where[c]
-                whom = f"twice to {who}" if other == who else f"to both {other} and {who}"
-                f.append(error("P1", f"{card_name(c)} is dealt {whom}: all 32 cards are "
-                               "different (P1)", loc))
+                whom = (msg("twice to {who}", who=who) if other == who
+                        else msg("to both {other} and {who}", other=other, who=who))
+                f.append(error("P1", msg("{card} is dealt {whom}: all 32 cards are different "
+                                         "(P1)", card=card_name(c), whom=whom), loc))
                 ok = False
             where[c] = who
     if not ok:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from priffe_records.game.errors import PriffeError
+from priffe_records.game.language import msg
 from priffe_records.game.preference import is_preference
 
 __all__ = [
@@ -62,14 +63,15 @@ def parse_options(scoring: str) -> PrefOptions:
         if key == "ante" and eq:
             if not (value.isascii() and value.isdigit() and len(value) <= 4
                     and 1 <= int(value) <= 1000):
-                raise PrefOptionsError(f"Scoring option ante={value!r} must be a whole number "
-                                       "from 1 to 1000")
+                raise PrefOptionsError(msg("Scoring option ante={value!r} must be a whole "
+                                           "number from 1 to 1000", value=value))
             ante = int(value)
         elif key == "must_trump" and eq:
             if value not in ("on", "off"):
-                raise PrefOptionsError(f"Scoring option must_trump={value!r} must be on or off")
+                raise PrefOptionsError(msg("Scoring option must_trump={value!r} must be on "
+                                           "or off", value=value))
             must_trump = value == "on"
         else:
-            raise PrefOptionsError(f"unknown Scoring option {item.strip()!r} (Préférence "
-                                   "knows ante=N and must_trump=on|off)")
+            raise PrefOptionsError(msg("unknown Scoring option {item!r} (Préférence knows "
+                                       "ante=N and must_trump=on|off)", item=item.strip()))
     return PrefOptions(ante, must_trump)

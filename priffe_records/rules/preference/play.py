@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from priffe_records.format.record import Section, Token, TokenKind
 from priffe_records.game.cards import Card, CardError, Hand, Seat, Suit
+from priffe_records.game.language import msg
 from priffe_records.game.words import card_name, seat_name, suit_name
 from priffe_records.rules.findings import Finding, error, unverifiable
 from priffe_records.rules.tricks import PlayedCard, Trick, trick_winner
@@ -68,17 +69,21 @@ class _State:
         """The card is the player's to play: not played before, held, no earlier void."""
         who = seat_name(seat)
         if card in self.played:
-            return error("P10", f"trick {n}: {who} plays {card_name(card)} a second time "
-                         f"(first in trick {self.played[card]}) (P10)", tok.location)
+            return error("P10", msg("trick {n}: {who} plays {card} a second time (first in "
+                                     "trick {first}) (P10)", n=n, who=who,
+                                     card=card_name(card), first=self.played[card]),
+                         tok.location)
         held = self.held.get(seat)
         if held is not None and card not in held:
-            return error("P10", f"trick {n}: {who} plays {card_name(card)}, which is not in "
-                         f"{who}'s hand (P10)", tok.location)
+            return error("P10", msg("trick {n}: {who} plays {card}, which is not in {who}'s "
+                                     "hand (P10)", n=n, who=who, card=card_name(card)),
+                         tok.location)
         shown = self.void.get((seat, card.suit))
         if shown is not None:
-            return error("P10", f"trick {n}: {who} plays {card_name(card)} but showed out of "
-                         f"{suit_name(card.suit)} in trick {shown}: a revoke in trick {shown} "
-                         "(P10)", tok.location)
+            return error("P10", msg("trick {n}: {who} plays {card} but showed out of {suit} in "
+                                     "trick {shown}: a revoke in trick {shown} (P10)", n=n,
+                                     who=who, card=card_name(card),
+                                     suit=suit_name(card.suit), shown=shown), tok.location)
         return None
 
     def follow(self, n: int, seat: Seat, card: Card, led: Suit, tok: Token) -> Finding | None:
@@ -89,14 +94,18 @@ class _State:
         who = seat_name(seat)
         same = _high(held, led)
         if same is not None:
-            return error("P10", f"trick {n}: {who} plays {card_name(card)} while holding "
-                         f"{card_name(same)} — must follow {suit_name(led)} (P10)", tok.location)
+            return error("P10", msg("trick {n}: {who} plays {card} while holding {same} — "
+                                     "must follow {suit} (P10)", n=n, who=who,
+                                     card=card_name(card), same=card_name(same),
+                                     suit=suit_name(led)), tok.location)
         if self.must_trump and self.trump is not None and card.suit is not self.trump:
             trump = _high(held, self.trump)
             if trump is not None:
-                return error("P10", f"trick {n}: {who} plays {card_name(card)} while holding "
-                             f"{card_name(trump)} — cannot follow {suit_name(led)}, so must "
-                             "trump (P10, must_trump)", tok.location)
+                return error("P10", msg("trick {n}: {who} plays {card} while holding {trump} — "
+                                         "cannot follow {suit}, so must trump (P10, "
+                                         "must_trump)", n=n, who=who, card=card_name(card),
+                                         trump=card_name(trump), suit=suit_name(led)),
+                             tok.location)
         return None
 
     def remove(self, n: int, seat: Seat, card: Card, led: Suit | None) -> None:
@@ -122,18 +131,22 @@ def replay_play(section: Section, declarer: Seat, out: tuple[Seat, ...],
     tricks: list[Trick] = []
     findings: list[Finding] = []
     hidden = False
+    short_trick = False  # a trick without every card already says the play is short
     for start in range(0, len(slots), width):
         n = start // width + 1
         group = slots[start:start + width]
         if n > TRICKS:
-            findings.append(error("P10", f"the play has more than {TRICKS} tricks (P10)",
+            findings.append(error("P10", msg("the play has more than {count} tricks (P10)",
+                                                  count=TRICKS),
                                   group[0].location))
             break
         found: list[Finding] = []
         toks = dict(zip(seats, group, strict=False))
         if len(group) < width and not claimed:
-            found.append(error("P10", f"trick {n} has {len(group)} cards: every player who "
-                               "plays gives one (P10)", group[-1].location))
+            short_trick = True
+            found.append(error("P10", msg("trick {n} has {count} cards: every player who "
+                                          "plays gives one (P10)", n=n, count=len(group)),
+                               group[-1].location))
         order = list(toks)
         lead_known = leader is not None
         if leader is not None and leader in toks:
@@ -165,9 +178,10 @@ def replay_play(section: Section, declarer: Seat, out: tuple[Seat, ...],
         elif full and not hidden:
             hidden = True
             unk = next((s for s in order if cards[s] is None), order[0])
-            found.append(unverifiable("P10", f"trick {n}: {seat_name(unk)}'s card is unknown "
-                                      "('-') or the leader is: who won it, and who led the "
-                                      "tricks after it, cannot be checked (P10)",
+            found.append(unverifiable("P10", msg("trick {n}: {seat}'s card is unknown ('-') or the "
+                                              "leader is: who won it, and who led the tricks "
+                                              "after it, cannot be checked (P10)", n=n,
+                                              seat=seat_name(unk)),
                                       toks[unk].location))
         if full:
             leader = winner
@@ -176,10 +190,9 @@ def replay_play(section: Section, declarer: Seat, out: tuple[Seat, ...],
                                       for s in order), winner, tuple(found)))
         findings.extend(found)
     played = sum(1 for t in tricks if len(t.cards) == width)
-    if not claimed and slots and played < TRICKS and not any(
-            f.rule == "P10" and f.is_error and "cards: every player" in f.message
-            for f in findings):
-        findings.append(error("P10", f"the play stops after {played} tricks without '*' to "
-                              "claim the rest (P10)", slots[-1].location))
+    if not claimed and slots and played < TRICKS and not short_trick:
+        findings.append(error("P10", msg("the play stops after {count} tricks without '*' "
+                                         "to claim the rest (P10)", count=played),
+                              slots[-1].location))
     complete = played == TRICKS and sum(won.values()) == TRICKS
     return PrefPlay(tuple(tricks), seats, won, complete, claimed, tuple(findings))
