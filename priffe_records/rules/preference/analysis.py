@@ -17,6 +17,7 @@ from priffe_records.game.language import Message, msg, reason
 from priffe_records.game.preference import CONTRACTS, Bid, parse_seat_numbers
 from priffe_records.game.words import card_name, seat_name
 from priffe_records.rules.findings import Finding, error, tag_location, unverifiable, warning
+from priffe_records.rules.players import seated_names
 
 from .auction import AuctionResult, run_auction
 from .deal import Cards, check_deal, given, parse_cards
@@ -96,26 +97,17 @@ def _seat(record: Record, name: str, rule: str, f: list[Finding],
 
 
 def _players(record: Record, f: list[Finding]) -> tuple[str | None, str | None, str | None]:
-    names: list[str | None] = []
-    seen: dict[str, Seat] = {}
     west = record.get("West")
     if given(west):
         f.append(error("P1", msg("West is {west!r}, but Préférence has three players at N, "
                                  "E and S: W stays empty (P1)", west=west),
                        tag_location(record, "West")))
-    for seat in PLAYERS:
-        name = record.get(PLAYER_TAGS[seat])
-        name = name.strip() if given(name) and name else None
-        names.append(name)
-        if name is None:
-            continue
-        if name.casefold() in seen:
-            f.append(error("P1", msg("{name} sits both {first} and {second}: three players, "
-                                     "one per seat (P1)", name=name,
-                                     first=seat_name(seen[name.casefold()]),
-                                     second=seat_name(seat)),
-                           tag_location(record, PLAYER_TAGS[seat])))
-        seen[name.casefold()] = seat
+    names, twice = seated_names(record, PLAYERS, dash=True)
+    for name, first, second in twice:
+        f.append(error("P1", msg("{name} sits both {first} and {second}: three players, "
+                                 "one per seat (P1)", name=name,
+                                 first=seat_name(first), second=seat_name(second)),
+                       tag_location(record, PLAYER_TAGS[second])))
     return (names[0], names[1], names[2])
 
 

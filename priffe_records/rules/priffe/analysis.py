@@ -29,6 +29,7 @@ from priffe_records.game.evaluation import honour_tricks, is_guarded, show_hs, s
 from priffe_records.game.language import Message, listing, msg, msg_n, reason
 from priffe_records.game.words import card_name, seat_name, suit_name
 from priffe_records.rules.findings import Finding, error, tag_location, unverifiable, warning
+from priffe_records.rules.players import seated_names
 from priffe_records.rules.priffe.auction import AuctionResult, run_auction
 from priffe_records.rules.priffe.cardbits import deal_masks
 from priffe_records.rules.priffe.options import (
@@ -117,21 +118,12 @@ def _claim(record: Record, name: str, rule: str, findings: list[Finding],
 
 def _check_players(record: Record, findings: list[Finding]) -> tuple[str | None, ...]:
     """R1: four different players, one per seat."""
-    names: list[str | None] = []
-    seen: dict[str, Seat] = {}
-    for seat in SEATS:
-        name = record.get(PLAYER_TAGS[seat])
-        name = name.strip() if _given(name) and name else None
-        names.append(name)
-        if name is None:
-            continue
-        if name.casefold() in seen:
-            other = seen[name.casefold()]
-            findings.append(error("R1", msg("{name} sits both {seat} and {other}: four "
-                                            "players, one per seat (R1)", name=name,
-                                            seat=seat_name(other), other=seat_name(seat)),
-                                  tag_location(record, PLAYER_TAGS[seat])))
-        seen[name.casefold()] = seat
+    names, twice = seated_names(record, SEATS)
+    for name, first, second in twice:
+        findings.append(error("R1", msg("{name} sits both {seat} and {other}: four "
+                                        "players, one per seat (R1)", name=name,
+                                        seat=seat_name(first), other=seat_name(second)),
+                              tag_location(record, PLAYER_TAGS[second])))
     return tuple(names)
 
 
