@@ -1,0 +1,239 @@
+"""The reader's output frozen in detail, so a faster model can be proven to read the same.
+
+Issue 9 point 1 replaced the reader's record model (tokens kept as compact data, public
+objects built on demand). Before the change, a canonical dump of everything the reader
+returns — every record's ``to_dict()``, every tag's location and value location, every
+token's kind, text, annotations, comments and location, every error's severity, location,
+English message and line, every BadRecord's text and partial record — was hashed for each
+example, test data, golden and corpus file and for seeded generated and mutated texts;
+``tests/data/reader-digests.json`` holds those hashes. The old code is gone, so the
+digests are the reference. ``PRIFFE_UPDATE_GOLDEN=1`` rewrites them (only do that when a
+reader change is meant to change the output, and say so in the commit).
+
+Generated inputs come from the project's generators and a seeded mutator; their own text
+is hashed too, so a changed generator shows up as a skip naming the case, never as a false
+reader difference.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+from collections.abc import Iterable
+from pathlib import Path
+
+import pytest
+from conftest import CORPUS, DATA, EXAMPLES, GOLDEN
+from hypothesis import HealthCheck, given, settings
+from strategies import records
+
+from priffe_records import dumps, loads, read
+from priffe_records.format.errors import BadRecord, PPNSyntaxError
+from priffe_records.format.record import (
+    Comment,
+    Location,
+    RawSection,
+    Record,
+    Section,
+    export_order,
+)
+from priffe_records.game.language import render
+
+DIGESTS = DATA / "reader-digests.json"
+UPDATE = os.environ.get("PRIFFE_UPDATE_GOLDEN") == "1"
+
+
+# ---------------------------------------------------------------- the canonical dump
+
+
+def _loc(where: Location | None) -> list[object] | None:
+    return None if where is None else [where.file, where.line, where.column]
+
+
+def _comments(cs: Iterable[Comment]) -> list[object]:
+    return [[c.kind.name, c.text, _loc(c.location)] for c in cs]
+
+
+def _error(e: PPNSyntaxError) -> list[object]:
+    return [e.severity, _loc(e.location), render(e.text, "en"), e.line_text]
+
+
+def dump_record(rec: Record) -> dict[str, object]:
+    tags: list[object] = []
+    for t in rec.tags:
+        entry: list[object] = [t.name, t.value, t.inherit, _loc(t.location),
+                               _loc(t.value_location), _comments(t.comments)]
+        if isinstance(t.section, Section):
+            entry.append([[tok.kind.name, tok.text, tok.irregularity, tok.note, list(tok.nags),
+                           _comments(tok.comments), _loc(tok.location)]
+                          for tok in t.section.tokens])
+            entry.append(t.section.ended)
+        elif isinstance(t.section, RawSection):
+            entry.append([list(r) for r in t.section.rows])
+        tags.append(entry)
+    return {"dict": rec.to_dict(), "location": _loc(rec.location),
+            "leading": _comments(rec.leading), "defaults": [list(d) for d in rec.defaults],
+            "tags": tags, "errors": [_error(e) for e in rec.errors],
+            "notes": sorted(rec.notes.items()), "has_errors": rec.has_errors}
+
+
+def dump(items: Iterable[Record | BadRecord]) -> list[object]:
+    out: list[object] = []
+    for item in items:
+        if isinstance(item, BadRecord):
+            out.append({"bad": item.text, "location": _loc(item.location),
+                        "errors": [_error(e) for e in item.errors],
+                        "partial": None if item.partial is None else dump_record(item.partial)})
+        else:
+            out.append(dump_record(item))
+    return out
+
+
+def digest(data: object) -> str:
+    text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+# ---------------------------------------------------------------- the inputs
+
+
+def _files() -> dict[str, Path]:
+    found: dict[str, Path] = {}
+    for folder, label in ((EXAMPLES, "examples"), (DATA, "data"), (GOLDEN, "golden"),
+                          (CORPUS, "corpus")):
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.rglob("*")):
+            if path.suffix.lower() in (".ppn", ".pbn") and path.is_file():
+                found[f"{label}/{path.relative_to(folder).as_posix()}"] = path
+    return found
+
+
+# Pieces of PPN text a mutator splices in: each one a way the reader can be surprised.
+PIECES = ['[', ']', '"', '\\', '{', '}', ';', '%', '#', '##', '\n', '\n\n', ' ', '\t', '*',
+          '+', '-', '--', '=1=', '=12=', '$3', '$300', '!', '?', '!?', '^I', '^S', '^R', '^L',
+          'Event', 'Auction', 'Play', 'Deal', 'Dealer', 'Result', 'Contract', 'Note', 'N',
+          'E', 'S', 'W', 'N:', 'Hjärter', 'Pass', 'Spela', 'SA', 'h10', '♥K', 'C5', 'ST',
+          'AKQ.JT9.876.543', '.', '1NT', 'x', 'NS 8', 'EW', '13', 'é', '\x00', '\u2028',
+          '[Note "1:x"]\n', '{c}', '; c\n', '\n% esc\n', '[Date "2021-04-03"]\n']
+
+
+def _mutate(text: str, rng: random.Random, n: int) -> str:
+    for _ in range(n):
+        at = rng.randrange(len(text) + 1)
+        if rng.random() < 0.3 and at < len(text):
+            text = text[:at] + text[at + rng.randint(1, 6):]
+        else:
+            text = text[:at] + rng.choice(PIECES) + text[at:]
+    return text
+
+
+def _generated() -> dict[str, str]:
+    """Seeded texts: clean generated files, then the same with mutations."""
+    from priffe_records.rules.preference.generate import generate_partie as pref_partie
+    from priffe_records.rules.priffe.generate import generate_records
+
+    cases: dict[str, str] = {}
+    for seed in range(3):
+        cases[f"gen/priffe-{seed}"] = dumps(generate_records(24, seed, comments=seed > 0))
+    cases["gen/preference-0"] = dumps(pref_partie(0, deals=8))
+    base = [cases["gen/priffe-1"], cases["gen/preference-0"]]
+    for seed in range(40):
+        rng = random.Random(seed)
+        text = base[seed % 2]
+        records = text.split("\n\n")
+        # A few records of the file, each with a few mutations: errors stay local.
+        pick = rng.sample(range(1, len(records)), 4)
+        for i in pick:
+            records[i] = _mutate(records[i], rng, rng.randint(1, 5))
+        cases[f"mut/{seed}"] = "\n\n".join(records)
+    for seed in range(60):  # short texts made of pieces only (as test_reader_fuzz)
+        rng = random.Random(1000 + seed)
+        cases[f"pieces/{seed}"] = "".join(rng.choice(PIECES) for _ in range(rng.randint(5, 80)))
+    return cases
+
+
+# ---------------------------------------------------------------- the tests
+
+
+def _golden() -> dict[str, dict[str, str]]:
+    if not DIGESTS.exists():
+        return {}
+    data: dict[str, dict[str, str]] = json.loads(DIGESTS.read_text("utf-8"))
+    return data
+
+
+def _actual() -> dict[str, dict[str, str]]:
+    out: dict[str, dict[str, str]] = {}
+    for key, path in _files().items():
+        # The path relative to the repository, so digests do not depend on the checkout.
+        label = key
+        out[key] = {"input": hashlib.sha256(path.read_bytes()).hexdigest(),
+                    "output": digest(dump(read(path, errors="collect", name=label)))}
+    for key, text in _generated().items():
+        out[key] = {"input": _sha(text),
+                    "output": digest(dump(loads(text, errors="collect", name=key)))}
+    return out
+
+
+def test_reader_output_is_unchanged() -> None:
+    actual = _actual()
+    if UPDATE:
+        golden = _golden()
+        golden.update(actual)
+        DIGESTS.write_text(json.dumps(golden, indent=1, sort_keys=True) + "\n", "utf-8")
+    golden = _golden()
+    assert golden, f"{DIGESTS} is missing: run with PRIFFE_UPDATE_GOLDEN=1 once"
+    changed_input = [k for k in actual if k in golden and golden[k]["input"] != actual[k]["input"]]
+    differ = [k for k in actual if k in golden and golden[k]["input"] == actual[k]["input"]
+              and golden[k]["output"] != actual[k]["output"]]
+    assert not differ, f"the reader's output changed for: {differ}"
+    compared = [k for k in actual if k in golden and k not in changed_input]
+    # The examples, data, golden files and generated cases are always there.
+    assert len(compared) >= 100, (compared, changed_input)
+    if changed_input:
+        pytest.skip(f"inputs changed since the digests were taken (not compared): "
+                    f"{changed_input}")
+
+
+def test_corpus_files_are_compared(corpus_dir: Path) -> None:
+    golden = _golden()
+    names = [f"corpus/{p.name}" for p in sorted(corpus_dir.glob("*.pbn"))]
+    assert names and all(n in golden for n in names), [n for n in names if n not in golden]
+
+
+# ---------------------------------------------------------------- hypothesis: two views
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(records())
+def test_written_records_read_back_in_full_detail(rec: Record) -> None:
+    """A record written and read back: the detailed dump equals one built from the record.
+
+    The generated record has no locations; reading its text gives every token, tag and
+    comment a location, and everything else must be what was written.
+    """
+    text = dumps([rec])
+    [back] = loads(text, errors="collect", name="h.ppn")
+    assert isinstance(back, Record)
+    assert back == rec
+    written = Record(tuple(export_order(rec.tags)), rec.leading, rec.defaults)
+    assert back.location is not None
+    assert dump_record(back)["dict"] == {**written.to_dict(), "file": "h.ppn",
+                                         "line": back.location.line}
+    lines = text.split("\n")
+    for t in back.tags:
+        assert t.location is not None and t.value_location is not None
+        assert lines[t.location.line - 1][t.location.column - 1] == "["
+        assert lines[t.value_location.line - 1][t.value_location.column - 2] == '"'
+        if isinstance(t.section, Section):
+            for tok in t.section.tokens:
+                assert tok.location is not None
+                line = lines[tok.location.line - 1]
+                assert line[tok.location.column - 1:].startswith(tok.text), (tok, line)
