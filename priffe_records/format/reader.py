@@ -191,8 +191,11 @@ class _Chunk:
 _NEW_RECORD = re.compile(r'^[ \t]*\[[ \t]*(Event|Board|Deal)[ \t]+"')
 
 
-def _split(lines: Iterable[str]) -> Iterator[_Chunk]:
+def _split(lines: Iterable[str], first_line: int = 1) -> Iterator[_Chunk]:
     """Cut the file into records at semi-empty lines outside brace comments.
+
+    ``first_line`` numbers the first of ``lines`` (a slice of a file read on
+    its own); the file's ``% PBN`` header lines are only looked for at line 1.
 
     Two repairs keep records from merging silently (issue 11): a ``{`` that
     runs over a semi-empty line into a line starting with a tag pair is taken
@@ -202,12 +205,13 @@ def _split(lines: Iterable[str]) -> Iterator[_Chunk]:
     """
     chunk: _Chunk | None = None
     in_brace = 0
-    at_top = True
+    at_top = first_line == 1
     brace_blank = False
     starts: set[str] = set()
     undecodable: set[int] = getattr(lines, "bad_lines", set())
-    for number, line in enumerate(lines, 1):
-        if number in undecodable:
+    shift = first_line - 1
+    for number, line in enumerate(lines, first_line):
+        if undecodable and number - shift in undecodable:
             if chunk is None:
                 chunk = _Chunk(number)
                 starts = set()
@@ -953,24 +957,26 @@ def _shift(items: list[object], lines: int) -> None:
             tok.line = (tok.line or 1) + lines
 
 
-def _records(lines: Iterable[str], name: str) -> Iterator[Record | BadRecord]:
+def _records(lines: Iterable[str], name: str, first_line: int = 1
+             ) -> Iterator[Record | BadRecord]:
     state = _FileState()
-    for chunk in _split(lines):
+    for chunk in _split(lines, first_line):
         yield _parse_record(chunk, name, state)
 
 
 @overload
 def read(source: Source, *, errors: Literal["raise"] = "raise",
-         name: str | None = None) -> Iterator[Record]: ...
+         name: str | None = None, first_line: int = 1) -> Iterator[Record]: ...
 
 
 @overload
 def read(source: Source, *, errors: Literal["collect"],
-         name: str | None = None) -> Iterator[Record | BadRecord]: ...
+         name: str | None = None, first_line: int = 1) -> Iterator[Record | BadRecord]: ...
 
 
 def read(source: Source, *, errors: Literal["raise", "collect"] = "raise",
-         name: str | None = None) -> Iterator[Record] | Iterator[Record | BadRecord]:
+         name: str | None = None, first_line: int = 1
+         ) -> Iterator[Record] | Iterator[Record | BadRecord]:
     """Yield the records of a PPN/PBN file one at a time.
 
     ``source`` is a path or an open file (bytes or text). With
@@ -978,8 +984,13 @@ def read(source: Source, *, errors: Literal["raise", "collect"] = "raise",
     :class:`~priffe_records.format.errors.PPNSyntaxError`; with ``"collect"`` a bad
     record is yielded as a :class:`~priffe_records.format.errors.BadRecord` and
     reading goes on with the next record.
+
+    ``first_line`` is the line number of the source's first line: a slice of a
+    file (cut where :func:`record_spans` says a record starts) reads with the
+    locations it has in the whole file. Header lines (``% PBN 2.1``) are only
+    skipped at line 1.
     """
-    it = _read_any(source, name)
+    it = _read_any(source, name, first_line)
     if errors == "collect":
         return it
     return _strict(it)
@@ -995,34 +1006,36 @@ def _strict(it: Iterator[Record | BadRecord]) -> Iterator[Record]:
         yield rec
 
 
-def _read_any(source: Source, name: str | None) -> Iterator[Record | BadRecord]:
+def _read_any(source: Source, name: str | None, first_line: int = 1
+              ) -> Iterator[Record | BadRecord]:
     if isinstance(source, str | os.PathLike):
         label = name or os.fspath(source)
         with open(source, "rb") as fh:
-            yield from _records(_Decoded(fh), label)
+            yield from _records(_Decoded(fh), label, first_line)
         return
     label = name or str(getattr(source, "name", "<stream>"))
     if isinstance(source, io.TextIOBase):
-        yield from _records((line.rstrip("\r\n") for line in source), label)
+        yield from _records((line.rstrip("\r\n") for line in source), label, first_line)
     else:
-        yield from _records(_Decoded(source), label)  # type: ignore[arg-type]
+        yield from _records(_Decoded(source), label, first_line)  # type: ignore[arg-type]
 
 
 @overload
 def loads(text: str, *, errors: Literal["raise"] = "raise",
-          name: str = "<string>") -> Iterator[Record]: ...
+          name: str = "<string>", first_line: int = 1) -> Iterator[Record]: ...
 
 
 @overload
 def loads(text: str, *, errors: Literal["collect"],
-          name: str = "<string>") -> Iterator[Record | BadRecord]: ...
+          name: str = "<string>", first_line: int = 1) -> Iterator[Record | BadRecord]: ...
 
 
 def loads(text: str, *, errors: Literal["raise", "collect"] = "raise",
-          name: str = "<string>") -> Iterator[Record] | Iterator[Record | BadRecord]:
-    """Read records from a string (see :func:`read`)."""
+          name: str = "<string>", first_line: int = 1
+          ) -> Iterator[Record] | Iterator[Record | BadRecord]:
+    """Read records from a string (see :func:`read`, also for ``first_line``)."""
     lines = re.split(r"\r\n|\r|\n", text)
     if lines and lines[-1] == "":
         lines.pop()
-    it = _records(lines, name)
+    it = _records(lines, name, first_line)
     return it if errors == "collect" else _strict(it)
