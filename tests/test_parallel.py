@@ -4,6 +4,8 @@ safely is checked in one process."""
 
 from __future__ import annotations
 
+import functools
+import itertools
 import json
 import random
 from pathlib import Path
@@ -13,11 +15,21 @@ from click.testing import CliRunner
 from conftest import CORPUS, EXAMPLES
 from test_engine_equivalence import several_parties, words
 
-from priffe_records import read, validate
+from priffe_records import dumps, read, validate
 from priffe_records.cli import cli
+from priffe_records.format.cuts import fresh_starts
 from priffe_records.format.record import Record
 from priffe_records.rules import parallel
 from priffe_records.rules.parallel import check_file
+from priffe_records.rules.preference.generate import PrefSpec
+from priffe_records.rules.preference.generate import generate_partie as pref_partie
+from priffe_records.rules.priffe.generate import PartieSpec, generate_partie
+
+
+@pytest.fixture(autouse=True)
+def small_slices(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The test files are small: cut them into slices of a few records all the same."""
+    monkeypatch.setattr(parallel, "_MIN_SLICE", 2048)
 
 
 def one_process(path: Path) -> tuple[list[tuple[object, ...]], list[str | None]]:
@@ -54,24 +66,92 @@ def test_inheritance_is_checked_in_one_process(tmp_path: Path) -> None:
     assert (words(done.findings), done.boards) == one_process(path)
 
 
+def cut_before(monkeypatch: pytest.MonkeyPatch, path: Path, records: list[int]) -> None:
+    """Make the parent cut before these records (1-based; each must start afresh), whatever
+    their parties: the pieces must then be merged where a partie goes on."""
+    data = path.read_bytes()
+    items = list(read(path, errors="collect"))
+    lines = {items[n - 1].location.line for n in records}  # type: ignore[union-attr]
+    chosen = [(o, data.count(b"\n", 0, o) + 1) for o in fresh_starts(data)]
+    chosen = [(o, line) for o, line in chosen if line in lines]
+    assert len(chosen) == len(records)
+    monkeypatch.setattr(parallel, "_cuts", lambda f, size, step: iter(chosen))
+
+
 def test_a_partie_across_a_cut_is_checked_again_in_one_slice(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = parties_file(tmp_path / "p.ppn", 4, odd=False)
-    real = parallel._cut
-
-    def mid_partie(p: object, pieces: int) -> list[parallel._Slice] | None:
-        slices = real(p, pieces)  # type: ignore[arg-type]
-        assert slices is not None and len(slices) > 1
-        # Move the first cut one record on: the partie now straddles it.
-        data = path.read_bytes()
-        at = data.index(b"\n\n[", slices[1].start) + 2
-        line = data[:at].count(b"\n") + 1
-        return [parallel._Slice(0, at, 1), parallel._Slice(at, slices[-1].end, line)]
-
-    monkeypatch.setattr(parallel, "_cut", mid_partie)
+    boards = one_process(path)[1]
+    second = boards.index("1", 1)  # the second partie's first deal, then one record on
+    cut_before(monkeypatch, path, [second + 2])
     done = check_file(path, jobs=2)
     assert done.slices == 1  # the two slices were merged and checked again
     assert (words(done.findings), done.boards) == one_process(path)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_cuts_anywhere_give_what_one_process_gives(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """Cuts at random fresh records: inside parties, before an unreadable record, a diagram
+    or another game's record; merging must put every partie back together."""
+    path = parties_file(tmp_path / "p.ppn", 10 + seed)
+    rng = random.Random(seed)
+    n = len(one_process(path)[1])
+    cut_before(monkeypatch, path, sorted(rng.sample(range(2, n + 1), 6)))
+    done = check_file(path, jobs=2)
+    assert (words(done.findings), done.boards) == one_process(path)
+
+
+@pytest.mark.parametrize("seed", [4, 9, 10])
+def test_a_slice_that_opens_no_partie_joins_the_one_before(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """A cut before an unreadable record, another game's record or a diagram: in one
+    process that item belongs to the partie before (its books hear of a lost record)."""
+    path = parties_file(tmp_path / "p.ppn", seed)
+    boards = one_process(path)[1]
+    odd = [n for n, board in enumerate(boards, 1) if board is None and n > 1]
+    data = path.read_bytes()
+    items = list(read(path, errors="collect"))
+    fresh = {data.count(b"\n", 0, o) + 1 for o in fresh_starts(data)}
+    odd = [n for n in odd if items[n - 1].location.line in fresh]  # type: ignore[union-attr]
+    assert odd
+    cut_before(monkeypatch, path, odd)
+    done = check_file(path, jobs=2)
+    assert done.slices < len(odd) + 1
+    assert (words(done.findings), done.boards) == one_process(path)
+
+
+def test_an_unreadable_record_is_named_by_its_place_in_the_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A message naming a lost record gives its number in the file, not in the slice."""
+    path = parties_file(tmp_path / "p.ppn", 9)  # record 35 cannot be read
+    boards = one_process(path)[1]
+    partie = max(n for n, board in enumerate(boards[:35], 1) if board == "1")
+    cut_before(monkeypatch, path, [partie])
+    done = check_file(path, jobs=2)
+    assert done.slices == 2
+    assert (words(done.findings), done.boards) == one_process(path)
+    [named] = [f for f in done.findings if "could not be read" in f.message]
+    assert "record 35 (" in named.message and named.record == 36
+
+
+def preference_file(path: Path) -> Path:
+    """Préférence parties, a Priffe partie between them, one deal damaged."""
+    recs = [*pref_partie(1, spec=PrefSpec(deals=9, date="1911.02.04")),
+            *generate_partie(2, PartieSpec(event="Klubbkväll", date="2026.01.01")),
+            *pref_partie(3, spec=PrefSpec(deals=12, date="1911.02.05"))]
+    text = dumps(recs)
+    text = text.replace('[Pot "', '[Pot "9', 1)
+    path.write_text(text)
+    return path
+
+
+def test_preference_files_too(tmp_path: Path) -> None:
+    path = preference_file(tmp_path / "pref.ppn")
+    done = check_file(path, jobs=2)
+    assert done.jobs == 2 and done.slices > 1
+    assert (words(done.findings), done.boards) == one_process(path)
+    assert any(f.rule.startswith("P") for f in done.findings)
 
 
 def _real_files() -> list[Path]:
@@ -108,3 +188,67 @@ def test_records_run_together_without_blank_lines(tmp_path: Path) -> None:
     done = check_file(path, jobs=2)
     assert (words(done.findings), done.boards) == one_process(path)
     assert any("blank" in str(f) for f in done.findings)
+
+
+# ---------------------------------------------------------------- map_parties, the API
+
+
+def boards_of(piece: parallel.Piece, fail_at: int = -1) -> parallel.Sliced[list[str | None]]:
+    """A worker for map_parties: the Boards of a piece; parties by Event/Site/Date."""
+    if piece.index == fail_at:
+        raise ValueError("worker failed")
+    boards: list[str | None] = []
+    keys: list[object] = []
+    first: object = None
+    for n, rec in enumerate(piece.records("x")):
+        key = (rec.get("Event"), rec.get("Site"), rec.get("Date")) \
+            if isinstance(rec, Record) else None
+        boards.append(rec.get("Board") if isinstance(rec, Record) else None)
+        if key is not None and (not keys or keys[-1] != key):
+            keys.append(key)
+            if n == 0:
+                first = key
+    return parallel.Sliced(boards, len(boards), first, keys[-1] if keys else None)
+
+
+@pytest.mark.parametrize("window", [1, 3, None])
+def test_map_parties_gives_each_piece_in_order_with_the_records_before(
+        tmp_path: Path, window: int | None) -> None:
+    path = parties_file(tmp_path / "p.ppn", 8)
+    done = list(parallel.map_parties(path, boards_of, jobs=2, window=window))
+    assert len(done) > 2
+    assert [b for d in done for b in d.value] == one_process(path)[1]
+    assert [d.before for d in done] == [sum(len(e.value) for e in done[:k])
+                                        for k in range(len(done))]
+    pieces = [d.piece for d in done]
+    assert pieces[0].start == 0 and pieces[-1].end == path.stat().st_size
+    assert all(a.end == b.start for a, b in itertools.pairwise(pieces))
+    data = path.read_bytes()
+    assert all(p.first_line == data.count(b"\n", 0, p.start) + 1 for p in pieces)
+
+
+def test_map_parties_in_one_piece_here(tmp_path: Path) -> None:
+    """One job, or a file that cannot be cut: the whole file, in this process."""
+    path = parties_file(tmp_path / "p.ppn", 9)
+    for jobs in (1, 2):
+        if jobs == 2:
+            path.write_text(path.read_text().replace('[Site "Uppsala"]', '[Site "#"]'))
+        [done] = parallel.map_parties(path, boards_of, jobs=jobs)
+        assert done.piece.whole and done.before == 0
+        assert done.value == one_process(path)[1]
+
+
+def test_map_parties_raises_what_a_worker_raised(tmp_path: Path) -> None:
+    path = parties_file(tmp_path / "p.ppn", 8)
+    work = functools.partial(boards_of, fail_at=2)
+    with pytest.raises(ValueError, match="worker failed"):
+        list(parallel.map_parties(path, work, jobs=2))
+
+
+def test_default_jobs(tmp_path: Path) -> None:
+    small = parties_file(tmp_path / "p.ppn", 8)
+    assert parallel.default_jobs(small) == 1
+    assert parallel.default_jobs(tmp_path / "missing.ppn") == 1
+    with open(tmp_path / "big.ppn", "wb") as f:
+        f.truncate(parallel.SMALL_FILE)
+    assert parallel.default_jobs(tmp_path / "big.ppn") == parallel.cpus() >= 1

@@ -1,45 +1,253 @@
-"""Validation of one file on several cores: the same findings as one process, sooner.
+"""One file, several processes: the same results as one process, sooner.
 
-The file is cut at partie boundaries into slices; worker processes read and check
-one slice each (reader and engine both run there) and send back compact results:
-the findings and each record's Board. The parent only scans the bytes for the cuts.
+:func:`map_parties` is the general tool (``priffe validate --jobs`` uses it through
+:func:`check_file`; ``priffe import --jobs`` may too). The parent cuts the file into
+slices of whole parties and hands each slice to a worker process as soon as it is found;
+the results come back in file order, each with the number of records before its slice.
 
 Exactness is by construction, and checked:
 
-* a cut is made only before a line that starts a record with a tag (a blank line,
-  then ``[Name "``): the reader starts a record there whatever came before;
-* a worker reads its slice as the file's own lines (blank lines put in front keep
-  the line numbers), under the file's name: the same locations;
-* nothing in the file inherits a value (no ``"#``: PBN §4.8 inheritance would need
-  the records before the cut), and line ends are LF or CRLF, and the file is not
-  UTF-16: otherwise the file is checked in one process;
-* a cut is placed where the raw Event, Site and Date change; the workers report
-  the first and last partie of their slice, and when a partie still straddles a
-  cut (a record of another game between two deals of one partie, say), the slices
-  on both sides are checked again as one.
+* a cut is made only before a line where the reader starts a record afresh, whatever came
+  before (:func:`priffe_records.format.cuts.fresh_starts`: found in the bytes, so the
+  parent spends milliseconds, not the reader's time), and a worker reads its slice with
+  the slice's first line number: the same records, errors and locations;
+* a file that inherits values (``#``, PBN §4.8), has lone-CR line ends or is UTF-16 is
+  never cut (:func:`~priffe_records.format.cuts.sliceable`);
+* a cut is aimed where the raw Event, Site and Date change, but that is a guess: each
+  worker reports the partie its first record opens and its last partie, and when the
+  first record opens none (an unreadable record, a diagram, another game) or continues
+  the slice before's last partie, the two slices are done again as one.
 """
 
 from __future__ import annotations
 
+import functools
 import io
 import os
-import re
-from collections.abc import Iterator
+from collections import deque
+from collections.abc import Callable, Generator, Hashable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import IO, Any, Generic, TypeVar
 
+from priffe_records.format.cuts import fresh_starts, raw_key, sliceable
 from priffe_records.format.errors import BadRecord
-from priffe_records.format.reader import _decode_lines, _split, read
-from priffe_records.format.record import Record
-from priffe_records.rules.findings import Finding
+from priffe_records.format.parser import get_parser
+from priffe_records.format.reader import read
+from priffe_records.format.record import Location, Record
+from priffe_records.game.language import Message
+from priffe_records.rules.findings import Finding, Severity
 from priffe_records.rules.gcscope import collector_tuned
 from priffe_records.rules.partie import _Step, _steps, _stream
 from priffe_records.rules.priffe.options import PRESETS, Options
 
-SMALL_FILE = 2_000_000  # bytes (about 3,000 deals): below this one process is faster
-_TAG_START = re.compile(r'^\s*\[[A-Z][A-Za-z0-9_]*\s+"')  # as the reader's splitter cuts
-_KEY_TAG = re.compile(r'^\s*\[(Event|Site|Date)\s+"([^"]*)"')
+SMALL_FILE = 2_000_000  # bytes (about 3,000 deals): below this one process is as fast
+_MIN_SLICE = 1 << 18  # bytes: smaller slices cost more in messages than they save
+_MAX_SLICE = 1 << 23  # bytes: a bound on what one result holds
+_BLOCK = 1 << 20  # bytes read at a time while cutting
+_TAIL = 1 << 10  # bytes kept for a match that a block boundary cut short
+
+R = TypeVar("R")
+
+
+# ---------------------------------------------------------------- the general map
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A slice of a file: whole records, from a line where the reader starts afresh."""
+
+    path: str
+    start: int  # byte offset of the first line
+    end: int  # byte offset after the last line
+    first_line: int  # the file's number of the first line
+    index: int  # 0-based position among the pieces cut (the first one's, after a merge)
+    whole: bool = False  # the whole file (read from the path, streaming)
+
+    def data(self) -> bytes:
+        with open(self.path, "rb") as f:
+            f.seek(self.start)
+            return f.read(self.end - self.start)
+
+    def records(self, name: str) -> Iterator[Record | BadRecord]:
+        """The reader's records of the slice (``errors="collect"``), located as in the file."""
+        if self.whole:
+            return read(self.path, errors="collect", name=name)
+        # TODO(lex): read(..., first_line=self.first_line) when it lands; until then blank
+        # lines in front keep the line numbers.
+        stream: IO[bytes] = io.BytesIO(b"\n" * (self.first_line - 1) + self.data())
+        return read(stream, errors="collect", name=name)
+
+
+@dataclass(frozen=True, slots=True)
+class Sliced(Generic[R]):
+    """What the work on one piece gives back: its value, and what keeps the order exact."""
+
+    value: R
+    records: int  # items the reader yielded for the piece
+    first: Hashable | None  # the partie its first record opens; None: it opens none
+    last: Hashable | None  # the piece's last partie (None: no partie)
+
+
+@dataclass(frozen=True, slots=True)
+class Done(Generic[R]):
+    """One piece's value, in file order, with the number of the file's records before it."""
+
+    piece: Piece
+    before: int
+    value: R
+
+
+def cpus() -> int:
+    """The CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def default_jobs(path: str | os.PathLike[str]) -> int:
+    """The number of CPUs for a big file, 1 for a small one."""
+    try:
+        size = os.path.getsize(path)
+    except OSError:
+        return 1
+    return cpus() if size >= SMALL_FILE else 1
+
+
+def map_parties(path: str | os.PathLike[str], work: Callable[[Piece], Sliced[R]], *,
+                jobs: int, window: int | None = None) -> Iterator[Done[R]]:
+    """``work`` on slices of whole parties of the file, in ``jobs`` worker processes;
+    the values in file order.
+
+    ``work`` runs in a worker (so it must pickle: a module-level function, or a
+    ``functools.partial`` of one) and returns a :class:`Sliced`: its value, the number of
+    records it read (``Piece.records``) and the parties its first record opens and its
+    last one belongs to, as the caller defines a partie. When the first record opens none
+    or the same partie the piece before ended with, the two pieces are merged and
+    ``work`` runs again on the merged piece, so each value covers whole parties.
+
+    At most ``window`` pieces (default ``2 * jobs``) are out at a time, so memory is
+    bounded by the window, not by the file. With ``jobs == 1``, a small file or a file
+    that cannot be cut (see the module docstring), ``work`` runs here on the whole file.
+    A worker's exception is raised here; the pieces not started are cancelled.
+    """
+    name = os.fspath(path)
+    cuts = _cuts_of(name, jobs)
+    if cuts is None:
+        whole = Piece(name, 0, os.path.getsize(name), 1, 0, whole=True)
+        yield Done(whole, 0, work(whole).value)
+        return
+    get_parser()  # built once here; the forked workers inherit it
+    pool = ProcessPoolExecutor(max_workers=jobs)
+    out: deque[tuple[Piece, Future[Sliced[R]]]] = deque()
+    try:
+        held: tuple[Piece, Sliced[R]] | None = None  # waits until the next shows it ends
+        before = 0
+        pieces = iter(cuts)
+        while True:
+            while len(out) < (window or 2 * jobs) and (piece := next(pieces, None)):
+                out.append((piece, pool.submit(work, piece)))
+            if not out:
+                break
+            piece, future = out.popleft()
+            res = future.result()
+            if held is not None and (res.first is None or res.first == held[1].last):
+                # A partie goes on across the cut: both pieces again, as one.
+                first = held[0]
+                piece = Piece(name, first.start, piece.end, first.first_line, first.index)
+                res = pool.submit(work, piece).result()
+            elif held is not None:
+                yield Done(held[0], before, held[1].value)
+                before += held[1].records
+            held = piece, res
+        if held is not None:
+            yield Done(held[0], before, held[1].value)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _cuts_of(path: str, jobs: int) -> Iterator[Piece] | None:
+    """The pieces of the file as they are found, or ``None`` for one piece."""
+    size = os.path.getsize(path)
+    if jobs < 2 or size < 2 * _MIN_SLICE:
+        return None
+    with open(path, "rb") as f:
+        if not sliceable(f):
+            return None
+    step = min(max(size // (jobs * 8), _MIN_SLICE), _MAX_SLICE)
+    found = _pieces(path, size, step)
+    first = next(found)
+    if first.end == size:
+        found.close()
+        return None  # no cut: one partie, say
+    return _chain(first, found)
+
+
+def _chain(first: Piece, rest: Iterator[Piece]) -> Iterator[Piece]:
+    yield first
+    yield from rest
+
+
+def _pieces(path: str, size: int, step: int) -> Generator[Piece, None, None]:
+    start, line, index = 0, 1, 0
+    with open(path, "rb") as f:
+        for cut, cut_line in _cuts(f, size, step):
+            yield Piece(path, start, cut, line, index)
+            start, line, index = cut, cut_line, index + 1
+    yield Piece(path, start, size, line, index)
+
+
+def _cuts(f: IO[bytes], size: int, step: int) -> Iterator[tuple[int, int]]:
+    """(byte offset, line number) of each cut, in order: at the first record that starts
+    afresh at least ``step`` bytes after the cut before and whose raw Event, Site and Date
+    differ from the record before it. One pass over the bytes, memory bounded by a block
+    and a record."""
+    buf, base, line = b"", 0, 1  # buf holds the file from ``base``, which is on ``line``
+    target = step
+    last: int | None = None  # the latest record start seen
+    pending: int | None = None  # a start at or after the target, waiting for its end
+    pending_before: tuple[bytes | None, ...] | None = None  # the key of the record before it
+    searched = 0  # fresh starts before this offset are found
+    while target < size - step // 2:  # no tiny last slice
+        block = f.read(_BLOCK)
+        buf += block
+        end = len(buf) - _TAIL if block else len(buf)
+        for s in fresh_starts(buf, max(searched - base, 0)):
+            a = base + s
+            if last is not None and a <= last:
+                continue
+            if s >= end:
+                break  # seen again with more bytes
+            known = False
+            before: tuple[bytes | None, ...] | None = None
+            if pending is not None:
+                # The pending record ends here: cut before it if its key is not the one before.
+                key = raw_key(buf, pending - base, s)
+                if key != pending_before:
+                    yield pending, line + buf.count(b"\n", 0, pending - base)
+                    target = pending + step
+                    if target >= size - step // 2:
+                        return
+                before, known, pending = key, True, None
+            if a >= target:
+                if not known and last is not None:
+                    before = raw_key(buf, last - base, s)
+                pending, pending_before = a, before
+            last = a
+        if not block:
+            if pending is not None and raw_key(buf, pending - base, len(buf)) != pending_before:
+                yield pending, line + buf.count(b"\n", 0, pending - base)
+            return
+        searched = base + max(end - _TAIL, 0)
+        keep = min(searched, last if last is not None else searched)
+        if base + len(buf) - keep > _MAX_SLICE:
+            keep, last, pending, pending_before = searched, None, None, None  # a huge record
+        line += buf.count(b"\n", 0, keep - base)
+        buf, base = buf[keep - base:], keep
+
+
+# ---------------------------------------------------------------- validate --jobs
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,35 +261,62 @@ class Checked:
     slices: int = 1  # the pieces the file was checked in
 
 
-@dataclass(frozen=True, slots=True)
-class _Slice:
-    start: int  # byte offset
-    end: int
-    first_line: int
-    before: int = 0  # records in the file before this slice
+class _Local(int):
+    """A record's position within its piece where a message names it: the parent turns
+    it into the file's position (only ``lost`` records are named in a message's text)."""
+
+    __slots__ = ()
 
 
-def default_jobs(path: str | os.PathLike[str]) -> int:
-    """The number of CPUs for a big file, 1 for a small one."""
-    try:
-        size = os.path.getsize(path)
-    except OSError:
-        return 1
-    return max(1, os.cpu_count() or 1) if size >= SMALL_FILE else 1
+# A finding as a worker sends it: rule, severity, text, line, column, record (the
+# location's file is the label; any other location is sent as it is, in ``line``).
+_Packed = tuple[str, str, Message | str, int | Location | None, int, int | None]
 
 
 def check_file(path: str | os.PathLike[str], *, name: str | None = None, jobs: int = 1,
                options: Options = PRESETS["sv"], conventions: bool = False) -> Checked:
     """Read and validate one file with ``jobs`` processes (see the module docstring)."""
     label = name or os.fspath(path)
-    slices = _cut(path, jobs * 4) if jobs > 1 else None
-    if slices is not None and len(slices) > 1:
-        return _in_parallel(path, label, slices, jobs, options, conventions)
+    work = functools.partial(_check_piece, label=label, options=options,
+                             conventions=conventions)
+    findings: list[Finding] = []
     boards: list[str | None] = []
+    pieces = 0
     with collector_tuned():
-        found = list(_stream(_steps(_noted(read(path, errors="collect", name=label), boards),
-                                    options, conventions)))
-    return Checked(found, boards, 1)
+        for done in map_parties(path, work, jobs=jobs):
+            packed, named, its_boards = done.value
+            findings += (_unpack(f, label, done.before, named) for f in packed)
+            boards += its_boards
+            pieces += 1
+    return Checked(findings, boards, jobs if pieces > 1 else 1, pieces)
+
+
+def _check_piece(piece: Piece, *, label: str, options: Options, conventions: bool
+                 ) -> Sliced[tuple[list[_Packed], bool, list[str | None]]]:
+    """In a worker: read and check one piece; the findings packed small, positions
+    counted from the piece's first record."""
+    boards: list[str | None] = []
+    keys: list[tuple[object, ...]] = []
+    opens: list[bool] = []  # whether the first item opens a partie
+    named = False  # a message names a record by its position
+
+    def watched() -> Iterator[_Step]:
+        nonlocal named
+        for step in _steps(_noted(piece.records(label), boards), options, conventions):
+            if not opens:
+                opens.append(step.starts is not None)
+            if step.starts is not None:
+                family, key = step.starts
+                keys.append((family.name, *key))
+            if step.lost is not None:
+                named = True
+                step = step._replace(position=_Local(step.position))
+            yield step
+
+    with collector_tuned():
+        found = [_pack(f, label) for f in _stream(watched())]
+    first = keys[0] if opens and opens[0] else None
+    return Sliced((found, named, boards), len(boards), first, keys[-1] if keys else None)
 
 
 def _noted(records: Iterator[Record | BadRecord], boards: list[str | None]
@@ -92,128 +327,33 @@ def _noted(records: Iterator[Record | BadRecord], boards: list[str | None]
         yield rec
 
 
-def _cut(path: str | os.PathLike[str], pieces: int) -> list[_Slice] | None:
-    """Slices of about equal size, each starting where a partie seems to start;
-    ``None`` when the file must be read in one piece.
-
-    The records are found by the reader's own splitter and decoder (no parsing; a
-    private API, so tests/test_parallel.py compares every result with one process's),
-    so each slice
-    knows how many records come before it: findings count records from the file's
-    start, and some messages name a record by that number.
-    """
-    size = os.path.getsize(path)
-    if size < 8192:
-        return None
-    with open(path, "rb") as f:
-        head = f.read(4)
-        if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-            return None  # UTF-16: its bytes are not lines
-        f.seek(0)
-        chosen = _choose(_split(_decode_lines(f)), size, pieces)
-    if chosen is None or len(chosen) < 2:
-        return None
-    # Byte offsets of the chosen lines (LF or CRLF ends only: checked on the way).
-    wanted = {line for line, _ in chosen}
-    where: dict[int, int] = {}
-    offset = 0
-    with open(path, "rb") as f:
-        for number, raw in enumerate(f, 1):
-            if b"\r" in raw and not raw.endswith(b"\r\n"):
-                return None  # old Mac line ends: the reader counts lines otherwise
-            if number in wanted:
-                where[number] = offset
-            offset += len(raw)
-    starts = [(where[line], line, before) for line, before in chosen]
-    ends = [start for start, _, _ in starts[1:]] + [offset]
-    return [_Slice(start, end, line, before)
-            for (start, line, before), end in zip(starts, ends, strict=True)]
+def _pack(f: Finding, label: str) -> _Packed:
+    loc = f.location
+    if loc is None or loc.file != label:
+        return (f.rule, f.severity.value, f.text, loc, 0, f.record)
+    return (f.rule, f.severity.value, f.text, loc.line, loc.column, f.record)
 
 
-def _choose(chunks: Iterator[Any], size: int, pieces: int) -> list[tuple[int, int]] | None:
-    """(first line, records before) of each slice; ``None`` if the file inherits values."""
-    targets = [size * k // pieces for k in range(1, pieces)]
-    chosen = [(1, 0)]
-    done = 0  # bytes of text seen, roughly (characters): enough to aim at the targets
-    last_key: tuple[str | None, ...] | None = None
-    end = 0  # the last line of the chunk before
-    for count, chunk in enumerate(chunks):
-        key: dict[str, str] = {}
-        # A cut only where a blank line came first and a tag pair starts the record: the
-        # reader then starts afresh (no repair of a missing blank line or a stray brace).
-        tag_first = bool(chunk.lines) and _TAG_START.match(chunk.lines[0]) is not None \
-            and chunk.first_line > end + 1
-        end = chunk.first_line + len(chunk.lines) - 1
-        for line in chunk.lines:
-            if '"#' in line:
-                return None  # PBN §4.8 inheritance: a slice would need what came before
-            m = _KEY_TAG.match(line)
-            if m:
-                key[m.group(1)] = m.group(2)
-            done += len(line) + 1
-        here = (key.get("Event"), key.get("Site"), key.get("Date"))
-        if tag_first and last_key is not None and here != last_key and targets \
-                and done >= targets[0]:
-            chosen.append((chunk.first_line, count))
-            while targets and targets[0] <= done:
-                targets.pop(0)
-        last_key = here
-    return chosen
+def _unpack(p: _Packed, label: str, before: int, named: bool) -> Finding:
+    rule, severity, text, line, column, record = p
+    where = Location(label, line, column) if isinstance(line, int) else line
+    if named and isinstance(text, Message):
+        text = _placed(text, before)
+    return Finding(rule, Severity(severity), text, where,
+                   None if record is None else record + before)
 
 
-def _in_parallel(path: str | os.PathLike[str], label: str, slices: list[_Slice], jobs: int,
-                 options: Options, conventions: bool) -> Checked:
-    def run(piece: _Slice) -> Future[dict[str, Any]]:
-        return pool.submit(_check_slice, os.fspath(path), label, piece, options, conventions)
-
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        running = [run(piece) for piece in slices]
-        parts = [f.result() for f in running]
-        while (bad := _straddled(parts)) is not None:
-            # A partie goes on across a cut: those slices are checked again as one.
-            first, last = bad
-            merged = _Slice(slices[first].start, slices[last].end, slices[first].first_line,
-                            slices[first].before)
-            slices[first:last + 1] = [merged]
-            parts[first:last + 1] = [run(merged).result()]
-    found: list[Finding] = []
-    boards: list[str | None] = []
-    for part in parts:
-        found += part["findings"]
-        boards += part["boards"]
-    return Checked(found, boards, jobs, len(slices))
-
-
-def _straddled(parts: list[dict[str, Any]]) -> tuple[int, int] | None:
-    """The first run of slices (first, last) whose cut falls inside a partie, if any."""
-    last_key: Any = None
-    holder = -1  # the slice where the partie of ``last_key`` began
-    for k, part in enumerate(parts):
-        if part["keys"]:
-            if last_key is not None and part["keys"][0] == last_key:
-                return holder, k
-            last_key, holder = part["keys"][-1], k
-    return None
-
-
-def _check_slice(path: str, label: str, piece: _Slice, options: Options,
-                 conventions: bool) -> dict[str, Any]:
-    """In a worker: read and check one slice; the partie keys for the parent's check."""
-    with open(path, "rb") as f:
-        f.seek(piece.start)
-        data = f.read(piece.end - piece.start)
-    source = io.BytesIO(b"\n" * (piece.first_line - 1) + data)
-    boards: list[str | None] = []
-    keys: list[tuple[object, ...]] = []
-
-    def watched() -> Iterator[_Step]:
-        for step in _steps(_noted(read(source, errors="collect", name=label), boards),
-                           options, conventions, first=piece.before + 1):
-            if step.starts is not None:
-                family, key = step.starts
-                keys.append((family.name, *key))
-            yield step
-
-    with collector_tuned():
-        found = list(_stream(watched()))
-    return {"findings": found, "boards": boards, "keys": keys}
+def _placed(text: Message, before: int) -> Message:
+    """The message with each record position of its piece made the file's."""
+    params: dict[str, Any] = {}
+    changed = False
+    for key, value in text.params.items():
+        if isinstance(value, _Local):
+            value, changed = int(value) + before, True
+        elif isinstance(value, Message):
+            new = _placed(value, before)
+            value, changed = new, changed or new is not value
+        params[key] = value
+    if not changed:
+        return text
+    return Message(text.id, params, context=text.context, plural=text.plural, n=text.n)

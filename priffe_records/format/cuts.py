@@ -1,0 +1,78 @@
+"""Where a file may be cut so that each piece reads exactly as it reads inside the whole file.
+
+The reader's splitter starts a record afresh at a line that follows a semi-empty line and
+opens with a tag pair (``[Name "``), whatever came before: outside a brace comment the
+blank line ends the record, inside one the stray-brace repair ends it (issue 11). From
+such a line on, nothing of the earlier text counts unless the file inherits values
+(PBN §4.8 ``#``), so reading the bytes from there with ``first_line`` set gives the same
+records, errors and locations. These functions find those lines in the bytes, without
+decoding or splitting, so a parent process can cut a big file in milliseconds and leave
+the reading to workers (rules.parallel).
+
+Being stricter than the splitter is always safe (fewer cuts); being looser never is:
+``tests/test_cuts.py`` checks every offset found against the reader's own records.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from collections.abc import Iterator
+from typing import IO
+
+# A semi-empty line (only " \t\f\v", PBN §3), then a line opening with a tag pair as the
+# splitter's _TAG_START sees it (ASCII blanks only: stricter, so safe).
+_FRESH = re.compile(rb'\n[ \t\f\v]*\r?\n(?=[ \t\f\v]*\[[A-Z][A-Za-z0-9_]*[ \t]+")')
+# A value that may start with '#' (PBN §4.8): loose on purpose, a false alarm costs speed only.
+_INHERIT = re.compile(rb'"\s*#')
+_BLOCK = 1 << 20
+
+
+def sliceable(stream: IO[bytes]) -> bool:
+    """Whether the file may be read in pieces cut at :func:`fresh_starts`: not UTF-16, line
+    ends LF or CRLF only (a lone CR is a line end to the reader but not to a byte count),
+    and no value inheriting with ``#``. Reads the stream to its end (C speed, no decoding)."""
+    head = stream.read(4)
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return False
+    carry = head
+    while True:
+        block = stream.read(_BLOCK)
+        data = carry + block
+        # Keep back what a match could still need: a CR whose LF comes next, a quote
+        # followed by blanks only (the '#' may come next).
+        keep = len(data) - 1 if block and data.endswith(b"\r") else len(data)
+        quote = data.rfind(b'"')
+        if block and quote >= 0 and not data[quote + 1:].strip():
+            keep = min(keep, quote)
+        body, carry = data[:keep], data[keep:]
+        if body.count(b"\r") != body.count(b"\r\n") or _INHERIT.search(body) \
+                or len(carry) > _BLOCK:
+            return False
+        if not block:
+            return True
+
+
+def fresh_starts(data: bytes, start: int = 0, end: int | None = None) -> Iterator[int]:
+    """Offsets in ``data[start:end]`` of lines where the reader starts a record afresh.
+
+    ``data`` must begin at a line start (the file's start, or an offset this function
+    gave); a line at ``start`` itself is not reported (its line before is not seen).
+    """
+    stop = len(data) if end is None else end
+    for m in _FRESH.finditer(data, max(start - 1, 0), stop):
+        if m.end() < stop:
+            yield m.end()
+
+
+_KEY_TAG = re.compile(rb'^[ \t]*\[(Event|Site|Date)[ \t]+"([^"\r\n]*)"', re.M)
+
+
+def raw_key(data: bytes, start: int, end: int) -> tuple[bytes | None, ...]:
+    """The raw Event, Site and Date written in ``data[start:end]`` (the last of each):
+    a guess at the partie a record belongs to, for choosing cuts only (the reader and the
+    rules decide; rules.parallel checks the guess)."""
+    found: dict[bytes, bytes] = {}
+    for m in _KEY_TAG.finditer(data, start, end):
+        found[m.group(1)] = m.group(2)
+    return (found.get(b"Event"), found.get(b"Site"), found.get(b"Date"))
