@@ -17,7 +17,9 @@ measures on one core, best of ``--repeat`` (CPU and wall time):
 
 ``--rss`` validates one-partie files of those sizes in fresh processes and prints the
 peak RSS (it must not grow with the file). ``--jobs N`` also times ``priffe validate
---jobs 1`` against ``--jobs N`` as subprocesses (wall time: the point is the cores).
+--jobs 1`` against ``--jobs N`` as subprocesses, in turns: wall time (the point is the
+cores) and the CPU of all their processes, with the load average. ``--jobs-only`` skips
+the one-core steps (e.g. to measure the two-core speed-up at a quiet moment).
 Nothing is asserted: the numbers are printed, with the ratios.
 """
 
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import subprocess
 import sys
 import tempfile
@@ -59,21 +62,40 @@ def _child(step: str, path: str) -> None:
     print(json.dumps({"peak_rss_mib": peak_rss_mib()}))
 
 
+def _command(path: Path, j: int) -> tuple[float, float]:
+    """CPU (this command and its workers) and wall seconds of ``priffe validate --jobs J``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "from priffe_records.cli import main; main()",
+                    "validate", "--jobs", str(j), str(path)], check=True, capture_output=True)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return cpu, wall
+
+
 def jobs(path: Path, n: int, workers: int, repeat: int) -> None:
-    """``priffe validate --jobs 1`` against ``--jobs N``: wall time of whole commands."""
-    walls = {}
+    """``priffe validate --jobs 1`` against ``--jobs N``, whole commands, taken in turns
+    (1, N, 1, N, …) so a change of load hits both alike; best of ``repeat`` each.
+
+    The speed-up is wall time (the point is the cores); CPU is every process's together,
+    so its ratio shows what the parallel run costs in extra work.
+    """
+    runs: dict[int, list[tuple[float, float]]] = {1: [], workers: []}
+    start = load()
+    for _ in range(max(repeat, 1)):
+        for j in (1, workers):
+            runs[j].append(_command(path, j))
+            print(f"  priffe validate --jobs {j}: {runs[j][-1][0]:6.2f} CPU s, "
+                  f"{runs[j][-1][1]:6.2f} s wall ({load()})", flush=True)
+    cpu = {j: min(c for c, _ in r) for j, r in runs.items()}
+    wall = {j: min(w for _, w in r) for j, r in runs.items()}
     for j in (1, workers):
-        best = float("inf")
-        for _ in range(max(repeat, 1)):
-            t = time.perf_counter()
-            subprocess.run([sys.executable, "-c", "from priffe_records.cli import main; main()",
-                            "validate", "--jobs", str(j), str(path)], check=True,
-                           capture_output=True)
-            best = min(best, time.perf_counter() - t)
-        walls[j] = best
-        print(f"priffe validate --jobs {j}: {best:6.2f} s wall, {n / best:7,.0f} records/s "
-              f"({load()})")
-    print(f"--jobs {workers} speed-up: {walls[1] / walls[workers]:.2f}×")
+        print(f"priffe validate --jobs {j}: best {cpu[j]:6.2f} CPU s, {wall[j]:6.2f} s wall, "
+              f"{n / wall[j]:7,.0f} records/s wall")
+    print(f"--jobs {workers} speed-up: {wall[1] / wall[workers]:.2f}× wall; CPU of all its "
+          f"processes {cpu[workers] / cpu[1]:.2f}× one job's; load before: {start}; "
+          f"after: {load()}")
 
 
 def main() -> None:
@@ -86,6 +108,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--rss", default="", help="comma-separated one-partie sizes to measure")
     ap.add_argument("--jobs", type=int, default=0, help="also time priffe validate --jobs N")
+    ap.add_argument("--jobs-only", action="store_true", help="only the --jobs comparison")
     args = ap.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -93,6 +116,9 @@ def main() -> None:
         generated_file(path, args.n, args.seed)
         twin_file(twin, args.n, args.seed)
         get_parser()  # built once per process, like every real run
+        if args.jobs_only:
+            jobs(path, args.n, args.jobs or 2, args.repeat)
+            return
 
         def peer() -> int:
             return endplay_load(twin)

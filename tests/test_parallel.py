@@ -121,6 +121,26 @@ def test_a_slice_that_opens_no_partie_joins_the_one_before(
     assert (words(done.findings), done.boards) == one_process(path)
 
 
+def test_cuts_that_keep_missing_give_up_cutting(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cut before every record of one long partie: after a few merges the rest is one
+    piece (no piece is checked again and again as it grows), and the result is exact."""
+    path = parties_file(tmp_path / "p.ppn", 3, odd=False)
+    n = len(one_process(path)[1])
+    cut_before(monkeypatch, path, list(range(2, n + 1)))
+    runs: list[int] = []
+    real = parallel.ProcessPoolExecutor.submit
+
+    def counted(pool: object, fn: object, piece: parallel.Piece) -> object:
+        runs.append(piece.end - piece.start)
+        return real(pool, fn, piece)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(parallel.ProcessPoolExecutor, "submit", counted)
+    done = check_file(path, jobs=2)
+    assert (words(done.findings), done.boards) == one_process(path)
+    assert len(runs) <= 16 < n  # the window, three merges, the rest (not ~2n runs)
+
+
 def test_an_unreadable_record_is_named_by_its_place_in_the_file(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A message naming a lost record gives its number in the file, not in the slice."""

@@ -46,6 +46,7 @@ _MIN_SLICE = 1 << 18  # bytes: smaller slices cost more in messages than they sa
 _MAX_SLICE = 1 << 23  # bytes: a bound on what one result holds
 _BLOCK = 1 << 20  # bytes read at a time while cutting
 _TAIL = 1 << 10  # bytes kept for a match that a block boundary cut short
+_MERGES = 3  # merges in a row after which the rest of the file is one piece
 
 R = TypeVar("R")
 
@@ -128,8 +129,10 @@ def map_parties(path: str | os.PathLike[str], work: Callable[[Piece], Sliced[R]]
     ``work`` runs again on the merged piece, so each value covers whole parties.
 
     At most ``window`` pieces (default ``2 * jobs``) are out at a time, so memory is
-    bounded by the window, not by the file. With ``jobs == 1``, a small file or a file
-    that cannot be cut (see the module docstring), ``work`` runs here on the whole file.
+    bounded by the window, not by the file. After three merges in a row the rest of the
+    file is one piece (the guesses at the parties are failing: no quadratic re-runs).
+    With ``jobs == 1``, a small file or a file that cannot be cut (see the module
+    docstring), ``work`` runs here on the whole file.
     A worker's exception is raised here; the pieces not started are cancelled.
     """
     name = os.fspath(path)
@@ -143,7 +146,7 @@ def map_parties(path: str | os.PathLike[str], work: Callable[[Piece], Sliced[R]]
     out: deque[tuple[Piece, Future[Sliced[R]]]] = deque()
     try:
         held: tuple[Piece, Sliced[R]] | None = None  # waits until the next shows it ends
-        before = 0
+        before = merges = 0
         pieces = iter(cuts)
         while True:
             while len(out) < (window or 2 * jobs) and (piece := next(pieces, None)):
@@ -154,12 +157,21 @@ def map_parties(path: str | os.PathLike[str], work: Callable[[Piece], Sliced[R]]
             res = future.result()
             if held is not None and (res.first is None or res.first == held[1].last):
                 # A partie goes on across the cut: both pieces again, as one.
-                first = held[0]
-                piece = Piece(name, first.start, piece.end, first.first_line, first.index)
+                first, end = held[0], piece.end
+                merges += 1
+                if merges >= _MERGES:
+                    # The cuts keep missing the parties (dates written two ways, say):
+                    # the rest of the file as one piece, not ever longer pieces again.
+                    for _, waiting in out:
+                        waiting.cancel()
+                    out.clear()
+                    pieces, end = iter(()), os.path.getsize(name)
+                piece = Piece(name, first.start, end, first.first_line, first.index)
                 res = pool.submit(work, piece).result()
             elif held is not None:
                 yield Done(held[0], before, held[1].value)
                 before += held[1].records
+                merges = 0
             held = piece, res
         if held is not None:
             yield Done(held[0], before, held[1].value)
