@@ -18,6 +18,7 @@ from priffe_records.format import cuts
 from priffe_records.format.cuts import fresh_starts, raw_key, sliceable
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record
+from priffe_records.format.spans import record_spans
 
 
 def shown(item: Record | BadRecord) -> tuple[object, ...]:
@@ -31,8 +32,8 @@ def shown(item: Record | BadRecord) -> tuple[object, ...]:
 
 def read_from(data: bytes, offset: int, name: str) -> Iterator[Record | BadRecord]:
     """The reader started at ``offset`` with the file's line numbers."""
-    lines = data.count(b"\n", 0, offset)
-    return read(io.BytesIO(b"\n" * lines + data[offset:]), errors="collect", name=name)
+    return read(io.BytesIO(data[offset:]), errors="collect", name=name,
+                first_line=data.count(b"\n", 0, offset) + 1)
 
 
 def assert_cuts_are_exact(data: bytes, *, every: int = 1) -> int:
@@ -41,6 +42,9 @@ def assert_cuts_are_exact(data: bytes, *, every: int = 1) -> int:
     whole = [shown(r) for r in items]
     starts = {r.location.line: n for n, r in enumerate(items) if r.location is not None}
     found = list(fresh_starts(data))
+    # The reader's own splitter (format.spans) agrees: each is a fresh span's offset.
+    fresh = {span.offset for span in record_spans(io.BytesIO(data)) if span.fresh}
+    assert set(found) <= fresh
     for offset in found[::every]:
         line = data.count(b"\n", 0, offset) + 1
         assert line in starts, f"line {line} starts no record"

@@ -74,10 +74,8 @@ class Piece:
         """The reader's records of the slice (``errors="collect"``), located as in the file."""
         if self.whole:
             return read(self.path, errors="collect", name=name)
-        # TODO(lex): read(..., first_line=self.first_line) when it lands; until then blank
-        # lines in front keep the line numbers.
-        stream: IO[bytes] = io.BytesIO(b"\n" * (self.first_line - 1) + self.data())
-        return read(stream, errors="collect", name=name)
+        return read(io.BytesIO(self.data()), errors="collect", name=name,
+                    first_line=self.first_line)
 
 
 @dataclass(frozen=True, slots=True)
