@@ -10,8 +10,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS, EXAMPLES
 from test_engine_equivalence import several_parties
+from test_parallel import _real_files
 
 from priffe_records import read
 from priffe_records.format import cuts
@@ -50,13 +50,6 @@ def assert_cuts_are_exact(data: bytes, *, every: int = 1) -> int:
         assert line in starts, f"line {line} starts no record"
         assert [shown(r) for r in read_from(data, offset, "f.ppn")] == whole[starts[line]:]
     return len(found)
-
-
-def _real_files() -> list[Path]:
-    found = sorted(EXAMPLES.glob("*.ppn"))
-    if CORPUS.is_dir():
-        found += sorted(CORPUS.glob("*.pbn"))
-    return found
 
 
 @pytest.mark.parametrize("path", _real_files(), ids=lambda p: p.name[:40])
