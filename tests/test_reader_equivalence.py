@@ -17,9 +17,12 @@ reader difference.
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import hashlib
 import json
 import os
+import pickle
 import random
 from collections.abc import Iterable
 from pathlib import Path
@@ -37,6 +40,7 @@ from priffe_records.format.record import (
     RawSection,
     Record,
     Section,
+    Tag,
     export_order,
 )
 from priffe_records.game.language import render
@@ -134,12 +138,28 @@ def _mutate(text: str, rng: random.Random, n: int) -> str:
     return text
 
 
+# Edge paths of the section builder, written out: annotations around irregularities (a
+# note then ^R then a NAG: the old builder's last settle sets the note again, to none),
+# '+' and what follows it, long play rows, ^S, '*' after an irregularity, NAG ranges.
+QUIRKS = [
+    '[Event "q"]\n[Play "N"]\nSA =1= ^R $3 HK {c} ! ? H2\nH3\n',
+    '[Event "q"]\n[Auction "N"]\nPass =1= ^R $3 Hjärter\n',
+    '[Event "q"]\n[Auction "N"]\nPass + Klöver {c}\nSpela\n* ^I\n',
+    '[Event "q"]\n[Play "N"]\nSA SK SQ + SJ\nS2 S3\n+\n*\n',
+    '[Event "q"]\n[Play "N"]\nSA SK {x} SQ SJ S2 S3\nS4 S5 S6 S7\nS8 S9 ^L\n',
+    '[Event "q"]\n[Scoring "Preference"]\n[Play "N"]\nSA SK SQ SJ\nS2 S3 S4\n',
+    '[Event "q"]\n[Auction "N"]\n^S Pass ^I Pass $256 $1234567890 =1234567890= =2= Pass\n',
+    '[Event "q"]\n[Play "N"]\n^R * $1\n',
+    '[Event "q"]\n[Play "N"]\n{first} SA\n  SK   SQ\tSJ\n[Note "1:x"]\n',
+]
+
+
 def _generated() -> dict[str, str]:
     """Seeded texts: clean generated files, then the same with mutations."""
     from priffe_records.rules.preference.generate import generate_partie as pref_partie
     from priffe_records.rules.priffe.generate import generate_records
 
-    cases: dict[str, str] = {}
+    cases: dict[str, str] = {f"quirk/{i}": text for i, text in enumerate(QUIRKS)}
     for seed in range(3):
         cases[f"gen/priffe-{seed}"] = dumps(generate_records(24, seed, comments=seed > 0))
     cases["gen/preference-0"] = dumps(pref_partie(0, deals=8))
@@ -237,3 +257,65 @@ def test_written_records_read_back_in_full_detail(rec: Record) -> None:
                 assert tok.location is not None
                 line = lines[tok.location.line - 1]
                 assert line[tok.location.column - 1:].startswith(tok.text), (tok, line)
+
+
+def _views_agree(rec: Record) -> None:
+    for t in rec.tags:
+        sec = t.section
+        if not isinstance(sec, Section):
+            continue
+        tokens = Section.lean(sec.kinds, sec.texts, dict(sec.marked), sec._runs,
+                              sec._file).tokens if sec._runs else sec.tokens
+        assert tuple(tok.kind for tok in tokens) == sec.kinds
+        assert tuple(tok.text for tok in tokens) == sec.texts
+        for i, tok in enumerate(tokens):
+            assert sec.marks(i) == (tok.irregularity, tok.note, tok.nags, tok.comments)
+            assert sec.location_at(i) == tok.location
+        # A Section made from its own tokens is equal, hashes alike, writes alike.
+        again = Section(tokens)
+        assert again == sec and hash(again) == hash(sec) and repr(again) == repr(sec)
+        assert pickle.loads(pickle.dumps(sec)) == sec
+        assert [tk.location for tk in pickle.loads(pickle.dumps(sec)).tokens] == [
+            tk.location for tk in tokens]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(records())
+def test_lean_and_full_views_of_a_section_agree(rec: Record) -> None:
+    """Kinds, texts, marks and location_at (what the engine reads) say what the Token
+    objects built on demand say, for generated records read back and for the files."""
+    [back] = loads(dumps([rec]), errors="collect", name="h.ppn")
+    assert isinstance(back, Record)
+    _views_agree(back)
+
+
+def test_lean_views_agree_on_the_files() -> None:
+    for path in _files().values():
+        for item in read(path, errors="collect"):
+            rec = item.partial if isinstance(item, BadRecord) else item
+            if rec is not None:
+                _views_agree(rec)
+
+
+def test_tag_behaves_like_the_frozen_dataclass_it_was() -> None:
+    [rec] = loads('[Event "x"]\n[Play "N"]\nSA =1= $2 {c} HK\n[Note "1:n"]\n', name="t.ppn")
+    play = rec.tag("Play")
+    assert play is not None and play.location == Location("t.ppn", 2, 1)
+    assert play.value_location == Location("t.ppn", 2, 8)
+    assert dataclasses.is_dataclass(play)
+    assert [f.name for f in dataclasses.fields(play)] == [
+        "name", "value", "comments", "section", "inherit", "location", "value_location"]
+    moved = dataclasses.replace(play, value="S")
+    assert moved.value == "S" and moved.section == play.section
+    assert moved.location == play.location
+    with pytest.raises(AttributeError):
+        play.value = "E"  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        play.section.kinds = ()  # type: ignore[union-attr,misc]
+    assert repr(rec.tag("Event")) == ("Tag(name='Event', value='x', comments=(), "
+                                      "section=None, inherit=None)")
+    assert play == Tag("Play", "N", (), play.section) != Tag("Play", "S", (), play.section)
+    assert hash(play) == hash(Tag("Play", "N", (), play.section))
+    copied = copy.deepcopy(rec)
+    assert copied == rec and copied.tags[1].location == play.location
+    assert pickle.loads(pickle.dumps(rec)) == rec

@@ -24,8 +24,8 @@ import io
 import os
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
-from typing import IO, Literal, overload
+from dataclasses import dataclass, field
+from typing import IO, Any, Literal, overload
 
 from lark import Token as LarkToken
 from lark.exceptions import UnexpectedInput
@@ -42,12 +42,15 @@ from priffe_records.format.record import (
     Comment,
     CommentKind,
     Location,
+    Marks,
     RawSection,
     Record,
+    Run,
     Section,
     Tag,
-    Token,
     TokenKind,
+    places,
+    word_places,
 )
 from priffe_records.format.values import check_value, is_unspecified, normalise_date
 from priffe_records.game.calls import Call, Contract
@@ -385,21 +388,24 @@ class _Builder:
         """The tag pair(s) of one block; section data belongs to the last of them."""
         first = toks[0]
         rest = toks[1:]
+        file = self.name
+        first_line = self.chunk.first_line - 1
         if first.type == "TAGS":
-            found = list(_tags_in_run(first, self.chunk.first_line - 1))
-            tags = [Tag(name, _unescape(raw), (), None, None, Location(self.name, *at),
-                        Location(self.name, *value_at))
-                    for name, raw, at, value_at in found[:-1]]
-            name, raw, at, value_at = found[-1]
-            tags.append(self.plain(name, _unescape(raw), rest, Location(self.name, *at),
-                                   Location(self.name, *value_at)))
+            found = [(m.group(1), m.group(2), ln, col, col + m.start(2) - m.start())
+                     for m, ln, col in places(_ONE_LINE_TAG, first.value,
+                                              first_line + (first.line or 1), first.column or 1)]
+            read = Tag.read
+            tags = [read(name, _unescape(raw), (), None, file, ln, col, ln, vcol)
+                    for name, raw, ln, col, vcol in found[:-1]]
+            name, raw, ln, col, vcol = found[-1]
+            tags.append(self.plain(name, _unescape(raw), rest, ln, col, ln, vcol))
             return tags
-        tag_loc = self.loc(first)
+        line, column = first_line + (first.line or 1), first.column or 1
         if first.type in ("AUCTION_TAG", "PLAY_TAG"):
             m = _ONE_LINE_TAG.match(first.value)
             assert m is not None  # the grammar's pattern guarantees it
             name, raw = m.group(1), m.group(2)
-            value_loc = self.loc(first, m.start(2))
+            vline, vcol = line, column + m.start(2)
         else:
             if kind == "plain":
                 name, string, rest = toks[1].value, toks[2], toks[3:]
@@ -407,17 +413,16 @@ class _Builder:
                 name = "Auction" if kind == "auction" else "Play"
                 string, rest = toks[1], toks[2:]
             raw = string.value[1:-1]
-            value_loc = self.loc(string, 1)
+            vline, vcol = first_line + (string.line or 1), (string.column or 1) + 1
         value = _unescape(raw)
         if kind == "plain":
-            return [self.plain(name, value, rest, tag_loc, value_loc)]
+            return [self.plain(name, value, rest, line, column, vline, vcol)]
         comments: list[Comment] = []
-        tokens = self.section(kind, rest, comments)
-        return [Tag(name, value, tuple(comments), Section(tuple(tokens)), None, tag_loc,
-                    value_loc)]
+        section = self.section(kind, rest, comments)
+        return [Tag.read(name, value, tuple(comments), section, file, line, column, vline, vcol)]
 
-    def plain(self, name: str, value: str, rest: list[LarkToken], tag_loc: Location,
-              value_loc: Location) -> Tag:
+    def plain(self, name: str, value: str, rest: list[LarkToken], line: int, column: int,
+              vline: int, vcol: int) -> Tag:
         comments: list[Comment] = []
         rows: list[list[str]] = []
         row_at: list[LarkToken] = []
@@ -439,7 +444,8 @@ class _Builder:
         if rows and name.endswith("Table"):
             self.table_cells(name, value, rows, row_at)
         section = RawSection(tuple(tuple(r) for r in rows)) if rows else None
-        return Tag(name, value, tuple(comments), section, None, tag_loc, value_loc)
+        return Tag.read(name, value, tuple(comments), section, self.name, line, column, vline,
+                        vcol)
 
     def table_cells(self, name: str, header: str, rows: list[list[str]],
                     row_at: list[LarkToken]) -> None:
@@ -456,19 +462,30 @@ class _Builder:
                          len(rows[short]), tag=name, columns=columns), self.loc(row_at[short]),
                    kind="table cells")
 
-    def section(self, kind: str, rest: list[LarkToken], tag_comments: list[Comment]) -> list[Token]:
+    def section(self, kind: str, rest: list[LarkToken], tag_comments: list[Comment]) -> Section:
         """Calls or cards with the annotations and comments that follow them.
 
-        Tokens are built final at once; the annotations of the last token are
-        gathered and applied once when the next token starts, so a pile of
-        NAGs costs linear time (issue 11: 200 KB of NAGs once took 23 s).
+        Lean (issue 9): a run of words costs one ``str.split``, its kinds and
+        canonical texts come from per-word caches, and only where a run starts
+        is kept; word positions are worked out here only when a check needs
+        one ('+', a long play row), else on demand by the Section. The
+        annotations of the last token are gathered and applied once when the
+        next token starts, so a pile of NAGs costs linear time (issue 11:
+        200 KB of NAGs once took 23 s).
         """
         what = msg("call") if kind == "auction" else msg("card")
-        out: list[Token] = []
+        play = kind == "play"
+        short = 4 if self.preference else 0  # a Préférence trick has three cards
+        kinds: list[TokenKind] = []
+        texts: list[str] = []
+        # Annotations by token: [irregularity, note, NAGs, comments], lists while building.
+        marks: dict[int, list[Any]] = {}
+        runs: list[Run] = []
+        words_seen = _WORDS[self.preference]
         pending_irregularity: LarkToken | None = None
         per_line: dict[int, int] = {}
         first_line = self.chunk.first_line - 1
-        # Annotations of out[-1] not yet applied: note, NAGs, suffix count, comments.
+        # Annotations of the last token not yet applied: note, NAGs, suffix count, comments.
         note: int | None = None
         nags: list[int] = []
         suffixes = 0
@@ -477,10 +494,13 @@ class _Builder:
 
         def settle() -> None:
             nonlocal note, nags, suffixes, comments
-            if out and (note is not None or nags or comments):
-                cur = out[-1]
-                out[-1] = replace(cur, note=note, nags=tuple(sorted((*cur.nags, *nags))),
-                                  comments=(*cur.comments, *comments))
+            if kinds and (note is not None or nags or comments):
+                last = len(kinds) - 1
+                m = marks.get(last)
+                if m is None:
+                    marks[last] = [None, note, sorted(nags), comments]
+                else:
+                    m[1], m[2], m[3] = note, sorted((*m[2], *nags)), [*m[3], *comments]
             note, nags, suffixes, comments = None, [], 0, []
 
         def after_continue(where: Location) -> None:
@@ -494,43 +514,64 @@ class _Builder:
             t = tok.type
             if t in ("CALLS", "CARDS"):
                 settle()
-                for text, rel_line, column in _split_run(tok):
-                    line = first_line + rel_line
-                    tk, canon = _classify(text, self.preference)
-                    irr = None
-                    if pending_irregularity is not None:
-                        irr = pending_irregularity.value[1]
-                        pending_irregularity = None
-                    where = Location(self.name, line, column)
-                    token = Token(tk, canon, irr, None, (), (), where)
-                    if continued is not None:
-                        after_continue(where)
-                    if kind == "play":
-                        per_line[line] = per_line.get(line, 0) + 1
-                        if per_line[line] == 5:
-                            self.error(msg("Play row has 5 cards: each line is one trick, four "
-                                           "cards in seat order (PBN §3.6)"), where)
-                        elif per_line[line] == 4 and self.preference:
-                            self.error(msg("Play row has 4 cards: in Préférence each line is "
-                                           "one trick, three cards (two after a drop-out) in "
-                                           "seat order (PREFERENCE.md)"), where)
-                    out.append(token)
+                text = tok.value
+                words = text.split()
+                if not words:  # pragma: no cover - the grammar's runs hold a word
+                    continue
+                base = len(kinds)
+                line0, col0 = first_line + (tok.line or 1), tok.column or 1
+                runs.append((base, line0, col0, text))
+                for k, c in map(words_seen.__getitem__, words):
+                    kinds.append(k)
+                    texts.append(c)
+                if pending_irregularity is not None:
+                    marks[base] = [pending_irregularity.value[1], None, [], []]
+                    pending_irregularity = None
+                slow = continued is not None
+                if play and not slow:
+                    rows = ([(line0, len(words))] if "\n" not in text else
+                            [(line0 + j, len(r.split())) for j, r in enumerate(text.split("\n"))])
+                    for ln, n in rows:
+                        before = per_line.get(ln, 0)
+                        if before < 5 <= before + n or before < short <= before + n:
+                            slow = True  # a row too long: counted word by word below
+                            break
+                    else:
+                        for ln, n in rows:
+                            if n:
+                                per_line[ln] = per_line.get(ln, 0) + n
+                if slow:
+                    for ln, col in word_places(text, line0, col0):
+                        where = Location(self.name, ln, col)
+                        if continued is not None:
+                            after_continue(where)
+                        if play:
+                            per_line[ln] = count = per_line.get(ln, 0) + 1
+                            if count == 5:
+                                self.error(msg("Play row has 5 cards: each line is one trick, "
+                                               "four cards in seat order (PBN §3.6)"), where)
+                            elif count == 4 and self.preference:
+                                self.error(msg("Play row has 4 cards: in Préférence each line "
+                                               "is one trick, three cards (two after a "
+                                               "drop-out) in seat order (PREFERENCE.md)"), where)
                 continue
             if t in ("BRACE_COMMENT", "LINE_COMMENT", "ESCAPE_LINE"):
-                if out:
+                if kinds:
                     comments.append(self.comment(tok))
                 else:
                     tag_comments.append(self.comment(tok))
                 continue
             if t in ("NOTE_REF", "NAG", "SUFFIX"):
-                if not out or out[-1].kind is TokenKind.END:
+                if not kinds or kinds[-1] is TokenKind.END:
                     self.error(msg("annotation {text!r} must follow a {what}",
                                    text=_short(tok.value), what=what),
                                self.loc(tok), kind="annotation", lossy=True)
                     continue
                 if t == "NOTE_REF":
                     digits = tok.value[1:-1]
-                    if note is not None or out[-1].note is not None or len(digits) > 9:
+                    last_mark = marks.get(len(kinds) - 1)
+                    if (note is not None or (last_mark is not None and last_mark[1] is not None)
+                            or len(digits) > 9):
                         self.error(msg("a {what} takes at most one note reference =n=, n of at "
                                        "most 9 digits (PBN §3.5.4)", what=what), self.loc(tok),
                                    kind="note",
@@ -558,9 +599,12 @@ class _Builder:
                 nags.append(n)
                 continue
             settle()
+            line0, col0 = first_line + (tok.line or 1), tok.column or 1
             if t == "IRREGULARITY":
                 if tok.value == "^S" and kind == "auction":
-                    out.append(Token(TokenKind.SKIP, "^S", location=self.loc(tok)))
+                    runs.append((len(kinds), line0, col0, tok.value))
+                    kinds.append(TokenKind.SKIP)
+                    texts.append("^S")
                     continue
                 if tok.value == "^S" or (kind == "auction") != (tok.value == "^I"):
                     self.error(msg("irregularity {text!r} belongs in the auction section (PBN "
@@ -579,8 +623,8 @@ class _Builder:
                                self.loc(pending_irregularity), kind="irregularity", lossy=True)
                 irr = pending_irregularity.value[1]
                 pending_irregularity = None
-            where_loc = self.loc(tok)
             if continued is not None:
+                where_loc = Location(self.name, line0, col0)
                 if t == "END" and kind == "auction":
                     self.error(msg("'*' may not end an auction that '+' continues (PBN §3.5)"),
                                where_loc, kind="continue")
@@ -589,19 +633,24 @@ class _Builder:
                                    "be made") if kind == "auction" else
                                msg("only one '+' per play section: it marks the next card to be "
                                    "made"), where_loc, kind="continue")
-                elif t != "END":
+                elif t != "END":  # pragma: no cover - END or CONTINUE only
                     after_continue(where_loc)
             if t == "CONTINUE":
-                continued = continued or where_loc
-                if kind == "play":
-                    per_line[where_loc.line] = per_line.get(where_loc.line, 0) + 1
-            out.append(Token(TokenKind.END if t == "END" else TokenKind.CONTINUE, tok.value, irr,
-                             location=where_loc))
+                continued = continued or Location(self.name, line0, col0)
+                if play:
+                    per_line[line0] = per_line.get(line0, 0) + 1
+            if irr is not None:
+                marks[len(kinds)] = [irr, None, [], []]
+            runs.append((len(kinds), line0, col0, tok.value))
+            kinds.append(TokenKind.END if t == "END" else TokenKind.CONTINUE)
+            texts.append(tok.value)
         settle()
         if pending_irregularity is not None:
             self.error(_precede(pending_irregularity.value, what),
                        self.loc(pending_irregularity), kind="irregularity", lossy=True)
-        return out
+        final: dict[int, Marks] = {i: (m[0], m[1], tuple(m[2]), tuple(m[3]))
+                                   for i, m in marks.items()}
+        return Section.lean(tuple(kinds), tuple(texts), final, tuple(runs), self.name)
 
     # -- values ---------------------------------------------------------
 
@@ -619,49 +668,53 @@ class _Builder:
         declarer = _seat_or_none(by_name["Declarer"].value) if "Declarer" in by_name else None
         priffe = _priffe_like(by_name)
         out = []
+        nowhere = Location(self.name, 0, 0)
         for t in tags:
+            name = t.name
             value = t.value
             v = value.strip()
-            vloc = t.value_location or Location(self.name, 0, 0)
-            if t.name in ("Dealer", "Declarer") and _seat_or_none(v) is not None:
+            if name in _SEAT_TAGS and v in _SEATS:
+                value = v  # nearly always: already canonical
+            elif name in ("Dealer", "Declarer") and _seat_or_none(v) is not None:
                 value = v.upper()
-            elif t.name == "Dealer" and not is_unspecified(v) and v != "#":
+            elif name == "Dealer" and not is_unspecified(v) and v != "#":
                 self.error(msg("Dealer {value!r} is not a seat: N, E, S or W",
-                               value=_short(value)), vloc)
-            elif t.name in ("Auction", "Play"):
+                               value=_short(value)), t.value_location or nowhere)
+            elif name in ("Auction", "Play"):
                 if _seat_or_none(v) is None:
                     self.error(msg("{tag} {value!r} must name the seat of the first call: N, "
-                                   "E, S or W", tag=t.name, value=_short(value))
-                               if t.name == "Auction" else
+                                   "E, S or W", tag=name, value=_short(value))
+                               if name == "Auction" else
                                msg("{tag} {value!r} must name the seat of the first card: N, "
-                                   "E, S or W", tag=t.name, value=_short(value)), vloc)
+                                   "E, S or W", tag=name, value=_short(value)),
+                               t.value_location or nowhere)
                 else:
                     value = v.upper()
-            elif t.name == "Deal" and not is_unspecified(v) and v != "#":
+            elif name == "Deal" and not is_unspecified(v) and v != "#":
                 try:
                     value = canonical_deal(v, dealer)
                 except CardError as e:
+                    vloc = t.value_location or nowhere
                     self.error(msg("bad Deal: {reason}", reason=e.message),
                                Location(vloc.file, vloc.line, vloc.column + e.column))
-            elif self.preference and t.name in _PREFERENCE_VALUES:
-                value = _normalise_preference(t.name, value)
-            elif t.name == "Contract" and v:
+            elif self.preference and name in _PREFERENCE_VALUES:
+                value = _normalise_preference(name, value)
+            elif name == "Contract" and v:
                 # A bridge contract stays as written; the validator explains.
                 with contextlib.suppress(ValueError):
                     value = Contract.parse(v).value
-            elif t.name == "Result" and priffe:
+            elif name == "Result" and priffe:
                 value = _normalise_result(value, declarer)
-            elif t.name == "Date":
+            elif name == "Date":
                 value, warning = normalise_date(value)
                 if warning:
-                    self.error(warning, vloc, severity="warning")
+                    self.error(warning, t.value_location or nowhere, severity="warning")
             else:
-                warning = check_value(t.name, value)
+                warning = check_value(name, value)
                 if warning:
-                    self.error(warning, vloc, severity="warning")
+                    self.error(warning, t.value_location or nowhere, severity="warning")
             if value != t.value:
-                t = Tag(t.name, value, t.comments, t.section, t.inherit, t.location,
-                        t.value_location)
+                t = t.with_value(value, t.inherit)
             out.append(t)
         return out
 
@@ -673,7 +726,7 @@ class _Builder:
                 continue
             earlier = first.setdefault(t.name, t)
             if earlier is not t and t.location is not None:
-                line = str(earlier.location.line) if earlier.location else "?"
+                line = str(earlier.line) if earlier.line is not None else "?"
                 self.error(msg("tag [{tag}] appears twice in this record, on lines {first} and "
                                "{second}: only Note may repeat (PBN §3.3)", tag=t.name,
                                first=line, second=t.location.line), t.location,
@@ -702,7 +755,7 @@ class _Builder:
                 else:
                     value = marker[2:]
                     state.header[t.name] = value
-                t = Tag(t.name, value, t.comments, t.section, marker, t.location, t.value_location)
+                t = t.with_value(value, marker)
             elif t.name in state.header:
                 state.header[t.name] = t.value
             out.append(t)
@@ -732,8 +785,9 @@ def _priffe_like(by_name: dict[str, Tag]) -> bool:
     return scoring.value.split(";")[0].strip().casefold() == "priffe"
 
 
+_SEAT_TAGS = frozenset({"Dealer", "Declarer", "Auction", "Play"})
+_SEATS = frozenset({"N", "E", "S", "W"})
 _ONE_LINE_TAG = re.compile(r'\[[ \t]*([A-Z][A-Za-z0-9_]*)[ \t]+"((?:\\.|[^"\\\n])*)"')
-_WORD_IN_RUN = re.compile(r"\S+")
 _FOREIGN = re.compile(r"^(?:[1-7](?:NT|[CDHSN])|XX|X|AP)$")
 
 
@@ -761,39 +815,21 @@ def _classify(text: str, preference: bool = False) -> tuple[TokenKind, str]:
     return TokenKind.CARD, str(Card.parse(text))
 
 
-def _located(tok: LarkToken, pattern: re.Pattern[str],
-             offset: int = 0) -> Iterator[tuple[re.Match[str], int, int]]:
-    """Each match of ``pattern`` in a token's text with its own line and column.
+class _Words(dict[str, tuple[TokenKind, str]]):
+    """Kind and canonical text of each word seen (few distinct ones: calls, cards); bounded."""
 
-    Run tokens (tag pairs, calls, cards) span lines; ``offset`` turns the
-    token's line within the record into the file's line.
-    """
-    text = tok.value
-    line, col0 = (tok.line or 1) + offset, tok.column or 1
-    line_start, nl_seen, scanned = 0, 0, 0
-    for m in pattern.finditer(text):
-        start = m.start()
-        # Count only the text since the last match: linear on a 1 MB line (issue 11).
-        nl = text.count("\n", scanned, start)
-        scanned = start
-        if nl:
-            nl_seen += nl
-            line_start = text.rfind("\n", 0, start) + 1
-        yield m, line + nl_seen, start - line_start + 1 if nl_seen else col0 + start
+    def __init__(self, preference: bool) -> None:
+        super().__init__()
+        self.preference = preference
+
+    def __missing__(self, word: str) -> tuple[TokenKind, str]:
+        if len(self) > 4096:
+            self.clear()
+        found = self[word] = _classify(word, self.preference)
+        return found
 
 
-def _tags_in_run(tok: LarkToken, offset: int) -> Iterator[tuple[str, str, tuple[int, int],
-                                                                 tuple[int, int]]]:
-    """Name, raw value, (line, column) of the tag and of its value, for each tag of a run."""
-    for m, line, column in _located(tok, _ONE_LINE_TAG, offset):
-        yield (m.group(1), m.group(2), (line, column),
-               (line, column + m.start(2) - m.start()))
-
-
-def _split_run(tok: LarkToken) -> Iterator[tuple[str, int, int]]:
-    """The words of a call or card run with their own line and column."""
-    for m, line, column in _located(tok, _WORD_IN_RUN):
-        yield m.group(0), line, column
+_WORDS = {False: _Words(False), True: _Words(True)}
 
 
 _CHARSET = re.compile(r"(charset\s*=\s*)([\w.:-]+)", re.I)

@@ -14,9 +14,12 @@ locations never take part in equality.
 
 from __future__ import annotations
 
+import bisect
 import enum
-from collections.abc import Iterator
+import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from priffe_records.game.calls import Call
@@ -97,16 +100,158 @@ class Token:
 _CALLS = {c.value: c for c in Call}
 
 
-@dataclass(frozen=True, slots=True)
-class Section:
-    """Auction or Play data: the tokens after the tag, in order."""
+# A token's annotations: irregularity, note, NAGs, comments (PBN §3.5.2, §3.7, §3.9).
+Marks = tuple[str | None, int | None, tuple[int, ...], tuple[Comment, ...]]
+NO_MARKS: Marks = (None, None, (), ())
+# Where a run of words starts in the file: (index of its first token, line, column, text).
+Run = tuple[int, int, int, str]
+_WORD = re.compile(r"\S+")
+_set = object.__setattr__
 
-    tokens: tuple[Token, ...] = ()
+
+def places(pattern: re.Pattern[str], text: str, line: int, column: int
+           ) -> Iterator[tuple[re.Match[str], int, int]]:
+    """Each match of ``pattern`` in a run of text starting at ``line:column``, with the
+    line and column where it starts.
+
+    Runs (calls, cards, tag pairs) span lines; only the text since the last
+    match is scanned for line ends, so a 1 MB line stays linear (issue 11).
+    """
+    line_start, nl_seen, scanned = 0, 0, 0
+    for m in pattern.finditer(text):
+        start = m.start()
+        nl = text.count("\n", scanned, start)
+        scanned = start
+        if nl:
+            nl_seen += nl
+            line_start = text.rfind("\n", 0, start) + 1
+        yield m, line + nl_seen, start - line_start + 1 if nl_seen else column + start
+
+
+def word_places(text: str, line: int, column: int) -> Iterator[tuple[int, int]]:
+    """(line, column) of each word of a run of calls or cards starting at ``line:column``."""
+    for _, ln, col in places(_WORD, text, line, column):
+        yield ln, col
+
+
+class Section:
+    """Auction or Play data: the tokens after the tag, in order.
+
+    Kept lean (issue 9): the kinds and canonical texts as tuples, the few
+    annotated tokens in a map, and where each run of words started in the
+    file. :attr:`tokens` builds the :class:`Token` objects (with their
+    locations) on first use; the engine and the writer read :attr:`kinds`,
+    :attr:`texts` and :meth:`marks` and ask :meth:`location_at` only when a
+    message needs a place, so a clean record never builds a Token.
+    """
+
+    __slots__ = ("_file", "_marks", "_runs", "_tokens", "kinds", "texts")
+    kinds: tuple[TokenKind, ...]
+    texts: tuple[str, ...]
+    _marks: dict[int, Marks]
+    _runs: tuple[Run, ...]
+    _file: str
+    _tokens: tuple[Token, ...] | None
+
+    def __init__(self, tokens: tuple[Token, ...] = ()) -> None:
+        tokens = tuple(tokens)
+        marks = {i: (t.irregularity, t.note, t.nags, t.comments) for i, t in enumerate(tokens)
+                 if t.irregularity is not None or t.note is not None or t.nags or t.comments}
+        _set(self, "kinds", tuple(t.kind for t in tokens))
+        _set(self, "texts", tuple(t.text for t in tokens))
+        _set(self, "_marks", marks)
+        _set(self, "_runs", ())
+        _set(self, "_file", "")
+        _set(self, "_tokens", tokens)
+
+    @classmethod
+    def lean(cls, kinds: tuple[TokenKind, ...], texts: tuple[str, ...],
+             marks: dict[int, Marks], runs: tuple[Run, ...], file: str) -> Section:
+        """The reader's constructor: ``runs`` say where each run of words was in ``file``."""
+        self = object.__new__(cls)
+        _set(self, "kinds", kinds)
+        _set(self, "texts", texts)
+        _set(self, "_marks", marks)
+        _set(self, "_runs", runs)
+        _set(self, "_file", file)
+        _set(self, "_tokens", None)
+        return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}: a Section is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}: a Section is immutable")
+
+    def __len__(self) -> int:
+        return len(self.kinds)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Section:
+            return NotImplemented
+        assert isinstance(other, Section)
+        return (self.kinds == other.kinds and self.texts == other.texts
+                and self._marks == other._marks)
+
+    def __hash__(self) -> int:
+        return hash((self.kinds, self.texts))
+
+    def __repr__(self) -> str:
+        return f"Section(tokens={self.tokens!r})"
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (Section, (self.tokens,))
+
+    def marks(self, i: int) -> Marks:
+        """Token ``i``'s irregularity, note, NAGs and comments."""
+        return self._marks.get(i, NO_MARKS)
+
+    @property
+    def marked(self) -> Mapping[int, Marks]:
+        """The annotated tokens by index (most tokens have none); read only."""
+        return self._marks
 
     @property
     def ended(self) -> bool:
         """Whether ``*`` closes the section early."""
-        return any(t.kind is TokenKind.END for t in self.tokens)
+        return TokenKind.END in self.kinds
+
+    def location_at(self, i: int) -> Location | None:
+        """Where token ``i`` was read (None for a section built in code)."""
+        if self._tokens is not None:
+            return self._tokens[i].location
+        if i < 0:
+            i += len(self.kinds)
+        runs = self._runs
+        k = bisect.bisect_right(runs, i, key=_first) - 1
+        first, line, column, text = runs[k]
+        for j, (ln, col) in enumerate(word_places(text, line, column), first):
+            if j == i:
+                return Location(self._file, ln, col)
+        raise IndexError(i)  # pragma: no cover - every token belongs to a run
+
+    @property
+    def tokens(self) -> tuple[Token, ...]:
+        tokens = self._tokens
+        if tokens is None:
+            tokens = tuple(self._build())
+            _set(self, "_tokens", tokens)
+        return tokens
+
+    def _build(self) -> Iterator[Token]:
+        kinds, texts, marks, file = self.kinds, self.texts, self._marks, self._file
+        runs = self._runs
+        for r, (first, line, column, text) in enumerate(runs):
+            end = runs[r + 1][0] if r + 1 < len(runs) else len(kinds)
+            for i, (ln, col) in zip(range(first, end), word_places(text, line, column),
+                                    strict=False):
+                irr, note, nags, comments = marks.get(i, NO_MARKS)
+                yield Token(kinds[i], texts[i], irr, note, nags, comments,
+                            Location(file, ln, col))
+
+
+def _first(run: Run) -> int:
+    return run[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,25 +261,165 @@ class RawSection:
     rows: tuple[tuple[str, ...], ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
 class Tag:
     """A tag pair and what follows it up to the next tag.
 
     ``value`` is the effective value (``#``/``##`` inheritance resolved, PBN
     §4.8); ``inherit`` keeps the marker as written so the file round-trips.
+
+    Immutable and compared like a frozen dataclass (locations take no part;
+    ``dataclasses.replace`` and ``fields`` work), but built without a frozen
+    dataclass's per-field ``object.__setattr__`` and with its locations kept as
+    numbers until asked for: the reader makes ~20 tags a record (issue 9).
     """
+
+    __slots__ = ("_comments", "_file", "_inherit", "_loc", "_name", "_section", "_value",
+                 "_vloc")
+    __match_args__ = ("name", "value", "comments", "section", "inherit", "location",
+                      "value_location")
+    _name: str
+    _value: str
+    _comments: tuple[Comment, ...]
+    _section: Section | RawSection | None
+    _inherit: str | None
+    _loc: Location | int | None  # an int is line << 32 | column in _file
+    _vloc: Location | int | None
+    _file: str
+
+    def __init__(self, name: str, value: str, comments: tuple[Comment, ...] = (),
+                 section: Section | RawSection | None = None, inherit: str | None = None,
+                 location: Location | None = None, value_location: Location | None = None
+                 ) -> None:
+        self._name = name
+        self._value = value
+        self._comments = comments
+        self._section = section
+        self._inherit = inherit  # "#", "##" or "##text" as written; None for a plain value
+        self._loc = location
+        self._vloc = value_location
+        self._file = ""
+
+    @classmethod
+    def read(cls, name: str, value: str, comments: tuple[Comment, ...],
+             section: Section | RawSection | None, file: str, line: int, column: int,
+             value_line: int, value_column: int) -> Tag:
+        """The reader's constructor: the locations are made from the numbers when asked."""
+        self = cls.__new__(cls)
+        self._name = name
+        self._value = value
+        self._comments = comments
+        self._section = section
+        self._inherit = None
+        self._loc = line << 32 | column
+        self._vloc = value_line << 32 | value_column
+        self._file = file
+        return self
+
+    def with_value(self, value: str, inherit: str | None = None) -> Tag:
+        """A copy with another value (and inheritance marker); comments, section and
+        locations kept."""
+        new = Tag.__new__(Tag)
+        new._name = self._name
+        new._value = value
+        new._comments = self._comments
+        new._section = self._section
+        new._inherit = inherit
+        new._loc = self._loc
+        new._vloc = self._vloc
+        new._file = self._file
+        return new
+
+    if TYPE_CHECKING:
+        @property
+        def name(self) -> str: ...
+
+        @property
+        def value(self) -> str: ...
+
+        @property
+        def comments(self) -> tuple[Comment, ...]: ...
+
+        @property
+        def section(self) -> Section | RawSection | None: ...
+
+        @property
+        def inherit(self) -> str | None: ...
+    else:  # read-only fields, read at C speed
+        name = property(attrgetter("_name"))
+        value = property(attrgetter("_value"))
+        comments = property(attrgetter("_comments"))
+        section = property(attrgetter("_section"))
+        inherit = property(attrgetter("_inherit"))
+
+    @property
+    def location(self) -> Location | None:
+        loc = self._loc
+        if loc.__class__ is int:
+            loc = self._loc = _unpack(self._file, loc)
+        return loc  # type: ignore[return-value]
+
+    @property
+    def value_location(self) -> Location | None:
+        loc = self._vloc
+        if loc.__class__ is int:
+            loc = self._vloc = _unpack(self._file, loc)
+        return loc  # type: ignore[return-value]
+
+    @property
+    def line(self) -> int | None:
+        """The tag's line, without making its Location."""
+        loc = self._loc
+        if loc is None:
+            return None
+        return loc >> 32 if isinstance(loc, int) else loc.line
+
+    @property
+    def written_value(self) -> str:
+        return self._value if self._inherit is None else self._inherit
+
+    def _key(self) -> tuple[object, ...]:
+        return (self._name, self._value, self._comments, self._section, self._inherit)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Tag:
+            return NotImplemented
+        assert isinstance(other, Tag)
+        return (self._name == other._name and self._value == other._value
+                and self._comments == other._comments and self._section == other._section
+                and self._inherit == other._inherit)
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"Tag(name={self._name!r}, value={self._value!r}, comments={self._comments!r}, "
+                f"section={self._section!r}, inherit={self._inherit!r})")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (Tag, (self._name, self._value, self._comments, self._section, self._inherit,
+                      self.location, self.value_location))
+
+
+def _unpack(file: str, packed: object) -> Location:
+    assert isinstance(packed, int)
+    return Location(file, packed >> 32, packed & 0xFFFFFFFF)
+
+
+@dataclass(frozen=True)
+class _TagFields:
+    """Tag's fields as a dataclass declares them: ``dataclasses.replace``/``fields`` use them."""
 
     name: str
     value: str
     comments: tuple[Comment, ...] = ()
     section: Section | RawSection | None = None
-    inherit: str | None = None  # "#", "##" or "##text" as written; None for a plain value
+    inherit: str | None = None
     location: Location | None = field(default=None, compare=False, repr=False)
     value_location: Location | None = field(default=None, compare=False, repr=False)
 
-    @property
-    def written_value(self) -> str:
-        return self.value if self.inherit is None else self.inherit
+
+Tag.__dataclass_fields__ = _TagFields.__dataclass_fields__  # type: ignore[attr-defined]
+Tag.__dataclass_params__ = _TagFields.__dataclass_params__  # type: ignore[attr-defined]
 
 
 # Export order (FORMAT.md): identification tags, then Auction and Play with
@@ -262,8 +547,9 @@ class Record:
         for t in self.tags:
             yield from t.comments
             if isinstance(t.section, Section):
-                for tok in t.section.tokens:
-                    yield from tok.comments
+                marks = t.section._marks
+                for i in sorted(marks):
+                    yield from marks[i][3]
 
     def to_dict(self) -> dict[str, object]:
         """A JSON-ready view: tags in file order, sections as token lists."""
@@ -279,16 +565,19 @@ class Record:
                 d["comments"] = comments(t.comments)
             if isinstance(t.section, Section):
                 toks: list[dict[str, object]] = []
-                for tok in t.section.tokens:
-                    td: dict[str, object] = {"kind": tok.kind.value, "text": tok.text}
-                    if tok.irregularity:
-                        td["irregularity"] = tok.irregularity
-                    if tok.note is not None:
-                        td["note"] = tok.note
-                    if tok.nags:
-                        td["nags"] = list(tok.nags)
-                    if tok.comments:
-                        td["comments"] = comments(tok.comments)
+                sec = t.section
+                for i, (kind, text) in enumerate(zip(sec.kinds, sec.texts, strict=True)):
+                    td: dict[str, object] = {"kind": kind.value, "text": text}
+                    if i in sec._marks:
+                        irregularity, note, nags, cs = sec._marks[i]
+                        if irregularity:
+                            td["irregularity"] = irregularity
+                        if note is not None:
+                            td["note"] = note
+                        if nags:
+                            td["nags"] = list(nags)
+                        if cs:
+                            td["comments"] = comments(cs)
                     toks.append(td)
                 d["tokens"] = toks
             elif isinstance(t.section, RawSection):
@@ -316,8 +605,7 @@ class Record:
         tags = list(self.tags)
         for i, t in enumerate(tags):
             if t.name == name:
-                tags[i] = Tag(name, value, t.comments, t.section, None, t.location,
-                              t.value_location)
+                tags[i] = t.with_value(value)
                 break
         else:
             tags.append(Tag(name, value))

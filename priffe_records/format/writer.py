@@ -27,6 +27,7 @@ from typing import IO
 from priffe_records.format.atomic import atomic_text
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import (
+    NO_MARKS,
     CommentKind,
     RawSection,
     Record,
@@ -63,20 +64,29 @@ def escape(value: str) -> str:
 
 def format_token(tok: Token) -> str:
     """A call or card with its annotations in export order: note, then NAGs (PBN §3.5.2)."""
-    if tok.irregularity is None and tok.note is None and not tok.nags:
-        return tok.text  # nearly every card and call
+    return _format_word(tok.text, tok.irregularity, tok.note, tok.nags)
+
+
+def _format_word(text: str, irregularity: str | None, note: int | None,
+                 nags: tuple[int, ...]) -> str:
+    if irregularity is None and note is None and not nags:
+        return text
     parts = []
-    if tok.irregularity:
-        parts.append("^" + tok.irregularity)
-    parts.append(tok.text)
-    if tok.note is not None:
-        parts.append(f"={tok.note}=")
-    parts.extend(f"${n}" for n in tok.nags)
+    if irregularity:
+        parts.append("^" + irregularity)
+    parts.append(text)
+    if note is not None:
+        parts.append(f"={note}=")
+    parts.extend(f"${n}" for n in nags)
     return " ".join(parts)
 
 
 def _section_lines(section: Section, width: int = 4) -> list[str]:
     """Four slots a line; ``*`` on a line of its own; comments stay after their token."""
+    kinds, texts, marked = section.kinds, section.texts, section.marked
+    end = TokenKind.END
+    if not marked and end not in kinds:  # nearly every section: plain words, four a line
+        return [" ".join(texts[i:i + width]) for i in range(0, len(texts), width)]
     lines: list[str] = []
     cur: list[str] = []
     slots = 0
@@ -87,13 +97,14 @@ def _section_lines(section: Section, width: int = 4) -> list[str]:
             lines.append(" ".join(cur))
         cur, slots = [], 0
 
-    for tok in section.tokens:
-        if tok.kind is TokenKind.END or slots == width:
+    for i, (kind, text) in enumerate(zip(kinds, texts, strict=True)):
+        if kind is end or slots == width:
             flush()
-        cur.append(format_token(tok))
-        if tok.kind is not TokenKind.END:
+        irregularity, note, nags, comments = marked.get(i, NO_MARKS)
+        cur.append(_format_word(text, irregularity, note, nags))
+        if kind is not end:
             slots += 1
-        for c in tok.comments or ():
+        for c in comments:
             if c.kind is CommentKind.ESCAPE:
                 flush()
                 lines.append(c.pbn())
@@ -103,7 +114,7 @@ def _section_lines(section: Section, width: int = 4) -> list[str]:
                 slots = 0
             else:
                 cur.append(c.pbn())
-        if tok.kind is TokenKind.END:
+        if kind is end:
             flush()
     flush()
     return lines
