@@ -277,7 +277,7 @@ def analyse(record: Record) -> PrefOutcome:
     # Auction (P4–P6).
     auction: AuctionResult | None = None
     section = record.auction
-    if section is not None and section.tokens:
+    if section is not None and section.kinds:
         first = _seat(record, "Auction", "P4", f)
         if first is not None:
             if dealer is not None and first is not next_player(dealer):
@@ -324,7 +324,7 @@ def analyse(record: Record) -> PrefOutcome:
     tricks: dict[Seat, int] | None = None
     play_section = record.play
     if base.no_play:
-        if play_section is not None and play_section.tokens:
+        if play_section is not None and play_section.kinds:
             f.append(error("P9", msg("there is a Play section, but the deal ended before the "
                                      "first card (the declarer gave up or both defenders "
                                      "dropped out) (P9)"),
@@ -334,7 +334,7 @@ def analyse(record: Record) -> PrefOutcome:
                                      "card (P9)"), tag_location(record, "Result")))
     else:
         seats = play_seats(declarer, base.out)
-        if play_section is not None and play_section.tokens:
+        if play_section is not None and play_section.kinds:
             lead = _seat(record, "Play", "P10", f)
             if lead is not None and lead is not declarer:
                 f.append(error("P10", msg("the play starts with {lead}, but the declarer {seat} "
@@ -416,4 +416,4 @@ def _fmt(tricks: dict[Seat, int]) -> str:
 
 def has_section_tokens(record: Record) -> bool:
     sec = record.play
-    return sec is not None and any(t.kind is TokenKind.CARD for t in sec.tokens)
+    return sec is not None and TokenKind.CARD in sec.kinds

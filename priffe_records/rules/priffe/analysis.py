@@ -418,13 +418,12 @@ def analyse_record(record: Record, default: Options = PRESETS["sv"],
             f.append(error("R8", msg("Contract: {reason} (R8)", reason=why),
                            tag_location(record, "Contract")))
     section = record.auction
-    if section is not None:
-        foreign = next((t for t in section.tokens if t.kind is TokenKind.FOREIGN), None)
-        if foreign is not None:
-            return not_priffe(record, "R5", msg("not a Priffe record: bridge call {call!r} in "
-                                                "the auction (Priffe calls: Pass Klöver Spader "
-                                                "Ruter Hjärter Noll Spela) (R5)",
-                                                call=foreign.text), foreign.location)
+    if section is not None and TokenKind.FOREIGN in section.kinds:
+        i = section.kinds.index(TokenKind.FOREIGN)
+        return not_priffe(record, "R5", msg("not a Priffe record: bridge call {call!r} in "
+                                            "the auction (Priffe calls: Pass Klöver Spader "
+                                            "Ruter Hjärter Noll Spela) (R5)",
+                                            call=section.texts[i]), section.location_at(i))
 
     players = _check_players(record, f)
     dealer = _seat_tag(record, "Dealer", "R3", f)
@@ -433,7 +432,7 @@ def analyse_record(record: Record, default: Options = PRESETS["sv"],
 
     # Auction (R4–R8) and the Contract/Declarer tags it decides.
     auction: AuctionResult | None = None
-    if section is not None and section.tokens:
+    if section is not None and section.kinds:
         first = _seat_tag(record, "Auction", "R4", f)
         if first is not None:
             if dealer is not None and first is not dealer.left:
@@ -486,7 +485,7 @@ def analyse_record(record: Record, default: Options = PRESETS["sv"],
     # Play (R10–R13).
     play: PlayResult | None = None
     play_section = record.play
-    if play_section is not None and play_section.tokens:
+    if play_section is not None and play_section.kinds:
         lead = _seat_tag(record, "Play", "R10", f)
         if lead is not None and contract is None:
             f.append(unverifiable("R12", msg("the contract is not known, so the trumps and the "

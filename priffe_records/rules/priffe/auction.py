@@ -120,8 +120,8 @@ def run_auction(section: Section, first: Seat) -> AuctionResult:
         seat = seat.left
     complete = ended_by is not None or len(calls) >= 4
     if not complete:
-        where = section.tokens[-1].location if section.tokens else None
-        if section.ended or any(t.kind is TokenKind.CONTINUE for t in section.tokens):
+        where = section.location_at(-1) if section.kinds else None
+        if section.ended or TokenKind.CONTINUE in section.kinds:
             findings.append(unverifiable("R6", msg("the auction stops after {count} calls: the "
                                                    "contract is taken from the Contract tag (R6)",
                                                    count=len(calls)), where))

@@ -290,11 +290,11 @@ def _clean_replay(section: Section, first: Seat, deal: Deal | None, trump: Suit 
     columns = [s.index for s in first.rotation() if s in players]
     ids: list[int] = []
     info = _CARD_INFO
-    for tok in section.tokens:
-        kind = tok.kind
-        if kind is TokenKind.END:
+    card, end = TokenKind.CARD, TokenKind.END
+    for kind, text in zip(section.kinds, section.texts, strict=True):
+        if kind is end:
             continue
-        hit = info.get(tok.text) if kind is TokenKind.CARD else None
+        hit = info.get(text) if kind is card else None
         if hit is None:
             return None  # '-', a card spelt otherwise, anything odd: the full replay words it
         ids.append(hit[1])
