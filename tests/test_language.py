@@ -37,16 +37,17 @@ def test_the_swedish_catalog_has_no_message_the_sources_lost() -> None:
 
 
 def test_translations_keep_every_field_and_rule_id() -> None:
-    """A Swedish text uses the same {fields} and the same (R..) IDs as its English id."""
+    """A Swedish text uses the same {fields} and the same (R..) IDs as its English id; a
+    plural form those of the English form it stands for (singular, plural)."""
     bad = []
     for m in catalogs.read("sv"):
         if not m.id:
             continue
         ids = m.id if isinstance(m.id, tuple) else (m.id,)
         strings = m.string if isinstance(m.string, tuple) else (m.string,)
-        want_fields = {f for i in ids for f in _FIELD.findall(i)} - {"n"}
         want_rules = set(re.findall(r"\b(?:R|P)\d+\b", ids[0]))
-        for s in strings:
+        for form, s in enumerate(strings):
+            want_fields = set(_FIELD.findall(ids[min(form, len(ids) - 1)])) - {"n"}
             got = set(_FIELD.findall(s)) - {"n"}
             if got != want_fields or set(re.findall(r"\b(?:R|P)\d+\b", s)) != want_rules:
                 bad.append(f"{ids[0]!r} -> {s!r}")

@@ -12,10 +12,13 @@ from typing import Any, TypeVar
 
 import click
 
+from priffe_records.cli import click_words
 from priffe_records.cli.help_texts import translate_help
 from priffe_records.format.errors import PriffeError
 from priffe_records.game.language import LANGUAGES, Message, msg, resolve_language, use_language
 from priffe_records.rules.priffe.options import PRESETS, Options
+
+click_words.install()  # click's own words ("Usage:", "Error:") follow --lang too
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1  # the input was read; it has errors (or would change, for --check)
@@ -100,6 +103,7 @@ def _lang(ctx: click.Context, param: click.Parameter, value: str | None) -> str:
     ctx.with_resource(use_language(lang))
     root.meta[_LANG_SET] = lang
     translate_help(root.command, lang)
+    click_words.translate_types(root.command, lang)
     return lang
 
 
@@ -127,6 +131,7 @@ class LanguageGroup(click.Group):
         given = list(sys.argv[1:] if args is None else args)
         lang = resolve_language(_lang_in(given))
         translate_help(self, lang)
+        click_words.translate_types(self, lang)
         token = _CHOSEN.set(lang)
         try:
             with use_language(lang):
