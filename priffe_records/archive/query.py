@@ -29,6 +29,7 @@ from priffe_records.format.reader import loads
 from priffe_records.format.record import Record
 from priffe_records.format.writer import write
 from priffe_records.game.calls import Contract
+from priffe_records.game.language import Message, msg, reason
 from priffe_records.game.preference import Bid
 
 # Names match whatever their case (Unicode casefolding, done in Python): see
@@ -81,7 +82,8 @@ def pbn_date(text: str) -> str:
     """``2026-11-29`` or ``2026.11.29`` (or just a year / year and month) as a PBN date."""
     m = _DATE.match(text.strip())
     if not m:
-        raise QueryError(f"date {text!r}: write YYYY.MM.DD (or YYYY-MM-DD, YYYY.MM, YYYY)")
+        raise QueryError(msg("date {text!r}: write YYYY.MM.DD (or YYYY-MM-DD, YYYY.MM, YYYY)",
+                             text=text))
     parts = [m.group(1)] + [p.zfill(2) for p in m.groups()[1:] if p]
     return ".".join(parts)
 
@@ -111,8 +113,8 @@ class Filters:
         params: list[Any] = []
         player = self.player.casefold() if self.player else None
         if (self.partner or self.opponent) and player is None:
-            raise QueryError("--partner and --opponent need --player (whose partner or "
-                             "opponent)")
+            raise QueryError(msg("--partner and --opponent need --player (whose partner or "
+                                 "opponent)"))
         if player is not None:
             clauses.append(f"d.id IN (SELECT deal_id FROM seats WHERE player_id IN "
                            f"({_PLAYER_IDS}))")
@@ -140,7 +142,8 @@ class Filters:
         preference = (self.game or "").casefold() == "preference"
         if self.game:
             if self.game.casefold() not in ("priffe", "preference"):
-                raise QueryError(f"--game {self.game!r}: write priffe or preference")
+                raise QueryError(msg("--game {game!r}: write priffe or preference",
+                                     game=self.game))
             clauses.append("d.game = ?")
             params.append("Preference" if preference else "Priffe")
         if self.contract:
@@ -149,11 +152,12 @@ class Filters:
                 params.append(Bid.parse(self.contract).value if preference
                               else Contract.parse(self.contract).value)
             except ValueError as e:
-                raise QueryError(f"--contract: {e}") from None
+                raise QueryError(msg("--contract: {error}", error=reason(e))) from None
         if self.declarer_side:
             side = self.declarer_side.upper()
             if side not in ("NS", "EW"):
-                raise QueryError(f"--declarer-side {self.declarer_side!r}: write NS or EW")
+                raise QueryError(msg("--declarer-side {side!r}: write NS or EW",
+                                     side=self.declarer_side))
             clauses.append("d.declaring_side = ?")
             params.append(side)
         if self.made is not None:
@@ -172,7 +176,7 @@ def _fts_query(text: str) -> str:
     """Every word must occur; each is quoted, so FTS syntax (OR, NOT, *) is plain text."""
     words = [w.replace('"', '""') for w in text.split()]
     if not words:
-        raise QueryError("--text needs at least one word")
+        raise QueryError(msg("--text needs at least one word"))
     return " ".join(f'"{w}"' for w in words)
 
 
@@ -224,7 +228,7 @@ def partie_of_deal(db: sqlite_utils.Database, deal_id: int) -> list[tuple[int, s
     """
     row = db.execute("SELECT partie_id FROM deals WHERE id = ?", [deal_id]).fetchone()
     if row is None:
-        raise QueryError(f"no deal with id {deal_id} (see 'priffe query')")
+        raise QueryError(msg("no deal with id {id} (see 'priffe query')", id=deal_id))
     where, params = ("id = ?", [deal_id]) if row[0] is None else ("partie_id = ?", [row[0]])
     rows = db.execute(f"SELECT id, ppn FROM deals WHERE {where} ORDER BY line, id", params)
     return [(int(i), str(text)) for i, text in rows]
@@ -256,17 +260,17 @@ def run_sql(db: sqlite_utils.Database, sql: str, params: Sequence[Any] = ()
     try:
         cur = db.conn.execute(sql, list(params))
     except sqlite3.Warning:
-        raise QueryError("one statement at a time, please") from None
+        raise QueryError(msg("one statement at a time, please")) from None
     except (sqlite3.OperationalError, sqlite3.ProgrammingError,
             sqlite3.DatabaseError) as e:
         text = str(e)
         if any(w in text for w in ("readonly", "read-only", "authoriz", "query_only")):
-            raise QueryError("priffe sql is read-only: it answers SELECT (and WITH … "
-                             "SELECT) statements; change the archive with priffe import"
-                             ) from None
+            raise QueryError(msg("priffe sql is read-only: it answers SELECT (and WITH … "
+                                 "SELECT) statements; change the archive with priffe import"
+                                 )) from None
         if "one statement" in text:
-            raise QueryError("one statement at a time, please") from None
-        raise QueryError(f"SQL: {text}") from None
+            raise QueryError(msg("one statement at a time, please")) from None
+        raise QueryError(msg("SQL: {error}", error=text)) from None
     names = [d[0] for d in cur.description or ()]
     return names, _cursor_rows(cur)
 
@@ -275,7 +279,7 @@ def _cursor_rows(cur: sqlite3.Cursor) -> Iterator[tuple[Any, ...]]:
     try:
         yield from cur
     except sqlite3.Error as e:
-        raise QueryError(f"SQL: {e}") from None
+        raise QueryError(msg("SQL: {error}", error=str(e))) from None
 
 
 # ---------------------------------------------------------------- statistics
@@ -283,14 +287,17 @@ def _cursor_rows(cur: sqlite3.Cursor) -> Iterator[tuple[Any, ...]]:
 
 @dataclass(frozen=True, slots=True)
 class Table:
-    """A titled result table, for the CLI to show or print as JSON."""
+    """A titled result table, for the CLI to show or print as JSON.
 
-    title: str
+    The title is shown in the reader's language; JSON and CSV key it in English
+    (``title.render("en")``), as their column names are, so scripts read one spelling."""
+
+    title: Message
     columns: tuple[str, ...]
     rows: tuple[tuple[Any, ...], ...]
 
 
-def _table(db: sqlite_utils.Database, title: str, sql: str,
+def _table(db: sqlite_utils.Database, title: Message, sql: str,
            params: Sequence[Any] = ()) -> Table:
     cur = db.execute(sql, list(params))
     return Table(title, tuple(d[0] for d in cur.description), tuple(cur.fetchall()))
@@ -299,15 +306,15 @@ def _table(db: sqlite_utils.Database, title: str, sql: str,
 def stats(db: sqlite_utils.Database, player: str | None = None) -> list[Table]:
     """Standings (R23/R24 settlements summed), per-player results and contract success."""
     if player is not None and db.execute(_PLAYER_IDS, [player.casefold()]).fetchone() is None:
-        raise QueryError(f"no player {player!r} in the archive")
+        raise QueryError(msg("no player {player!r} in the archive", player=player))
     only = f" WHERE player_id IN ({_PLAYER_IDS})" if player else ""
     params = [player.casefold()] if player else []
     tables = [
-        _table(db, "Standings (individual settlements, R23/R24)",
+        _table(db, msg("Standings (individual settlements, R23/R24)"),
                f"SELECT player, rubbers, settlement FROM player_standings{only}", params),
-        _table(db, "Players", "SELECT player, deals, declared, made, penalty_suffered, "
+        _table(db, msg("Players"), "SELECT player, deals, declared, made, penalty_suffered, "
                "penalty_inflicted, slams, points, settlement FROM player_results" + only, params),
-        _table(db, "Contracts declared, by player",
+        _table(db, msg("Contracts declared, by player"),
                "SELECT player, contract, count(*) AS declared, sum(made = 1) AS made, "
                "sum(made = 0) AS defeated FROM player_deals WHERE role = 'declarer'"
                + (f" AND player_id IN ({_PLAYER_IDS})" if player else "")
@@ -315,15 +322,15 @@ def stats(db: sqlite_utils.Database, player: str | None = None) -> list[Table]:
     ]
     if player:
         tables.append(_table(
-            db, "Contracts played, by kind",
+            db, msg("Contracts played, by kind"),
             "SELECT contract, count(*) AS deals, sum(role = 'declarer') AS declared, "
             "sum(role = 'partner') AS partner, sum(role = 'defender') AS defended, "
             "sum(slam IS NOT NULL) AS slams FROM player_deals "
             f"WHERE player_id IN ({_PLAYER_IDS}) "
             "GROUP BY contract ORDER BY deals DESC", params))
     else:
-        tables.append(_table(db, "Contract success rates", "SELECT * FROM contract_success"))
-    pref = _table(db, "Préférence standings (balances, antes included, P13/P14)",
+        tables.append(_table(db, msg("Contract success rates"), "SELECT * FROM contract_success"))
+    pref = _table(db, msg("Préférence standings (balances, antes included, P13/P14)"),
                   f"SELECT player, parties, deals, balance FROM preference_standings{only}",
                   params)
     if pref.rows:

@@ -19,6 +19,7 @@ import sqlite_utils
 from priffe_records.archive.schema import ArchiveError, describe_sqlite_error, ensure_schema
 from priffe_records.archive.store import Store, StoredDeal, recompute_partie
 from priffe_records.game.errors import PriffeError
+from priffe_records.game.language import msg
 
 
 class RemoveError(PriffeError):
@@ -46,7 +47,7 @@ class Selection:
                 clauses.append(f"{column} = ?")
                 params.append(value)
         if not clauses:
-            raise RemoveError("name what to remove: --id, --partie, --event or --source")
+            raise RemoveError(msg("name what to remove: --id, --partie, --event or --source"))
         return " AND ".join(clauses), params
 
 
@@ -92,8 +93,9 @@ def remove(db: sqlite_utils.Database, selection: Selection, *, dry_run: bool = F
             raise
     except sqlite3.Error as e:
         row = db.conn.execute("PRAGMA database_list").fetchone()
-        raise ArchiveError(describe_sqlite_error(str(row[2] or ":memory:"), e)
-                           + "; nothing was removed") from None
+        raise ArchiveError(msg("{error}; nothing was removed",
+                               error=describe_sqlite_error(str(row[2] or ":memory:"), e))
+                           ) from None
 
 
 def _delete(store: Store, deals: Sequence[StoredDeal]) -> None:

@@ -27,6 +27,7 @@ from urllib.parse import quote
 import sqlite_utils
 
 from priffe_records.format.errors import PriffeError
+from priffe_records.game.language import Message, msg
 
 SCHEMA_VERSION = 4
 APPLICATION_ID = 0x50524946  # "PRIF": marks the file as a priffe archive
@@ -51,14 +52,16 @@ def open_archive(path: str | os.PathLike[str], *, readonly: bool = False,
         conn = sqlite3.connect(name, isolation_level=None)
     elif readonly:
         if not Path(name).is_file():
-            raise ArchiveError(f"{name}: no such database (create one with 'priffe import')")
+            raise ArchiveError(msg("{name}: no such database (create one with 'priffe import')",
+                                   name=name))
         conn = _connect_ro(name, timeout)
     else:
         parent = Path(name).parent
         if not parent.is_dir():
-            raise ArchiveError(f"{name}: folder {str(parent)!r} does not exist")
+            raise ArchiveError(msg("{name}: folder {folder!r} does not exist", name=name,
+                                   folder=str(parent)))
         if Path(name).is_dir():
-            raise ArchiveError(f"{name}: is a folder, not a database file")
+            raise ArchiveError(msg("{name}: is a folder, not a database file", name=name))
         try:
             conn = sqlite3.connect(name, timeout=timeout, isolation_level=None)
         except sqlite3.Error as e:
@@ -96,38 +99,43 @@ def _connect_ro(name: str, timeout: float) -> sqlite3.Connection:
         raise ArchiveError(describe_sqlite_error(name, e)) from None
 
 
-def describe_sqlite_error(name: str, e: sqlite3.Error) -> str:
+def describe_sqlite_error(name: str, e: sqlite3.Error) -> Message:
     """One plain sentence for the SQLite errors a user can meet and fix."""
     text = str(e)
     if "file is not a database" in text or "malformed" in text:
-        return f"{name}: not a SQLite database (or a damaged one)"
+        return msg("{name}: not a SQLite database (or a damaged one)", name=name)
     if "locked" in text or "busy" in text:
-        return (f"{name}: the database is busy (another import is writing to it); "
-                "waited long enough, try again later or raise --timeout")
+        return msg("{name}: the database is busy (another import is writing to it); "
+                   "waited long enough, try again later or raise --timeout", name=name)
     if "readonly" in text or "read-only" in text:
-        return f"{name}: cannot write the database here (read-only file or folder)"
+        return msg("{name}: cannot write the database here (read-only file or folder)",
+                   name=name)
     if "unable to open" in text:
-        return (f"{name}: cannot open or create the database here (a read-only location, "
-                "or no permission)")
+        return msg("{name}: cannot open or create the database here (a read-only location, "
+                   "or no permission)", name=name)
     if "disk" in text and "full" in text:
-        return f"{name}: the disk is full; nothing of the current file was stored"
-    return f"{name}: {text}"
+        return msg("{name}: the disk is full; nothing of the current file was stored",
+                   name=name)
+    return msg("{name}: {error}", name=name, error=text)  # SQLite's own words
 
 
 def _check_ours(db: sqlite_utils.Database, name: str) -> None:
     app = db.execute("PRAGMA application_id").fetchone()[0]
     version = schema_version(db)
     if app not in (0, APPLICATION_ID):
-        raise ArchiveError(f"{name}: a SQLite database of another program "
-                           f"(application_id {app:#x}), not a priffe archive")
+        raise ArchiveError(msg("{name}: a SQLite database of another program "
+                               "(application_id {app}), not a priffe archive",
+                               name=name, app=hex(app)))
     if app == 0 and version == 0 and db.table_names():
         # An unmarked database with tables of its own: adding ours would mix them.
-        raise ArchiveError(f"{name}: a SQLite database of another program "
-                           "(it has tables and no priffe schema), not a priffe archive")
+        raise ArchiveError(msg("{name}: a SQLite database of another program "
+                               "(it has tables and no priffe schema), not a priffe archive",
+                               name=name))
     if version > SCHEMA_VERSION:
-        raise ArchiveError(f"{name}: written by a newer priffe-records (archive schema "
-                           f"version {version}; this release reads up to {SCHEMA_VERSION}); "
-                           "upgrade priffe-records")
+        raise ArchiveError(msg("{name}: written by a newer priffe-records (archive schema "
+                               "version {version}; this release reads up to {ours}); "
+                               "upgrade priffe-records", name=name, version=version,
+                               ours=SCHEMA_VERSION))
 
 
 def schema_version(db: sqlite_utils.Database) -> int:
@@ -161,8 +169,8 @@ def ensure_schema(db: sqlite_utils.Database, timeout: float = DEFAULT_TIMEOUT) -
     if not hasattr(sqlite_utils.Database, "atomic"):
         # sqlite-utils 3 commits open transactions inside enable_fts: a crash
         # could leave half a schema. Refuse rather than risk it.
-        raise ArchiveError("the archive needs sqlite-utils 4 or newer "
-                           "(pip install -U sqlite-utils)")
+        raise ArchiveError(msg("the archive needs sqlite-utils 4 or newer "
+                               "(pip install -U sqlite-utils)"))
     if db.conn.execute("PRAGMA database_list").fetchone()[2]:
         # WAL lets readers (a query, Datasette) work while an import writes;
         # it must be set outside a transaction, and it persists in the file.
@@ -171,8 +179,8 @@ def ensure_schema(db: sqlite_utils.Database, timeout: float = DEFAULT_TIMEOUT) -
     try:
         version = schema_version(db)  # another process may have migrated meanwhile
         if version > SCHEMA_VERSION:
-            raise ArchiveError(f"archive schema version {version} is newer than this "
-                               f"release's {SCHEMA_VERSION}")
+            raise ArchiveError(msg("archive schema version {version} is newer than this "
+                                   "release's {ours}", version=version, ours=SCHEMA_VERSION))
         for step in MIGRATIONS[version:]:
             step(db)
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")

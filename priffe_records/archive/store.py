@@ -46,6 +46,7 @@ from priffe_records.format.errors import BadRecord, PriffeError
 from priffe_records.format.reader import loads, read
 from priffe_records.format.record import Location, Record
 from priffe_records.format.writer import format_record
+from priffe_records.game.language import msg
 from priffe_records.rules.gcscope import batch_gc
 
 Progress = Callable[[int, int], None]  # (bytes read so far, records read so far)
@@ -583,7 +584,8 @@ def import_file(db: sqlite_utils.Database, source: str | os.PathLike[str] | IO[b
         raw: IO[bytes] = (open(source, "rb") if isinstance(source, str | os.PathLike)  # noqa: SIM115
                           else source)
     except OSError as e:
-        raise SourceError(f"{label}: {e.strerror or e}; nothing of it was imported") from None
+        raise SourceError(msg("{file}: {error}; nothing of it was imported", file=label,
+                              error=e.strerror or str(e))) from None
     counting = _Counting(raw)
     summary = dict.fromkeys(_COUNTS, 0)
 
@@ -613,11 +615,11 @@ def import_file(db: sqlite_utils.Database, source: str | os.PathLike[str] | IO[b
                 db.execute("ROLLBACK")
             raise
     except OSError as e:
-        raise SourceError(f"{label}: {e.strerror or e} while reading; nothing of it was "
-                          "imported") from None
+        raise SourceError(msg("{file}: {error} while reading; nothing of it was imported",
+                              file=label, error=e.strerror or str(e))) from None
     except sqlite3.Error as e:
-        raise ArchiveError(describe_sqlite_error(_db_name(db), e)
-                           + f"; nothing of {label} was imported") from None
+        raise ArchiveError(msg("{error}; nothing of {file} was imported", file=label,
+                               error=describe_sqlite_error(_db_name(db), e))) from None
     finally:
         if raw is not source:
             raw.close()
@@ -664,8 +666,8 @@ def _begin(db: sqlite_utils.Database, label: str) -> None:
     try:
         db.execute("BEGIN IMMEDIATE")
     except sqlite3.Error as e:
-        raise ArchiveError(describe_sqlite_error(_db_name(db), e)
-                           + f"; {label} was not imported") from None
+        raise ArchiveError(msg("{error}; {file} was not imported", file=label,
+                               error=describe_sqlite_error(_db_name(db), e))) from None
 
 
 def _db_name(db: sqlite_utils.Database) -> str:

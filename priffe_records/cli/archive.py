@@ -62,7 +62,7 @@ from priffe_records.cli.inputs import display_name, is_stdin, stdin_bytes
 from priffe_records.cli.output import Output, emit, json_value, output_options
 from priffe_records.format.reader import loads
 from priffe_records.format.writer import write
-from priffe_records.game.language import msg
+from priffe_records.game.language import msg, msg_n
 
 F = TypeVar("F", bound=Callable[..., Any])
 # Test hook: stop (sleep) after this many records of a file, inside its
@@ -127,8 +127,8 @@ def _open_readonly(db_path: str, timeout: float) -> sqlite_utils.Database:
     db = open_archive(db_path, readonly=True, timeout=timeout)
     if "deals" not in db.table_names():
         db.close()
-        raise ArchiveError(f"{db_path}: not a priffe archive yet (import records with "
-                           "'priffe import')")
+        raise ArchiveError(msg("{name}: not a priffe archive yet (import records with "
+                               "'priffe import')", name=db_path))
     return db
 
 
@@ -179,15 +179,17 @@ def import_command(paths: tuple[str, ...], db_path: str, timeout: float,
                     failed += 1
                     continue
                 except KeyboardInterrupt:
-                    progress.say(f"priffe: interrupted: {path} was rolled back; the files "
-                                 "before it are stored", err=True)
+                    progress.say("priffe: " + str(msg(
+                        "interrupted: {file} was rolled back; the files before it are stored",
+                        file=path)), err=True)
                     sys.exit(130)
                 except ArchiveError:
                     raise  # the database, not the file: the next file would fail too
                 except Exception as e:  # our bug: this file is rolled back, the others go on
-                    progress.say(f"priffe: {path}: internal error ({type(e).__name__}: {e}); "
-                                 "nothing of it was imported; please report it with this "
-                                 "file", err=True)
+                    bug = f"{type(e).__name__}: {e}"
+                    progress.say("priffe: " + str(msg(
+                        "{file}: internal error ({error}); nothing of it was imported; please "
+                        "report it with this file", file=path, error=bug)), err=True)
                     failed += 1
                     continue
                 progress.say(_summary_line(s))
@@ -208,10 +210,12 @@ def import_command(paths: tuple[str, ...], db_path: str, timeout: float,
 
 
 def _summary_line(s: FileSummary) -> str:
-    extra = f", {s.rejected} rejected" if s.rejected else ""
-    updated = f"{s.updated} updated, " if s.updated else ""
-    return (f"{s.source}: {s.records} records: {s.new} new, {updated}{s.duplicates} duplicates, "
-            f"{s.with_errors} with errors{extra}")
+    return (f"{s.source}: " + str(msg("{records} records: {new} new, ", records=s.records,
+                                      new=s.new))
+            + (str(msg("{n} updated, ", n=s.updated)) if s.updated else "")
+            + str(msg("{duplicates} duplicates, {errors} with errors", duplicates=s.duplicates,
+                      errors=s.with_errors))
+            + (str(msg(", {n} rejected", n=s.rejected)) if s.rejected else ""))
 
 
 class _Progress:
@@ -222,7 +226,7 @@ class _Progress:
         self.bar: Progress | None = None
         if console.is_terminal:
             self.bar = Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
-                                TextColumn("{task.fields[records]:>7} records"),
+                                TextColumn("{task.fields[records]:>7} " + str(msg("records"))),
                                 TimeRemainingColumn(), console=console, transient=True)
         self.stall = int(os.environ[STALL_ENV]) if os.environ.get(STALL_ENV, "").isdigit() \
             else 0
@@ -332,7 +336,7 @@ def sql_command(statement: str, db_path: str, timeout: float, out: Output,
             _ppn((rec for row in rows for rec in loads(str(row[i]), errors="collect")),
                  output)
         else:
-            emit(columns, rows, out)
+            emit(columns, rows, out, labels=False)  # the statement's own column names
 
 
 @click.command("export")
@@ -364,16 +368,17 @@ def stats_command(db_path: str, timeout: float, player: str | None, out: Output)
         db = _open_readonly(db_path, timeout)
         tables = stats(db, player)
         if out.style == "json":
-            doc = {t.title: [dict(zip(t.columns, r, strict=True)) for r in t.rows]
+            doc = {t.title.render("en"): [dict(zip(t.columns, r, strict=True)) for r in t.rows]
                    for t in tables}
             click.echo(json.dumps(doc, ensure_ascii=False, indent=2, default=json_value))
             return
         for t in tables:
             if out.style == "nl":
-                emit(["table", *t.columns], ([t.title, *r] for r in t.rows), out)
+                title = t.title.render("en")
+                emit(["table", *t.columns], ([title, *r] for r in t.rows), out)
                 continue
             if out.style in ("csv", "tsv"):
-                click.echo(f"# {t.title}")
+                click.echo(f"# {t.title.render('en')}")
             emit(t.columns, t.rows, out, title=t.title)
 
 
@@ -418,12 +423,16 @@ def remove_command(db_path: str, timeout: float, deal_ids: tuple[int, ...],
         done = remove(db, selection, dry_run=dry_run)
         db.close()
     for ident, ev, board, date, src in done.deals:
-        click.echo(f"{'would remove' if dry_run else 'removed'} deal {ident}: "
-                   + " · ".join(x for x in (ev, date, f"board {board}" if board else None, src)
-                                if x))
-    verb = "would remove" if dry_run else "removed"
-    click.echo(f"{verb} {len(done.deals)} deal(s); {len(done.parties)} partie(s) "
-               + ("would be recomputed" if dry_run else "recomputed"), err=True)
+        what = " · ".join(str(x) for x in (ev, date, msg("board {board}", board=board)
+                                           if board else None, src) if x)
+        click.echo(str(msg("would remove deal {id}: {what}", id=ident, what=what) if dry_run
+                       else msg("removed deal {id}: {what}", id=ident, what=what)))
+    deals = msg_n("{n} deal", "{n} deals", len(done.deals))
+    parties = msg_n("{n} partie", "{n} parties", len(done.parties))
+    click.echo(str(msg("would remove {deals}; {parties} would be recomputed", deals=deals,
+                       parties=parties) if dry_run
+                   else msg("removed {deals}; {parties} recomputed", deals=deals,
+                            parties=parties)), err=True)
     sys.exit(EXIT_OK if done.deals else EXIT_FINDINGS)
 
 

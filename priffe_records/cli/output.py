@@ -22,7 +22,7 @@ import tabulate
 from rich.console import Console
 from rich.table import Table
 
-from priffe_records.game.language import msg
+from priffe_records.game.language import Message, msg, msg_p
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -31,6 +31,59 @@ TABLE_FORMATS: tuple[str, ...] = tuple(sorted(tabulate.tabulate_formats))
 
 # Columns whose values may be long text: they fold on a narrow screen; the rest never wrap.
 _WRAPPING = frozenset({"event", "site", "players", "message", "commentary", "source", "ppn"})
+
+
+# Column headings of the tables our commands print, in the reader's language. JSON, CSV
+# and TSV keep the column names (scripts read one spelling); `priffe sql` shows the
+# user's own names.
+COLUMN_LABELS: dict[str, Message] = {
+    "id": msg_p("column", "id"), "date": msg_p("column", "date"),
+    "event": msg_p("column", "event"), "site": msg_p("column", "site"),
+    "rubber": msg_p("column", "rubber"), "board": msg_p("column", "board"),
+    "dealer": msg_p("column", "dealer"), "north": msg_p("column", "north"),
+    "east": msg_p("column", "east"), "south": msg_p("column", "south"),
+    "west": msg_p("column", "west"), "contract": msg_p("column", "contract"),
+    "declarer": msg_p("column", "declarer"), "tricks_ns": msg_p("column", "tricks_ns"),
+    "tricks_ew": msg_p("column", "tricks_ew"), "made": msg_p("column", "made"),
+    "slam": msg_p("column", "slam"), "score_ns": msg_p("column", "score_ns"),
+    "score_ew": msg_p("column", "score_ew"), "status": msg_p("column", "status"),
+    "errors": msg_p("column", "errors"), "source": msg_p("column", "source"),
+    "line": msg_p("column", "line"), "game": msg_p("column", "game"),
+    "pot": msg_p("column", "pot"), "players": msg_p("column", "players"),
+    "tricks": msg_p("column", "tricks"), "outcome": msg_p("column", "outcome"),
+    "score": msg_p("column", "score"), "file": msg_p("column", "file"),
+    "result": msg_p("column", "result"), "column": msg_p("column", "column"),
+    "record": msg_p("column", "record"), "rule": msg_p("column", "rule"),
+    "severity": msg_p("column", "severity"), "message": msg_p("column", "message"),
+    "player": msg_p("column", "player"), "rubbers": msg_p("column", "rubbers"),
+    "settlement": msg_p("column", "settlement"), "deals": msg_p("column", "deals"),
+    "declared": msg_p("column", "declared"),
+    "penalty_suffered": msg_p("column", "penalty_suffered"),
+    "penalty_inflicted": msg_p("column", "penalty_inflicted"), "slams": msg_p("column", "slams"),
+    "points": msg_p("column", "points"), "defeated": msg_p("column", "defeated"),
+    "partner": msg_p("column", "partner"), "defended": msg_p("column", "defended"),
+    "success_pct": msg_p("column", "success_pct"), "parties": msg_p("column", "parties"),
+    "balance": msg_p("column", "balance"),
+}
+
+# Words stored as values that a table shows in the reader's language (column, value).
+CELL_LABELS: dict[tuple[str, str], Message] = {
+    ("outcome", "made"): msg_p("outcome", "made"),
+    ("outcome", "defeated"): msg_p("outcome", "defeated"),
+    ("status", "clean"): msg_p("status", "clean"),
+    ("status", "warnings"): msg_p("status", "warnings"),
+    ("status", "errors"): msg_p("status", "errors"),
+    ("status", "unreadable"): msg_p("status", "unreadable"),
+    ("severity", "error"): msg_p("severity", "error"),
+    ("severity", "warning"): msg_p("severity", "warning"),
+    ("severity", "unverifiable"): msg_p("severity", "unverifiable"),
+}
+
+
+def heading(column: str) -> str:
+    """A column's heading in the active language (its own name when we have no label)."""
+    label = COLUMN_LABELS.get(column)
+    return column if label is None else label.render()
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,13 +163,21 @@ def json_value(v: object) -> str:
     return v.hex() if isinstance(v, bytes) else str(v)
 
 
-def _cell(v: object) -> str:
-    return "" if v is None else str(v)
+def _cell(v: object, column: str = "", labels: bool = False) -> str:
+    if v is None:
+        return ""
+    label = CELL_LABELS.get((column, v)) if labels and isinstance(v, str) else None
+    return str(v) if label is None else label.render()
 
 
 def emit(columns: Sequence[str], rows: Iterable[Sequence[Any]], output: Output,
-         title: str | None = None) -> int:
-    """Print ``rows`` on stdout in the chosen style; returns how many were printed."""
+         title: Message | str | None = None, labels: bool = True) -> int:
+    """Print ``rows`` on stdout in the chosen style; returns how many were printed.
+
+    A table shows the title and (``labels``) the headings in the reader's language.
+    """
+    shown = [heading(c) if labels else c for c in columns]
+    title = None if title is None else str(title)
     out = sys.stdout
     n = 0
     if output.style == "json":
@@ -141,18 +202,19 @@ def emit(columns: Sequence[str], rows: Iterable[Sequence[Any]], output: Output,
             w.writerow(row)
             n += 1
     elif output.fmt is not None:
-        body = [[_cell(v) for v in row] for row in rows]
+        body = [[_cell(v, c, labels) for c, v in zip(columns, row, strict=True)]
+                for row in rows]
         n = len(body)
         if title:
             out.write(title + "\n")
-        out.write(tabulate.tabulate(body, headers=list(columns) if output.headers else (),
+        out.write(tabulate.tabulate(body, headers=shown if output.headers else (),
                                     tablefmt=output.fmt) + "\n")
     else:
         table = Table(title=title, show_header=output.headers)
-        for c in columns:
-            table.add_column(c, overflow="fold", no_wrap=c not in _WRAPPING)
+        for c, h in zip(columns, shown, strict=True):
+            table.add_column(h, overflow="fold", no_wrap=c not in _WRAPPING)
         for row in rows:
-            table.add_row(*(_cell(v) for v in row))
+            table.add_row(*(_cell(v, c, labels) for c, v in zip(columns, row, strict=True)))
             n += 1
         console = Console()
         if not console.is_terminal:  # piped: no screen to fit, keep rows on one line
