@@ -185,7 +185,7 @@ def test_remove_by_source_event_and_partie(tmp_path: Path) -> None:
     assert count(db, "deal_history") == n_a + n_b
     # Nothing matched: exit 1 and a plain message; no option at all: exit 2.
     res = run("remove", "--db", str(db), "--event", "Nationskväll")
-    assert res.exit_code == 1 and "removed 0 deal(s)" in res.stderr
+    assert res.exit_code == 1 and "removed 0 deals" in res.stderr
     res = run("remove", "--db", str(db))
     assert res.exit_code == 2 and "name what to remove" in res.stderr
 

@@ -24,6 +24,7 @@ from rich.text import Text
 
 from priffe_records.format.record import Record
 from priffe_records.game.cards import SUITS, Card, Seat
+from priffe_records.game.language import Message, msg, msg_p
 from priffe_records.replay.wording import Words, check_line, where
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.partie import parties
@@ -93,21 +94,20 @@ def build_pref_replays(records: Sequence[Record]) -> dict[int, PrefReplay]:
     return out
 
 
-# Préférence words the shared replay vocabulary lacks, as players say them.
-_WORDS = {
-    "eldest": ("eldest", "förhand"), "discard": ("discard", "lägger bort"),
-    "dropped out": ("dropped out", "lägger sig"), "gives up": ("gives up", "ger upp"),
-    "gave up": ("gave up", "gav upp"), "hold": ("hold", "håller"),
-    "tricks": ("tricks", "stick"), "payments": ("payments", "betalningar"),
-    "pot": ("pot", "potten"), "balances": ("balances", "ställning"), "Talon": ("Talon", "Talong"),
-    "ante": ("ante: each pays {n} into the empty pot (P13)",
-             "insats: var och en lägger {n} i den tomma potten (P13)"),
+# Préférence words the shared replay vocabulary lacks, as players say them: catalog entries
+# like every other message, rendered in the replay's language.
+_WORDS: dict[str, Message] = {
+    "eldest": msg_p("pref replay", "eldest"), "discard": msg_p("pref replay", "discard"),
+    "dropped out": msg_p("pref replay", "dropped out"),
+    "gives up": msg_p("pref replay", "gives up"), "gave up": msg_p("pref replay", "gave up"),
+    "hold": msg_p("pref replay", "hold"), "tricks": msg_p("pref replay", "tricks"),
+    "payments": msg_p("pref replay", "payments"), "pot": msg_p("pref replay", "pot"),
+    "balances": msg_p("pref replay", "balances"), "Talon": msg_p("pref replay", "Talon"),
 }
 
 
 def _t(w: Words, key: str) -> str:
-    en, sv = _WORDS[key]
-    return sv if w.lang == "sv" else en
+    return _WORDS[key].render(w.lang)
 
 
 def _name(r: PrefReplay, seat: Seat, w: Words) -> str:
@@ -184,7 +184,8 @@ def pay_lines(r: PrefReplay, w: Words) -> list[str]:
         out.append(_t(w, "tricks") + ": " + _seats(o.tricks, signed=False))
     if line is not None:
         if line.ante:
-            out.append(_t(w, "ante").format(n=line.ante))
+            out.append(msg("ante: each pays {n} into the empty pot (P13)",
+                           n=line.ante).render(w.lang))
         out.append(f"{_t(w, 'payments')} (P12): {_seats(line.score)}")
         out.append(f"{_t(w, 'pot')}: {'?' if line.pot is None else line.pot}")
         if line.balances is not None:
