@@ -13,6 +13,7 @@ from archive_support import MESSY, consistent, count, partie_file, run
 from conftest import CORPUS
 
 from priffe_records import dumps, loads, read, write
+from priffe_records.archive import stored_messages
 from priffe_records.archive.metadata import METADATA_NAME
 from priffe_records.archive.schema import (
     APPLICATION_ID,
@@ -402,6 +403,7 @@ def test_metadata_for_datasette(tmp_path: Path, archive: Path) -> None:
     assert db["tables"]["deals"]["fts_table"] == "deals_fts"
     assert "contract" in db["tables"]["deals"]["facets"]
     conn = sqlite3.connect(archive)
+    stored_messages.register(conn)  # as the Datasette plugin does (prepare_connection)
     for name, query in db["queries"].items():  # every canned query runs on the schema
         params = {"player": "Anna", "words": "Lund"}
         conn.execute(query["sql"], params).fetchall()

@@ -4,11 +4,12 @@ headings and words; JSON and CSV keep their English keys for scripts."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import EXAMPLES
+from conftest import DATA, EXAMPLES
 
 from priffe_records.cli import cli
 
@@ -81,3 +82,72 @@ def test_remove_speaks_swedish(db: str) -> None:
     assert code == 2 and "ange vad som ska tas bort" in err
     code, out, err = _run("remove", "--lang", "en", "--db", db, "--id", "1", "--dry-run")
     assert out.startswith("would remove deal 1: ") and "would remove 1 deal; 1 partie" in err
+
+
+def _sql(db: str, lang: str, statement: str) -> list[dict[str, object]]:
+    code, out, err = _run("sql", "--lang", lang, "--db", db, "--json", statement)
+    assert code == 0, err
+    rows: list[dict[str, object]] = json.loads(out)
+    return rows
+
+
+def test_stored_findings_read_in_the_reader_s_language(tmp_path: Path) -> None:
+    """Imported in Swedish, stored as the message itself: English in `message`, either
+    language through priffe_message()."""
+    db = str(tmp_path / "f.db")
+    code, _, err = _run("import", "--lang", "sv", "--db", db, str(DATA / "broken.ppn"))
+    assert code == 0, err
+    query = ("SELECT message, priffe_message(message_json, message) AS shown FROM findings "
+             "WHERE rule = 'R11'")
+    [en] = _sql(db, "en", query)
+    [sv] = _sql(db, "sv", query)
+    assert en["message"] == sv["message"] == en["shown"]
+    assert "must follow diamonds (R11)" in str(en["shown"])
+    assert "måste bekänna ruter (R11)" in str(sv["shown"])
+
+
+def test_migration_to_v5_recovers_the_messages_of_old_rows(tmp_path: Path) -> None:
+    """A version-4 archive imported in Swedish: its findings read in English after the
+    migration; a text that no catalog entry renders keeps its words."""
+    from priffe_records.archive.schema import SCHEMA_VERSION, ensure_schema, open_archive
+
+    db_path = str(tmp_path / "old.db")
+    assert _run("import", "--db", db_path, str(DATA / "broken.ppn"))[0] == 0
+    conn = sqlite3.connect(db_path)
+    rows = conn.execute("SELECT id, message_json FROM findings").fetchall()
+    assert rows and all(data for _, data in rows)
+    from priffe_records.archive.stored_messages import shown
+    for ident, data in rows:  # as version 4 stored it: Swedish text, no message
+        conn.execute("UPDATE findings SET message = ? WHERE id = ?", [shown(data, "", "sv"), ident])
+    own = rows[-1][0]  # a text the catalog cannot have made
+    conn.execute("UPDATE findings SET message = 'ett eget ord' WHERE id = ?", [own])
+    conn.execute("ALTER TABLE findings DROP COLUMN message_json")
+    conn.execute("PRAGMA user_version = 4")
+    conn.commit()
+    conn.close()
+    db = open_archive(db_path)
+    ensure_schema(db)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    after = db.execute("SELECT id, message, message_json FROM findings").fetchall()
+    db.close()
+    assert [r for r in after if r[0] == own] == [(own, "ett eget ord", None)]
+    recovered = [r for r in after if r[2] is not None]
+    assert len(recovered) >= len(after) * 2 // 3, after  # most texts are found again
+    r11 = [r for r in recovered if "(R11)" in r[1]]
+    assert r11 and "must follow diamonds" in r11[0][1]
+    assert str(shown(r11[0][2], None, "sv")).endswith("måste bekänna ruter (R11)")
+
+
+def test_datasette_shows_a_stored_finding_in_the_reader_s_language() -> None:
+    pytest.importorskip("datasette")
+    from priffe_records.archive.stored_messages import message_json
+    from priffe_records.cli.datasette_plugin import render_cell
+    from priffe_records.game.language import msg, use_language
+
+    data = message_json(msg("{file}: no such file", file="x.ppn"))
+    row = {"id": 1, "message_json": data}
+    with use_language("sv"):
+        cell = render_cell(row, "x.ppn: no such file", "message", "findings", "priffe", None)
+    assert str(cell) == "x.ppn: filen finns inte"
+    assert render_cell({"id": 1, "message_json": None}, "own words", "message", "findings",
+                       "priffe", None) is None  # shown as stored

@@ -11,10 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from priffe_records.archive.stored_messages import message_json
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import PLAYER_TAGS, Location, Record
 from priffe_records.format.values import is_unspecified
 from priffe_records.game.cards import SEATS, Seat
+from priffe_records.game.language import Message, render
 from priffe_records.rules.family import family_for
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.partie import parties
@@ -32,20 +34,24 @@ from priffe_records.rules.priffe.scoring import SidePoints, declaring_side
 class FindingRow:
     rule: str
     severity: str  # error | warning | unverifiable
-    message: str
+    message: str  # English
     file: str | None
     line: int | None
     col: int | None
+    message_json: str | None = None  # the message itself: shown in the reader's language
 
     def values(self) -> tuple[str | int | None, ...]:
-        return (self.rule, self.severity, self.message, self.file, self.line, self.col)
+        return (self.rule, self.severity, self.message, self.file, self.line, self.col,
+                self.message_json)
 
     @classmethod
-    def at(cls, rule: str, severity: str, message: str,
+    def at(cls, rule: str, severity: str, text: Message | str,
            location: Location | None) -> FindingRow:
+        english, data = render(text, "en"), message_json(text)
         if location is None:
-            return cls(rule, severity, message, None, None, None)
-        return cls(rule, severity, message, location.file, location.line, location.column)
+            return cls(rule, severity, english, None, None, None, data)
+        return cls(rule, severity, english, location.file, location.line, location.column,
+                   data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,7 +267,7 @@ def _rubber(end: RubberEnd, last: Record | None) -> RubberFacts:
 
 
 def _row(f: Finding) -> FindingRow:
-    return FindingRow.at(f.rule, f.severity.value, f.message, f.location)
+    return FindingRow.at(f.rule, f.severity.value, f.text, f.location)
 
 
 def check_partie(group: Sequence[Record | BadRecord]) -> PartieCheck:

@@ -69,7 +69,8 @@ _QUERIES: dict[str, dict[str, Any]] = {
     "slams": {"title": "Slams (R16)", "sql": "SELECT * FROM slams ORDER BY deal_id"},
     "records_with_errors": {
         "title": "Records with errors, and why",
-        "sql": "SELECT d.id, d.source, d.line, d.status, f.rule, f.severity, f.message "
+        "sql": "SELECT d.id, d.source, d.line, d.status, f.rule, f.severity, "
+               "priffe_message(f.message_json, f.message) AS message "
                "FROM deals d JOIN findings f ON f.deal_id = d.id "
                "WHERE f.severity = 'error' ORDER BY d.id, f.id",
     },

@@ -26,10 +26,11 @@ from urllib.parse import quote
 
 import sqlite_utils
 
+from priffe_records.archive import stored_messages
 from priffe_records.format.errors import PriffeError
 from priffe_records.game.language import Message, msg
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 APPLICATION_ID = 0x50524946  # "PRIF": marks the file as a priffe archive
 DEFAULT_TIMEOUT = 60.0  # seconds to wait for another writer (an import running)
 
@@ -66,6 +67,7 @@ def open_archive(path: str | os.PathLike[str], *, readonly: bool = False,
             conn = sqlite3.connect(name, timeout=timeout, isolation_level=None)
         except sqlite3.Error as e:
             raise ArchiveError(describe_sqlite_error(name, e)) from None
+    stored_messages.register(conn)  # priffe_message(message_json, message) in SQL
     db = sqlite_utils.Database(conn, execute_plugins=False)
     try:
         db.execute("PRAGMA foreign_keys = ON")
@@ -374,6 +376,24 @@ def _v4(db: sqlite_utils.Database) -> None:
     }, pk="source", not_null=["sha256"])
 
 
+# ---------------------------------------------------------------- version 5
+
+
+def _v5(db: sqlite_utils.Database) -> None:
+    """Findings as messages (issue 12): ``findings.message_json`` holds the gettext id and
+    field values, so a reader sees them in their language (SQL: ``priffe_message``), and
+    ``message`` is English. Rows stored before hold text in the language of their import:
+    each distinct text is matched against the catalog (:func:`stored_messages.recover`);
+    a text no entry renders keeps its words and a NULL ``message_json``."""
+    db.execute("ALTER TABLE findings ADD COLUMN message_json TEXT")
+    texts = [row[0] for row in db.execute("SELECT DISTINCT message FROM findings")]
+    for text in texts:
+        message = stored_messages.recover(text)
+        if message is not None:
+            db.execute("UPDATE findings SET message_json = ?, message = ? WHERE message = ?",
+                       [stored_messages.message_json(message), message.render("en"), text])
+
+
 # Append-only: a new step goes at the end (each bumps SCHEMA_VERSION by one).
-MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_v1, _v2, _v3, _v4]
+MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_v1, _v2, _v3, _v4, _v5]
 assert len(MIGRATIONS) == SCHEMA_VERSION

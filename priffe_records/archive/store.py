@@ -328,14 +328,15 @@ class Store:
                  for f in facts.findings]
         if found:
             conn.executemany("INSERT INTO findings (deal_id, partie_id, rule, severity, "
-                             "message, file, line, col) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", found)
+                             "message, file, line, col, message_json) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", found)
 
     def findings(self, partie_id: int | None, deal_id: int | None,
                  found: Sequence[engine.FindingRow]) -> None:
         if found:
             self.db.conn.executemany(
                 "INSERT INTO findings (deal_id, partie_id, rule, severity, message, file, "
-                "line, col) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "line, col, message_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(deal_id, partie_id, *f.values()) for f in found])
 
     def rubbers(self, partie_id: int, rubbers: Sequence[engine.RubberFacts],

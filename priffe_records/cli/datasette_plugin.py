@@ -27,6 +27,7 @@ from datasette.utils.asgi import Response
 from markupsafe import Markup, escape
 from rich.console import Console
 
+from priffe_records.archive import stored_messages
 from priffe_records.archive.query import QueryError, partie_of_deal, partie_texts
 from priffe_records.cli.preference_report import PrefSheetView
 from priffe_records.cli.replay import records_of_deal, replays_of
@@ -110,6 +111,12 @@ def register_routes() -> list[tuple[str, Any]]:
 
 
 @hookimpl  # type: ignore[untyped-decorator]
+def prepare_connection(conn: Any) -> None:
+    """``priffe_message(message_json, message)`` for canned queries and the SQL box."""
+    stored_messages.register(conn)
+
+
+@hookimpl  # type: ignore[untyped-decorator]
 def render_cell(row: Any, value: Any, column: str, table: str | None, database: str,
                 datasette: Any) -> Markup | None:
     """Links from a deal's PPN text to its replay, and from a partie's event to its sheet."""
@@ -117,6 +124,12 @@ def render_cell(row: Any, value: Any, column: str, table: str | None, database: 
         ident = row["id"]
     except (IndexError, KeyError, TypeError):
         return None
+    if table == "findings" and column == "message":
+        try:  # the finding in the reader's language (the column holds English)
+            data = row["message_json"]
+        except (IndexError, KeyError):
+            return None
+        return Markup("{}").format(stored_messages.shown(data, value)) if data else None
     if table == "deals" and column == "ppn" and ident is not None:
         href = datasette.urls.path(f"/{database}/deals/{int(ident)}/replay")
         return Markup('<a href="{}">replay ▶</a><details><summary>PPN</summary>'

@@ -31,6 +31,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 LANGUAGES = ("en", "sv")
 DEFAULT_LANGUAGE = "en"
@@ -214,3 +215,64 @@ def catalog(lang: str) -> gettext.NullTranslations:
     if lang == DEFAULT_LANGUAGE:
         return gettext.NullTranslations()
     return gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang], fallback=True)
+
+
+# ------------------------------------------------------------------ stored messages
+
+
+class Texts:
+    """A field value we cannot store as a message: its text in each language, as rendered
+    when it was stored."""
+
+    __slots__ = ("texts",)
+
+    def __init__(self, texts: Mapping[str, str]) -> None:
+        self.texts = dict(texts)
+
+    def render(self, lang: str | None = None) -> str:
+        lang = lang or _current.get()
+        return self.texts.get(lang) or self.texts.get(DEFAULT_LANGUAGE) or ""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Texts) and self.texts == other.texts
+
+    def __hash__(self) -> int:
+        return hash(tuple(sorted(self.texts.items())))
+
+
+def to_data(message: Message) -> dict[str, object]:
+    """A message as JSON-ready data (the archive stores it), to be read back by
+    :func:`from_data` and rendered in whatever language the reader has."""
+    out: dict[str, object] = {"id": message.id}
+    if message.context is not None:
+        out["context"] = message.context
+    if message.plural is not None:
+        out["plural"] = message.plural
+        out["n"] = message.n
+    if message.params:
+        out["params"] = {k: _value_data(v) for k, v in message.params.items()}
+    return out
+
+
+def _value_data(value: object) -> object:
+    if isinstance(value, Message):
+        return to_data(value)
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, Texts):
+        return {"texts": value.texts}
+    return {"texts": {lang: render(value, lang) for lang in LANGUAGES}}
+
+
+def from_data(data: Mapping[str, Any]) -> Message:
+    """The message :func:`to_data` stored."""
+    params = {k: _value(v) for k, v in dict(data.get("params") or {}).items()}
+    n = data.get("n")
+    return Message(str(data["id"]), params, context=data.get("context"),
+                   plural=data.get("plural"), n=int(n) if n is not None else None)
+
+
+def _value(data: object) -> object:
+    if isinstance(data, dict):
+        return Texts(data["texts"]) if "texts" in data else from_data(data)
+    return data

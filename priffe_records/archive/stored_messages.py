@@ -1,0 +1,227 @@
+"""Findings stored as messages, so an archive reads in its reader's language.
+
+A finding's text is stored twice: ``findings.message``, rendered in English (for
+full-text search and plain SQL), and ``findings.message_json``, the gettext id and
+field values (:func:`~priffe_records.game.language.to_data`). The SQL function
+``priffe_message(message_json, message)``, registered on every archive connection
+and in the Datasette plugin, renders it in the active language.
+
+Rows stored before schema version 5 hold only the text, in the language of their
+import: :func:`recover` finds the catalog entry it was rendered from (English or
+Swedish) and its field values, so the migration can store the message too.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import sqlite3
+import struct
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+
+from priffe_records.format.record import HEAD_TAGS, SCORE_TAGS
+from priffe_records.game.cards import Card
+from priffe_records.game.language import (
+    DOMAIN,
+    LANGUAGES,
+    LOCALE_DIR,
+    Message,
+    from_data,
+    render,
+    to_data,
+)
+from priffe_records.game.words import card_name
+
+SQL_FUNCTION = "priffe_message"
+SEAT_WORDS = ("North", "East", "South", "West")  # tag names too, but in a message a seat
+_FIELD = re.compile(r"\{(\w+)(![rs])?\}")
+_RULES = re.compile(r"\b[RP]\d+\b")
+
+
+def message_json(text: Message | str) -> str | None:
+    """What ``findings.message_json`` holds for a finding's text (None: a plain string)."""
+    if not isinstance(text, Message):
+        return None
+    return json.dumps(to_data(text), ensure_ascii=False, separators=(",", ":"))
+
+
+def shown(data: str | None, stored: str | None, lang: str | None = None) -> str | None:
+    """The finding's text in ``lang`` (default: the active one); the stored text when it
+    has no message or the message cannot be read."""
+    if data:
+        try:
+            return from_data(json.loads(data)).render(lang)
+        except (ValueError, KeyError, TypeError, IndexError):
+            pass
+    return stored
+
+
+def register(conn: sqlite3.Connection) -> None:
+    """Make ``priffe_message(message_json, message)`` callable in SQL on ``conn``."""
+    fn: Callable[[str | None, str | None], str | None] = shown
+    conn.create_function(SQL_FUNCTION, 2, fn)
+
+
+# ------------------------------------------------------------------ old rows
+
+
+def _mo(path: Path) -> list[tuple[str, list[str]]]:
+    """(msgid, msgstr forms) of a compiled catalog; the msgid keeps its plural after a NUL
+    (gettext's reader drops it, and a plural's English form is needed here)."""
+    data = path.read_bytes()
+    magic = struct.unpack("<I", data[:4])[0]
+    order = "<" if magic == 0x950412DE else ">"
+    _, count, ids, strs = struct.unpack(order + "4I", data[4:20])
+    out = []
+    for i in range(count):
+        n, at = struct.unpack(order + "2I", data[ids + 8 * i:ids + 8 * i + 8])
+        m, to = struct.unpack(order + "2I", data[strs + 8 * i:strs + 8 * i + 8])
+        out.append((data[at:at + n].decode("utf-8"),
+                    data[to:to + m].decode("utf-8").split("\0")))
+    return out
+
+
+@cache
+def _entries() -> tuple[tuple[str | None, str, str | None, str, int], ...]:
+    """(context, id, plural id, template) of every catalog text, in both languages."""
+    out: list[tuple[str | None, str, str | None, str, int]] = []
+    mo = LOCALE_DIR / "sv" / "LC_MESSAGES" / f"{DOMAIN}.mo"
+    for key, forms in _mo(mo) if mo.exists() else []:
+        if not key:
+            continue  # the header
+        context, _, key = key.rpartition("\x04") if "\x04" in key else ("", "", key)
+        ident, _, plural = key.partition("\0")
+        # A plural's form stands for n = 1 or "more" (English and Swedish: n != 1).
+        for i, english in enumerate((ident, plural) if plural else (ident,)):
+            out.append((context or None, ident, plural or None, english, 1 + i))
+        for i, text in enumerate(forms):
+            out.append((context or None, ident, plural or None, text, 1 + min(i, 1)))
+    # language.listing's separator, the same in every language (not a catalog entry)
+    out.append((None, "{a}, {b}", None, "{a}, {b}", 1))
+    return tuple(out)
+
+
+@cache
+def _patterns() -> tuple[tuple[re.Pattern[str], str | None, str, str | None, int,
+                                frozenset[str], int, frozenset[str], bool], ...]:
+    """Regexes of the templates with fields, most specific (most literal text) first."""
+    out = []
+    for context, ident, plural, template, form in _entries():
+        fields = _FIELD.findall(template)
+        literal = _FIELD.sub("", template)
+        if not fields:
+            continue
+        parts, last = [], 0
+        for m in _FIELD.finditer(template):
+            parts.append(re.escape(template[last:m.start()]))
+            name = m.group(1)
+            parts.append(f"(?P={name})" if f"(?P<{name}>" in "".join(parts)
+                         else f"(?P<{name}>.+?)")
+            last = m.end()
+        parts.append(re.escape(template[last:]))
+        out.append((re.compile("".join(parts), re.S), context, ident, plural, form,
+                    frozenset(_RULES.findall(template)), len(literal),
+                    frozenset(name for name, conv in fields if conv == "!r"),
+                    not literal.strip(" ,;")))  # "{a}, {b}": only inside another message
+    out.sort(key=lambda p: -p[6])
+    return tuple(out)
+
+
+@cache
+def _words() -> dict[str, Message]:
+    """Field-less catalog texts (seats, suits, ranks …) by their text in either language."""
+    out: dict[str, Message] = {}
+    for context, ident, _plural, template, _form in _entries():
+        if "{" not in template:
+            out.setdefault(template, Message(ident, context=context))
+    return out
+
+
+_TAG_NAMES = frozenset((*(t for t in HEAD_TAGS if t not in SEAT_WORDS), *SCORE_TAGS,
+                        "Deal", "Auction", "Play", "Contract", "Declarer", "Result", "Talon",
+                        "Discard", "Dropout", "Scoring", "Dealer", "Vulnerable"))
+_CARD = re.compile(r"^([♠♥♦♣])(10|[2-9]|Ä|K|D|Kn|A|Q|J|T)$")
+_SV_RANKS = {"Ä": "A", "D": "Q", "Kn": "J", "10": "T"}
+
+
+def _field(text: str, quoted: bool = False) -> object:
+    """A captured field value as what it was: a number, a word, a card, else the text."""
+    if quoted:  # a {value!r} field: the text is the repr of a string
+        try:
+            value = ast.literal_eval(text)
+        except (ValueError, SyntaxError):
+            return text
+        return value if isinstance(value, str) else text
+    if re.fullmatch(r"-?\d+", text):
+        return int(text)
+    card = _CARD.match(text)
+    if card:
+        suit = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}[card.group(1)]
+        try:
+            return card_name(Card.parse(suit + _SV_RANKS.get(card.group(2), card.group(2))))
+        except ValueError:
+            return text
+    if text in _TAG_NAMES:
+        return text  # a tag name is the same in every language
+    return _words().get(text, text)
+
+
+def recover(text: str) -> Message | None:
+    """The catalog message ``text`` was rendered from, with its field values, or None.
+
+    Field values are read back as numbers, cards, catalog words or, recursively, catalog
+    messages; the most specific template whose message renders back to exactly ``text``
+    (in English or Swedish) wins.
+    """
+    return _recover(text, 0)
+
+
+@cache
+def _recover(text: str, depth: int) -> Message | None:
+    exact = _words().get(text)
+    if exact is not None:
+        return exact
+    rules = frozenset(_RULES.findall(text))
+    best: tuple[int, Message] | None = None
+    for pattern, context, ident, plural, form, want, _, quoted, generic in _patterns():
+        if not want <= rules or (generic and depth == 0):
+            continue
+        m = pattern.fullmatch(text)
+        if m is None:
+            continue
+        params = {k: _nested(v, k in quoted, depth) for k, v in m.groupdict().items()}
+        if "n" in params and not isinstance(params["n"], int):
+            continue  # {n} is a number in every message
+        n = params.pop("n", form) if plural else None  # no {n} in the text: the form's n
+        message = Message(ident, params, context=context, plural=plural,
+                          n=n if isinstance(n, int) else None)
+        if not any(render(message, lang) == text for lang in LANGUAGES):
+            continue
+        left = _words_left(message)  # fewer words kept as text: better read
+        if best is None or left < best[0]:
+            best = (left, message)
+            if left == 0:
+                break
+    return None if best is None else best[1]
+
+
+def _words_left(message: Message) -> int:
+    """How many field values stayed plain text with words in them (not a name or tag)."""
+    n = 0
+    for v in message.params.values():
+        if isinstance(v, Message):
+            n += _words_left(v)
+        elif isinstance(v, str) and re.search(r"[^\W\d_]", v) and v not in _TAG_NAMES \
+                and not _RULES.fullmatch(v):
+            n += 1
+    return n
+
+
+def _nested(text: str, quoted: bool, depth: int) -> object:
+    value = _field(text, quoted)
+    if isinstance(value, str) and not quoted and depth < 8 and " " in value:
+        return _recover(value, depth + 1) or value
+    return value
