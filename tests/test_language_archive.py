@@ -151,3 +151,15 @@ def test_datasette_shows_a_stored_finding_in_the_reader_s_language() -> None:
     assert str(cell) == "x.ppn: filen finns inte"
     assert render_cell({"id": 1, "message_json": None}, "own words", "message", "findings",
                        "priffe", None) is None  # shown as stored
+
+
+def test_operating_system_errors_in_the_reader_s_language() -> None:
+    import errno
+
+    from priffe_records.game.language import os_reason, render
+
+    full = OSError(errno.ENOSPC, "No space left on device")
+    assert render(os_reason(full), "sv") == "disken är full"
+    assert render(os_reason(full), "en") == "no space left on the disk"
+    odd = OSError(errno.ENAMETOOLONG, "File name too long")
+    assert os_reason(odd) == "File name too long"  # words we lack stay the system's

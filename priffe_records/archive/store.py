@@ -46,7 +46,7 @@ from priffe_records.format.errors import BadRecord, PriffeError
 from priffe_records.format.reader import loads, read
 from priffe_records.format.record import Location, Record
 from priffe_records.format.writer import format_record
-from priffe_records.game.language import msg
+from priffe_records.game.language import msg, os_reason
 from priffe_records.rules.gcscope import batch_gc
 
 Progress = Callable[[int, int], None]  # (bytes read so far, records read so far)
@@ -586,7 +586,7 @@ def import_file(db: sqlite_utils.Database, source: str | os.PathLike[str] | IO[b
                           else source)
     except OSError as e:
         raise SourceError(msg("{file}: {error}; nothing of it was imported", file=label,
-                              error=e.strerror or str(e))) from None
+                              error=os_reason(e))) from None
     counting = _Counting(raw)
     summary = dict.fromkeys(_COUNTS, 0)
 
@@ -617,7 +617,7 @@ def import_file(db: sqlite_utils.Database, source: str | os.PathLike[str] | IO[b
             raise
     except OSError as e:
         raise SourceError(msg("{file}: {error} while reading; nothing of it was imported",
-                              file=label, error=e.strerror or str(e))) from None
+                              file=label, error=os_reason(e))) from None
     except sqlite3.Error as e:
         raise ArchiveError(msg("{error}; nothing of {file} was imported", file=label,
                                error=describe_sqlite_error(_db_name(db), e))) from None

@@ -55,6 +55,7 @@ from priffe_records.cli.common import (
     EXIT_UNUSABLE,
     UserError,
     quiet_stdout,
+    quiet_verbose_options,
     user_errors,
 )
 from priffe_records.cli.format import expand_paths
@@ -141,8 +142,9 @@ def _open_readonly(db_path: str, timeout: float) -> sqlite_utils.Database:
 @click.option("--reject-invalid", is_flag=True,
               help="Skip records with rule errors or syntax errors instead of storing them "
                    "flagged.")
+@quiet_verbose_options(quiet="Errors only: no line per file, no totals.", verbose=None)
 def import_command(paths: tuple[str, ...], db_path: str, timeout: float,
-                   reject_invalid: bool) -> None:
+                   reject_invalid: bool, quiet: bool) -> None:
     """Import PPN/PBN files (folders: every .ppn/.pbn below; '-' standard input) into the archive.
 
     Every record is stored with its validator findings; records that break a
@@ -192,11 +194,14 @@ def import_command(paths: tuple[str, ...], db_path: str, timeout: float,
                         "report it with this file", file=path, error=bug)), err=True)
                     failed += 1
                     continue
-                progress.say(_summary_line(s))
+                if not quiet:
+                    progress.say(_summary_line(s))
                 for k in totals:
                     totals[k] += getattr(s, k)
         db.close()
     t = totals
+    if quiet:
+        sys.exit(EXIT_UNUSABLE if failed + missing else EXIT_OK)
     click.echo(str(msg("{files} file(s), {records} records: {new} new, ", files=len(files) - failed,
                        records=t["records"], new=t["new"]))
                + (str(msg("{n} updated, ", n=t["updated"])) if t["updated"] else "")

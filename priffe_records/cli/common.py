@@ -3,6 +3,7 @@ an exit code."""
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -15,7 +16,14 @@ import click
 from priffe_records.cli import click_words
 from priffe_records.cli.help_texts import translate_help
 from priffe_records.format.errors import PriffeError
-from priffe_records.game.language import LANGUAGES, Message, msg, resolve_language, use_language
+from priffe_records.game.language import (
+    LANGUAGES,
+    Message,
+    msg,
+    os_reason,
+    resolve_language,
+    use_language,
+)
 from priffe_records.rules.priffe.options import PRESETS, Options
 
 click_words.install()  # click's own words ("Usage:", "Error:") follow --lang too
@@ -51,7 +59,7 @@ def user_errors() -> Iterator[None]:
         raise UserError(msg("{file}: permission denied", file=e.filename)) from None
     except OSError as e:
         name = getattr(e, "filename", None) or ""
-        raise UserError(f"{name}: {e.strerror or e}") from None
+        raise UserError(msg("{file}: {reason}", file=name, reason=os_reason(e))) from None
     except KeyboardInterrupt:
         click.echo("priffe: " + str(msg("interrupted")), err=True)
         sys.exit(130)
@@ -75,6 +83,32 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def _preset(ctx: click.Context, param: click.Parameter, value: str) -> Options:
     return PRESETS[value]
+
+
+QUIET_HELP = "Errors only: no warnings or unverifiable rules, in the report and in the summary."
+VERBOSE_HELP = "Also list each check that passed."
+
+
+def quiet_verbose_options(quiet: str = QUIET_HELP, verbose: str | None = VERBOSE_HELP
+                          ) -> Callable[[F], F]:
+    """``-q/--quiet`` and (unless ``verbose`` is None) ``-v/--verbose``, the same on every
+    command: quiet shows errors only, verbose adds each check that passed (or, for ``fmt``,
+    each file that was already canonical). The command receives ``quiet`` (and
+    ``verbose``); giving both is a usage error."""
+    def decorate(f: F) -> F:
+        @functools.wraps(f)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            if kwargs.get("quiet") and kwargs.get("verbose"):
+                raise click.UsageError(str(msg("Choose either --quiet or --verbose.")))
+            return f(*args, **kwargs)
+
+        decorated: Callable[..., Any] = wrapper
+        if verbose is not None:
+            decorated = click.option("-v", "--verbose", is_flag=True, help=verbose)(decorated)
+        decorated = click.option("-q", "--quiet", is_flag=True, help=quiet)(decorated)
+        return decorated  # type: ignore[return-value]
+
+    return decorate
 
 
 def preset_option(f: F) -> F:

@@ -19,6 +19,7 @@ from priffe_records.cli.common import (
     EXIT_OK,
     UserError,
     quiet_stdout,
+    quiet_verbose_options,
     user_errors,
 )
 from priffe_records.cli.inputs import display_name, is_stdin, open_input
@@ -97,8 +98,10 @@ def report_bad(bad: BadRecord | Record) -> None:
               help="Change nothing; print a unified diff of what would change (like black).")
 @click.option("--resolve-inheritance", is_flag=True,
               help="Write '#'/'##' inherited tag values out in full.")
+@quiet_verbose_options(quiet="Errors only: no line per reformatted file, no summary.",
+                       verbose="Also list each file that was already canonical.")
 def fmt_command(files: tuple[str, ...], check: bool, output: str | None, show_diff: bool,
-                resolve_inheritance: bool) -> None:
+                resolve_inheritance: bool, quiet: bool, verbose: bool) -> None:
     """Rewrite PPN/PBN FILES in canonical export format.
 
     A file is replaced only when its new text reads back to the same records;
@@ -116,6 +119,8 @@ def fmt_command(files: tuple[str, ...], check: bool, output: str | None, show_di
                 outcome = _fmt_in_memory(path, check, show_diff, resolve_inheritance)
                 failed += outcome == "refused"
                 changed += outcome == "changed"
+                if verbose and outcome == "same":
+                    click.echo(str(msg("{file}: already canonical", file=path)), err=True)
                 continue
             result = reformat(path, check=check, resolve_inheritance=resolve_inheritance)
             for err in result.problems:
@@ -128,8 +133,11 @@ def fmt_command(files: tuple[str, ...], check: bool, output: str | None, show_di
                 changed += 1
                 said = (msg("would reformat {file}", file=path) if check
                         else msg("reformatted {file}", file=path))
-                click.echo(str(said), err=True)
-    if output is None and not (len(files) == 1 and is_stdin(files[0])):
+                if not quiet:
+                    click.echo(str(said), err=True)
+            elif verbose:
+                click.echo(str(msg("{file}: already canonical", file=path)), err=True)
+    if output is None and not quiet and not (len(files) == 1 and is_stdin(files[0])):
         done = (msg_n("{n} file would be reformatted", "{n} files would be reformatted",
                       changed) if check or show_diff
                 else msg_n("{n} file reformatted", "{n} files reformatted", changed))

@@ -18,7 +18,7 @@ from priffe_records.cli.common import EXIT_OK, UserError, user_errors
 from priffe_records.format.atomic import write_text_atomically
 from priffe_records.format.record import Record
 from priffe_records.format.writer import dumps
-from priffe_records.game.language import msg
+from priffe_records.game.language import msg, msg_n
 from priffe_records.rules.blank import GAMES, random_deals, seats, skeleton
 
 GAME_OPTION = click.option("--game", type=click.Choice(GAMES), default="priffe",
@@ -37,7 +37,8 @@ def _emit(records: list[Record], output: str | None, force: bool) -> None:
                             file=output))
     with user_errors():
         write_text_atomically(output, text)
-    click.echo(str(msg("wrote {file} ({count} records)", file=output, count=len(records))),
+    click.echo(str(msg_n("wrote {file} ({n} record)", "wrote {file} ({n} records)", len(records),
+                             file=output)),
                err=True)
 
 

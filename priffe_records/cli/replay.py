@@ -24,7 +24,7 @@ from priffe_records.cli.common import (
 from priffe_records.cli.inputs import display_name, open_input
 from priffe_records.format.reader import loads, read
 from priffe_records.format.record import Record
-from priffe_records.game.language import language, msg
+from priffe_records.game.language import language, msg, msg_n
 from priffe_records.replay.html import write_page
 from priffe_records.replay.model import DealReplay, build_replays
 from priffe_records.replay.preference import (
@@ -223,7 +223,8 @@ def replay_command(file: str | None, board: int | None, rubber: int | None, db: 
         _check_priffe(chosen)
         if html is not None:
             write_page(html, chosen, w)
-            click.echo(str(msg("wrote {file} ({count} deal(s))", file=html, count=len(chosen))),
+            click.echo(str(msg_n("wrote {file} ({n} deal)", "wrote {file} ({n} deals)",
+                                     len(chosen), file=html)),
                        err=True)
         else:
             terminal = sys.stdout.isatty() and sys.stdin.isatty()

@@ -24,6 +24,7 @@ from priffe_records.cli.common import (
     EXIT_UNUSABLE,
     UserError,
     preset_option,
+    quiet_verbose_options,
     user_errors,
 )
 from priffe_records.cli.format import expand_paths
@@ -143,10 +144,7 @@ def _errors_summary(errors: int, files: int, records: int) -> str:
 @output_options(json_lines=True)
 @click.option("--conventions", is_flag=True,
               help="Also warn about opening bids the conventions do not allow (R9).")
-@click.option("-q", "--quiet", is_flag=True,
-              help="Errors only: no warnings or unverifiable rules, in the report and in the "
-                   "summary.")
-@click.option("-v", "--verbose", is_flag=True, help="Also list each check that passed.")
+@quiet_verbose_options()
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Processes to check a file with (default: the number of CPUs for a file "
                    "over 2 MB, else 1). The output is the same for any number.")
@@ -160,8 +158,6 @@ def validate_command(files: tuple[str, ...], out: Output, conventions: bool, qui
     Without an output option the findings are grouped by record; --table,
     --csv, --tsv, --json/--nl give one row per finding.
     """
-    if quiet and verbose:
-        raise click.UsageError("Choose either --quiet or --verbose.")
     console = _console()
     all_findings: list[Finding] = []
     rows: list[tuple[object, ...]] = []
@@ -237,9 +233,11 @@ def validate_command(files: tuple[str, ...], out: Output, conventions: bool, qui
               help="With --fill: replace wrong claimed values instead of refusing.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
               help="With --fill: write here ('-' for stdout) instead of rewriting FILE.")
+@quiet_verbose_options(quiet="Errors only: no score sheet.",
+                       verbose="Also list each check that passed, record by record.")
 @preset_option
 def score_command(file: str, fill: bool, force: bool, output: str | None,
-                  options: Options) -> None:
+                  options: Options, quiet: bool, verbose: bool) -> None:
     """Print the score sheet of the partie(s) in FILE: deals, rubber ends, standings.
 
     FILE '-' reads standard input; with --fill the filled records then go to
@@ -260,12 +258,20 @@ def score_command(file: str, fill: bool, force: bool, output: str | None,
                 click.echo(str(e), err=True)
         sheets = score_parties(records, options=options)
         pref_sheets = score_preference(records)
-    for sheet in sheets:
+    for sheet in sheets if not quiet else ():
         if sheet.rows:
             console.print(SheetView(sheet))
-    for pref in pref_sheets:
+    for pref in pref_sheets if not quiet else ():
         if pref.rows:
             console.print(PrefSheetView(pref))
+    if verbose:
+        found = [f for s in sheets for f in s.findings] + [f for p in pref_sheets
+                                                          for f in p.findings]
+        checks = {i: present(r) for i, r in enumerate(records, 1) if isinstance(r, Record)}
+        boards = {i: r.get("Board") if isinstance(r, Record) else None
+                  for i, r in enumerate(records, 1)}
+        for line in _passed_lines(checks, found, boards):
+            console.print(line)
     if not any(sheet.rows for sheet in sheets) and not any(p.rows for p in pref_sheets):
         click.echo(str(msg("{file}: no Priffe deals to score", file=name)), err=True)
     errors = [f for s in sheets for f in s.findings if f.is_error]

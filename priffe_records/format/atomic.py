@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TextIO
 
 from priffe_records.format.errors import PriffeError
-from priffe_records.game.language import msg
+from priffe_records.game.language import msg, os_reason
 
 
 @contextmanager
@@ -46,7 +46,7 @@ def atomic_text(path: str | os.PathLike[str]) -> Iterator[TextIO]:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     except OSError as e:
         raise PriffeError(msg("{target}: cannot write here ({reason})", target=target,
-                              reason=e.strerror or e)) from None
+                              reason=os_reason(e))) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
             yield fh

@@ -31,6 +31,7 @@ from priffe_records.format.errors import BadRecord, PPNSyntaxError, PriffeError
 from priffe_records.format.reader import read
 from priffe_records.format.record import Record, Tag
 from priffe_records.format.writer import HEADER, format_record
+from priffe_records.game.language import msg, os_reason
 
 Status = Literal["unchanged", "reformatted", "would-reformat", "refused"]
 
@@ -95,7 +96,8 @@ def reformat(path: str | os.PathLike[str], *, check: bool = False,
         os.replace(tmp, target)
         return Rewrite(target, "reformatted", count, found)
     except OSError as e:
-        raise PriffeError(f"{target}: cannot rewrite ({e.strerror or e})") from None
+        raise PriffeError(msg("{target}: cannot rewrite ({reason})", target=target,
+                              reason=os_reason(e))) from None
     finally:
         tmp.unlink(missing_ok=True)
 

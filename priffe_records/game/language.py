@@ -24,6 +24,7 @@ Syd har fått 12 kort; varje spelare ska ha 13 (R2)
 
 from __future__ import annotations
 
+import errno
 import gettext
 import os
 from collections.abc import Iterator, Mapping, Sequence
@@ -276,3 +277,21 @@ def _value(data: object) -> object:
     if isinstance(data, dict):
         return Texts(data["texts"]) if "texts" in data else from_data(data)
     return data
+
+
+# ------------------------------------------------------------------ operating-system errors
+
+# The C library's words for the errors a user meets (Python gives them in English).
+_OS_ERRORS: dict[int, Message] = {
+    errno.ENOENT: msg("no such file or folder"), errno.EACCES: msg("permission denied"),
+    errno.EPERM: msg("operation not permitted"), errno.ENOSPC: msg("no space left on the disk"),
+    errno.EROFS: msg("read-only file system"), errno.EISDIR: msg("is a folder"),
+    errno.ENOTDIR: msg("not a folder"), errno.EEXIST: msg("already exists"),
+    errno.EIO: msg("input/output error"), errno.EMFILE: msg("too many open files"),
+}
+
+
+def os_reason(error: OSError) -> Message | str:
+    """Why the operating system refused, in the reader's language when we know the words."""
+    known = _OS_ERRORS.get(error.errno or 0)
+    return known if known is not None else (error.strerror or str(error))
