@@ -160,6 +160,6 @@ def test_operating_system_errors_in_the_reader_s_language() -> None:
 
     full = OSError(errno.ENOSPC, "No space left on device")
     assert render(os_reason(full), "sv") == "disken är full"
-    assert render(os_reason(full), "en") == "no space left on the disk"
+    assert render(os_reason(full), "en") == "No space left on device"  # the system's
     odd = OSError(errno.ENAMETOOLONG, "File name too long")
     assert os_reason(odd) == "File name too long"  # words we lack stay the system's

@@ -291,7 +291,11 @@ _OS_ERRORS: dict[int, Message] = {
 }
 
 
-def os_reason(error: OSError) -> Message | str:
-    """Why the operating system refused, in the reader's language when we know the words."""
+def os_reason(error: OSError) -> Texts | str:
+    """Why the operating system refused: the system's own words in English, ours in the
+    other languages when we know the error, else the system's words in every language."""
     known = _OS_ERRORS.get(error.errno or 0)
-    return known if known is not None else (error.strerror or str(error))
+    if known is None or not error.strerror:
+        return error.strerror or str(error)
+    return Texts({lang: error.strerror if lang == DEFAULT_LANGUAGE else known.render(lang)
+                  for lang in LANGUAGES})
