@@ -106,7 +106,7 @@ def test_html_is_written_atomically(tmp_path: Path) -> None:
     out = tmp_path / "partie.html"
     out.write_text("old", "utf-8")
     code, _, err = run(str(PARTIE), "--html", str(out))
-    assert code == 0 and "3 deal(s)" in err
+    assert code == 0 and "(3 deals)" in err
     page = out.read_text("utf-8")
     assert page.startswith("<!DOCTYPE html>") and 'id="deal-select"' in page
     assert [p.name for p in tmp_path.iterdir()] == ["partie.html"], "no temporary file left"
