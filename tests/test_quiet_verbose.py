@@ -77,3 +77,19 @@ def test_the_options_speak_swedish() -> None:
     assert res.exit_code == 2 and "Välj antingen --quiet eller --verbose." in res.stderr
     out = CliRunner().invoke(cli, ["--lang", "sv", "score", "--help"]).output
     assert "Bara fel: inget protokoll." in out
+
+
+def test_replay_quiet_keeps_errors_and_verbose_lists_passed_checks(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from conftest import GOLDEN, ROOT
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("NO_COLOR", "1")
+    sections = str(GOLDEN / "sections.in.ppn")
+    code, normal, _ = _run("replay", sections)
+    assert "warning R8" in normal and "error R4" in normal
+    code, quiet, _ = _run("replay", "-q", sections)
+    assert "warning" not in quiet and "error R4" in quiet
+    code, verbose, _ = _run("replay", "-v", str(GOLDEN / "replay-example.ppn"))
+    assert code == 0 and verbose.startswith(_run("replay",
+                                                 str(GOLDEN / "replay-example.ppn"))[1])
+    assert "record 1" in verbose and "passed       R10–R13  play" in verbose

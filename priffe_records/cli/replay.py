@@ -7,9 +7,11 @@ import os
 import sqlite3
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 
 import click
 from rich.console import Console
+from rich.text import Text
 
 from priffe_records.archive.query import QueryError, partie_of_deal
 from priffe_records.archive.schema import describe_sqlite_error, open_archive
@@ -19,9 +21,11 @@ from priffe_records.cli.common import (
     UserError,
     preset_option,
     quiet_stdout,
+    quiet_verbose_options,
     user_errors,
 )
 from priffe_records.cli.inputs import display_name, open_input
+from priffe_records.cli.rules import passed_lines
 from priffe_records.format.reader import loads, read
 from priffe_records.format.record import Record
 from priffe_records.game.language import language, msg, msg_n
@@ -37,6 +41,7 @@ from priffe_records.replay.preference import (
 from priffe_records.replay.stepping import read_key, walk
 from priffe_records.replay.terminal import full_view, step_count, step_view
 from priffe_records.replay.wording import Words, where, words
+from priffe_records.rules.checks import present
 from priffe_records.rules.priffe.options import Options
 
 PLAIN_WIDTH = 80  # piped output has a fixed width, so files and tests do not depend on $COLUMNS
@@ -139,11 +144,32 @@ def _no_color() -> bool:
     return bool(os.environ.get("NO_COLOR"))
 
 
-def _show_all(replays: Sequence[AnyReplay], w: Words, interactive: bool) -> None:
+def _errors_only(r: AnyReplay) -> AnyReplay:
+    """-q: the replay keeps its errors and drops warnings and unverifiable notes."""
+    if isinstance(r, PrefReplay):
+        return replace(r, findings=tuple(f for f in r.findings if f.is_error))
+    return replace(r, other_findings=tuple(f for f in r.other_findings if f.is_error),
+                   tricks=tuple(replace(t, notes=()) for t in r.tricks))
+
+
+def _passed(r: AnyReplay) -> list[Text]:
+    """-v: the checks this deal's record passed, as validate -v lists them."""
+    record = r.outcome.record
+    found = list(r.findings) if isinstance(r, PrefReplay) else \
+        [*r.outcome.findings, *r.other_findings, *([r.stop] if r.stop else [])]
+    found = [f.at_record(r.index) for f in found]
+    return list(passed_lines({r.index: present(record)}, found,
+                              {r.index: record.get("Board")}))
+
+
+def _show_all(replays: Sequence[AnyReplay], w: Words, interactive: bool,
+              verbose: bool = False) -> None:
     out = sys.stdout
     if not interactive:
         for i, r in enumerate(replays):
             out.write(("\n" if i else "") + _plain(r, w))
+            for line in _passed(r) if verbose else ():
+                out.write(line.plain + "\n")
         return
     console = Console(file=out, highlight=False)
     for i, r in enumerate(replays):
@@ -153,6 +179,8 @@ def _show_all(replays: Sequence[AnyReplay], w: Words, interactive: bool) -> None
             console.print(pref_view(r, w))
         else:
             console.print(full_view(r, w), soft_wrap=not r.playable)
+        for line in _passed(r) if verbose else ():
+            console.print(line)
 
 
 def _step(replays: Sequence[AnyReplay], w: Words) -> None:
@@ -190,9 +218,11 @@ def _step(replays: Sequence[AnyReplay], w: Words) -> None:
 @click.option("--html", "html", type=click.Path(dir_okay=False), metavar="OUT.html",
               help="Write a self-contained HTML hand viewer instead (all deals, with a deal "
                    "selector, unless --board is given).")
+@quiet_verbose_options(quiet="Errors only: no warnings or unverifiable rules in the checks.",
+                       verbose="Also list each check that passed, after each deal.")
 def replay_command(file: str | None, board: int | None, rubber: int | None, db: str | None,
                    deal_id: int | None, options: Options, step: bool,
-                   html: str | None) -> None:
+                   html: str | None, quiet: bool, verbose: bool) -> None:
     """Replay deals of FILE trick by trick: hands, auction, every trick, the score.
 
     Each trick shows its cards in the order played, who led and who won (as
@@ -221,6 +251,8 @@ def replay_command(file: str | None, board: int | None, rubber: int | None, db: 
             replays = [replays[index - 1]]
         chosen = _select(replays, name, board, rubber)
         _check_priffe(chosen)
+        if quiet:
+            chosen = [_errors_only(r) for r in chosen]
         if html is not None:
             write_page(html, chosen, w)
             click.echo(str(msg_n("wrote {file} ({n} deal)", "wrote {file} ({n} deals)",
@@ -232,7 +264,7 @@ def replay_command(file: str | None, board: int | None, rubber: int | None, db: 
                 if step and terminal:
                     _step(chosen, w)
                 else:
-                    _show_all(chosen, w, sys.stdout.isatty() and not _no_color())
+                    _show_all(chosen, w, sys.stdout.isatty() and not _no_color(), verbose)
             except BrokenPipeError:
                 quiet_stdout()  # `priffe replay … | head`: the reader has all it wants
     stopped = any(r.stop is not None for r in chosen)

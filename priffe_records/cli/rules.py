@@ -107,7 +107,7 @@ def _finding_row(f: Finding) -> tuple[object, ...]:
     return tuple(d[c] for c in FINDING_COLUMNS)
 
 
-def _passed_lines(checks: dict[int, tuple[Check, ...]], findings: Sequence[Finding],
+def passed_lines(checks: dict[int, tuple[Check, ...]], findings: Sequence[Finding],
                   boards: dict[int, str | None]) -> Iterator[Text]:
     """-v: each check that passed, record by record."""
     rules: dict[int, list[str]] = {}
@@ -207,7 +207,7 @@ def validate_command(files: tuple[str, ...], out: Output, conventions: bool, qui
         if checks:
             if not shown:
                 console.print(Text(display_name(path), style="bold"))
-            for line in _passed_lines(checks, findings, boards):
+            for line in passed_lines(checks, findings, boards):
                 console.print(line)
     if out.chosen:
         emit(FINDING_COLUMNS, rows, out)
@@ -270,7 +270,7 @@ def score_command(file: str, fill: bool, force: bool, output: str | None,
         checks = {i: present(r) for i, r in enumerate(records, 1) if isinstance(r, Record)}
         boards = {i: r.get("Board") if isinstance(r, Record) else None
                   for i, r in enumerate(records, 1)}
-        for line in _passed_lines(checks, found, boards):
+        for line in passed_lines(checks, found, boards):
             console.print(line)
     if not any(sheet.rows for sheet in sheets) and not any(p.rows for p in pref_sheets):
         click.echo(str(msg("{file}: no Priffe deals to score", file=name)), err=True)
