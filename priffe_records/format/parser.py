@@ -20,6 +20,7 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput
 
 from priffe_records.format.errors import PPNSyntaxError
+from priffe_records.format.fastlex import FastPath, machine
 from priffe_records.format.record import Location
 from priffe_records.game.calls import suggest_call
 from priffe_records.game.language import Message, listing, msg
@@ -114,9 +115,31 @@ def get_parser() -> Lark:
 
 
 def parse_chunk(text: str) -> list[Any]:
-    """Parse one record's text; raises Lark's exceptions (see :func:`explain`)."""
+    """Parse one record's text; raises Lark's exceptions (see :func:`explain`).
+
+    A record in export shape is read by the fast path derived from the same grammar
+    (format/fastlex.py); anything else, and every error, by Lark.
+    """
+    fast = _fast()
+    if fast is not None:
+        items = fast.parse(text)
+        if items is not None:
+            return items
+    return parse_lark(text)
+
+
+def parse_lark(text: str) -> list[Any]:
+    """Lark's parse of one record's text, never the fast path."""
     result: list[Any] = get_parser().parse(text)  # type: ignore[assignment]
     return result
+
+
+@functools.cache
+def _fast() -> FastPath | None:
+    """The fast path, unless ``PRIFFE_FAST_LEX=0`` (the tests compare both)."""
+    if os.environ.get("PRIFFE_FAST_LEX") == "0":
+        return None
+    return machine(get_parser())
 
 
 _WORD = re.compile(r'[^\s\[\]{};"%=$!?]+')
