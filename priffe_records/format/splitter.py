@@ -1,0 +1,406 @@
+"""A file's bytes → text lines → records' chunks of lines, before any parsing.
+
+The file is decoded in blocks and cut into records at semi-empty lines (PBN §3)
+outside brace comments, so memory stays bounded by the largest record and one bad
+record never costs the rest of the file.
+
+Most records need no line-by-line look: a run of non-blank lines whose brace comments
+close on their own lines and that holds at most one Event, Board and Deal tag is a
+record as it stands, found with ``str`` methods on the whole block. Anything else (a
+comment over lines, the file's header lines, a second Event in one run, a line that is
+no text) goes line by line through
+:class:`_Cutter`, which holds the rules and repairs; tests/test_fast_split.py checks
+both give the chunks the reader gave before (tests/split_reference.py).
+"""
+
+from __future__ import annotations
+
+import codecs
+import io
+import re
+from collections.abc import Generator, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import IO
+
+from priffe_records.format.errors import Severity
+from priffe_records.game.language import Message, msg
+
+# Lines that describe the file, not a record; the writer puts its own.
+_HEADER = re.compile(r"^%\s*(?:(?:PPN|PBN)\s+\d+(?:\.\d+)*|EXPORT)\s*$")
+_BLANKS = " \t\f\v"
+_TAG_START = re.compile(r'^\s*\[[A-Z][A-Za-z0-9_]*\s+"')
+# A new record's first tags: a second one in the same record means the blank
+# line between two records is missing (PBN §3), not a repeated tag.
+_NEW_RECORD = re.compile(r'^[ \t]*\[[ \t]*(Event|Board|Deal)[ \t]+"')
+_NEW_RECORDS = re.compile(r'^[ \t]*\[[ \t]*(Event|Board|Deal)[ \t]+"', re.M)
+BLOCK = 1 << 16  # bytes read at a time (the tests make it small to cut records across)
+_GAP = re.compile(r"(?:[ \t\f\v]*\n)*")  # semi-empty lines
+_SEMI = re.compile(r"\n[ \t\f\v]+\n")  # a semi-empty line with blanks, after a line end
+
+
+# ---------------------------------------------------------------- decoding
+
+
+class Decoded:
+    """The lines of a byte stream, remembering which ones held bytes that are no text."""
+
+    def __init__(self, raw: IO[bytes]) -> None:
+        self.raw = raw
+        self.bad_lines: set[int] = set()
+
+    def __iter__(self) -> Iterator[str]:
+        return decode_lines(self.raw, self.bad_lines)
+
+
+def decode_lines(raw: IO[bytes], bad_lines: set[int] | None = None) -> Iterator[str]:
+    """Yield text lines without line ends; UTF-8 (BOM or not), UTF-16 with BOM, else Latin-1.
+
+    Decoding is per line, so a file that is UTF-8 except for one Latin-1
+    name still reads, and memory does not depend on the file size. A UTF-16
+    code unit that is no text (a lone surrogate) becomes U+FFFD and its line
+    number goes to ``bad_lines``: a located error, never an exception.
+    """
+    head = raw.read(4)
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        yield from _wide_lines(head, raw, bad_lines)
+        return
+    for block in _blocks(head, raw):
+        lines = block.split("\n")
+        lines.pop()
+        yield from lines
+
+
+def _wide_lines(head: bytes, raw: IO[bytes], bad_lines: set[int] | None) -> Iterator[str]:
+    wide = io.TextIOWrapper(io.BufferedReader(_Prefixed(head, raw)), encoding="utf-16",
+                            errors="replace", newline=None)
+    for number, line in enumerate(wide, 1):
+        if "\ufffd" in line and bad_lines is not None:
+            bad_lines.add(number)
+        yield line.rstrip("\n")
+
+
+def _blocks(head: bytes, raw: IO[bytes]) -> Iterator[str]:
+    """The text of a UTF-8/Latin-1 stream (after its first bytes ``head``) in blocks of
+    whole lines, each line ended by one "\\n" whatever its end was in the file."""
+    if head.startswith(codecs.BOM_UTF8):
+        head = head[3:]
+    pending = head
+    while True:
+        chunk = raw.read(BLOCK)
+        data = pending + chunk
+        # The text up to the last line end (a CR at the very end may be half a CRLF),
+        # and at the end of the file up to its last line end; the rest waits.
+        cut = data.rfind(b"\n") + 1 or data.rfind(b"\r", 0, len(data) - bool(chunk)) + 1
+        block, pending = data[:cut], data[cut:]
+        if block:
+            try:  # fast path: the whole block is UTF-8
+                text = block.decode("utf-8")
+            except UnicodeDecodeError:
+                parts = re.split(rb"\r\n|\r|\n", block)
+                parts.pop()
+                yield "".join(_decode(part) + "\n" for part in parts)
+            else:
+                if "\r" in text:
+                    text = text.replace("\r\n", "\n").replace("\r", "\n")
+                yield text
+        if not chunk:
+            break
+    if pending:
+        yield "".join(line + "\n" for line in _decode_cr(pending))
+
+
+def _decode_cr(part: bytes) -> Iterator[str]:
+    """One LF-ended line; CRLF ends lose the CR, and lone CRs (old Macs) split lines."""
+    if part.endswith(b"\r"):
+        part = part[:-1]
+    if b"\r" in part:
+        for piece in part.split(b"\r"):
+            yield _decode(piece)
+    else:
+        yield _decode(part)
+
+
+def _decode(data: bytes) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+class _Prefixed(io.RawIOBase):
+    """A byte stream with some already-read bytes put back in front."""
+
+    def __init__(self, head: bytes, rest: IO[bytes]) -> None:
+        self._head = head
+        self._rest = rest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b: bytearray | memoryview) -> int:  # type: ignore[override]
+        if self._head:
+            n = min(len(b), len(self._head))
+            b[:n] = self._head[:n]
+            self._head = self._head[n:]
+            return n
+        data = self._rest.read(len(b))
+        b[: len(data)] = data
+        return len(data)
+
+
+# ---------------------------------------------------------------- splitting
+
+
+@dataclass
+class Chunk:
+    first_line: int
+    lines: list[str] = field(default_factory=list)
+    # (line, column, message, severity) found while cutting the file.
+    notes: list[tuple[int, int, Message, Severity]] = field(default_factory=list)
+
+
+def split(lines: Iterable[str], first_line: int = 1) -> Iterator[Chunk]:
+    """Cut the file into records at semi-empty lines outside brace comments.
+
+    ``first_line`` numbers the first of ``lines`` (a slice of a file read on
+    its own); the file's ``% PBN`` header lines are only looked for at line 1.
+
+    Two repairs keep records from merging silently (issue 11): a ``{`` that
+    runs over a semi-empty line into a line starting with a tag pair is taken
+    as a stray brace (the record ends at the blank line, the parser then
+    reports the brace), and a second Event/Board/Deal tag in one record
+    starts a new record with a warning about the missing blank line.
+    """
+    if isinstance(lines, Decoded):
+        raw = lines.raw
+        head = raw.read(4)
+        if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+            yield from _by_line(_wide_lines(head, raw, lines.bad_lines), first_line,
+                                lines.bad_lines)
+        else:
+            yield from split_blocks(_blocks(head, raw), first_line)
+        return
+    yield from _by_line(lines, first_line, getattr(lines, "bad_lines", set()))
+
+
+def split_text(text: str, first_line: int = 1) -> Iterator[Chunk]:
+    """:func:`split` of a string: any line ends (LF, CRLF, CR)."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if text and not text.endswith("\n"):
+        text += "\n"
+    return split_blocks([text] if text else [], first_line)
+
+
+def _by_line(lines: Iterable[str], first_line: int, undecodable: set[int]) -> Iterator[Chunk]:
+    cutter = _Cutter(first_line, undecodable)
+    for number, line in enumerate(lines, first_line):
+        yield from cutter.feed(number, line)
+    yield from cutter.close()
+
+
+def split_blocks(blocks: Iterable[str], first_line: int = 1) -> Iterator[Chunk]:
+    """:func:`split` of text in blocks of whole "\\n"-ended lines (no undecodable lines)."""
+    cutter = _Cutter(first_line, set())
+    number = first_line  # the line number of carry's first line
+    carry: list[str] = []  # lines after the last semi-empty line: their record may go on
+    for block in blocks:
+        last = _last_blank_end(block)
+        if last < 0:
+            carry.append(block)
+            continue
+        text = "".join([*carry, block[:last]]) if carry else block[:last]
+        carry = [block[last:]] if last < len(block) else []
+        number = yield from _cut(cutter, text, number)
+    if carry:
+        yield from _cut(cutter, "".join(carry), number)
+    yield from cutter.close()
+
+
+def _last_blank_end(text: str) -> int:
+    """Where the last semi-empty line of ``text`` ends (after its "\\n"), or -1."""
+    i = len(text) - 1  # text ends with "\n"
+    while True:
+        j = text.rfind("\n", 0, i)
+        line = text[j + 1:i]
+        if not line.strip(_BLANKS):
+            return i + 1
+        if j < 0:
+            return -1
+        i = j
+
+
+def _cut(cutter: _Cutter, text: str, number: int) -> Generator[Chunk, None, int]:
+    """The chunks of ``text`` (whole lines) whose first line is ``number``; returns the
+    number of the line after it."""
+    pos, stop = 0, len(text)
+    gap, semi = _GAP.match, _SEMI.search
+    while pos < stop:
+        start = gap(text, pos).end()  # semi-empty lines before the run
+        if start > pos:
+            if cutter.chunk is not None or cutter.in_brace:
+                yield from _slow(cutter, text, pos, start, number)
+            # else: a blank line between records changes nothing
+            number += text.count("\n", pos, start)
+            if start >= stop:
+                break
+        end = text.find("\n\n", start, stop) + 1 or stop
+        inner = semi(text, start, end)  # a line of blanks only
+        if inner is not None:
+            end = inner.start() + 1
+        lines = text[start:end].split("\n")
+        lines.pop()
+        if cutter.clean() and _one_of_each(text, start, end) and _closed(text, start, end):
+            yield Chunk(number, lines)
+        else:
+            for offset, line in enumerate(lines):
+                yield from cutter.feed(number + offset, line)
+        number += len(lines)
+        pos = end
+    return number
+
+
+def _closed(text: str, start: int, end: int) -> bool:
+    """Every brace comment of the run ``text[start:end]`` closes on its own line."""
+    find = text.find
+    at = find("{", start, end)
+    while at >= 0:
+        line_start = text.rfind("\n", start, at) + 1 or start
+        line_end = find("\n", at, end)
+        # One '{' and a '}' after it: whatever strings or ';' surround it, depth 0.
+        if (find("{", at + 1, line_end) >= 0 or find("}", at, line_end) < 0) \
+                and brace_state(text[line_start:line_end], 0):
+            return False
+        at = find("{", line_end, end)
+    return True
+
+
+def _one_of_each(text: str, start: int, end: int) -> bool:
+    """At most one Event, Board and Deal tag pair opens a line of the run."""
+    count = text.count
+    if (count("Event", start, end) < 2 and count("Board", start, end) < 2
+            and count("Deal", start, end) - count("Dealer", start, end) < 2):
+        return True
+    found = _NEW_RECORDS.findall(text, start, end)
+    return len(found) == len(set(found))
+
+
+def _slow(cutter: _Cutter, text: str, start: int, stop: int, number: int) -> Iterator[Chunk]:
+    lines = text[start:stop].split("\n")
+    lines.pop()
+    for offset, line in enumerate(lines):
+        yield from cutter.feed(number + offset, line)
+
+
+class _Cutter:
+    """The splitter line by line: every rule and repair, and the state between lines."""
+
+    def __init__(self, first_line: int, undecodable: set[int]) -> None:
+        self.chunk: Chunk | None = None
+        self.in_brace = 0
+        self.at_top = first_line == 1
+        self.brace_blank = False
+        self.starts: set[str] = set()
+        self.undecodable = undecodable
+        self.shift = first_line - 1
+
+    def clean(self) -> bool:
+        """Between records, past the header: a plain run of lines is a record as it is."""
+        if self.chunk is None and not self.in_brace and not self.at_top:
+            self.brace_blank = False
+            return True
+        return False
+
+    def feed(self, number: int, line: str) -> Iterator[Chunk]:
+        chunk = self.chunk
+        if self.undecodable and number - self.shift in self.undecodable:
+            if chunk is None:
+                chunk = self.chunk = Chunk(number)
+                self.starts = set()
+            chunk.notes.append((number, line.index("\ufffd") + 1, msg(
+                "this line holds a UTF-16 code unit that is not text (shown as '\ufffd'): is "
+                "the file damaged?"), "error"))
+        if self.at_top and line.startswith("%") and _HEADER.match(line):
+            return
+        if not line.strip(_BLANKS):
+            self.at_top = self.at_top and chunk is None
+            if self.in_brace:
+                self.brace_blank = True
+                if chunk is not None:
+                    chunk.lines.append(line)
+                return
+            if chunk is not None:
+                self.chunk = None
+                yield chunk
+            return
+        if self.in_brace and self.brace_blank and chunk is not None and _TAG_START.match(line):
+            # An unclosed '{', a blank line, then a tag pair: the brace is a
+            # stray one; it costs its own record, not the rest of the file.
+            # The % and ; lines after the blank line belong to the next record.
+            last_blank = max(i for i, t in enumerate(chunk.lines) if not t.strip(_BLANKS))
+            carried = chunk.lines[last_blank + 1:]
+            del chunk.lines[last_blank + 1:]
+            while chunk.lines and not chunk.lines[-1].strip(_BLANKS):
+                chunk.lines.pop()
+            self.chunk = None
+            yield chunk
+            chunk = None
+            self.in_brace = 0
+            if carried:
+                chunk = self.chunk = Chunk(number - len(carried), carried)
+                self.starts = set()
+        self.at_top = False
+        if self.in_brace and self.brace_blank and (line.startswith("%")
+                                                   or line.lstrip().startswith(";")):
+            pass  # escape and ';' lines between the blank line and the next tag pair
+        else:
+            self.brace_blank = False
+        new = _NEW_RECORD.match(line) if not self.in_brace else None
+        if new is not None and chunk is not None and new.group(1) in self.starts:
+            previous = chunk.first_line + len(chunk.lines) - 1
+            yield chunk
+            chunk = self.chunk = Chunk(number)
+            chunk.notes.append((number, 1, msg("missing blank line between records: a second "
+                                               "[{tag}] starts a new record here (the record "
+                                               "before ends at line {line}, PBN §3)",
+                                               tag=new.group(1), line=previous), "warning"))
+            self.starts = set()
+        if chunk is None:
+            chunk = self.chunk = Chunk(number)
+            self.starts = set()
+        if new is not None:
+            self.starts.add(new.group(1))
+        chunk.lines.append(line)
+        self.in_brace = brace_state(line, self.in_brace)
+
+    def close(self) -> Iterator[Chunk]:
+        chunk = self.chunk
+        if chunk is not None:
+            while chunk.lines and not chunk.lines[-1].strip(_BLANKS):
+                chunk.lines.pop()
+            self.chunk = None
+            yield chunk
+
+
+def brace_state(line: str, depth: int) -> int:
+    """Brace-comment depth at the end of ``line`` (0 outside; one inner pair allowed)."""
+    if not depth and (line.startswith("%") or "{" not in line):
+        return 0
+    i, n = 0, len(line)
+    while i < n:
+        c = line[i]
+        if depth:
+            if c == "{":
+                depth = 2
+            elif c == "}":
+                depth -= 1
+        elif c == "{":
+            depth = 1
+        elif c == ";":
+            return 0
+        elif c == '"':
+            i += 1
+            while i < n and line[i] != '"':
+                i += 2 if line[i] == "\\" else 1
+        i += 1
+    return depth
