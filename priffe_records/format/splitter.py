@@ -236,7 +236,8 @@ def _cut(cutter: _Cutter, text: str, number: int) -> Generator[Chunk, None, int]
     pos, stop = 0, len(text)
     gap, semi = _GAP.match, _SEMI.search
     while pos < stop:
-        start = gap(text, pos).end()  # semi-empty lines before the run
+        blank = gap(text, pos)  # semi-empty lines before the run (it always matches)
+        start = blank.end() if blank else pos
         if start > pos:
             if cutter.chunk is not None or cutter.in_brace:
                 yield from _slow(cutter, text, pos, start, number)
