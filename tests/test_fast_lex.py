@@ -85,7 +85,7 @@ def _seen(rec: Record | BadRecord) -> tuple[object, ...]:
 def read_both(data: bytes, monkeypatch: pytest.MonkeyPatch) -> tuple[list[Any], list[Any]]:
     with_fast = [_seen(r) for r in read(io.BytesIO(data), errors="collect", name="f.pbn")]
     with monkeypatch.context() as m:
-        m.setattr(parser, "_fast", lambda: None)
+        m.setattr(parser, "_fast", lambda _lark: None)
         with_lark = [_seen(r) for r in read(io.BytesIO(data), errors="collect", name="f.pbn")]
     return with_fast, with_lark
 
@@ -192,3 +192,37 @@ def test_generated_records_with_damage_read_the_same_both_ways(
 def test_any_text_is_lexed_as_lark_lexes_it(text: str) -> None:
     for chunk in chunks(text.encode()):
         same_items(chunk)
+
+
+_STRINGY = st.text(alphabet='"\\\n\t []aZ{}#é', max_size=30)
+
+
+@_settings
+@given(_STRINGY)
+def test_the_quicker_patterns_match_what_the_grammars_match(text: str) -> None:
+    """Each terminal's rewritten pattern (fastlex.faster) matches where and as far as
+    the grammar's own, from every position of texts made of the characters that matter."""
+    import re
+
+    from priffe_records.format.fastlex import faster
+
+    for terminal in parser.get_parser().terminals:
+        own = terminal.pattern.to_regexp()
+        mine = faster(own)
+        if mine == own:
+            continue
+        a, b = re.compile(own), re.compile(mine)
+        for prefix in ("", '"', '[Event "', '[Auction "', "[Play "):
+            sample = prefix + text
+            for pos in range(len(sample) + 1):
+                m1, m2 = a.match(sample, pos), b.match(sample, pos)
+                assert (m1 and m1.end()) == (m2 and m2.end()), (terminal.name, sample, pos)
+
+
+def test_the_rewrite_keeps_patterns_it_cannot_prove() -> None:
+    from priffe_records.format.fastlex import faster
+
+    assert faster(r"(a)\1") == r"(a)\1"  # a back reference needs its group
+    assert faster(r"(?:\\.|[^x])*") == r"(?:\\.|[^x])*"  # the class may hold a backslash
+    assert faster(r'"(\\.|[^"\\])*"') == r'"[^"\\]*(?:\\.[^"\\]*)*"'
+    assert faster(r"[(]([a(])") == r"[(](?:[a(])"

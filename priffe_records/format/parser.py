@@ -120,12 +120,14 @@ def parse_chunk(text: str) -> list[Any]:
     A record in export shape is read by the fast path derived from the same grammar
     (format/fastlex.py); anything else, and every error, by Lark.
     """
-    fast = _fast()
+    lark = get_parser()
+    fast = _fast(lark)
     if fast is not None:
         items = fast.parse(text)
         if items is not None:
             return items
-    return parse_lark(text)
+    result: list[Any] = lark.parse(text)  # type: ignore[assignment]
+    return result
 
 
 def parse_lark(text: str) -> list[Any]:
@@ -135,11 +137,11 @@ def parse_lark(text: str) -> list[Any]:
 
 
 @functools.cache
-def _fast() -> FastPath | None:
-    """The fast path, unless ``PRIFFE_FAST_LEX=0`` (the tests compare both)."""
+def _fast(lark: Lark) -> FastPath | None:
+    """The fast path of this parser, unless ``PRIFFE_FAST_LEX=0`` (the tests compare both)."""
     if os.environ.get("PRIFFE_FAST_LEX") == "0":
         return None
-    return machine(get_parser())
+    return machine(lark)
 
 
 _WORD = re.compile(r'[^\s\[\]{};"%=$!?]+')
