@@ -48,7 +48,6 @@ from priffe_records.format.record import (
     Section,
     Tag,
     TokenKind,
-    places,
     word_places,
 )
 from priffe_records.format.splitter import (
@@ -59,7 +58,12 @@ from priffe_records.format.splitter import (
     split,
     split_text,
 )
-from priffe_records.format.values import check_value, is_unspecified, normalise_date
+from priffe_records.format.values import (
+    CHECKED_TAGS,
+    check_value,
+    is_unspecified,
+    normalise_date,
+)
 from priffe_records.game.calls import Call, Contract
 from priffe_records.game.cards import Card, CardError, Seat, canonical_deal
 from priffe_records.game.language import Message, msg, msg_n
@@ -185,14 +189,22 @@ class _Builder:
         file = self.name
         first_line = self.chunk.first_line - 1
         if first.type == "TAGS":
-            found = [(m.group(1), m.group(2), ln, col, col + m.start(2) - m.start())
-                     for m, ln, col in places(_ONE_LINE_TAG, first.value,
-                                              first_line + (first.line or 1), first.column or 1)]
+            # A tag pair never spans lines: each line of the run is matched on its own,
+            # the first one starting at the run's column, the others at column 1.
+            found: list[tuple[str, str, int, int, int]] = []
+            line, col0 = first_line + (first.line or 1), first.column or 1
+            for row in first.value.split("\n"):
+                for mt in _ONE_LINE_TAG.finditer(row):
+                    name, raw = mt.group(1, 2)
+                    found.append((name, raw if "\\" not in raw else _unescape(raw), line,
+                                  col0 + mt.start(), col0 + mt.start(2)))
+                line += 1
+                col0 = 1
             read = Tag.read
-            tags = [read(name, _unescape(raw), (), None, file, ln, col, ln, vcol)
-                    for name, raw, ln, col, vcol in found[:-1]]
-            name, raw, ln, col, vcol = found[-1]
-            tags.append(self.plain(name, _unescape(raw), rest, ln, col, ln, vcol))
+            tags = [read(name, value, (), None, file, ln, col, ln, vcol)
+                    for name, value, ln, col, vcol in found[:-1]]
+            name, value, ln, col, vcol = found[-1]
+            tags.append(self.plain(name, value, rest, ln, col, ln, vcol))
             return tags
         line, column = first_line + (first.line or 1), first.column or 1
         if first.type in ("AUCTION_TAG", "PLAY_TAG"):
@@ -267,11 +279,10 @@ class _Builder:
         next token starts, so a pile of NAGs costs linear time (issue 11:
         200 KB of NAGs once took 23 s).
         """
-        what = msg("call") if kind == "auction" else msg("card")
         play = kind == "play"
         short = 4 if self.preference else 0  # a Préférence trick has three cards
-        kinds: list[TokenKind] = []
-        texts: list[str] = []
+        # (kind, canonical text) of each token: two tuples once the section is read.
+        pairs: list[tuple[TokenKind, str]] = []
         # Annotations by token: [irregularity, note, NAGs, comments], lists while building.
         marks: dict[int, list[Any]] = {}
         runs: list[Run] = []
@@ -286,10 +297,13 @@ class _Builder:
         comments: list[Comment] = []
         continued: Location | None = None  # where a '+' was seen
 
+        def what() -> Message:
+            return msg("call") if kind == "auction" else msg("card")
+
         def settle() -> None:
             nonlocal note, nags, suffixes, comments
-            if kinds and (note is not None or nags or comments):
-                last = len(kinds) - 1
+            if pairs and (note is not None or nags or comments):
+                last = len(pairs) - 1
                 m = marks.get(last)
                 if m is None:
                     marks[last] = [None, note, sorted(nags), comments]
@@ -312,12 +326,10 @@ class _Builder:
                 words = text.split()
                 if not words:  # pragma: no cover - the grammar's runs hold a word
                     continue
-                base = len(kinds)
+                base = len(pairs)
                 line0, col0 = first_line + (tok.line or 1), tok.column or 1
                 runs.append((base, line0, col0, text))
-                for k, c in map(words_seen.__getitem__, words):
-                    kinds.append(k)
-                    texts.append(c)
+                pairs.extend(map(words_seen.__getitem__, words))
                 if pending_irregularity is not None:
                     marks[base] = [pending_irregularity.value[1], None, [], []]
                     pending_irregularity = None
@@ -350,24 +362,24 @@ class _Builder:
                                                "drop-out) in seat order (PREFERENCE.md)"), where)
                 continue
             if t in ("BRACE_COMMENT", "LINE_COMMENT", "ESCAPE_LINE"):
-                if kinds:
+                if pairs:
                     comments.append(self.comment(tok))
                 else:
                     tag_comments.append(self.comment(tok))
                 continue
             if t in ("NOTE_REF", "NAG", "SUFFIX"):
-                if not kinds or kinds[-1] is TokenKind.END:
+                if not pairs or pairs[-1][0] is TokenKind.END:
                     self.error(msg("annotation {text!r} must follow a {what}",
-                                   text=_short(tok.value), what=what),
+                                   text=_short(tok.value), what=what()),
                                self.loc(tok), kind="annotation", lossy=True)
                     continue
                 if t == "NOTE_REF":
                     digits = tok.value[1:-1]
-                    last_mark = marks.get(len(kinds) - 1)
+                    last_mark = marks.get(len(pairs) - 1)
                     if (note is not None or (last_mark is not None and last_mark[1] is not None)
                             or len(digits) > 9):
                         self.error(msg("a {what} takes at most one note reference =n=, n of at "
-                                       "most 9 digits (PBN §3.5.4)", what=what), self.loc(tok),
+                                       "most 9 digits (PBN §3.5.4)", what=what()), self.loc(tok),
                                    kind="note",
                                    lossy=True)
                         continue
@@ -387,7 +399,7 @@ class _Builder:
                     suffixes += 1
                     if suffixes == 2:
                         self.error(msg("at most one suffix (! ? !! ?? !? ?!) per {what} (PBN "
-                                       "§3.7)", what=what), self.loc(tok), severity="warning",
+                                       "§3.7)", what=what()), self.loc(tok), severity="warning",
                                    kind="suffix")
                     n = _CALL_SUFFIX_NAG[tok.value] + (6 if kind == "play" else 0)
                 nags.append(n)
@@ -396,9 +408,8 @@ class _Builder:
             line0, col0 = first_line + (tok.line or 1), tok.column or 1
             if t == "IRREGULARITY":
                 if tok.value == "^S" and kind == "auction":
-                    runs.append((len(kinds), line0, col0, tok.value))
-                    kinds.append(TokenKind.SKIP)
-                    texts.append("^S")
+                    runs.append((len(pairs), line0, col0, tok.value))
+                    pairs.append((TokenKind.SKIP, "^S"))
                     continue
                 if tok.value == "^S" or (kind == "auction") != (tok.value == "^I"):
                     self.error(msg("irregularity {text!r} belongs in the auction section (PBN "
@@ -413,7 +424,7 @@ class _Builder:
             irr = None
             if pending_irregularity is not None:
                 if t == "END":
-                    self.error(_precede(pending_irregularity.value, what),
+                    self.error(_precede(pending_irregularity.value, what()),
                                self.loc(pending_irregularity), kind="irregularity", lossy=True)
                 irr = pending_irregularity.value[1]
                 pending_irregularity = None
@@ -434,17 +445,17 @@ class _Builder:
                 if play:
                     per_line[line0] = per_line.get(line0, 0) + 1
             if irr is not None:
-                marks[len(kinds)] = [irr, None, [], []]
-            runs.append((len(kinds), line0, col0, tok.value))
-            kinds.append(TokenKind.END if t == "END" else TokenKind.CONTINUE)
-            texts.append(tok.value)
+                marks[len(pairs)] = [irr, None, [], []]
+            runs.append((len(pairs), line0, col0, tok.value))
+            pairs.append((TokenKind.END if t == "END" else TokenKind.CONTINUE, tok.value))
         settle()
         if pending_irregularity is not None:
-            self.error(_precede(pending_irregularity.value, what),
+            self.error(_precede(pending_irregularity.value, what()),
                        self.loc(pending_irregularity), kind="irregularity", lossy=True)
         final: dict[int, Marks] = {i: (m[0], m[1], tuple(m[2]), tuple(m[3]))
                                    for i, m in marks.items()}
-        return Section.lean(tuple(kinds), tuple(texts), final, tuple(runs), self.name)
+        kinds, texts = zip(*pairs, strict=True) if pairs else ((), ())
+        return Section.lean(kinds, texts, final, tuple(runs), self.name)
 
     # -- values ---------------------------------------------------------
 
@@ -463,8 +474,12 @@ class _Builder:
         priffe = _priffe_like(by_name)
         out = []
         nowhere = Location(self.name, 0, 0)
+        touched = _PREFERENCE_NORMALISED if self.preference else _NORMALISED
         for t in tags:
             name = t.name
+            if name not in touched:
+                out.append(t)  # a free text tag: kept as written
+                continue
             value = t.value
             v = value.strip()
             if name in _SEAT_TAGS and v in _SEATS:
@@ -495,15 +510,14 @@ class _Builder:
                 value = _normalise_preference(name, value)
             elif name == "Contract" and v:
                 # A bridge contract stays as written; the validator explains.
-                with contextlib.suppress(ValueError):
-                    value = Contract.parse(v).value
+                    value = _contract_word(v) or value
             elif name == "Result" and priffe:
                 value = _normalise_result(value, declarer)
             elif name == "Date":
                 value, warning = normalise_date(value)
                 if warning:
                     self.error(warning, t.value_location or nowhere, severity="warning")
-            else:
+            elif name in CHECKED_TAGS:
                 warning = check_value(name, value)
                 if warning:
                     self.error(warning, t.value_location or nowhere, severity="warning")
@@ -530,8 +544,9 @@ class _Builder:
         """Resolve ``#`` and ``##`` (PBN §4.8) against the earlier records of the file."""
         out = []
         state = self.state
+        header = state.header
         for t in tags:
-            if t.value.startswith("#"):
+            if t.value[:1] == "#":
                 where = t.value_location or Location(self.name, 0, 0)
                 if t.name in _NO_INHERIT:
                     self.error(msg("tag {tag} may not inherit its value with '#' (PBN §4.8)",
@@ -550,14 +565,34 @@ class _Builder:
                     value = marker[2:]
                     state.header[t.name] = value
                 t = t.with_value(value, marker)
-            elif t.name in state.header:
-                state.header[t.name] = t.value
+            elif header and t.name in header:
+                header[t.name] = t.value
             out.append(t)
         state.count += 1
-        for t in out:
-            state.last[t.name] = t.value
-            state.set_at[t.name] = state.count
+        values = {t.name: t.value for t in out}
+        state.last.update(values)
+        state.set_at.update(dict.fromkeys(values, state.count))
         return out
+
+
+_CONTRACT_WORDS: dict[str, str | None] = {}
+
+
+def _contract_word(text: str) -> str | None:
+    """The canonical Priffe contract word of ``text``, or None; remembered, since a file
+    repeats a few words (and a failed parse words a suggestion: slow)."""
+    try:
+        return _CONTRACT_WORDS[text]
+    except KeyError:
+        pass
+    try:
+        word: str | None = Contract.parse(text).value
+    except ValueError:
+        word = None
+    if len(_CONTRACT_WORDS) > 1024:
+        _CONTRACT_WORDS.clear()
+    _CONTRACT_WORDS[text] = word
+    return word
 
 
 def _priffe_like(by_name: dict[str, Tag]) -> bool:
@@ -568,11 +603,7 @@ def _priffe_like(by_name: dict[str, Tag]) -> bool:
     """
     contract = by_name.get("Contract")
     if contract is not None and not is_unspecified(contract.value):
-        try:
-            Contract.parse(contract.value.strip())
-        except ValueError:
-            return False
-        return True
+        return _contract_word(contract.value.strip()) is not None
     scoring = by_name.get("Scoring")
     if scoring is None or is_unspecified(scoring.value):
         return True
@@ -580,6 +611,8 @@ def _priffe_like(by_name: dict[str, Tag]) -> bool:
 
 
 _SEAT_TAGS = frozenset({"Dealer", "Declarer", "Auction", "Play"})
+# The tags normalise may change or warn about; any other value is kept as it is.
+_NORMALISED = _SEAT_TAGS | {"Deal", "Contract", "Result", "Date"} | CHECKED_TAGS
 _SEATS = frozenset({"N", "E", "S", "W"})
 _ONE_LINE_TAG = re.compile(r'\[[ \t]*([A-Z][A-Za-z0-9_]*)[ \t]+"((?:\\.|[^"\\\n])*)"')
 _FOREIGN = re.compile(r"^(?:[1-7](?:NT|[CDHSN])|XX|X|AP)$")
@@ -678,6 +711,7 @@ def _normalise_result(value: str, declarer: Seat | None) -> str:
 _SCORING = re.compile(r'\[[ \t]*Scoring[ \t]+"((?:\\.|[^"\\\n])*)"')
 _PREFERENCE_VALUES = frozenset({"Contract", "Result", "Score", "Balance", "Pot", "Talon",
                                 "Discard", "Dropout"})
+_PREFERENCE_NORMALISED = _NORMALISED | _PREFERENCE_VALUES
 
 
 def _is_preference_record(text: str, state: _FileState) -> bool:

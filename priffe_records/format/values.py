@@ -73,6 +73,10 @@ def normalise_date(value: str) -> tuple[str, Message | None]:
                       "written (PBN §3.4.3)", value=_short(value))
 
 
+# The tags check_value has a rule for; any other tag's value passes.
+CHECKED_TAGS = frozenset({"Vulnerable", "Board", "OptimumScore"})
+
+
 def check_value(name: str, value: str) -> Message | None:
     """A warning for a value PBN does not allow that costs nothing of the record."""
     v = value.strip()

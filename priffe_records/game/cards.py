@@ -19,6 +19,7 @@ priffe_records.game.cards.CardError: N hand 'AKX...': rank 'X' is not a rank (A 
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -280,12 +281,18 @@ def _in_hand(seat: Seat, e: CardError) -> Message:
     return msg("{seat} {reason}", seat=seat.value, reason=e.message)
 
 
+# A hand already canonical: four suits, upper-case ranks high first, no "10".
+_CANONICAL_HAND = re.compile(r"(?:A?K?Q?J?T?9?8?7?6?5?4?3?2?\.){3}A?K?Q?J?T?9?8?7?6?5?4?3?2?\Z")
+
+
 def canonical_hand(text: str) -> str:
     """A PBN hand with ranks high-first and upper case, checked without building cards.
 
     >>> canonical_hand("2qka.9jt.678.345")
     'AKQ2.JT9.876.543'
     """
+    if _CANONICAL_HAND.match(text):
+        return text  # already in export form: nearly every hand of a file we wrote
     parts = text.replace("10", "T").split(".")
     if len(parts) != 4:
         raise CardError(_four_suits(text, len(parts)))

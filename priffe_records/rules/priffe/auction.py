@@ -13,7 +13,7 @@ not a cascade.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from priffe_records.format.record import Section, Token, TokenKind
 from priffe_records.game.calls import Call, Contract
@@ -29,12 +29,22 @@ _R8_CONTRACT = {Call.SPELA: Contract.SPELA, Call.NOLL: Contract.NOLL,
 
 @dataclass(frozen=True, slots=True)
 class AuctionCall:
-    """One call; ``call`` is ``None`` for an unknown call (``-``)."""
+    """One call; ``call`` is ``None`` for an unknown call (``-``).
+
+    The call's token is ``section``'s token ``index``, built when asked for (the
+    replay, the archive): a clean check builds none (issue 9).
+    """
 
     seat: Seat
     call: Call | None
-    token: Token
+    text: str  # the token's canonical text
+    section: Section = field(compare=False, repr=False)
+    index: int = field(compare=False, repr=False)
     legal: bool = True
+
+    @property
+    def token(self) -> Token:
+        return self.section.tokens[self.index]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,15 +58,21 @@ class AuctionResult:
     findings: tuple[Finding, ...]
 
 
-def _call_of(tok: Token) -> Call | None:
+def _call_of(kind: TokenKind, text: str) -> Call | None:
     """The call of a token; ``None`` for ``-`` and for text that is no call (records built in
     code can hold any text; the reader's are canonical)."""
-    if tok.kind is not TokenKind.CALL:
+    if kind is not TokenKind.CALL:
         return None
+    call = _CALLS.get(text)
+    if call is not None:
+        return call
     try:
-        return Call.parse(tok.text)
+        return Call.parse(text)
     except ValueError:
         return None
+
+
+_CALLS = {c.value: c for c in Call}
 
 
 def contract_for(final_bid: Call | None) -> Contract:
@@ -74,32 +90,32 @@ def run_auction(section: Section, first: Seat) -> AuctionResult:
     unknown = False
     seat = first
     ended_by: AuctionCall | None = None  # the Spela that closed the auction (R6)
-    for tok in section.tokens:
-        if tok.kind in (TokenKind.END, TokenKind.CONTINUE):
+    for i, (kind, text) in enumerate(zip(section.kinds, section.texts, strict=True)):
+        if kind in (TokenKind.END, TokenKind.CONTINUE):
             break
-        if tok.kind is TokenKind.SKIP:
+        if kind is TokenKind.SKIP:
             findings.append(error("R4", msg("a call out of turn skipped {seat}: every player "
                                             "calls once, in turn (R4)", seat=seat_name(seat)),
-                                  tok.location))
+                                  section.location_at(i)))
             seat = seat.left
             continue
-        call = _call_of(tok)
+        call = _call_of(kind, text)
         legal = True
         who = seat_name(seat)
         if ended_by is not None:
             findings.append(error("R6", msg("{who} calls {call} after {seat}'s Spela ended the "
-                                            "auction (R6)", who=who, call=tok.text,
-                                            seat=seat_name(ended_by.seat)), tok.location))
+                                            "auction (R6)", who=who, call=text,
+                                            seat=seat_name(ended_by.seat)), section.location_at(i)))
             legal = False
         elif len(calls) >= 4:
             findings.append(error("R4", msg("{who} calls {call} as a fifth call: every player "
-                                            "calls exactly once (R4)", who=who, call=tok.text),
-                                  tok.location))
+                                            "calls exactly once (R4)", who=who, call=text),
+                                  section.location_at(i)))
             legal = False
-        elif tok.kind is TokenKind.FOREIGN or (tok.kind is TokenKind.CALL and call is None):
+        elif kind is TokenKind.FOREIGN or (kind is TokenKind.CALL and call is None):
             findings.append(error("R5", msg("{call!r} is not a Priffe call (Pass Klöver Spader "
-                                            "Ruter Hjärter Noll Spela) (R5)", call=tok.text),
-                                  tok.location))
+                                            "Ruter Hjärter Noll Spela) (R5)", call=text),
+                                  section.location_at(i)))
             legal = False
         elif call is None:
             unknown = True
@@ -109,9 +125,9 @@ def run_auction(section: Section, first: Seat) -> AuctionResult:
                                             "{high}: a bid must be higher than every earlier "
                                             "bid (R5)", who=who, call=call.value,
                                             seat=seat_name(high.seat), high=high.call.value),
-                                  tok.location))
+                                  section.location_at(i)))
             legal = False
-        entry = AuctionCall(seat, call, tok, legal)
+        entry = AuctionCall(seat, call, text, section, i, legal)
         calls.append(entry)
         if legal and call is not None and call.is_bid:
             high = entry
