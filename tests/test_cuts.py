@@ -129,3 +129,5 @@ def test_raw_key_takes_the_last_event_site_and_date() -> None:
     data = b'[Event "a"]\n[Date "d"]\n {c}\n  [Event "b"]\n[Board "1"]\n'
     assert raw_key(data, 0, len(data)) == (b"b", None, b"d")
     assert raw_key(data, 12, len(data)) == (b"b", None, b"d")
+    assert raw_key(data, 0, 12) == (b"a", None, None)
+    assert raw_key(data, 23, len(data)) == (b"b", None, None)

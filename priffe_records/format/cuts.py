@@ -65,14 +65,19 @@ def fresh_starts(data: bytes, start: int = 0, end: int | None = None) -> Iterato
             yield m.end()
 
 
-_KEY_TAG = re.compile(rb'^[ \t]*\[(Event|Site|Date)[ \t]+"([^"\r\n]*)"', re.M)
+# Found by the line end before them: a literal first byte lets the regex engine skip ahead.
+_KEY_TAG = re.compile(rb'\n[ \t]*\[(Event|Site|Date)[ \t]+"([^"\r\n]*)"')
+_KEY_FIRST = re.compile(rb'[ \t]*\[(Event|Site|Date)[ \t]+"([^"\r\n]*)"')
 
 
 def raw_key(data: bytes, start: int, end: int) -> tuple[bytes | None, ...]:
-    """The raw Event, Site and Date written in ``data[start:end]`` (the last of each):
-    a guess at the partie a record belongs to, for choosing cuts only (the reader and the
-    rules decide; rules.parallel checks the guess)."""
+    """The raw Event, Site and Date written in ``data[start:end]`` (the last of each;
+    ``start`` is a line start): a guess at the partie a record belongs to, for choosing
+    cuts only (the reader and the rules decide; rules.parallel checks the guess)."""
     found: dict[bytes, bytes] = {}
+    m = _KEY_FIRST.match(data, start, end)
+    if m:
+        found[m.group(1)] = m.group(2)
     for m in _KEY_TAG.finditer(data, start, end):
         found[m.group(1)] = m.group(2)
     return (found.get(b"Event"), found.get(b"Site"), found.get(b"Date"))
