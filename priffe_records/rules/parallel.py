@@ -185,8 +185,7 @@ def _cuts_of(path: str, jobs: int) -> Iterator[Piece] | None:
     with open(path, "rb") as f:
         if not sliceable(f):
             return None
-    step = min(max(size // (jobs * 8), _MIN_SLICE), _MAX_SLICE)
-    found = _pieces(path, size, step)
+    found = _pieces(path, size, jobs)
     first = next(found)
     if first.end == size:
         found.close()
@@ -199,27 +198,33 @@ def _chain(first: Piece, rest: Iterator[Piece]) -> Iterator[Piece]:
     yield from rest
 
 
-def _pieces(path: str, size: int, step: int) -> Generator[Piece, None, None]:
+def _pieces(path: str, size: int, jobs: int) -> Generator[Piece, None, None]:
     start, line, index = 0, 1, 0
     with open(path, "rb") as f:
-        for cut, cut_line in _cuts(f, size, step):
+        for cut, cut_line in _cuts(f, size, jobs):
             yield Piece(path, start, cut, line, index)
             start, line, index = cut, cut_line, index + 1
     yield Piece(path, start, size, line, index)
 
 
-def _cuts(f: IO[bytes], size: int, step: int) -> Iterator[tuple[int, int]]:
+def _cuts(f: IO[bytes], size: int, jobs: int) -> Iterator[tuple[int, int]]:
     """(byte offset, line number) of each cut, in order: at the first record that starts
-    afresh at least ``step`` bytes after the cut before and whose raw Event, Site and Date
+    afresh at least ``step()`` bytes after the cut before and whose raw Event, Site and Date
     differ from the record before it. One pass over the bytes, memory bounded by a block
     and a record."""
     buf, base, line = b"", 0, 1  # buf holds the file from ``base``, which is on ``line``
-    target = step
+
+    def step(at: int) -> int:
+        """The next slice's size: a share of what is left (guided: the slices shrink
+        towards the end, so the last ones keep both workers busy until the end)."""
+        return min(max((size - at) // (jobs * 4), _MIN_SLICE), _MAX_SLICE)
+
+    target = step(0)
     last: int | None = None  # the latest record start seen
     pending: int | None = None  # a start at or after the target, waiting for its end
     pending_before: tuple[bytes | None, ...] | None = None  # the key of the record before it
     searched = 0  # fresh starts before this offset are found
-    while target < size - step // 2:  # no tiny last slice
+    while target < size - _MIN_SLICE // 2:  # no tiny last slice
         block = f.read(_BLOCK)
         buf += block
         end = len(buf) - _TAIL if block else len(buf)
@@ -236,8 +241,8 @@ def _cuts(f: IO[bytes], size: int, step: int) -> Iterator[tuple[int, int]]:
                 key = raw_key(buf, pending - base, s)
                 if key != pending_before:
                     yield pending, line + buf.count(b"\n", 0, pending - base)
-                    target = pending + step
-                    if target >= size - step // 2:
+                    target = pending + step(pending)
+                    if target >= size - _MIN_SLICE // 2:
                         return
                 before, known, pending = key, True, None
             if a >= target:
