@@ -3,13 +3,15 @@
 The archive stores what the engine computes (contract, tricks, scores,
 trick winners, rubber totals, settlements, findings) next to what the
 record claims. Everything it needs from the engine passes through
-:func:`check_partie`, so a change in the engine's API is a change here only.
+:func:`check_partie` or its streaming twin :func:`check_stream`, so a change
+in the engine's API is a change here only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from priffe_records.archive.stored_messages import message_json
 from priffe_records.format.errors import BadRecord
@@ -17,13 +19,14 @@ from priffe_records.format.record import PLAYER_TAGS, Location, Record
 from priffe_records.format.values import is_unspecified
 from priffe_records.game.cards import SEATS, Seat
 from priffe_records.game.language import Message, render
-from priffe_records.rules.family import family_for
-from priffe_records.rules.findings import Finding
-from priffe_records.rules.partie import parties
+from priffe_records.rules.family import PartieBooks, PartieOutcome, family_for
+from priffe_records.rules.findings import Finding, sort_key
+from priffe_records.rules.partie import parties, steps
 from priffe_records.rules.preference.books import PrefLine, PrefPartie
 from priffe_records.rules.priffe.rubber import (
     DealLine,
     PartieResult,
+    PartieScorer,
     RubberEnd,
     parse_settlement,
 )
@@ -301,3 +304,103 @@ def check_partie(group: Sequence[Record | BadRecord]) -> PartieCheck:
     deals = tuple(replace(d, findings=tuple(found)) if found else d
                   for d, found in zip(facts, per_item, strict=True))
     return PartieCheck(deals, tuple(rubbers), tuple(loose))
+
+
+Checked = DealFacts | RubberFacts | FindingRow
+
+
+def check_stream(group: Iterable[Record | BadRecord]) -> Iterator[Checked]:
+    """:func:`check_partie` with memory flat in the partie's length (issue 9).
+
+    Yields one :class:`DealFacts` per item, in order, as soon as it is final;
+    a :class:`RubberFacts` once its rubber has ended (after the facts of the
+    rubber's deals); a :class:`FindingRow` for each finding of no one record.
+    Priffe books stream (their findings of a deal are final once it is added),
+    so only one rubber's bookkeeping is kept; Préférence books settle at the
+    end of their partie, so its items wait for it, as in :func:`check_partie`.
+    """
+    current: list[Record | BadRecord] = []
+
+    def fed() -> Iterator[Record | BadRecord]:
+        for item in group:
+            current[:] = [item]
+            yield item
+
+    books: PartieBooks[Any] | None = None
+    scorer: PartieScorer | None = None  # the books, when they stream
+    held: dict[int, tuple[DealFacts, list[Finding]]] = {}  # items waiting for their books
+    last_of: dict[int, Record] = {}  # each open rubber's latest deal (settlement names)
+
+    def rubbers(ends: Iterable[RubberEnd]) -> Iterator[RubberFacts]:
+        for end in ends:
+            yield _rubber(end, last_of.pop(end.rubber, None))
+
+    def close() -> Iterator[Checked]:
+        if books is None:
+            return
+        result = books.close()
+        if scorer is not None:  # streaming books have handed over their findings already
+            yield from rubbers(scorer.drain_rubbers())
+            yield from (_row(f) for f in result.findings)
+        else:
+            yield from _settled(result, held, last_of)
+        held.clear()
+        last_of.clear()
+
+    for step in steps(fed()):
+        item = current[0]
+        if step.starts is not None:
+            yield from close()
+            family, key = step.starts
+            books = family.books(*key)
+            scorer = books if isinstance(books, PartieScorer) else None
+            if scorer is not None:
+                scorer.stream(rubbers=True)
+        facts = DealFacts() if isinstance(item, BadRecord) else _facts(item)
+        found = list(step.found)
+        line: object = None
+        if books is not None:
+            if step.lost is not None:
+                books.lost(step.lost, step.position)
+            if step.outcome is not None:
+                line = books.add(step.outcome)
+        if books is not None and scorer is None:
+            held[step.position] = (facts, found)
+            continue
+        if scorer is not None:
+            found.extend(scorer.drain())
+            yield from rubbers(scorer.drain_rubbers())
+            if isinstance(line, DealLine):
+                facts = _computed(line, facts)
+                last_of[line.rubber] = line.outcome.record
+        own = [f for f in found if f.record == step.position]
+        yield from (_row(f) for f in found if f.record != step.position)
+        own.sort(key=sort_key)
+        yield replace(facts, findings=tuple(_row(f) for f in own)) if own else facts
+    yield from close()
+
+
+def _settled(result: PartieOutcome, held: dict[int, tuple[DealFacts, list[Finding]]],
+             last_of: dict[int, Record]) -> Iterator[Checked]:
+    """A partie whose books kept everything to the end: its held items, then its rubbers."""
+    facts = {i: f for i, (f, _) in held.items()}
+    found = {i: list(f) for i, (_, f) in held.items()}
+    loose: list[FindingRow] = []
+    for line in result.lines if isinstance(result, PartieResult) else ():
+        i = line.outcome.index
+        facts[i] = _computed(line, facts[i])
+        last_of[line.rubber] = line.outcome.record
+    for pline in result.lines if isinstance(result, PrefPartie) else ():
+        i = pline.outcome.index
+        facts[i] = _pref_computed(pline, facts[i])
+    for f in result.findings:
+        if f.record is not None and f.record in found:
+            found[f.record].append(f)
+        else:
+            loose.append(_row(f))
+    for i, d in facts.items():
+        own = sorted(found[i], key=sort_key)
+        yield replace(d, findings=tuple(_row(f) for f in own)) if own else d
+    if isinstance(result, PartieResult):
+        yield from (_rubber(end, last_of.get(end.rubber)) for end in result.rubbers)
+    yield from loose

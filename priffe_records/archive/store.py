@@ -1,8 +1,9 @@
 """The archive: PPN files into a SQLite database and back, nothing lost, nothing twice.
 
-Import streams each file through the reader and the rules engine one partie
-at a time (memory is bounded by the largest partie, not the file), and
-stores every record with its findings: historical games that break a rule
+Import streams each file through the reader and the rules engine, a window
+of records at a time (memory is flat in the file size, however long its
+parties: issue 9; a partie that already has stored deals is classified
+whole), and stores every record with its findings: historical games that break a rule
 are kept and flagged, never dropped. A record's text is identified by the
 SHA-256 of its canonical PPN text, so importing it again is a no-op; its
 place (partie, Rubber, Board) lets a corrected text supersede the stored one,
@@ -32,9 +33,11 @@ import hashlib
 import io
 import os
 import sqlite3
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
+from itertools import chain, groupby, islice
 from operator import attrgetter
 from typing import IO, Literal, cast
 
@@ -139,23 +142,27 @@ def canonical_text(record: Record) -> str:
 # ---------------------------------------------------------------- parties
 
 
-def _parties(items: Iterable[Record | BadRecord]) -> Iterator[list[Record | BadRecord]]:
+def _parties(items: Iterable[Record | BadRecord]) -> Iterator[Iterator[Record | BadRecord]]:
     """Consecutive records with the same Event, Site and Date (FORMAT.md "Partie").
 
-    A record that could not be read stays where it was, inside the group, so
-    the file order survives in the database.
+    Each partie is an iterator over its items as the reader gives them (read
+    one to its end before asking for the next). A record that could not be
+    read stays where it was, inside the group, so the file order survives in
+    the database.
     """
-    group: list[Record | BadRecord] = []
     key: tuple[str | None, ...] | None = None
-    for item in items:
+    number = 0
+
+    def partie_of(item: Record | BadRecord) -> int:
+        nonlocal key, number
         if isinstance(item, Record):
             k = (item.get("Event"), item.get("Site"), item.get("Date"))
             if key is not None and k != key:
-                yield group
-                group = []
+                number += 1
             key = k
-        group.append(item)
-    if group:
+        return number
+
+    for _, group in groupby(items, partie_of):
         yield group
 
 
@@ -217,6 +224,7 @@ class Store:
         self.source = source
         self.now = datetime.now(UTC).isoformat(timespec="seconds")
         self.players: dict[str, int] = {}
+        self._rubber: tuple[int, int, int] | None = None  # (partie, number, id) last asked for
         self.insert_deal_sql = (f"INSERT INTO deals (id, {', '.join(DEAL_COLUMNS)}) "
                                 f"VALUES (?, {', '.join('?' * len(DEAL_COLUMNS))})")
         self.update_deal_sql = (f"UPDATE deals SET {', '.join(c + ' = ?' for c in DEAL_COLUMNS)}"
@@ -255,6 +263,15 @@ class Store:
                 for r in rows]
 
     def rubber(self, partie_id: int, number: int) -> int:
+        """The id of the partie's rubber ``number``, made when new (the last one is cached:
+        a rubber's deals come together)."""
+        if self._rubber is not None and self._rubber[:2] == (partie_id, number):
+            return self._rubber[2]
+        rid = self._rubber_id(partie_id, number)
+        self._rubber = (partie_id, number, rid)
+        return rid
+
+    def _rubber_id(self, partie_id: int, number: int) -> int:
         row = self.db.execute("SELECT id FROM rubbers WHERE partie_id = ? AND number = ?",
                               [partie_id, number]).fetchone()
         if row is not None:
@@ -339,32 +356,27 @@ class Store:
                 "line, col, message_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(deal_id, partie_id, *f.values()) for f in found])
 
-    def rubbers(self, partie_id: int, rubbers: Sequence[engine.RubberFacts],
-                partie_findings: Sequence[engine.FindingRow], here: set[int]) -> None:
-        """Totals and settlements of the partie's rubbers, from the whole partie.
+    def rubber_facts(self, partie_id: int, r: engine.RubberFacts) -> None:
+        """Totals and settlements of one of the partie's rubbers, once it has ended."""
+        rid = self.rubber(partie_id, r.number)
+        self.db.execute("UPDATE rubbers SET complete = ?, winner = ?, total_ns = ?, "
+                        "total_ew = ? WHERE id = ?",
+                        [r.complete, r.winner, r.total_ns, r.total_ew, rid])
+        self.db.execute("DELETE FROM settlements WHERE rubber_id = ?", [rid])
+        self.db.conn.executemany(
+            "INSERT INTO settlements (rubber_id, seat, player_id, points, claimed) "
+            "VALUES (?, ?, ?, ?, ?)",
+            [(rid, seat, self.player(name) if name else None, points, claimed)
+             for seat, name, points, claimed in r.settlements])
 
-        Only rubbers with a deal stored in this partie (``here``) are written:
-        when a file repeats a partie another file gave, the repeated rubbers
-        stay settled there, never twice. Rubbers left without deals go.
-        """
-        for r in rubbers:
-            if r.number not in here:
-                continue
-            rid = self.rubber(partie_id, r.number)
-            self.db.execute("UPDATE rubbers SET complete = ?, winner = ?, total_ns = ?, "
-                            "total_ew = ? WHERE id = ?",
-                            [r.complete, r.winner, r.total_ns, r.total_ew, rid])
-            self.db.execute("DELETE FROM settlements WHERE rubber_id = ?", [rid])
-            self.db.conn.executemany(
-                "INSERT INTO settlements (rubber_id, seat, player_id, points, claimed) "
-                "VALUES (?, ?, ?, ?, ?)",
-                [(rid, seat, self.player(name) if name else None, points, claimed)
-                 for seat, name, points, claimed in r.settlements])
+    def partie_end(self, partie_id: int, partie_findings: Sequence[engine.FindingRow]) -> None:
+        """Rubbers left without deals go; the findings of no one record are the new ones."""
         gone = "SELECT id FROM rubbers WHERE partie_id = ? AND id NOT IN " \
                "(SELECT rubber_id FROM deals WHERE partie_id = ? AND rubber_id IS NOT NULL)"
         self.db.execute(f"DELETE FROM settlements WHERE rubber_id IN ({gone})",
                         [partie_id, partie_id])
         self.db.execute(f"DELETE FROM rubbers WHERE id IN ({gone})", [partie_id, partie_id])
+        self._rubber = None
         self.db.execute("DELETE FROM findings WHERE partie_id = ? AND deal_id IS NULL",
                         [partie_id])
         self.findings(partie_id, None, partie_findings)
@@ -467,35 +479,81 @@ def _shifted(facts: engine.DealFacts, item: _Item) -> engine.DealFacts:
         for f in facts.findings))
 
 
-def _write_partie(store: Store, partie_id: int | None, first: Record | None,
-                  items: list[_Item], summary: dict[str, int], reject_invalid: bool,
-                  progress: Callable[[int], None] | None) -> None:
-    """Check the whole partie with the engine, then write what changed and refresh the rest."""
-    check = engine.check_partie([i.record for i in items])
-    here: set[int] = set()  # rubbers with a deal stored in this partie
-    new: list[tuple[DealRow, engine.DealFacts]] = []  # inserted in one batch
-    for item, facts in zip(items, check.deals, strict=True):
+_WINDOW = 500  # new deals written (and freed) together
+
+
+@dataclass(slots=True)
+class _Seen:
+    """Texts of a partie met so far whose deals are not in the database (yet).
+
+    A text met earlier in the file is a duplicate: once its deal is written
+    the database says so; until then (``inflight``) or when it was rejected
+    (``rejected``) these sets do. Written deals leave ``inflight``, so it
+    stays the size of a window, not of the partie.
+    """
+
+    inflight: set[str] = field(default_factory=set)
+    rejected: set[str] = field(default_factory=set)
+
+
+def _fresh_items(store: Store, records: Iterable[Record | BadRecord],
+                 seen: _Seen) -> Iterator[_Item]:
+    """The records of a partie with no stored deals, classified a window at a time:
+    ``new``, or ``elsewhere`` when the text is stored or met before in the file."""
+    it = iter(records)
+    while batch := list(islice(it, _WINDOW)):
+        texts = [r.text if isinstance(r, BadRecord) else canonical_text(r) for r in batch]
+        digests = [content_hash(t) for t in texts]
+        stored = store.existing([d for d in digests if d not in seen.inflight])
+        for record, text, digest in zip(batch, texts, digests, strict=True):
+            line = record.location.line if record.location else 0
+            item = _Item(record, text, digest, line, "new")
+            if digest in seen.inflight or digest in stored or digest in seen.rejected:
+                item.kind = "elsewhere"
+            else:
+                seen.inflight.add(digest)
+            yield item
+
+
+class _PartieWriter:
+    """Writes a partie's deals as the engine checks them, new ones a window at a time."""
+
+    def __init__(self, store: Store, partie_id: int | None, first: Record | None,
+                 summary: dict[str, int], reject_invalid: bool,
+                 progress: Callable[[int], None] | None, seen: _Seen) -> None:
+        self.store, self.partie_id, self.first = store, partie_id, first
+        self.summary, self.reject_invalid, self.progress = summary, reject_invalid, progress
+        self.seen = seen
+        self.here: set[int] = set()  # rubbers with a deal stored in this partie
+        self.new: list[tuple[DealRow, engine.DealFacts]] = []  # inserted in one batch
+
+    def deal(self, item: _Item, facts: engine.DealFacts) -> None:
+        store, summary = self.store, self.summary
         facts = _shifted(facts, item)
         bad = isinstance(item.record, BadRecord)
         has_errors = bad or any(f.severity == "error" for f in facts.findings)
         if item.from_file:
             summary["records"] += 1
         kind: Kind | Literal["skip"] = item.kind
-        if kind in ("new", "update") and reject_invalid and has_errors:
+        if kind in ("new", "update") and self.reject_invalid and has_errors:
             summary["rejected"] += 1
             kind = "skip"  # a rejected correction leaves the stored version as it was
+            self.seen.inflight.discard(item.digest)
+            self.seen.rejected.add(item.digest)
         if kind in ("here", "elsewhere") and item.from_file:
             summary["duplicates"] += 1
         if kind not in ("elsewhere", "skip"):
-            if partie_id is None and first is not None:
-                partie_id = store.partie(first)
+            if self.partie_id is None and self.first is not None:
+                self.partie_id = store.partie(self.first)
             rubber_id = None
-            if partie_id is not None and facts.rubber is not None:
-                rubber_id = store.rubber(partie_id, facts.rubber)
-                here.add(facts.rubber)
-            row = _deal_row(store, item, facts, partie_id, rubber_id)
+            if self.partie_id is not None and facts.rubber is not None:
+                rubber_id = store.rubber(self.partie_id, facts.rubber)
+                self.here.add(facts.rubber)
+            row = _deal_row(store, item, facts, self.partie_id, rubber_id)
             if kind == "new":
-                new.append((row, facts))
+                self.new.append((row, facts))
+                if len(self.new) >= _WINDOW:
+                    self.flush()
             else:
                 assert item.deal_id is not None
                 if kind == "update" and item.old is not None:
@@ -505,24 +563,81 @@ def _write_partie(store: Store, partie_id: int | None, first: Record | None,
                 summary["new" if kind == "new" else "updated"] += 1
                 summary["with_errors"] += has_errors
                 summary["unreadable"] += bad
-        if progress is not None and item.from_file:
-            progress(summary["records"])
-    store.deals(new)
-    if partie_id is not None:
-        store.rubbers(partie_id, check.rubbers, check.findings, here)
+        if self.progress is not None and item.from_file:
+            self.progress(summary["records"])
+
+    def flush(self) -> None:
+        self.store.deals(self.new)
+        for row, _ in self.new:
+            self.seen.inflight.discard(row.hash)
+        self.new = []
+
+    def rubber(self, r: engine.RubberFacts) -> None:
+        """Only rubbers with a deal stored in this partie are written: when a file repeats
+        a partie another file gave, the repeated rubbers stay settled there, never twice."""
+        if self.partie_id is not None and r.number in self.here:
+            self.store.rubber_facts(self.partie_id, r)
+
+    def finish(self, loose: Sequence[engine.FindingRow]) -> None:
+        self.flush()
+        if self.partie_id is not None:
+            self.store.partie_end(self.partie_id, loose)
 
 
-def _store_partie(store: Store, group: list[Record | BadRecord], summary: dict[str, int],
+def _write_partie(store: Store, partie_id: int | None, first: Record | None,
+                  items: Iterable[_Item], summary: dict[str, int], reject_invalid: bool,
+                  progress: Callable[[int], None] | None, seen: _Seen | None = None) -> None:
+    """Check the partie with the engine as it streams, write what changed, refresh the rest.
+
+    Memory: a window of new deals and one rubber's bookkeeping (issue 9), plus
+    whatever ``items`` holds (a partie with stored deals is classified whole).
+    """
+    queue: deque[_Item] = deque()  # items given to the engine, facts not yet back
+
+    def records() -> Iterator[Record | BadRecord]:
+        for item in items:
+            queue.append(item)
+            yield item.record
+
+    writer = _PartieWriter(store, partie_id, first, summary, reject_invalid, progress,
+                           seen or _Seen())
+    loose: list[engine.FindingRow] = []
+    for checked in engine.check_stream(records()):
+        if isinstance(checked, engine.DealFacts):
+            writer.deal(queue.popleft(), checked)
+        elif isinstance(checked, engine.RubberFacts):
+            writer.rubber(checked)
+        else:
+            loose.append(checked)
+    writer.finish(loose)
+
+
+def _store_partie(store: Store, group: Iterator[Record | BadRecord], summary: dict[str, int],
                   reject_invalid: bool, progress: Callable[[int], None] | None) -> None:
     """Store one partie of a file: new records, corrections, and the partie recomputed.
 
-    A partie whose records are all stored already skips the engine: a
-    re-import costs reading and hashing only.
+    A partie with no stored deals (a first import) streams: its records are
+    classified, checked and written a window at a time. One with stored deals
+    is classified whole (a correction needs the whole partie to know what it
+    supersedes); when all its records are stored already the engine is
+    skipped: a re-import costs reading and hashing only.
     """
-    first = next((r for r in group if isinstance(r, Record)), None)
+    head: list[Record | BadRecord] = []
+    first: Record | None = None
+    for item in group:
+        head.append(item)
+        if isinstance(item, Record):
+            first = item
+            break
+    records = chain(head, group)
     partie_id = store.find_partie(first) if first is not None else None
     stored = store.partie_deals(partie_id) if partie_id is not None else []
-    items = _classify(store, group, stored)
+    if not stored:
+        seen = _Seen()
+        _write_partie(store, partie_id, first, _fresh_items(store, records, seen), summary,
+                      reject_invalid, progress, seen)
+        return
+    items = _classify(store, list(records), stored)
     if not any(i.kind in ("new", "update") for i in items):
         for i in items:
             if i.from_file:
@@ -544,6 +659,7 @@ def recompute_partie(store: Store, partie_id: int) -> None:
                     "DELETE FROM findings WHERE partie_id = ?",
                     "DELETE FROM parties WHERE id = ?"):
             store.db.execute(sql, [partie_id])
+        store._rubber = None
         return
     first = next((i.record for i in items if isinstance(i.record, Record)), None)
     _write_partie(store, partie_id, first, items, dict.fromkeys(_COUNTS, 0), False, None)

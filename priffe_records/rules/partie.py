@@ -159,3 +159,17 @@ def _stream(steps: Iterable[_Step]) -> Iterator[Finding]:
         pending.extend(books.close().findings)
     pending.sort(key=sort_key)
     yield from pending
+
+
+Step = _Step  # one analysed item, for a driver outside rules that feeds the books itself
+
+
+def steps(records: Iterable[Record | BadRecord], *, options: Options = PRESETS["sv"],
+          conventions: bool = False) -> Iterator[Step]:
+    """Each item analysed on its own, one step per item, and where parties begin.
+
+    For a driver that feeds the books itself and needs what they return for
+    each deal (the archive's streaming import); :func:`parties` and
+    :func:`findings` are built on the same steps.
+    """
+    return _steps(records, options, conventions)

@@ -174,16 +174,26 @@ class PartieScorer:
         self.findings: list[Finding] = []
         self.standings: dict[str, int] = {}
         self._keep = True  # keep lines and rubber results (off while streaming)
+        self._hand_over = False  # streaming, but keep rubber results until drain_rubbers()
         self._closed = 0  # rubbers closed so far
         self._last_pairing: frozenset[frozenset[str]] | None = None
         self._block: list[frozenset[frozenset[str]]] = []  # this block of six rubbers (R24)
         self._number = 0
         self._start_rubber(None)
 
-    def stream(self) -> None:
+    def stream(self, *, rubbers: bool = False) -> None:
         """Keep no deal lines or rubber results from now on (validation of big files):
-        memory stays that of one rubber's bookkeeping, whatever the partie's length."""
+        memory stays that of one rubber's bookkeeping, whatever the partie's length.
+
+        ``rubbers``: each rubber's result is still kept until :meth:`drain_rubbers`
+        hands it over (the archive writes rubbers as they end)."""
         self._keep = False
+        self._hand_over = rubbers
+
+    def drain_rubbers(self) -> list[RubberEnd]:
+        """The rubbers ended since the last call, handed over (see :meth:`stream`)."""
+        out, self.rubbers = self.rubbers, []
+        return out
 
     def drain(self) -> list[Finding]:
         """The findings reported since the last call, handed over."""
@@ -216,7 +226,7 @@ class PartieScorer:
             for _, name, p in settlement:
                 self.standings[name] = self.standings.get(name, 0) + p
         self._closed += 1
-        if self._keep:
+        if self._keep or self._hand_over:
             self.rubbers.append(RubberEnd(self._number, state.totals if state else None,
                                           finished, winner, settlement))
 

@@ -1,0 +1,154 @@
+"""The archive's streaming import (issue 9 point 4): the same facts as the whole-partie check.
+
+``engine.check_stream`` must give exactly what ``engine.check_partie`` gives
+(every deal's facts and findings, every rubber, every finding of no one record)
+on damaged generated parties with odd items between them and on every example,
+test file and corpus file; the store built on it must store what a whole-partie
+import stores.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+from archive_support import consistent, run
+from conftest import CORPUS, DATA, EXAMPLES, GOLDEN
+from hypothesis import given
+from hypothesis import strategies as st
+from test_archive_truth import snapshot
+from test_engine_equivalence import SEEDS, SETTINGS, several_parties
+
+from priffe_records import loads, read
+from priffe_records.archive import engine, store
+from priffe_records.format.errors import BadRecord
+from priffe_records.format.record import Record
+
+
+def assert_stream_equals_whole(group: list[Record | BadRecord]) -> None:
+    whole = engine.check_partie(group)
+    out = list(engine.check_stream(group))
+    deals = [x for x in out if isinstance(x, engine.DealFacts)]
+    rubbers = [x for x in out if isinstance(x, engine.RubberFacts)]
+    loose = [x for x in out if isinstance(x, engine.FindingRow)]
+    assert deals == list(whole.deals)
+    # The store keeps one row per rubber number (the last rubber of a number wins).
+    # A number used twice (an R22 error) is settled here from each rubber's own last
+    # deal; the whole-partie check took the last deal of that number for both.
+    assert [r.number for r in rubbers] == [r.number for r in whole.rubbers]
+    assert {r.number: r for r in rubbers} == {r.number: r for r in whole.rubbers}
+    assert sorted(loose, key=repr) == sorted(whole.findings, key=repr)
+
+
+def test_a_rubber_comes_after_its_deals() -> None:
+    text = several_parties(3, random.Random(1), parties=1, rubbers=3, damage=0, odd=0)
+    seen = 0
+    for x in engine.check_stream(list(loads(text, errors="collect"))):
+        if isinstance(x, engine.DealFacts) and x.rubber is not None:
+            seen = max(seen, x.rubber)
+        elif isinstance(x, engine.RubberFacts):
+            assert x.number <= seen
+    assert seen == 3
+
+
+@SETTINGS
+@given(SEEDS, st.integers(0, 10_000))
+def test_damaged_parties_with_odd_items_give_the_same_facts(seed: int, pick: int) -> None:
+    text = several_parties(seed, random.Random(pick), rubbers=2)
+    assert_stream_equals_whole(list(loads(text, errors="collect")))
+
+
+def _files() -> list[Path]:
+    found = sorted(EXAMPLES.glob("*.ppn")) + sorted(DATA.glob("*.ppn"))
+    found += sorted(GOLDEN.glob("*.ppn"))
+    if CORPUS.is_dir():
+        found += sorted(CORPUS.glob("*.pbn"))
+    return found
+
+
+@pytest.mark.parametrize("path", _files(), ids=lambda p: p.name[:40])
+def test_real_files_give_the_same_facts(path: Path) -> None:
+    assert_stream_equals_whole(list(read(path, errors="collect")))
+
+
+# ---------------------------------------------------------------- the store on the stream
+
+
+def _tables(db: Path) -> dict[str, list[tuple[object, ...]]]:
+    """Every table an import writes, ids included, import times left out."""
+    conn = sqlite3.connect(db)
+    try:
+        out = {}
+        for table, order in (("parties", "id"), ("players", "id"), ("rubbers", "id"),
+                             ("deals", "id"), ("seats", "deal_id, seat"),
+                             ("calls", "deal_id, idx"), ("tricks", "deal_id, number"),
+                             ("findings", "id"), ("settlements", "rubber_id, seat"),
+                             ("deal_history", "id")):
+            cols = [r[1] for r in conn.execute(f"PRAGMA table_info({table})")
+                    if r[1] not in ("imported_at", "changed_at")]
+            out[table] = conn.execute(
+                f"SELECT {', '.join(cols)} FROM {table} ORDER BY {order}").fetchall()
+        out["search"] = conn.execute(
+            "SELECT rowid FROM deals_fts WHERE deals_fts MATCH 'Anna' ORDER BY rowid").fetchall()
+        return out
+    finally:
+        conn.close()
+
+
+def _file_with_repeats(path: Path) -> Path:
+    """A long partie and another; in the first, a record repeated a few records on, a
+    damaged one repeated and an unreadable one repeated: 3 duplicates whose first copy
+    falls in another window (and, with --reject-invalid, two of them rejected)."""
+    rng = random.Random(5)
+    chunks = several_parties(11, rng, parties=1, rubbers=5, damage=0.3, odd=0).split("\n\n")
+    assert len(chunks) >= 20
+    chunks.insert(9, chunks[2])
+    bad = next(c for c in chunks[3:] if '[Result "' in c)
+    chunks.insert(11, bad.replace('[Result "', '[Result "1'))  # an R12 error
+    chunks.insert(16, chunks[11])
+    chunks.insert(6, '[Event "Torsdag"\n[Contract "Spela"]')  # unreadable
+    chunks.insert(13, chunks[6])
+    chunks += several_parties(12, rng, parties=1, rubbers=1, damage=0.3, odd=0).split("\n\n")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n\n".join(chunks), "utf-8")
+    return path
+
+
+@pytest.mark.parametrize("reject", [False, True])
+def test_windows_store_what_one_window_stores(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                              reject: bool) -> None:
+    src = _file_with_repeats(tmp_path / "lång.ppn")
+    flag = ["--reject-invalid"] if reject else []
+    results = []
+    for window in (10**6, 3, 1):
+        monkeypatch.setattr(store, "_WINDOW", window)
+        db = tmp_path / f"w{window}.db"
+        res = run("import", str(src), "--db", str(db), *flag)
+        assert res.exit_code in (0, 1), res.output
+        consistent(db)
+        results.append((res.stdout.replace(str(db), "DB"), _tables(db)))
+    assert (", 3 duplicates" if not reject else ", 3 duplicates, 0 with errors, ") \
+        in results[0][0], results[0][0]
+    assert results[1] == results[0] and results[2] == results[0]
+
+
+def test_a_grown_partie_recomputed_equals_a_fresh_import(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stored path (a partie with stored deals) on the same stream as the fresh one."""
+    monkeypatch.setattr(store, "_WINDOW", 2)
+    src = _file_with_repeats(tmp_path / "in" / "lång.ppn")
+    full = src.read_text("utf-8")
+    cut = full.index("\n\n", len(full) // 2)
+    src.write_text(full[:cut], "utf-8")
+    db = tmp_path / "grown.db"
+    assert run("import", str(src), "--db", str(db)).exit_code in (0, 1)
+    src.write_text(full, "utf-8")
+    assert run("import", str(src), "--db", str(db)).exit_code in (0, 1)
+    fresh = tmp_path / "in" / "fresh.db"
+    assert run("import", str(src), "--db", str(fresh)).exit_code in (0, 1)
+    grown, once = _tables(db), _tables(fresh)
+    for table in ("deals", "findings", "settlements"):
+        assert len(grown[table]) == len(once[table])
+    assert snapshot(db) == snapshot(fresh)
