@@ -175,6 +175,7 @@ def test_every_play_result_equals_the_full_replay(seed: int) -> None:
             for must in (False, True):
                 lean = play.replay(rec.play, lead, deal, trump, must_trump=must)
                 full = play.full_replay(rec.play, lead, deal, trump, must_trump=must)
+                assert lean.rows() == full.rows()  # the archive's trick rows, lean and full
                 assert (lean.won, lean.undecided, lean.claimed, lean.complete,
                         lean.findings, lean.played) == \
                     (full.won, full.undecided, full.claimed, full.complete, full.findings,

@@ -221,13 +221,10 @@ def _computed(line: DealLine, base: DealFacts) -> DealFacts:
     score = o.score
     calls = tuple((c.seat.value, c.call.value if c.call is not None else c.token.text)
                   for c in o.auction.calls) if o.auction is not None else ()
-    tricks: list[TrickRow] = []
-    for t in o.play.tricks if o.play is not None else ():
-        # The token holds the card as the reader canonicalised it (or "-").
-        by_seat = {p.seat: p.token.text for p in t.cards}
-        tricks.append(TrickRow(t.number, t.leader.value if t.leader else None,
-                               t.winner.value if t.winner else None,
-                               *(by_seat.get(seat) for seat in SEATS)))
+    # Cards as the reader canonicalised them (or "-"); a clean play builds no Trick.
+    tricks = [TrickRow(n, leader.value if leader else None, winner.value if winner else None,
+                       *cards)
+              for n, leader, winner, cards in (o.play.rows() if o.play is not None else ())]
     return replace(
         base, rubber=line.rubber,
         contract=o.contract.value if o.contract is not None else base.contract,

@@ -70,6 +70,9 @@ from priffe_records.rules.priffe.options import FirstLead, Options
 from priffe_records.rules.priffe.scoring import SidePoints
 from priffe_records.rules.tricks import PlayedCard, Trick
 
+# (number, leader, winner, each seat's card as written, N E S W): one trick, flat
+TrickSummary = tuple[int, Seat | None, Seat | None, tuple[str | None, ...]]
+
 
 class PlayResult:
     """The replay's outcome. Immutable; ``tricks`` may be built on first use.
@@ -79,18 +82,20 @@ class PlayResult:
     the full replay when first asked for. Equality is over every field, tricks included.
     """
 
-    __slots__ = ("_again", "_played", "_tricks", "claimed", "complete", "findings", "undecided",
-                 "won")
+    __slots__ = ("_again", "_played", "_rows", "_tricks", "claimed", "complete", "findings",
+                 "undecided", "won")
 
     def __init__(self, tricks: tuple[Trick, ...] | None, won: SidePoints, undecided: int,
                  claimed: bool, complete: bool, findings: tuple[Finding, ...] = (), *,
                  again: Callable[[], tuple[Trick, ...]] | None = None,
-                 played: int | None = None) -> None:
+                 played: int | None = None,
+                 rows: Callable[[], tuple[TrickSummary, ...]] | None = None) -> None:
         if tricks is None and again is None:
             raise ValueError("PlayResult needs its tricks or a way to build them")
         self._tricks = tricks
         self._again = again
         self._played = played
+        self._rows = rows
         self.won = won
         self.undecided = undecided
         self.claimed = claimed
@@ -103,6 +108,18 @@ class PlayResult:
             assert self._again is not None
             self._tricks, self._again = self._again(), None
         return self._tricks
+
+    def rows(self) -> tuple[TrickSummary, ...]:
+        """Each trick as (number, leader, winner, each seat's card as written, in seat
+        order N E S W, ``None`` where it has none): what the archive stores. A clean
+        play answers from its card ids, building no :class:`Trick`."""
+        if self._tricks is None and self._rows is not None:
+            return self._rows()
+        out = []
+        for t in self.tricks:
+            by_seat = {p.seat: p.token.text for p in t.cards}
+            out.append((t.number, t.leader, t.winner, tuple(by_seat.get(s) for s in SEATS)))
+        return tuple(out)
 
     @property
     def played(self) -> int:
@@ -306,6 +323,7 @@ def _clean_replay(section: Section, first: Seat, deal: Deal | None, trump: Suit 
     trump_bits = SUIT_BITS[t] if t >= 0 and must_trump else 0
     won = [0, 0]
     lead = 0  # the leader's column
+    marks: list[tuple[int, int]] = []  # each trick's leader and winner column (-1: none)
     for start in range(0, n_slots, width):
         trick = ids[start:start + width]
         # led -1: a claimed last trick that stops before the leader's column
@@ -330,11 +348,30 @@ def _clean_replay(section: Section, first: Seat, deal: Deal | None, trump: Suit 
                 best_col, best = k, cid
         if len(trick) == width:
             won[columns[best_col] & 1] += 1  # seat index: N 0, E 1, S 2, W 3
+            marks.append((lead, best_col))
             lead = best_col
+        else:
+            marks.append((lead, -1))
     played = n_slots // width
     return PlayResult(None, SidePoints(won[0], won[1]), 0, claimed, played == tricks,
                       again=partial(_tricks_of, section, first, deal, trump, must_trump,
-                                    players, tricks), played=played)
+                                    players, tricks), played=played,
+                      rows=partial(_clean_rows, section, columns, marks))
+
+
+def _clean_rows(section: Section, columns: list[int], marks: list[tuple[int, int]]
+                ) -> tuple[TrickSummary, ...]:
+    """:meth:`PlayResult.rows` of a clean play, from its columns and winners."""
+    width = len(columns)
+    slots = [t.text for t in section.tokens if t.kind is not TokenKind.END]
+    out: list[TrickSummary] = []
+    for n, (lead, best) in enumerate(marks, 1):
+        cards: list[str | None] = [None] * 4
+        for k, text in enumerate(slots[(n - 1) * width:n * width]):
+            cards[columns[k]] = text
+        out.append((n, SEATS[columns[lead]], SEATS[columns[best]] if best >= 0 else None,
+                    tuple(cards)))
+    return tuple(out)
 
 
 def _tricks_of(section: Section, first: Seat, deal: Deal | None, trump: Suit | None,
