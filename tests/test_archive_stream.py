@@ -9,12 +9,13 @@ import stores.
 
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
 from pathlib import Path
 
 import pytest
-from archive_support import consistent, run
+from archive_support import consistent, count, run
 from conftest import CORPUS, DATA, EXAMPLES, GOLDEN
 from hypothesis import given
 from hypothesis import strategies as st
@@ -152,3 +153,50 @@ def test_a_grown_partie_recomputed_equals_a_fresh_import(tmp_path: Path,
     for table in ("deals", "findings", "settlements"):
         assert len(grown[table]) == len(once[table])
     assert snapshot(db) == snapshot(fresh)
+
+
+# ---------------------------------------------------------------- schema v5: search per batch
+
+
+def test_a_version_4_archive_migrates_to_search_rows_per_batch(tmp_path: Path) -> None:
+    """v5 drops the per-row insert trigger; deals found before stay found, new ones are
+    indexed per batch, and a correction and a removal keep the index in step."""
+    from priffe_records.archive import schema
+
+    path = tmp_path / "v4.db"
+    old = schema.open_archive(path)
+    old.execute("BEGIN IMMEDIATE")
+    for step in schema.MIGRATIONS[:4]:
+        step(old)
+    old.execute("PRAGMA user_version = 4")
+    old.execute(f"PRAGMA application_id = {schema.APPLICATION_ID}")
+    old.execute("COMMIT")
+    old.execute("INSERT INTO deals (source, line, event, players, status, ppn, hash) "
+                "VALUES ('gammal.ppn', 1, 'Gammal', 'Örjan', 'clean', '[Event \"Gammal\"]', 'h')")
+    triggers = {r[0] for r in old.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
+    assert "deals_ai" in triggers
+    old.close()
+    db = schema.open_archive(path)
+    schema.ensure_schema(db)
+    assert schema.schema_version(db) == schema.SCHEMA_VERSION == 6
+    triggers = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
+    assert "deals_ai" not in triggers and {"deals_ad", "deals_au"} <= triggers
+    db.close()
+    src = _file_with_repeats(tmp_path / "lång.ppn")
+    assert run("import", str(src), "--db", str(path)).exit_code in (0, 1)
+    consistent(path)
+
+    def found(text: str) -> int:
+        res = run("query", "--db", str(path), "--text", text, "--format", "json")
+        assert res.exit_code == 0, res.output
+        return len(json.loads(res.stdout))
+
+    assert found("Örjan") == 1
+    anna = found("Anna")
+    with sqlite3.connect(path) as conn:
+        named = conn.execute("SELECT count(*) FROM deals WHERE players LIKE '%Anna%'")
+        assert anna == named.fetchone()[0] > count(path) // 2
+    conn.close()
+    assert run("remove", "--db", str(path), "--event", "Gammal").exit_code == 0
+    assert found("Örjan") == 0 and found("Anna") == anna
+    consistent(path)

@@ -30,7 +30,7 @@ from priffe_records.archive import stored_messages
 from priffe_records.format.errors import PriffeError
 from priffe_records.game.language import Message, msg
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 APPLICATION_ID = 0x50524946  # "PRIF": marks the file as a priffe archive
 DEFAULT_TIMEOUT = 60.0  # seconds to wait for another writer (an import running)
 
@@ -394,6 +394,19 @@ def _v5(db: sqlite_utils.Database) -> None:
                        [stored_messages.message_json(message), message.render("en"), text])
 
 
+# ---------------------------------------------------------------- version 6
+
+
+def _v6(db: sqlite_utils.Database) -> None:
+    """The search index gets a batch of new deals in one ``INSERT … SELECT`` (the store
+    writes it after each batch), not one trigger run per inserted row (issue 9).
+
+    Only the insert trigger goes: a deal updated or deleted (a correction, a removal)
+    is rare, and its triggers keep the index in step as before.
+    """
+    db.execute("DROP TRIGGER IF EXISTS deals_ai")
+
+
 # Append-only: a new step goes at the end (each bumps SCHEMA_VERSION by one).
-MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_v1, _v2, _v3, _v4, _v5]
+MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_v1, _v2, _v3, _v4, _v5, _v6]
 assert len(MIGRATIONS) == SCHEMA_VERSION

@@ -195,7 +195,7 @@ class _Item:
     (the same text is stored in another partie, or earlier in this file).
     """
 
-    record: Record | BadRecord
+    record: Record | BadRecord | None  # None: checked in a worker, ``sent`` says the rest
     text: str
     digest: str
     line: int
@@ -203,6 +203,28 @@ class _Item:
     deal_id: int | None = None
     old: StoredDeal | None = None
     from_file: bool = True
+    sent: Described | None = None
+
+
+# What the store needs of a record besides its facts: unreadable?, Event, Site, Date, ident.
+Described = tuple[bool, str | None, str | None, str | None, str | None]
+Head = tuple[str | None, str | None, str | None]  # Event, Site, Date: a partie of a source
+
+
+def head_of(record: Record) -> Head:
+    return (record.get("Event"), record.get("Site"), record.get("Date"))
+
+
+def described(item: _Item) -> Described:
+    if item.sent is not None:
+        return item.sent
+    return describe(item.record)
+
+
+def describe(record: Record | BadRecord | None) -> Described:
+    if not isinstance(record, Record):
+        return (True, None, None, None, None)
+    return (False, *head_of(record), ident_of(record))
 
 
 def ident_of(item: Record | BadRecord) -> str | None:
@@ -239,20 +261,18 @@ class Store:
                 f"SELECT hash FROM deals WHERE hash IN ({', '.join('?' * len(chunk))})", chunk))
         return found
 
-    def find_partie(self, record: Record) -> int | None:
-        key = [record.get("Event"), record.get("Site"), record.get("Date"), self.source]
+    def find_partie(self, head: Head) -> int | None:
+        key = [*head, self.source]
         row = self.db.execute("SELECT id FROM parties WHERE event IS ? AND site IS ? "
                               "AND date IS ? AND source IS ?", key).fetchone()
         return int(row[0]) if row is not None else None
 
-    def partie(self, record: Record) -> int:
-        found = self.find_partie(record)
+    def partie(self, head: Head) -> int:
+        found = self.find_partie(head)
         if found is not None:
             return found
         cur = self.db.execute("INSERT INTO parties (event, site, date, source, imported_at) "
-                              "VALUES (?, ?, ?, ?, ?)",
-                              [record.get("Event"), record.get("Site"), record.get("Date"),
-                               self.source, self.now])
+                              "VALUES (?, ?, ?, ?, ?)", [*head, self.source, self.now])
         return int(cur.lastrowid or 0)
 
     def partie_deals(self, partie_id: int) -> list[StoredDeal]:
@@ -302,6 +322,10 @@ class Store:
         conn = self.db.conn
         conn.executemany(self.insert_deal_sql, [(first + i, *_DEAL_VALUES(row))
                                                 for i, (row, _) in enumerate(new)])
+        # The search index, for the batch at once (schema v5: no insert trigger).
+        conn.execute("INSERT INTO deals_fts (rowid, event, site, players, commentary) "
+                     "SELECT id, event, site, players, commentary FROM deals "
+                     "WHERE id >= ? AND id < ?", [first, first + len(new)])
         self._children([(first + i, row.partie_id, facts)
                         for i, (row, facts) in enumerate(new)])
 
@@ -387,13 +411,8 @@ def _deal_row(store: Store, item: _Item, facts: engine.DealFacts, partie_id: int
     errors = sum(f.severity == "error" for f in facts.findings)
     warnings = sum(f.severity == "warning" for f in facts.findings)
     unverifiable = sum(f.severity == "unverifiable" for f in facts.findings)
-    record = item.record
-    if isinstance(record, BadRecord):
-        status = "unreadable"
-        event = site = date = None
-    else:
-        status = "errors" if errors else "warnings" if warnings else "clean"
-        event, site, date = record.get("Event"), record.get("Site"), record.get("Date")
+    bad, event, site, date, ident = described(item)
+    status = "unreadable" if bad else "errors" if errors else "warnings" if warnings else "clean"
     # A deal refreshed from the archive keeps its source and import time.
     old = item.old if item.kind == "stored" else None
     return DealRow(
@@ -412,8 +431,8 @@ def _deal_row(store: Store, item: _Item, facts: engine.DealFacts, partie_id: int
         players=", ".join(name for _, _, name in facts.seats) or None,
         commentary=facts.commentary or None, errors=errors, warnings=warnings,
         unverifiable=unverifiable, status=status, ppn=item.text, hash=item.digest,
-        imported_at=old.imported_at if old else store.now, ident=ident_of(record),
-        game=None if isinstance(record, BadRecord) else facts.game, pot=facts.pot)
+        imported_at=old.imported_at if old else store.now, ident=ident,
+        game=None if bad else facts.game, pot=facts.pot)
 
 
 def _classify(store: Store, group: list[Record | BadRecord],
@@ -518,7 +537,7 @@ def _fresh_items(store: Store, records: Iterable[Record | BadRecord],
 class _PartieWriter:
     """Writes a partie's deals as the engine checks them, new ones a window at a time."""
 
-    def __init__(self, store: Store, partie_id: int | None, first: Record | None,
+    def __init__(self, store: Store, partie_id: int | None, first: Head | None,
                  summary: dict[str, int], reject_invalid: bool,
                  progress: Callable[[int], None] | None, seen: _Seen) -> None:
         self.store, self.partie_id, self.first = store, partie_id, first
@@ -530,7 +549,7 @@ class _PartieWriter:
     def deal(self, item: _Item, facts: engine.DealFacts) -> None:
         store, summary = self.store, self.summary
         facts = _shifted(facts, item)
-        bad = isinstance(item.record, BadRecord)
+        bad = described(item)[0]
         has_errors = bad or any(f.severity == "error" for f in facts.findings)
         if item.from_file:
             summary["records"] += 1
@@ -584,7 +603,7 @@ class _PartieWriter:
             self.store.partie_end(self.partie_id, loose)
 
 
-def _write_partie(store: Store, partie_id: int | None, first: Record | None,
+def _write_partie(store: Store, partie_id: int | None, first: Head | None,
                   items: Iterable[_Item], summary: dict[str, int], reject_invalid: bool,
                   progress: Callable[[int], None] | None, seen: _Seen | None = None) -> None:
     """Check the partie with the engine as it streams, write what changed, refresh the rest.
@@ -597,6 +616,7 @@ def _write_partie(store: Store, partie_id: int | None, first: Record | None,
     def records() -> Iterator[Record | BadRecord]:
         for item in items:
             queue.append(item)
+            assert item.record is not None
             yield item.record
 
     writer = _PartieWriter(store, partie_id, first, summary, reject_invalid, progress,
@@ -630,11 +650,12 @@ def _store_partie(store: Store, group: Iterator[Record | BadRecord], summary: di
             first = item
             break
     records = chain(head, group)
-    partie_id = store.find_partie(first) if first is not None else None
+    key = head_of(first) if first is not None else None
+    partie_id = store.find_partie(key) if key is not None else None
     stored = store.partie_deals(partie_id) if partie_id is not None else []
     if not stored:
         seen = _Seen()
-        _write_partie(store, partie_id, first, _fresh_items(store, records, seen), summary,
+        _write_partie(store, partie_id, key, _fresh_items(store, records, seen), summary,
                       reject_invalid, progress, seen)
         return
     items = _classify(store, list(records), stored)
@@ -646,7 +667,7 @@ def _store_partie(store: Store, group: Iterator[Record | BadRecord], summary: di
                 if progress is not None:
                     progress(summary["records"])
         return
-    _write_partie(store, partie_id, first, items, summary, reject_invalid, progress)
+    _write_partie(store, partie_id, key, items, summary, reject_invalid, progress)
 
 
 def recompute_partie(store: Store, partie_id: int) -> None:
@@ -662,7 +683,8 @@ def recompute_partie(store: Store, partie_id: int) -> None:
         store._rubber = None
         return
     first = next((i.record for i in items if isinstance(i.record, Record)), None)
-    _write_partie(store, partie_id, first, items, dict.fromkeys(_COUNTS, 0), False, None)
+    _write_partie(store, partie_id, head_of(first) if first is not None else None, items,
+                  dict.fromkeys(_COUNTS, 0), False, None)
 
 
 class _Counting(io.RawIOBase):
