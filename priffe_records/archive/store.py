@@ -709,8 +709,11 @@ class _Counting(io.RawIOBase):
 @batch_gc  # the collector tuned for the batch, and put back as it was (issue 9)
 def import_file(db: sqlite_utils.Database, source: str | os.PathLike[str] | IO[bytes], *,
                 name: str | None = None, reject_invalid: bool = False,
-                progress: Progress | None = None) -> FileSummary:
+                progress: Progress | None = None, jobs: int = 1) -> FileSummary:
     """Import one file in one transaction; see the module docstring for the guarantees.
+
+    ``jobs`` > 1: a file given by its path is read and checked in that many worker
+    processes (:mod:`priffe_records.archive.workers`); what is stored is the same.
 
     Raises :class:`SourceError` when the file cannot be read (nothing of it is
     stored) and :class:`~priffe_records.archive.schema.ArchiveError` when the
@@ -741,12 +744,20 @@ def import_file(db: sqlite_utils.Database, source: str | os.PathLike[str] | IO[b
                 db.execute("COMMIT")
                 return unchanged
             store = Store(db, label)
-            items = read(cast(IO[bytes], counting), errors="collect", name=label)
-            for group in _parties(items):
-                _store_partie(store, group, summary, reject_invalid, tick)
+            if jobs > 1 and digest is not None and isinstance(source, str | os.PathLike):
+                from priffe_records.archive.workers import store_pieces
+
+                store_pieces(store, os.fspath(source), label, jobs, summary, reject_invalid,
+                             progress)
+                sha, size = digest, os.path.getsize(source)
+            else:
+                items = read(cast(IO[bytes], counting), errors="collect", name=label)
+                for group in _parties(items):
+                    _store_partie(store, group, summary, reject_invalid, tick)
+                sha, size = counting.sha.hexdigest(), counting.done
             db.execute("INSERT OR REPLACE INTO sources (source, sha256, size, records, "
                        "rejected, reject_invalid, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                       [label, counting.sha.hexdigest(), counting.done, summary["records"],
+                       [label, sha, size, summary["records"],
                         summary["rejected"], int(reject_invalid), store.now])
             db.execute("COMMIT")
         except BaseException:

@@ -64,6 +64,7 @@ from priffe_records.cli.output import Output, emit, json_value, output_options
 from priffe_records.format.reader import loads
 from priffe_records.format.writer import write
 from priffe_records.game.language import msg, msg_n
+from priffe_records.rules.parallel import default_jobs
 
 F = TypeVar("F", bound=Callable[..., Any])
 # Test hook: stop (sleep) after this many records of a file, inside its
@@ -142,9 +143,12 @@ def _open_readonly(db_path: str, timeout: float) -> sqlite_utils.Database:
 @click.option("--reject-invalid", is_flag=True,
               help="Skip records with rule errors or syntax errors instead of storing them "
                    "flagged.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
+              help="Processes to check a file with (default: the number of CPUs for a file "
+                   "over 2 MB, else 1). The output is the same for any number.")
 @quiet_verbose_options(quiet="Errors only: no line per file, no totals.", verbose=None)
 def import_command(paths: tuple[str, ...], db_path: str, timeout: float,
-                   reject_invalid: bool, quiet: bool) -> None:
+                   reject_invalid: bool, jobs: int | None, quiet: bool) -> None:
     """Import PPN/PBN files (folders: every .ppn/.pbn below; '-' standard input) into the archive.
 
     Every record is stored with its validator findings; records that break a
@@ -175,7 +179,9 @@ def import_command(paths: tuple[str, ...], db_path: str, timeout: float,
                                                 else path)
                     with progress.file(path) as tick:
                         s = import_file(db, source, name=display_name(path),
-                                        reject_invalid=reject_invalid, progress=tick)
+                                        reject_invalid=reject_invalid, progress=tick,
+                                        jobs=(jobs or default_jobs(path))
+                                        if isinstance(source, Path) else 1)
                 except SourceError as e:
                     progress.say(f"priffe: {e}", err=True)
                     failed += 1

@@ -1,0 +1,150 @@
+"""``priffe import --jobs N``: parties read and checked in worker processes, written here.
+
+The file is cut into slices of whole parties by
+:func:`priffe_records.rules.parallel.map_parties`; a worker reads its slice, checks
+each partie through the archive's streaming door to the engine
+(:func:`~priffe_records.archive.engine.check_stream`) and sends back compact rows:
+each record's canonical text, hash, line, what the store needs of it, and its facts.
+This process, the one SQLite writer, classifies each partie against the database
+and writes it inside the file's one transaction, exactly as one process would.
+
+A partie with deals already stored (a correction, a file that grew, a partie the
+file repeats) needs the whole-partie classification of the one-process path: its
+slice is read again here and stored that way. A file that is not cut (small, one
+partie, or one the reader must read whole) is streamed here as with one job.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterator
+from functools import partial
+
+from priffe_records.archive import engine
+from priffe_records.archive.store import (
+    Described,
+    Head,
+    Kind,
+    Store,
+    _Item,
+    _parties,
+    _PartieWriter,
+    _Seen,
+    _store_partie,
+    canonical_text,
+    content_hash,
+    describe,
+    head_of,
+)
+from priffe_records.format.errors import BadRecord
+from priffe_records.format.record import Record
+from priffe_records.rules.gcscope import collector_tuned
+from priffe_records.rules.parallel import Piece, Sliced, map_parties
+
+# One record as a worker sends it: canonical text, hash, line, the store's view, facts.
+Sent = tuple[str, str, int, Described, engine.DealFacts]
+SentPartie = tuple[Head | None, list[Sent | engine.RubberFacts | engine.FindingRow]]
+
+
+def check_piece(piece: Piece, *, label: str) -> Sliced[list[SentPartie] | None]:
+    """In a worker: read one slice and check each of its parties (see the module doc)."""
+    if piece.whole:
+        return Sliced(None, 0, None, None)  # not cut: the parent streams the file itself
+    parties: list[SentPartie] = []
+    count = 0
+    opens = False  # the slice's first item is a record (so it opens a partie)
+    with collector_tuned():
+        for group in _parties(piece.records(label)):
+            queue: deque[tuple[str, str, int, Described]] = deque()
+            head: list[Head] = []
+
+            def fed(group: Iterator[Record | BadRecord] = group,
+                    queue: deque[tuple[str, str, int, Described]] = queue,
+                    head: list[Head] = head) -> Iterator[Record | BadRecord]:
+                nonlocal count, opens
+                for record in group:
+                    count += 1
+                    if isinstance(record, Record):
+                        opens = opens or count == 1
+                        if not head:
+                            head.append(head_of(record))
+                        text = canonical_text(record)
+                    else:
+                        text = record.text
+                    line = record.location.line if record.location else 0
+                    queue.append((text, content_hash(text), line, describe(record)))
+                    yield record
+
+            events: list[Sent | engine.RubberFacts | engine.FindingRow] = []
+            for checked in engine.check_stream(fed()):
+                if isinstance(checked, engine.DealFacts):
+                    events.append((*queue.popleft(), checked))
+                else:
+                    events.append(checked)
+            parties.append((head[0] if head else None, events))
+    first = parties[0][0] if parties and opens else None
+    return Sliced(parties, count, first, parties[-1][0] if parties else None)
+
+
+def store_pieces(store: Store, path: str, label: str, jobs: int, summary: dict[str, int],
+                 reject_invalid: bool, progress: Callable[[int, int], None] | None) -> None:
+    """Import ``path`` with ``jobs`` worker processes into the open transaction."""
+    written: set[Head] = set()  # parties of this file stored so far
+    done_bytes = 0
+
+    def tick(records: int) -> None:
+        if progress is not None:
+            progress(done_bytes, records)
+
+    for done in map_parties(path, partial(check_piece, label=label), jobs=jobs):
+        sent = done.value
+        if sent is None or _needs_whole(store, sent, written):
+            for group in _parties(done.piece.records(label)):
+                _store_partie(store, group, summary, reject_invalid, tick)
+        else:
+            for head, events in sent:
+                _store_sent(store, head, events, summary, reject_invalid, tick)
+        written.update(head for head, _ in sent or () if head is not None)
+        done_bytes = done.piece.end
+        tick(summary["records"])
+
+
+def _needs_whole(store: Store, sent: list[SentPartie], written: set[Head]) -> bool:
+    """Whether a partie of the slice has deals stored already (then the one-process path
+    decides what supersedes what)."""
+    heads: set[Head] = set()
+    for head, _ in sent:
+        if head is None:
+            continue
+        if head in written or head in heads:
+            return True
+        heads.add(head)
+        partie_id = store.find_partie(head)
+        if partie_id is not None and store.db.execute(
+                "SELECT 1 FROM deals WHERE partie_id = ? LIMIT 1", [partie_id]).fetchone():
+            return True
+    return False
+
+
+def _store_sent(store: Store, head: Head | None,
+                events: list[Sent | engine.RubberFacts | engine.FindingRow],
+                summary: dict[str, int], reject_invalid: bool,
+                progress: Callable[[int], None]) -> None:
+    """A partie with no stored deals, as a worker checked it: written as the one-process
+    path writes it (a text met before in the partie or stored anywhere is a duplicate)."""
+    partie_id = store.find_partie(head) if head is not None else None
+    stored = store.existing([e[1] for e in events if isinstance(e, tuple)])
+    seen: set[str] = set()
+    writer = _PartieWriter(store, partie_id, head, summary, reject_invalid, progress, _Seen())
+    loose: list[engine.FindingRow] = []
+    for event in events:
+        if isinstance(event, tuple):
+            text, digest, line, desc, facts = event
+            kind: Kind = "elsewhere" if digest in seen or digest in stored else "new"
+            seen.add(digest)
+            writer.deal(_Item(None, text, digest, line, kind, sent=desc), facts)
+        elif isinstance(event, engine.RubberFacts):
+            writer.rubber(event)
+        else:
+            loose.append(event)
+    writer.finish(loose)

@@ -1,0 +1,99 @@
+"""``priffe import --jobs N`` (issue 9 point 7): the same database and output as one job.
+
+Slices are made small here so that small files are cut into many pieces; the
+workers are forked, so they see the same settings.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from archive_support import consistent, run
+from test_archive_stream import _file_with_repeats, _tables
+from test_engine_equivalence import several_parties
+
+from priffe_records.archive import workers
+from priffe_records.archive.schema import open_archive
+from priffe_records.archive.store import FileSummary, import_file
+from priffe_records.rules import parallel
+
+
+@pytest.fixture
+def pieces(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Small slices; the list gets the number of pieces of each import with jobs."""
+    monkeypatch.setattr(parallel, "_MIN_SLICE", 1 << 11)
+    counted: list[int] = []
+    real = workers.map_parties
+
+    def counting(*args: Any, **kw: Any) -> Iterator[Any]:
+        counted.append(0)
+        for done in real(*args, **kw):
+            counted[-1] += 1
+            yield done
+
+    monkeypatch.setattr(workers, "map_parties", counting)
+    return counted
+
+
+def _file(path: Path, seed: int) -> Path:
+    """Parties with odd items between them, one partie given twice (A B A: its second
+    run supersedes nothing but finds deals stored), duplicates and unreadable records."""
+    rng = random.Random(seed)
+    text = several_parties(seed, rng, parties=5, rubbers=2, damage=0.2, odd=4)
+    again = several_parties(seed, random.Random(seed), parties=1, rubbers=1, damage=0, odd=0)
+    rest = _file_with_repeats(path).read_text("utf-8")
+    path.write_text("\n\n".join([again, text, again.replace("Board \"1\"", "Board \"91\""),
+                                 rest]), "utf-8")
+    return path
+
+
+def _import(src: Path, db_path: Path, jobs: int, **kw: Any) -> FileSummary:
+    db = open_archive(db_path)
+    try:
+        return import_file(db, src, jobs=jobs, **kw)
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize("reject", [False, True])
+def test_jobs_store_what_one_job_stores(tmp_path: Path, pieces: list[int], reject: bool) -> None:
+    src = _file(tmp_path / "in" / "fil.ppn", 7)
+    one = _import(src, tmp_path / "one.db", 1, reject_invalid=reject)
+    two = _import(src, tmp_path / "two.db", 2, reject_invalid=reject)
+    assert pieces[-1] > 3, "the file must be cut for this test to mean anything"
+    assert two == one and one.duplicates > 0 and one.records > 60
+    assert _tables(tmp_path / "two.db") == _tables(tmp_path / "one.db")
+    consistent(tmp_path / "two.db")
+
+
+def test_jobs_on_a_grown_file_and_a_correction(tmp_path: Path, pieces: list[int]) -> None:
+    """Parties with stored deals take the one-process path: the same result."""
+    src = _file(tmp_path / "in" / "fil.ppn", 8)
+    full = src.read_text("utf-8")
+    cut = full.index("\n\n", len(full) // 2)
+    results = []
+    for jobs in (1, 2):
+        src.write_text(full[:cut], "utf-8")
+        db = tmp_path / f"j{jobs}.db"
+        first = _import(src, db, jobs)
+        src.write_text(full.replace('[Result "NS 3 EW 10"]', '[Result "NS 4 EW 9"]'), "utf-8")
+        second = _import(src, db, jobs)
+        assert second.new > 0
+        results.append((first, second, _tables(db)))
+    assert results[1] == results[0]
+
+
+def test_the_cli_prints_the_same_for_any_jobs(tmp_path: Path, pieces: list[int]) -> None:
+    src = _file(tmp_path / "fil.ppn", 9)
+    out = []
+    for jobs in ("1", "2"):
+        db = tmp_path / f"c{jobs}.db"
+        res = run("import", str(src), "--db", str(db), "--jobs", jobs)
+        assert res.exit_code in (0, 1), res.output
+        out.append((res.exit_code, res.stdout, res.stderr, _tables(db)))
+    assert out[1] == out[0]
+    assert len(pieces) == 1 and pieces[0] > 3  # one job does not go through the pieces
