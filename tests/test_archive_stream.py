@@ -16,11 +16,10 @@ from pathlib import Path
 
 import pytest
 from archive_support import consistent, count, run
-from conftest import CORPUS, DATA, EXAMPLES, GOLDEN
 from hypothesis import given
 from hypothesis import strategies as st
 from test_archive_truth import snapshot
-from test_engine_equivalence import SEEDS, SETTINGS, several_parties
+from test_engine_equivalence import SEEDS, SETTINGS, _files, several_parties
 
 from priffe_records import loads, read
 from priffe_records.archive import engine, store
@@ -59,14 +58,6 @@ def test_a_rubber_comes_after_its_deals() -> None:
 def test_damaged_parties_with_odd_items_give_the_same_facts(seed: int, pick: int) -> None:
     text = several_parties(seed, random.Random(pick), rubbers=2)
     assert_stream_equals_whole(list(loads(text, errors="collect")))
-
-
-def _files() -> list[Path]:
-    found = sorted(EXAMPLES.glob("*.ppn")) + sorted(DATA.glob("*.ppn"))
-    found += sorted(GOLDEN.glob("*.ppn"))
-    if CORPUS.is_dir():
-        found += sorted(CORPUS.glob("*.pbn"))
-    return found
 
 
 @pytest.mark.parametrize("path", _files(), ids=lambda p: p.name[:40])
