@@ -7,12 +7,14 @@ workers are forked, so they see the same settings.
 from __future__ import annotations
 
 import random
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from archive_support import consistent, run
+from archive_support import big_file, consistent, count, partie_file, run, spawn
+from test_archive_process import _stalled
 from test_archive_stream import _file_with_repeats, _tables
 from test_engine_equivalence import several_parties
 
@@ -97,3 +99,24 @@ def test_the_cli_prints_the_same_for_any_jobs(tmp_path: Path, pieces: list[int])
         out.append((res.exit_code, res.stdout, res.stderr, _tables(db)))
     assert out[1] == out[0]
     assert len(pieces) == 1 and pieces[0] > 3  # one job does not go through the pieces
+
+
+def test_ctrl_c_with_jobs_rolls_the_file_back(tmp_path: Path) -> None:
+    """A real ``priffe import --jobs 2`` (a file big enough to be cut) stopped by SIGINT
+    inside its transaction: exit 130, the database as before, no traceback."""
+    db = tmp_path / "c.db"
+    first = partie_file(tmp_path / "first.ppn", 31)
+    assert spawn("import", str(first), "--db", str(db)).wait(timeout=60) == 0
+    before = {t: count(db, t) for t in ("deals", "tricks", "findings", "parties", "rubbers")}
+    big = big_file(tmp_path / "big.ppn", 48, seed=400)
+    text = big.read_text("utf-8")  # four times over, as four other events
+    big.write_text("\n".join(text.replace("Höstpartiet", f"Höstpartiet {n}") for n in range(4)),
+                   "utf-8")
+    assert big.stat().st_size > 2 * parallel._MIN_SLICE  # cut into pieces
+    proc = _stalled(["import", str(big), "--db", str(db), "--jobs", "2"], after=30)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert f"interrupted: {big} was rolled back" in err and "Traceback" not in err
+    assert {t: count(db, t) for t in before} == before
+    consistent(db)
