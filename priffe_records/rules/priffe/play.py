@@ -363,7 +363,9 @@ def _clean_rows(section: Section, columns: list[int], marks: list[tuple[int, int
                 ) -> tuple[TrickSummary, ...]:
     """:meth:`PlayResult.rows` of a clean play, from its columns and winners."""
     width = len(columns)
-    slots = [t.text for t in section.tokens if t.kind is not TokenKind.END]
+    end = TokenKind.END
+    slots = [text for kind, text in zip(section.kinds, section.texts, strict=True)
+             if kind is not end]
     out: list[TrickSummary] = []
     for n, (lead, best) in enumerate(marks, 1):
         cards: list[str | None] = [None] * 4
