@@ -85,8 +85,15 @@ def _section_lines(section: Section, width: int = 4) -> list[str]:
     """Four slots a line; ``*`` on a line of its own; comments stay after their token."""
     kinds, texts, marked = section.kinds, section.texts, section.marked
     end = TokenKind.END
-    if not marked and end not in kinds:  # nearly every section: plain words, four a line
-        return [" ".join(texts[i:i + width]) for i in range(0, len(texts), width)]
+    if end not in kinds and all(c.kind is CommentKind.BRACE
+                                for m in marked.values() for c in m[3]):
+        # Nearly every section: words (with their annotations and brace comments) four
+        # a line; only '*', ';' and '%' comments change where a line ends.
+        words = list(texts)
+        for i, (irregularity, note, nags, comments) in marked.items():
+            word = _format_word(texts[i], irregularity, note, nags)
+            words[i] = " ".join([word, *(c.pbn() for c in comments)]) if comments else word
+        return [" ".join(words[i:i + width]) for i in range(0, len(words), width)]
     lines: list[str] = []
     cur: list[str] = []
     slots = 0
