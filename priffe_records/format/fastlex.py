@@ -126,7 +126,8 @@ class FastPath:
         end_state = table.end_states["start"]
 
         def step(stack: tuple[int, ...], term: str) -> tuple[int, ...] | None:
-            """The stack after the parser takes ``term`` (reductions, then the shift)."""
+            """The stack after the parser takes ``term`` (its reductions, then the shift),
+            or None where it errs; for ``$END``, the stack where it accepts (Lark's is_end)."""
             work = list(stack)
             for _ in range(100):
                 action = states[work[-1]].get(term)
@@ -134,6 +135,8 @@ class FastPath:
                     return None
                 kind, arg = action
                 if kind is Shift:
+                    if term == "$END":
+                        return None
                     work.append(arg)
                     return tuple(work)
                 size = len(arg.expansion)
@@ -145,32 +148,9 @@ class FastPath:
                 if goto is None or goto[0] is not Shift:
                     return None
                 work.append(goto[1])
+                if term == "$END" and work[-1] == end_state:
+                    return tuple(work)
             return None
-
-        def ends(stack: tuple[int, ...]) -> bool:
-            """Whether the parser accepts the end of the text here (as Lark's is_end)."""
-            work = list(stack)
-            for _ in range(100):
-                if work[-1] == end_state:
-                    return True
-                action = states[work[-1]].get("$END")
-                if action is None:
-                    return False
-                kind, arg = action
-                if kind is Shift:
-                    return False
-                size = len(arg.expansion)
-                if size:
-                    del work[-size:]
-                if not work:
-                    return False
-                goto = states[work[-1]].get(arg.origin.name)
-                if goto is None or goto[0] is not Shift:
-                    return False
-                work.append(goto[1])
-                if work[-1] == end_state:
-                    return True
-            return False
 
         # Explore every stack reachable by terminals (finite: checked).
         ids: dict[tuple[int, ...], int] = {(start,): 0}
@@ -195,7 +175,7 @@ class FastPath:
                 out[term] = ids[after]
             moves.append(out)
         self.moves = moves
-        self.accepts_end = [ends(stack) for stack in order]
+        self.accepts_end = [step(stack, "$END") is not None for stack in order]
 
         # One scanner per lexer context: the terminals of the parser state (the
         # contextual lexer's set), ignored white space added, in BasicLexer's order.
