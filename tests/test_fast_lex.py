@@ -4,7 +4,8 @@ token, blocks in order) are Lark's; wherever Lark fails, it gives up; and the re
 equal records, errors and locations with it and without it (``PRIFFE_FAST_LEX=0``), on every
 corpus file, example and test file, byte-fuzzed copies of them and generated records.
 
-``PRIFFE_FAST_LEX_EXAMPLES`` (default 300) sets the hypothesis examples per test and
+``PRIFFE_FAST_LEX_EXAMPLES`` (default 300; a third of it for the tests that generate whole
+records) sets the hypothesis examples per test and
 ``PRIFFE_FAST_LEX_FUZZ`` (default 6) the fuzzed copies per file, for a longer run.
 """
 
@@ -167,9 +168,11 @@ def test_a_record_the_fast_path_does_not_model_goes_to_lark() -> None:
 
 _settings = settings(max_examples=EXAMPLES_N, deadline=None,
                      suppress_health_check=[HealthCheck.too_slow])
+# Generating whole records costs ~0.1 s an example: a third of the count by default.
+_records_settings = settings(_settings, max_examples=max(EXAMPLES_N // 3, 1))
 
 
-@_settings
+@_records_settings
 @given(st.lists(records(), min_size=1, max_size=3))
 def test_generated_records_read_the_same_both_ways(recs: list[Record]) -> None:
     text = dumps(recs)
@@ -177,7 +180,7 @@ def test_generated_records_read_the_same_both_ways(recs: list[Record]) -> None:
         assert same_items(chunk)  # what the writer writes is in export shape
 
 
-@_settings
+@_records_settings
 @given(st.lists(semantic_records(), min_size=1, max_size=3), st.randoms(use_true_random=False))
 def test_generated_records_with_damage_read_the_same_both_ways(
         recs: list[Record], rng: random.Random) -> None:
