@@ -9,10 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlite_utils
 from archive_support import MESSY, consistent, count, partie_file, run
 
+import priffe_records.archive.schema as schema_module
 import priffe_records.archive.store as archive_module
-from priffe_records.archive.schema import SCHEMA_VERSION
+from priffe_records.archive.schema import SCHEMA_VERSION, ensure_schema, open_archive
 
 
 @pytest.fixture
@@ -67,6 +69,35 @@ def test_a_database_of_another_program(tmp_path: Path) -> None:
     with sqlite3.connect(other) as conn:
         assert [r[0] for r in conn.execute("SELECT name FROM sqlite_master")] == ["invoices"]
     conn.close()
+
+
+def test_a_new_archive_created_by_another_import_meanwhile_is_ours(tmp_path: Path) -> None:
+    """Two imports start on one new file: the second reads the schema the first commits.
+
+    Its check read application_id, user_version and the table list one statement at a
+    time; when the first import committed between them, a brand-new priffe archive
+    looked like "a database of another program" (seen once in a full test run).
+    """
+    path = tmp_path / "new.db"
+    first = open_archive(path)  # an empty file, in WAL like every writable archive
+    first.execute("PRAGMA journal_mode = WAL")
+    second = sqlite3.connect(path, isolation_level=None)
+    committed: list[bool] = []
+
+    def meanwhile(statement: str) -> None:
+        # The moment the second process lists the tables, the first commits its schema.
+        if "sqlite_master" in statement and not committed:
+            committed.append(True)
+            ensure_schema(first)
+
+    second.set_trace_callback(meanwhile)
+    try:
+        schema_module._check_ours(sqlite_utils.Database(second), str(path))
+    finally:
+        second.set_trace_callback(None)
+        second.close()
+        first.conn.close()
+    assert committed, "the test never reached the moment it is about"
 
 
 def test_a_locked_database_waits_then_says_so(tmp_path: Path, stored: Path) -> None:

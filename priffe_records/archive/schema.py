@@ -122,13 +122,22 @@ def describe_sqlite_error(name: str, e: sqlite3.Error) -> Message:
 
 
 def _check_ours(db: sqlite_utils.Database, name: str) -> None:
-    app = db.execute("PRAGMA application_id").fetchone()[0]
-    version = schema_version(db)
+    # One read transaction: another import creating this file may commit its
+    # schema between two of these reads, and tables without the version that
+    # came with them look like another program's database.
+    db.execute("BEGIN")
+    try:
+        app = db.execute("PRAGMA application_id").fetchone()[0]
+        version = schema_version(db)
+        tables = bool(db.table_names())
+    finally:
+        if db.conn.in_transaction:
+            db.execute("COMMIT")
     if app not in (0, APPLICATION_ID):
         raise ArchiveError(msg("{name}: a SQLite database of another program "
                                "(application_id {app}), not a priffe archive",
                                name=name, app=hex(app)))
-    if app == 0 and version == 0 and db.table_names():
+    if app == 0 and version == 0 and tables:
         # An unmarked database with tables of its own: adding ours would mix them.
         raise ArchiveError(msg("{name}: a SQLite database of another program "
                                "(it has tables and no priffe schema), not a priffe archive",
