@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from priffe_records import BadRecord, PPNSyntaxError, loads, read
+from priffe_records import BadRecord, PPNSyntaxError, dumps, loads, read
 from priffe_records.format.record import CommentKind, RawSection, TokenKind
 
 DEAL = '[Deal "N:KJ.A7.AQ3.AKQJ63 A64.T9863.T8742. T9872.KQ2.KJ6.85 Q53.J54.95.T9742"]'
@@ -99,6 +99,33 @@ def test_annotations_suffix_becomes_nag_and_irregularities() -> None:
     assert cards[0].nags == (7,) and cards[1].irregularity == "R"
     assert [t.kind for t in cards[2:]] == [TokenKind.UNKNOWN, TokenKind.CONTINUE, TokenKind.END]
     assert rec.notes == {1: "stark"}
+
+
+@pytest.mark.parametrize("text", [
+    '[Play "N"]\nSA =1= ^R $3 HK {c} ! H2\nH3\n[Note "1:x"]\n',
+    '[Auction "N"]\nPass =1= ^I $3 Hjärter\n[Note "1:x"]\n',
+])
+def test_an_annotation_after_an_irregularity_keeps_the_note_before_it(text: str) -> None:
+    """PBN §3.5.4/§3.6.4: notes, suffixes and NAGs follow their call or card, and
+    §3.9's irregularity only precedes the next one; so '$3' in 'SA =1= ^R $3 HK'
+    annotates SA with its note =1= (once lost when the NAG was applied)."""
+    rec = one(text)
+    section = rec.auction if rec.auction is not None else rec.play
+    assert section is not None
+    first, second = section.tokens[:2]
+    assert (first.note, first.nags, first.irregularity) == (1, (3,), None)
+    assert second.irregularity in ("R", "I") and second.note is None
+    again = one(dumps([rec]))
+    assert again.to_dict()["tags"] == rec.to_dict()["tags"]
+    back = again.auction if again.auction is not None else again.play
+    assert back is not None and back.tokens[0].note == 1 and back.tokens[0].nags == (3,)
+
+
+def test_a_second_note_after_an_irregularity_is_a_located_error() -> None:
+    (bad,) = list(read(io.StringIO('[Play "N"]\nSA =1= ^R $3 =2= HK\n'), errors="collect"))
+    assert isinstance(bad, BadRecord)
+    assert [(e.location.line, e.location.column) for e in bad.errors
+            if "note reference" in e.message] == [(2, 14)]
 
 
 def test_bridge_calls_are_kept_for_the_validator() -> None:

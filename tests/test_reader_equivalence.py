@@ -139,7 +139,8 @@ def _mutate(text: str, rng: random.Random, n: int) -> str:
 
 
 # Edge paths of the section builder, written out: annotations around irregularities (a
-# note then ^R then a NAG: the old builder's last settle sets the note again, to none),
+# note then ^R then a NAG: the note stays on the token before ^R; until the 'note' fix the
+# old builder's last settle set it again, to none, and quirk/0-1 were re-taken then),
 # '+' and what follows it, long play rows, ^S, '*' after an irregularity, NAG ranges.
 QUIRKS = [
     '[Event "q"]\n[Play "N"]\nSA =1= ^R $3 HK {c} ! ? H2\nH3\n',

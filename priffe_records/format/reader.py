@@ -307,8 +307,10 @@ class _Builder:
                 m = marks.get(last)
                 if m is None:
                     marks[last] = [None, note, sorted(nags), comments]
-                else:
-                    m[1], m[2], m[3] = note, sorted((*m[2], *nags)), [*m[3], *comments]
+                else:  # annotated before an irregularity: keep the note read there
+                    if note is not None:
+                        m[1] = note
+                    m[2], m[3] = sorted((*m[2], *nags)), [*m[3], *comments]
             note, nags, suffixes, comments = None, [], 0, []
 
         def after_continue(where: Location) -> None:
