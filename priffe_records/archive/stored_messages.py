@@ -134,7 +134,10 @@ def _patterns() -> tuple[tuple[re.Pattern[str], str | None, str, str | None, int
 def _words() -> dict[str, Message]:
     """Field-less catalog texts (seats, suits, ranks …) by their text in either language."""
     out: dict[str, Message] = {}
-    for context, ident, _plural, template, _form in _entries():
+    # A word without a context (msg("declarer")) is what a sentence uses; one with a
+    # context is a heading or a label, so it only counts when nothing else has the text.
+    for context, ident, _plural, template, _form in sorted(
+            _entries(), key=lambda e: e[0] is not None):
         if "{" not in template:
             out.setdefault(template, Message(ident, context=context))
     return out
@@ -143,6 +146,7 @@ def _words() -> dict[str, Message]:
 _TAG_NAMES = frozenset((*(t for t in HEAD_TAGS if t not in SEAT_WORDS), *SCORE_TAGS,
                         "Deal", "Auction", "Play", "Contract", "Declarer", "Result", "Talon",
                         "Discard", "Dropout", "Scoring", "Dealer", "Vulnerable"))
+_LISTINGS = frozenset({"{a} and {b}", "{a} or {b}", "{a}, {b}"})
 _CARD = re.compile(r"^([♠♥♦♣])(10|[2-9]|Ä|K|D|Kn|A|Q|J|T)$")
 _SV_RANKS = {"Ä": "A", "D": "Q", "Kn": "J", "10": "T"}
 
@@ -196,11 +200,17 @@ def _recover(text: str, depth: int) -> Message | None:
         if "n" in params and not isinstance(params["n"], int):
             continue  # {n} is a number in every message
         n = params.pop("n", form) if plural else None  # no {n} in the text: the form's n
-        message = Message(ident, params, context=context, plural=plural,
-                          n=n if isinstance(n, int) else None)
-        if not any(render(message, lang) == text for lang in LANGUAGES):
+        message = _rendering(text, ident, params, context, plural,
+                             n if isinstance(n, int) else None, m.groupdict(), quoted)
+        if message is None:
             continue
         left = _words_left(message)  # fewer words kept as text: better read
+        if plural and "n" not in m.groupdict():
+            # A form that shows no {n} (Swedish often has one text for both): a listed
+            # field ("a and b") means the plural.
+            listed = any(isinstance(v, Message) and v.id in _LISTINGS
+                         for v in params.values())
+            left += int(listed != (form > 1))
         if best is None or left < best[0]:
             best = (left, message)
             if left == 0:
@@ -208,15 +218,31 @@ def _recover(text: str, depth: int) -> Message | None:
     return None if best is None else best[1]
 
 
+def _rendering(text: str, ident: str, params: dict[str, object], context: str | None,
+               plural: str | None, n: int | None, raw: dict[str, str],
+               quoted: frozenset[str]) -> Message | None:
+    """The message that renders to ``text`` in one of the languages; a field whose reading
+    back renders otherwise in that language (a word found through the other language's
+    text) is kept as it was written."""
+    found = []
+    for lang in LANGUAGES:
+        fixed = {k: v if not isinstance(v, Message) or render(v, lang) == raw[k]
+                 else raw[k] for k, v in params.items()}
+        message = Message(ident, fixed, context=context, plural=plural, n=n)
+        if render(message, lang) == text:
+            found.append(message)
+    return min(found, key=_words_left, default=None)
+
+
 def _words_left(message: Message) -> int:
-    """How many field values stayed plain text with words in them (not a name or tag)."""
+    """How many words stayed plain text in the field values (not names, tags or rule IDs)."""
     n = 0
     for v in message.params.values():
         if isinstance(v, Message):
             n += _words_left(v)
         elif isinstance(v, str) and re.search(r"[^\W\d_]", v) and v not in _TAG_NAMES \
                 and not _RULES.fullmatch(v):
-            n += 1
+            n += len(v.split())  # a sentence kept as text weighs more than a word
     return n
 
 
