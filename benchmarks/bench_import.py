@@ -182,7 +182,7 @@ def main() -> None:
         _child(sys.argv[2:])
         return
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
-    ap.add_argument("-n", "--records", type=int, default=20_000)
+    ap.add_argument("-n", "--n", "--records", dest="records", type=int, default=20_000)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--rss", default="",
                     help="comma-separated one-partie sizes whose import peak RSS to report")
