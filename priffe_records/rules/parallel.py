@@ -38,7 +38,7 @@ from priffe_records.format.record import Location, Record
 from priffe_records.game.language import Message
 from priffe_records.rules.findings import Finding, Severity
 from priffe_records.rules.gcscope import collector_tuned
-from priffe_records.rules.partie import _Step, _steps, _stream
+from priffe_records.rules.partie import Step, _stream, steps
 from priffe_records.rules.priffe.options import PRESETS, Options
 
 SMALL_FILE = 2_000_000  # bytes (about 3,000 deals): below this one process is as fast
@@ -315,9 +315,10 @@ def _check_piece(piece: Piece, *, label: str, options: Options, conventions: boo
     opens: list[bool] = []  # whether the first item opens a partie
     named = False  # a message names a record by its position
 
-    def watched() -> Iterator[_Step]:
+    def watched() -> Iterator[Step]:
         nonlocal named
-        for step in _steps(_noted(piece.records(label), boards), options, conventions):
+        for step in steps(_noted(piece.records(label), boards), options=options,
+                          conventions=conventions):
             if not opens:
                 opens.append(step.starts is not None)
             if step.starts is not None:
