@@ -27,7 +27,7 @@ from priffe_records.game.calls import Contract
 from priffe_records.game.cards import SEATS, SUITS, Card, Deal, Hand, Seat
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.partie import parties
-from priffe_records.rules.priffe import play
+from priffe_records.rules.priffe import analysis, play
 from priffe_records.rules.priffe.generate import PartieSpec, generate_partie
 from priffe_records.rules.priffe.options import PRESETS, Options
 from priffe_records.rules.priffe.scoring import (
@@ -46,13 +46,15 @@ CARDS = [s + r for s in "SHDC" for r in "AKQJT98765432"]
 
 @contextmanager
 def reference_engine() -> Iterator[None]:
-    """The engine without its clean fast path: every play replayed card by card."""
-    saved = play._clean_replay
+    """The engine without its clean fast paths: every record analysed in full, every play
+    replayed card by card."""
+    saved, saved_record = play._clean_replay, analysis.analyse_clean
     play._clean_replay = lambda *a, **k: None  # type: ignore[assignment]
+    analysis.analyse_clean = lambda *a, **k: None  # type: ignore[assignment]
     try:
         yield
     finally:
-        play._clean_replay = saved
+        play._clean_replay, analysis.analyse_clean = saved, saved_record
 
 
 def words(findings: Iterable[Finding]) -> list[tuple[object, ...]]:

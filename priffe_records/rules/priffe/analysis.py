@@ -9,7 +9,6 @@ compute (a score sheet has no hands) is taken as written and reported as
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
 
 from priffe_records.format.record import PLAYER_TAGS, Location, Record, TokenKind
 from priffe_records.game.calls import Call, CallError, Contract
@@ -31,7 +30,8 @@ from priffe_records.game.words import card_name, seat_name, suit_name
 from priffe_records.rules.findings import Finding, error, tag_location, unverifiable, warning
 from priffe_records.rules.players import seated_names
 from priffe_records.rules.priffe.auction import AuctionResult, run_auction
-from priffe_records.rules.priffe.cardbits import deal_masks
+from priffe_records.rules.priffe.cardbits import deal_masks, parse_deal
+from priffe_records.rules.priffe.lean import FORCING_BIDS, analyse_clean
 from priffe_records.rules.priffe.options import (
     PRESETS,
     NotPriffeError,
@@ -40,6 +40,7 @@ from priffe_records.rules.priffe.options import (
     is_unspecified,
     parse_scoring,
 )
+from priffe_records.rules.priffe.outcome import DealOutcome as DealOutcome
 from priffe_records.rules.priffe.play import PlayResult, opening_leader, replay
 from priffe_records.rules.priffe.scoring import (
     DealScore,
@@ -50,51 +51,7 @@ from priffe_records.rules.priffe.scoring import (
 )
 
 _BARE_NUMBER = re.compile(r"^\s*\d+\s*$")
-_FORCING_BIDS = frozenset({"spader", "klöver", "klover"})
 _CONTRACT_WORDS = "Spela, Noll, Hjärter, Ruter, Tvångsnoll, Passnoll"
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DealOutcome:
-    """What one record shows once the rules have been applied.
-
-    ``priffe`` is false for a record of another game (bridge): it then has a
-    single finding and takes no part in the rubber. ``honours`` are computed
-    from the hands when they tell, else taken from the record.
-    """
-
-    record: Record
-    priffe: bool = True
-    options: Options = PRESETS["sv"]
-    dealer: Seat | None = None
-    players: tuple[str | None, ...] = (None, None, None, None)
-    deal: Deal | None = None
-    auction: AuctionResult | None = None
-    play: PlayResult | None = None
-    contract: Contract | None = None
-    declarer: Seat | None = None
-    tricks: SidePoints | None = None
-    honours: SidePoints | None = None
-    honours_known: bool = False  # from the hands or the Honours tag (not what Score leaves)
-    score: DealScore | None = None
-    findings: tuple[Finding, ...] = field(default=())
-    index: int = 0  # 1-based position in the validated sequence, set by the driver
-
-    def player(self, seat: Seat) -> str | None:
-        return self.players[seat.index]
-
-    @property
-    def in_family(self) -> bool:
-        return self.priffe
-
-    @property
-    def is_diagram(self) -> bool:
-        """A deal shown without auction or contract: not a deal of the partie."""
-        return self.priffe and self.contract is None and self.auction is None
-
-    def placed(self, index: int) -> DealOutcome:
-        return replace(self, index=index, findings=tuple(f.at_record(index)
-                                                         for f in self.findings))
 
 
 def _given(value: str | None) -> bool:
@@ -154,13 +111,16 @@ def check_deal(record: Record, findings: list[Finding]) -> Deal | None:
     text = record.get("Deal")
     if not _given(text) or text is None:
         return None
-    loc = tag_location(record, "Deal")
-    try:
-        deal = Deal.parse(text)
-    except CardError as e:
-        findings.append(error("R2", msg("Deal: {reason} (R2)", reason=e.message),
-                              _shift(loc, e.column)))
-        return None
+    fast = parse_deal(text)
+    if fast is not None:
+        deal = fast
+    else:
+        try:
+            deal = Deal.parse(text)
+        except CardError as e:
+            findings.append(error("R2", msg("Deal: {reason} (R2)", reason=e.message),
+                                  _shift(tag_location(record, "Deal"), e.column)))
+            return None
     known = [h for h in deal.hands if h is not None]
     masks = [m for m in deal_masks(deal) if m is not None]
     union = 0
@@ -171,7 +131,7 @@ def check_deal(record: Record, findings: list[Finding]) -> Deal | None:
         where = dict.fromkeys((c for h in known for c in h.cards), Seat.N) \
             if len(known) == 3 else {}
     else:
-        ok, where = _deal_faults(deal, loc, findings)
+        ok, where = _deal_faults(deal, tag_location(record, "Deal"), findings)
     if not ok:
         return None
     unknown = [s for s in SEATS if deal.hand(s) is None]
@@ -381,8 +341,26 @@ def analyse_record(record: Record, default: Options = PRESETS["sv"],
                    conventions: bool = False) -> DealOutcome:
     """Check one record against R1–R18 and its claimed tag values.
 
-    ``default`` are the rules for a record without a Scoring value.
+    ``default`` are the rules for a record without a Scoring value. A clean record is
+    proven clean on plain values (:func:`.lean.analyse_clean`); any other is analysed
+    in full, which words every finding.
     """
+    o = analyse_clean(record, default)
+    if o is not None:
+        if not conventions:
+            return o
+        found: list[Finding] = []
+        assert o.auction is not None
+        _conventions(o.auction, o.deal, found)
+        if not found:
+            return o
+    return full_analysis(record, default, conventions)
+
+
+def full_analysis(record: Record, default: Options = PRESETS["sv"],
+                  conventions: bool = False) -> DealOutcome:
+    """:func:`analyse_record` step by step, every finding worded (the reference the lean
+    check is tested against)."""
     f: list[Finding] = []
     try:
         scoring = record.get("Scoring")
@@ -399,7 +377,7 @@ def analyse_record(record: Record, default: Options = PRESETS["sv"],
     contract_text = record.get("Contract")
     claimed_contract: Contract | None = None
     if _given(contract_text) and contract_text is not None:
-        if contract_text.strip().casefold() in _FORCING_BIDS:
+        if contract_text.strip().casefold() in FORCING_BIDS:
             # A final bid written where the contract goes (R8): its meaning is certain.
             f.append(error("R8", msg("Contract {text!r} is a final bid, not a contract: a final "
                                      "Spader or Klöver makes the contract Tvångsnoll; write "

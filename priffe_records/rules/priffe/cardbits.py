@@ -14,7 +14,9 @@ hand is an int with one bit per card and a suit is a 13-bit field of it. Hashing
 
 from __future__ import annotations
 
-from priffe_records.game.cards import SUITS, Card, Deal, Hand, Rank
+import re
+
+from priffe_records.game.cards import FULL_DECK, SEATS, SUITS, Card, Deal, Hand, Rank
 
 SUIT_NO = {s: i for i, s in enumerate(SUITS)}
 RANK_NO = {r: r.order for r in Rank}
@@ -48,3 +50,53 @@ def deal_masks(deal: Deal) -> tuple[int | None, ...]:
     masks = tuple(hand_mask(h) if h is not None else None for h in deal.hands)
     _last = (deal, masks)
     return masks
+
+
+# Deal values in export form, read without Card.parse per card (issue 9): each suit's
+# holding text ("KQ743") is read once per process and kept with its cards and bits.
+_CANONICAL_RUN = re.compile(r"A?K?Q?J?T?9?8?7?6?5?4?3?2?\Z")
+_CARD_AT = tuple({c.rank.value: c for c in FULL_DECK if SUIT_NO[c.suit] == i} for i in range(4))
+_BIT_AT = tuple({ch: 1 << card_id(c) for ch, c in cards.items()} for cards in _CARD_AT)
+_RUNS: tuple[dict[str, tuple[tuple[Card, ...], int]], ...] = ({}, {}, {}, {})
+_RUNS_MAX = 4 * 8192  # every canonical holding of every suit
+_FIRST = {s.value: s.index for s in SEATS}
+
+
+def _run(suit: int, text: str) -> tuple[tuple[Card, ...], int] | None:
+    runs = _RUNS[suit]
+    got = runs.get(text)
+    if got is None and _CANONICAL_RUN.match(text):
+        got = (tuple(map(_CARD_AT[suit].__getitem__, text)),
+               sum(map(_BIT_AT[suit].__getitem__, text)))
+        if len(runs) < _RUNS_MAX:
+            runs[text] = got
+    return got
+
+
+def parse_deal(text: str) -> Deal | None:
+    """``Deal.parse(text)`` for a value in export form (``N:`` then four hands or ``-``
+    with single spaces, ranks high first), its masks kept for :func:`deal_masks`;
+    ``None`` for any other spelling, which ``Deal.parse`` reads (and words its errors)."""
+    global _last
+    first = _FIRST.get(text[:1])
+    parts = text[2:].split(" ")
+    if first is None or text[1:2] != ":" or len(parts) != 4:
+        return None
+    hands: list[Hand | None] = [None] * 4
+    masks: list[int | None] = [None] * 4
+    for k, part in enumerate(parts):
+        seat = (first + k) % 4
+        if part == "-":
+            continue
+        suits = part.split(".")
+        if len(suits) != 4:
+            return None
+        s, h, d, c = (_run(0, suits[0]), _run(1, suits[1]), _run(2, suits[2]),
+                      _run(3, suits[3]))
+        if s is None or h is None or d is None or c is None:
+            return None
+        hands[seat] = Hand(s[0] + h[0] + d[0] + c[0])
+        masks[seat] = s[1] | h[1] | d[1] | c[1]
+    deal = Deal((hands[0], hands[1], hands[2], hands[3]))
+    _last = (deal, tuple(masks))
+    return deal
