@@ -146,14 +146,20 @@ def partie(seed: int, preset: str = "sv") -> list[Record]:
     return generate_partie(seed, spec, rubbers=2)
 
 
-@SETTINGS
-@given(SEEDS, st.sampled_from(["sv", "en"]), st.integers(1, 6))
-def test_corrupted_parties_give_the_same_findings(seed: int, preset: str, damages: int) -> None:
+def damaged(seed: int, preset: str, damages: int) -> list[Record]:
+    """A generated partie with ``damages`` random damages (a record may get several)."""
     recs = partie(seed, preset)
     rng = random.Random(seed)
     for _ in range(damages):
         i = rng.randrange(len(recs))
         recs[i] = corrupt(recs[i], rng)
+    return recs
+
+
+@SETTINGS
+@given(SEEDS, st.sampled_from(["sv", "en"]), st.integers(1, 6))
+def test_corrupted_parties_give_the_same_findings(seed: int, preset: str, damages: int) -> None:
+    recs = damaged(seed, preset, damages)
     # Once as built, once as read back from text (locations, comments).
     assert_same(list(recs))
     assert_same(list(loads(dumps(recs))), options=PRESETS[preset], conventions=True)

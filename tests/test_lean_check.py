@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from test_engine_equivalence import SEEDS, SETTINGS, corrupt, partie
+from test_engine_equivalence import SEEDS, SETTINGS, damaged, partie
 from test_validate_digests import _files
 
 from priffe_records import dumps, loads, read
@@ -104,11 +104,7 @@ def test_damaged_tags_lean_equals_full(seed: int, preset: str) -> None:
 @SETTINGS
 @given(SEEDS, st.sampled_from(["sv", "en"]), st.integers(1, 8))
 def test_damaged_parties_lean_equals_full(seed: int, preset: str, damages: int) -> None:
-    recs = partie(seed, preset)
-    rng = random.Random(seed)
-    for _ in range(damages):
-        i = rng.randrange(len(recs))
-        recs[i] = corrupt(recs[i], rng)
+    recs = damaged(seed, preset, damages)
     check(recs, PRESETS[preset])
     read_back = [r for r in loads(dumps(recs)) if isinstance(r, Record)]
     check(read_back, PRESETS[preset])

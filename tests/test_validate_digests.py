@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from conftest import CORPUS, DATA, EXAMPLES, GOLDEN
-from test_engine_equivalence import corrupt, partie, several_parties
+from test_engine_equivalence import damaged, several_parties
 
 from priffe_records import dumps, loads, read, validate
 from priffe_records.format.errors import BadRecord
@@ -106,11 +106,7 @@ def _generated() -> Iterator[tuple[str, str, list[object]]]:
     """(case, hash of its input, its dump) for each seeded damaged partie."""
     for seed in SEEDS:
         preset = "en" if seed % 2 else "sv"
-        recs = partie(seed, preset)
-        rng = random.Random(seed)
-        for _ in range(1 + seed % 6):
-            i = rng.randrange(len(recs))
-            recs[i] = corrupt(recs[i], rng)
+        recs = damaged(seed, preset, 1 + seed % 6)
         text = dumps(recs)
         yield (f"built/{seed}", _hash(text), dump(list(recs)))
         yield (f"read/{seed}", _hash(text),
