@@ -14,6 +14,7 @@ from archive_support import MESSY, consistent, count, partie_file, run
 
 import priffe_records.archive.schema as schema_module
 import priffe_records.archive.store as archive_module
+from priffe_records import read
 from priffe_records.archive.schema import SCHEMA_VERSION, ensure_schema, open_archive
 
 
@@ -141,7 +142,7 @@ def test_a_file_that_vanishes_mid_import(tmp_path: Path, stored: Path,
     n = count(stored)
     going = partie_file(tmp_path / "going.ppn", 6)
     staying = partie_file(tmp_path / "staying.ppn", 7)
-    real_read = archive_module.read
+    real_read = archive_module.read_chunks
 
     def flaky(source: Any, **kw: Any) -> Iterator[Any]:
         for i, rec in enumerate(real_read(source, **kw)):
@@ -149,7 +150,7 @@ def test_a_file_that_vanishes_mid_import(tmp_path: Path, stored: Path,
                 raise FileNotFoundError(2, "No such file or directory")
             yield rec
 
-    monkeypatch.setattr(archive_module, "read", flaky)
+    monkeypatch.setattr(archive_module, "read_chunks", flaky)
     res = run("import", str(going), str(staying), "--db", str(stored))
     assert res.exit_code == 2
     assert f"priffe: {going}: No such file or directory while reading; nothing of it was " \
@@ -170,7 +171,7 @@ def test_ctrl_c_rolls_back_the_current_file_only(tmp_path: Path, stored: Path,
     n = count(stored)
     first = partie_file(tmp_path / "a1.ppn", 8)
     second = partie_file(tmp_path / "a2.ppn", 9)
-    real_read = archive_module.read
+    real_read = archive_module.read_chunks
 
     def interrupted(source: Any, **kw: Any) -> Iterator[Any]:
         for i, rec in enumerate(real_read(source, **kw)):
@@ -178,13 +179,13 @@ def test_ctrl_c_rolls_back_the_current_file_only(tmp_path: Path, stored: Path,
                 raise KeyboardInterrupt
             yield rec
 
-    monkeypatch.setattr(archive_module, "read", interrupted)
+    monkeypatch.setattr(archive_module, "read_chunks", interrupted)
     res = run("import", str(first), str(second), "--db", str(stored))
     assert res.exit_code == 130
     assert f"priffe: interrupted: {second} was rolled back; the files before it are stored" \
         in res.stderr
     added = count(stored) - n
-    assert added == len(list(archive_module.read(first)))
+    assert added == len(list(read(first)))
     consistent(stored)
 
 

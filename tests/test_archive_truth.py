@@ -239,7 +239,7 @@ def test_an_unchanged_file_is_recognised_before_it_is_read(tmp_path: Path,
         raise AssertionError("an unchanged file was parsed")
 
     with monkeypatch.context() as m:
-        m.setattr(store, "read", unread)
+        m.setattr(store, "read_chunks", unread)
         res = run("import", str(src), "--db", str(db))
     assert res.exit_code == 0 and f"{n} records: 0 new, {n} duplicates" in res.stdout
     # With --reject-invalid the same bytes are another question: read again.

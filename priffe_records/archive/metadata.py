@@ -120,6 +120,7 @@ def metadata(db_path: str | os.PathLike[str]) -> dict[str, Any]:
                              "facets": ["rule", "severity"]},
                 "settlements": {"description": "Individual settlement per seat of each "
                                                "finished rubber (R23)."},
+                "raw_texts": {"hidden": True},  # the importer's cache (schema v7)
             },
             "queries": _QUERIES,
         }},

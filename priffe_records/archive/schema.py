@@ -30,7 +30,7 @@ from priffe_records.archive import stored_messages
 from priffe_records.format.errors import PriffeError
 from priffe_records.game.language import Message, msg
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 APPLICATION_ID = 0x50524946  # "PRIF": marks the file as a priffe archive
 DEFAULT_TIMEOUT = 60.0  # seconds to wait for another writer (an import running)
 
@@ -416,6 +416,25 @@ def _v6(db: sqlite_utils.Database) -> None:
     db.execute("DROP TRIGGER IF EXISTS deals_ai")
 
 
+# ---------------------------------------------------------------- version 7
+
+
+def _v7(db: sqlite_utils.Database) -> None:
+    """Each record's raw text as the reader cut it (SHA-256 of its lines), with the hash of
+    the canonical text it reads as (issue 9): a re-imported file's stored records are
+    recognised before they are parsed, and a partie whose every record is stored costs
+    no parse and no check.
+
+    A cache of the reader, not a fact about the deals: one raw text always reads as the
+    same canonical text, so a row stays true when its deal is corrected or removed (the
+    store joins ``deals`` on ``hash`` and asks only for texts stored now). Filled by every
+    import path from now on; an archive from before simply parses on its next re-import.
+    """
+    db.execute("CREATE TABLE IF NOT EXISTS raw_texts (raw BLOB PRIMARY KEY, "
+               "hash TEXT NOT NULL) WITHOUT ROWID")
+
+
 # Append-only: a new step goes at the end (each bumps SCHEMA_VERSION by one).
-MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_v1, _v2, _v3, _v4, _v5, _v6]
+MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_v1, _v2, _v3, _v4, _v5, _v6,
+                                                             _v7]
 assert len(MIGRATIONS) == SCHEMA_VERSION

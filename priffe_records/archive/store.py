@@ -8,7 +8,9 @@ are kept and flagged, never dropped. A record's text is identified by the
 SHA-256 of its canonical PPN text, so importing it again is a no-op; its
 place (partie, Rubber, Board) lets a corrected text supersede the stored one,
 and every change recomputes its whole partie. A file whose bytes are those
-last imported under its name is recognised before it is parsed.
+last imported under its name is recognised before it is parsed; in a changed
+file, a partie whose records are all stored is recognised by their raw texts
+(:mod:`priffe_records.archive.raw`) and only counted.
 
 Atomicity: each file is one ``BEGIN IMMEDIATE`` transaction (a partie's new
 deals are written in one batch inside it), so a crash, Ctrl-C or an
@@ -39,20 +41,23 @@ from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
 from itertools import chain, groupby, islice
 from operator import attrgetter
-from typing import IO, Literal, cast
+from typing import IO, Literal, TypeVar, cast
 
 import sqlite_utils
 
 from priffe_records.archive import engine
+from priffe_records.archive.raw import INHERITS, Known, RawReader
 from priffe_records.archive.schema import ArchiveError, describe_sqlite_error, ensure_schema
 from priffe_records.format.errors import BadRecord, PriffeError
-from priffe_records.format.reader import loads, read
+from priffe_records.format.reader import loads
 from priffe_records.format.record import Location, Record
+from priffe_records.format.splitter import Chunk, Decoded, split
 from priffe_records.format.writer import format_record
 from priffe_records.game.language import msg, os_reason
 from priffe_records.rules.gcscope import batch_gc
 
 Progress = Callable[[int, int], None]  # (bytes read so far, records read so far)
+_R = TypeVar("_R", bound=Record | BadRecord | Known)
 
 
 class SourceError(PriffeError):
@@ -142,21 +147,27 @@ def canonical_text(record: Record) -> str:
 # ---------------------------------------------------------------- parties
 
 
-def _parties(items: Iterable[Record | BadRecord]) -> Iterator[Iterator[Record | BadRecord]]:
+def _parties(items: Iterable[_R]) -> Iterator[Iterator[_R]]:
     """Consecutive records with the same Event, Site and Date (FORMAT.md "Partie").
 
     Each partie is an iterator over its items as the reader gives them (read
     one to its end before asking for the next). A record that could not be
     read stays where it was, inside the group, so the file order survives in
-    the database.
+    the database. A record recognised by its raw text (:class:`raw.Known`)
+    counts with the head of its stored text.
     """
     key: tuple[str | None, ...] | None = None
     number = 0
 
-    def partie_of(item: Record | BadRecord) -> int:
+    def partie_of(item: _R) -> int:
         nonlocal key, number
         if isinstance(item, Record):
-            k = (item.get("Event"), item.get("Site"), item.get("Date"))
+            k: tuple[str | None, ...] | None = head_of(item)
+        elif isinstance(item, Known):
+            k = None if item.bad else item.head
+        else:
+            k = None
+        if k is not None:
             if key is not None and k != key:
                 number += 1
             key = k
@@ -247,6 +258,10 @@ class Store:
         self.now = datetime.now(UTC).isoformat(timespec="seconds")
         self.players: dict[str, int] = {}
         self._rubber: tuple[int, int, int] | None = None  # (partie, number, id) last asked for
+        # Raw keys of records read but not hashed yet (``id(record)``: raw.RawReader), and
+        # (raw key, canonical hash) rows not written yet (schema v7).
+        self.raw_keys: dict[int, bytes] = {}
+        self.raws: list[tuple[bytes, str]] = []
         self.insert_deal_sql = (f"INSERT INTO deals (id, {', '.join(DEAL_COLUMNS)}) "
                                 f"VALUES (?, {', '.join('?' * len(DEAL_COLUMNS))})")
         self.update_deal_sql = (f"UPDATE deals SET {', '.join(c + ' = ?' for c in DEAL_COLUMNS)}"
@@ -260,6 +275,33 @@ class Store:
             found.update(h for (h,) in self.db.execute(
                 f"SELECT hash FROM deals WHERE hash IN ({', '.join('?' * len(chunk))})", chunk))
         return found
+
+    def known(self, raws: list[bytes]) -> dict[bytes, tuple[str, bool, str | None, str | None,
+                                                             str | None]]:
+        """Which raw texts name a text stored now: its hash, unreadable?, Event, Site, Date."""
+        found = {}
+        for i in range(0, len(raws), 500):
+            chunk = raws[i:i + 500]
+            for raw, digest, bad, event, site, date in self.db.execute(
+                    "SELECT r.raw, d.hash, d.status = 'unreadable', d.event, d.site, d.date "
+                    "FROM raw_texts r JOIN deals d ON d.hash = r.hash "
+                    f"WHERE r.raw IN ({', '.join('?' * len(chunk))})", chunk):
+                found[raw] = (digest, bool(bad), event, site, date)
+        return found
+
+    def hashed(self, record: Record | BadRecord | None, digest: str) -> None:
+        """A record's canonical hash is known: remember its raw text's (when it has one)."""
+        raw = self.raw_keys.pop(id(record), None)
+        if raw is not None:
+            self.raws.append((raw, digest))
+            if len(self.raws) >= 500:
+                self.flush_raws()
+
+    def flush_raws(self) -> None:
+        if self.raws:
+            self.db.conn.executemany("INSERT OR IGNORE INTO raw_texts (raw, hash) VALUES (?, ?)",
+                                     self.raws)
+            self.raws = []
 
     def find_partie(self, head: Head) -> int | None:
         key = [*head, self.source]
@@ -453,6 +495,7 @@ def _classify(store: Store, group: list[Record | BadRecord],
     items: list[_Item] = []
     elsewhere = store.existing([d for d in digests if d not in by_hash])
     for record, text, digest in zip(group, texts, digests, strict=True):
+        store.hashed(record, digest)
         line = record.location.line if record.location else 0
         item = _Item(record, text, digest, line, "new")
         here = by_hash.get(digest)
@@ -525,6 +568,7 @@ def _fresh_items(store: Store, records: Iterable[Record | BadRecord],
         digests = [content_hash(t) for t in texts]
         stored = store.existing([d for d in digests if d not in seen.inflight])
         for record, text, digest in zip(batch, texts, digests, strict=True):
+            store.hashed(record, digest)
             line = record.location.line if record.location else 0
             item = _Item(record, text, digest, line, "new")
             if digest in seen.inflight or digest in stored or digest in seen.rejected:
@@ -670,6 +714,51 @@ def _store_partie(store: Store, group: Iterator[Record | BadRecord], summary: di
     _write_partie(store, partie_id, key, items, summary, reject_invalid, progress)
 
 
+def store_group(store: Store, reader: RawReader, group: Iterator[Record | BadRecord | Known],
+                summary: dict[str, int], reject_invalid: bool,
+                progress: Callable[[int], None] | None) -> None:
+    """A partie of a file read by a :class:`~priffe_records.archive.raw.RawReader`.
+
+    When every record of it is recognised by its raw text and stored, a full
+    import would only count it (every text stored: none is new, none corrects
+    anything), so it is counted without a parse. Otherwise it is parsed whole
+    and stored as :func:`_store_partie` stores it.
+    """
+    known: list[Known] = []
+    for item in group:
+        if not isinstance(item, Known):
+            records = chain((reader.record(k) for k in known), (item,),
+                            (reader.record(i) for i in group))
+            _store_partie(store, records, summary, reject_invalid, progress)
+            return
+        known.append(item)
+    if _only_counted(store, known):
+        for _ in known:
+            summary["records"] += 1
+            summary["duplicates"] += 1
+            if progress is not None:
+                progress(summary["records"])
+        return
+    _store_partie(store, (reader.record(k) for k in known), summary, reject_invalid, progress)
+
+
+def _only_counted(store: Store, known: Sequence[Known]) -> bool:
+    """Whether a full import of these records would only count them as duplicates.
+
+    Every text must be stored now (an earlier correction in the same file may
+    have replaced one since it was looked up), and the partie they fall in
+    must be new to the file (then each is a duplicate of another file's deal) or
+    hold deals (then each is here or elsewhere: nothing new, nothing corrected).
+    """
+    digests = [k.digest for k in known]
+    if len(store.existing(digests)) != len(set(digests)):
+        return False
+    head = next((k.head for k in known if not k.bad), None)
+    partie_id = store.find_partie(head) if head is not None else None
+    return partie_id is None or store.db.execute(
+        "SELECT 1 FROM deals WHERE partie_id = ? LIMIT 1", [partie_id]).fetchone() is not None
+
+
 def recompute_partie(store: Store, partie_id: int) -> None:
     """A partie from its stored records alone (after a removal); gone when none is left."""
     items = [_stored_item(d) for d in store.partie_deals(partie_id)]
@@ -736,7 +825,7 @@ def import_file(db: sqlite_utils.Database, source: str | os.PathLike[str] | IO[b
             progress(counting.done, records)
 
     try:
-        digest = _file_digest(raw)
+        digest, inherits = _file_digest(raw)
         _begin(db, label)
         try:
             unchanged = _unchanged(db, label, digest, reject_invalid)
@@ -748,13 +837,16 @@ def import_file(db: sqlite_utils.Database, source: str | os.PathLike[str] | IO[b
                 from priffe_records.archive.workers import store_pieces
 
                 store_pieces(store, os.fspath(source), label, jobs, summary, reject_invalid,
-                             progress)
+                             progress, skip=not inherits)
                 sha, size = digest, os.path.getsize(source)
             else:
-                items = read(cast(IO[bytes], counting), errors="collect", name=label)
-                for group in _parties(items):
-                    _store_partie(store, group, summary, reject_invalid, tick)
+                reader = RawReader(read_chunks(cast(IO[bytes], counting), name=label), label,
+                                   store.known if digest is not None and not inherits else None)
+                store.raw_keys = reader.keys
+                for group in _parties(reader.items()):
+                    store_group(store, reader, group, summary, reject_invalid, tick)
                 sha, size = counting.sha.hexdigest(), counting.done
+            store.flush_raws()
             db.execute("INSERT OR REPLACE INTO sources (source, sha256, size, records, "
                        "rejected, reject_invalid, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                        [label, sha, size, summary["records"],
@@ -776,22 +868,36 @@ def import_file(db: sqlite_utils.Database, source: str | os.PathLike[str] | IO[b
     return FileSummary(label, **summary)
 
 
-def _file_digest(raw: IO[bytes]) -> str | None:
-    """SHA-256 of the rest of a seekable file, which is then read from where it was.
+def read_chunks(source: IO[bytes], *, name: str) -> Iterator[Chunk]:
+    """The reader's chunks of lines of ``source`` (``name`` labels it): the import's one
+    pass over the file's text; the chunks are parsed, or recognised, by a RawReader."""
+    return split(Decoded(source))
+
+
+def _file_digest(raw: IO[bytes]) -> tuple[str | None, bool]:
+    """SHA-256 of the rest of a seekable file, which is then read from where it was, and
+    whether a value in it may inherit (PBN §4.8 ``#``: then no record is skipped unread).
 
     A pipe cannot be read twice: ``None``, and it is imported in full.
     """
+    inherits = False
+    carry = b""  # a quote followed by blanks only at a block's end: the '#' may come next
     try:
         if not raw.seekable():
-            return None
+            return None, True
         start = raw.tell()
         sha = hashlib.sha256()
         while chunk := raw.read(1 << 20):
             sha.update(chunk)
+            if not inherits:
+                data = carry + chunk
+                inherits = INHERITS.search(data) is not None
+                quote = data.rfind(b'"')
+                carry = data[quote:] if quote >= 0 and not data[quote + 1:].strip() else b""
         raw.seek(start)
     except (OSError, ValueError):
-        return None
-    return sha.hexdigest()
+        return None, True
+    return sha.hexdigest(), inherits
 
 
 def _unchanged(db: sqlite_utils.Database, label: str, digest: str | None,

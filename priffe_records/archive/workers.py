@@ -16,11 +16,13 @@ partie, or one the reader must read whole) is streamed here as with one job.
 
 from __future__ import annotations
 
+import io
 from collections import deque
 from collections.abc import Callable, Iterator
 from functools import partial
 
 from priffe_records.archive import engine
+from priffe_records.archive.raw import RawReader
 from priffe_records.archive.store import (
     Described,
     Head,
@@ -30,19 +32,21 @@ from priffe_records.archive.store import (
     _parties,
     _PartieWriter,
     _Seen,
-    _store_partie,
     canonical_text,
     content_hash,
     describe,
     head_of,
+    store_group,
 )
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record
+from priffe_records.format.splitter import Chunk, Decoded, split
 from priffe_records.rules.gcscope import collector_tuned
 from priffe_records.rules.parallel import Piece, Sliced, map_parties
 
-# One record as a worker sends it: canonical text, hash, line, the store's view, facts.
-Sent = tuple[str, str, int, Described, engine.DealFacts]
+# One record as a worker sends it: canonical text, hash, line, the store's view, facts,
+# raw key (raw.raw_key; None when it has none).
+Sent = tuple[str, str, int, Described, engine.DealFacts, bytes | None]
 SentPartie = tuple[Head | None, list[Sent | engine.RubberFacts | engine.FindingRow]]
 
 
@@ -53,13 +57,15 @@ def check_piece(piece: Piece, *, label: str) -> Sliced[list[SentPartie] | None]:
     parties: list[SentPartie] = []
     count = 0
     opens = False  # the slice's first item is a record (so it opens a partie)
+    reader = RawReader(_chunks(piece), label, None)
+    keys = reader.keys
     with collector_tuned():
-        for group in _parties(piece.records(label)):
-            queue: deque[tuple[str, str, int, Described]] = deque()
+        for group in _parties(reader.records()):
+            queue: deque[tuple[str, str, int, Described, bytes | None]] = deque()
             head: list[Head] = []
 
             def fed(group: Iterator[Record | BadRecord] = group,
-                    queue: deque[tuple[str, str, int, Described]] = queue,
+                    queue: deque[tuple[str, str, int, Described, bytes | None]] = queue,
                     head: list[Head] = head) -> Iterator[Record | BadRecord]:
                 nonlocal count, opens
                 for record in group:
@@ -72,13 +78,15 @@ def check_piece(piece: Piece, *, label: str) -> Sliced[list[SentPartie] | None]:
                     else:
                         text = record.text
                     line = record.location.line if record.location else 0
-                    queue.append((text, content_hash(text), line, describe(record)))
+                    queue.append((text, content_hash(text), line, describe(record),
+                                  keys.pop(id(record), None)))
                     yield record
 
             events: list[Sent | engine.RubberFacts | engine.FindingRow] = []
             for checked in engine.check_stream(fed()):
                 if isinstance(checked, engine.DealFacts):
-                    events.append((*queue.popleft(), checked))
+                    text, digest, line, desc, raw = queue.popleft()
+                    events.append((text, digest, line, desc, checked, raw))
                 else:
                     events.append(checked)
             parties.append((head[0] if head else None, events))
@@ -86,9 +94,23 @@ def check_piece(piece: Piece, *, label: str) -> Sliced[list[SentPartie] | None]:
     return Sliced(parties, count, first, parties[-1][0] if parties else None)
 
 
+def _chunks(piece: Piece) -> Iterator[Chunk]:
+    """The reader's chunks of a piece, numbered as in the file."""
+    if piece.whole:
+        with open(piece.path, "rb") as fh:
+            yield from split(Decoded(fh))
+        return
+    yield from split(Decoded(io.BytesIO(piece.data())), piece.first_line)
+
+
 def store_pieces(store: Store, path: str, label: str, jobs: int, summary: dict[str, int],
-                 reject_invalid: bool, progress: Callable[[int, int], None] | None) -> None:
-    """Import ``path`` with ``jobs`` worker processes into the open transaction."""
+                 reject_invalid: bool, progress: Callable[[int, int], None] | None, *,
+                 skip: bool = False) -> None:
+    """Import ``path`` with ``jobs`` worker processes into the open transaction.
+
+    ``skip``: no value of the file inherits, so a partie read here (not cut, or with
+    stored deals) may be recognised by its raw texts unparsed (:mod:`raw`).
+    """
     written: set[Head] = set()  # parties of this file stored so far
     done_bytes = 0
 
@@ -99,8 +121,10 @@ def store_pieces(store: Store, path: str, label: str, jobs: int, summary: dict[s
     for done in map_parties(path, partial(check_piece, label=label), jobs=jobs):
         sent = done.value
         if sent is None or _needs_whole(store, sent, written):
-            for group in _parties(done.piece.records(label)):
-                _store_partie(store, group, summary, reject_invalid, tick)
+            reader = RawReader(_chunks(done.piece), label, store.known if skip else None)
+            store.raw_keys = reader.keys
+            for group in _parties(reader.items()):
+                store_group(store, reader, group, summary, reject_invalid, tick)
         else:
             for head, events in sent:
                 _store_sent(store, head, events, summary, reject_invalid, tick)
@@ -139,7 +163,9 @@ def _store_sent(store: Store, head: Head | None,
     loose: list[engine.FindingRow] = []
     for event in events:
         if isinstance(event, tuple):
-            text, digest, line, desc, facts = event
+            text, digest, line, desc, facts, raw = event
+            if raw is not None:
+                store.raws.append((raw, digest))
             kind: Kind = "elsewhere" if digest in seen or digest in stored else "new"
             seen.add(digest)
             writer.deal(_Item(None, text, digest, line, kind, sent=desc), facts)

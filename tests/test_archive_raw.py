@@ -1,0 +1,191 @@
+"""Re-import by raw text (issue 9 point 6): stored records recognised before parsing.
+
+The proof is a twin: every sequence of imports is run twice, once as it is and
+once with the raw-text lookup switched off (every record parsed and classified
+as before schema v7); the archives must be equal in every table, ids and findings
+and search included, and so must the summaries. Grown, corrected, reordered and
+repeated files, generated and real ones (examples, tests, golden, corpus), with
+and without ``--reject-invalid`` and ``--jobs``; a grown file also equals a
+from-scratch import of it. Counting parses shows the skipping is real.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from archive_support import consistent
+from test_archive_jobs import pieces  # noqa: F401  (a fixture)
+from test_archive_stream import _tables
+from test_archive_truth import snapshot
+from test_engine_equivalence import _files, several_parties
+
+from priffe_records.archive import raw, store
+from priffe_records.archive.schema import open_archive
+from priffe_records.archive.store import FileSummary, import_file
+
+
+def _parsed(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A counter of the chunks the import parses."""
+    calls = [0]
+    real = raw.RawReader.parse
+
+    def counted(self: raw.RawReader, *args: Any) -> Any:
+        calls[0] += 1
+        return real(self, *args)
+
+    monkeypatch.setattr(raw.RawReader, "parse", counted)
+    return calls
+
+
+def _run(tmp: Path, name: str, versions: list[str], *, jobs: int = 1,
+         reject: bool = False) -> tuple[list[FileSummary], dict[str, Any]]:
+    """Import each version of one file in turn into a new archive ``name``."""
+    src = tmp / "in" / "fil.ppn"
+    src.parent.mkdir(parents=True, exist_ok=True)
+    db_path = tmp / f"{name}.db"
+    db = open_archive(db_path)
+    out = []
+    try:
+        for text in versions:
+            src.write_bytes(text.encode("utf-8"))
+            out.append(import_file(db, src, jobs=jobs, reject_invalid=reject))
+    finally:
+        db.close()
+    consistent(db_path)
+    tables = _tables(db_path)
+    with sqlite3.connect(db_path) as conn:
+        tables["raw_texts"] = conn.execute("SELECT * FROM raw_texts ORDER BY raw").fetchall()
+    conn.close()
+    return out, tables
+
+
+def assert_as_full(tmp: Path, monkeypatch: pytest.MonkeyPatch, versions: list[str],
+                   **kw: Any) -> tuple[list[FileSummary], dict[str, Any]]:
+    """The import of ``versions`` equals the one that parses every record."""
+    skipped = _run(tmp, "skip", versions, **kw)
+    with monkeypatch.context() as m:
+        m.setattr(store.Store, "known", lambda self, raws: {})
+        full = _run(tmp, "full", versions, **kw)
+    assert skipped[0] == full[0]
+    assert skipped[1] == full[1]
+    return skipped
+
+
+def _records(text: str) -> list[str]:
+    return text.split("\n\n")
+
+
+def _versions(text: str, rng: random.Random) -> dict[str, list[str]]:
+    """Changed versions of a file after its first import (each a list of imports)."""
+    recs = _records(text)
+    half = "\n\n".join(recs[: max(1, len(recs) // 2)])
+    k = rng.randrange(len(recs))
+    corrected = [*recs[:k], recs[k].replace("]", "] {rättad}", 1), *recs[k + 1:]]
+    swapped = recs[len(recs) // 2:] + recs[: len(recs) // 2]
+    return {
+        "grown": [half, text],
+        "corrected": [text, "\n\n".join(corrected)],
+        "reordered": [text, "\n\n".join(swapped)],
+        "shrunk and grown": [text, half, text],
+    }
+
+
+CASES = ["grown", "corrected", "reordered", "shrunk and grown"]
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("seed", [1, 2])
+def test_generated_files_store_what_a_full_import_stores(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch,
+                                                         case: str, seed: int) -> None:
+    text = several_parties(seed, random.Random(seed), parties=4, rubbers=2, damage=0.3, odd=4)
+    versions = _versions(text, random.Random(seed))[case]
+    summaries, _ = assert_as_full(tmp_path, monkeypatch, versions)
+    assert summaries[-1].duplicates > 0
+
+
+@pytest.mark.parametrize("path", _files(), ids=lambda p: p.name[:40])
+def test_real_files_store_what_a_full_import_stores(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch,
+                                                    path: Path) -> None:
+    text = path.read_bytes().decode("utf-8", "replace").replace("\r\n", "\n")
+    for case, versions in _versions(text, random.Random(len(text))).items():
+        assert_as_full(tmp_path / case.replace(" ", "-"), monkeypatch,
+                       [*versions, versions[-1] + "\n"])  # + the same again, bytes changed
+
+
+def test_reject_invalid_and_a_text_corrected_earlier_in_the_same_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Partie B repeats a record of partie A. Correcting it in A (same place, new text)
+    takes its text out of the archive, so B's copy, recognised by its raw text when
+    the file was looked up, is new again: B must not be skipped."""
+    a = several_parties(3, random.Random(3), parties=1, rubbers=2, damage=0, odd=0)
+    b = several_parties(4, random.Random(4), parties=1, rubbers=1, damage=0.3, odd=0).replace(
+        "2026.01.01", "2026.02.02")
+    recs = _records(a)
+    copy = recs[3]
+    first = "\n\n".join([a, b, copy])
+    second = "\n\n".join([*recs[:3], copy.replace("]", "] {rättad}", 1), *recs[4:], b, copy])
+    for reject in (False, True):
+        summaries, _ = assert_as_full(tmp_path / str(reject), monkeypatch, [first, second],
+                                      reject=reject)
+        assert reject or summaries[1].updated == 2, summaries  # there and back again
+
+
+def test_a_file_that_inherits_is_parsed_and_stored_alike(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    text = several_parties(5, random.Random(5), parties=2, rubbers=1, damage=0, odd=0)
+    recs = _records(text)
+    recs[4] = recs[4].replace('[Event "Klubbkväll"]', '[Event "#"]').replace(
+        '[Event "Torsdag"]', '[Event "#"]')
+    assert '"#"' in recs[4]
+    versions = ["\n\n".join(recs[:6]), "\n\n".join(recs)]
+    calls = _parsed(monkeypatch)
+    assert_as_full(tmp_path, monkeypatch, versions)
+    assert calls[0] == 2 * (6 + len(recs))  # nothing skipped: every chunk parsed each time
+
+
+def test_stored_parties_are_not_parsed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Unchanged: nothing parsed; a partie added at the end: only its records."""
+    text = several_parties(6, random.Random(6), parties=3, rubbers=1, damage=0.2, odd=2)
+    more = several_parties(16, random.Random(16), parties=1, rubbers=1, damage=0, odd=0)
+    more = more.replace("2026.01.01", "2027.01.01")
+    calls = _parsed(monkeypatch)
+    summaries, _ = _run(tmp_path, "a", [text, text + "\n", text + "\n\n" + more])
+    n, m = len(_records(text)), len(_records(more))
+    assert calls[0] == n + 0 + m
+    assert summaries[1].duplicates == summaries[0].records
+    assert summaries[2].new == m
+    _run(tmp_path, "b", [text + "\n\n" + more])
+    assert snapshot(tmp_path / "a.db") == snapshot(tmp_path / "b.db")
+
+
+def test_a_grown_partie_equals_a_from_scratch_import(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    text = several_parties(7, random.Random(7), parties=2, rubbers=3, damage=0.2, odd=3)
+    recs = _records(text)
+    grown = assert_as_full(tmp_path, monkeypatch, ["\n\n".join(recs[:-3]), text])[1]
+    once = _run(tmp_path, "once", [text])[1]
+    # Appended: the ids are those of one import too, but for the findings' own (the
+    # grown partie's findings were written again) and the raw texts of the shorter file.
+    for tables in (grown, once):
+        tables["findings"] = sorted(row[1:] for row in tables["findings"])
+    assert set(once.pop("raw_texts")) <= set(grown.pop("raw_texts"))
+    assert grown == once
+    assert snapshot(tmp_path / "skip.db") == snapshot(tmp_path / "once.db")
+
+
+def test_jobs_store_what_a_full_import_stores(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                              pieces: list[int]) -> None:  # noqa: F811
+    text = several_parties(8, random.Random(8), parties=6, rubbers=2, damage=0.3, odd=4)
+    recs = _records(text)
+    versions = ["\n\n".join(recs[: len(recs) * 2 // 3]), text,
+                text.replace('[Result "', '[Result "1', 1)]
+    two = assert_as_full(tmp_path / "two", monkeypatch, versions, jobs=2)
+    assert len(pieces) > 1 and max(pieces) > 3
+    one = _run(tmp_path / "two", "one", versions)
+    assert two == one
