@@ -282,7 +282,8 @@ def _in_hand(seat: Seat, e: CardError) -> Message:
 
 
 # A hand already canonical: four suits, upper-case ranks high first, no "10".
-_CANONICAL_HAND = re.compile(r"(?:A?K?Q?J?T?9?8?7?6?5?4?3?2?\.){3}A?K?Q?J?T?9?8?7?6?5?4?3?2?\Z")
+_HAND = r"(?:A?K?Q?J?T?9?8?7?6?5?4?3?2?\.){3}A?K?Q?J?T?9?8?7?6?5?4?3?2?"
+_CANONICAL_HAND = re.compile(_HAND + r"\Z")
 
 
 def canonical_hand(text: str) -> str:
@@ -304,6 +305,10 @@ def canonical_hand(text: str) -> str:
             raise CardError(_not_a_rank(text, e.args[0])) from None
         out.append("".join(sorted(letters, key=_RANK_POS.__getitem__)))
     return ".".join(out)
+
+
+# A deal already canonical: seat, ':', four canonical hands (or '-') one space apart.
+_CANONICAL_DEAL = re.compile(rf"[NESW]:(?:{_HAND}|-)(?: (?:{_HAND}|-)){{3}}\Z")
 
 
 def _deal_parts(text: str) -> tuple[Seat, list[tuple[Seat, str, int]]]:
@@ -339,6 +344,8 @@ def canonical_deal(text: str, first: Seat | None = None) -> str:
     >>> canonical_deal("E:- - ka... -", Seat.N)
     'N:- - - AK...'
     """
+    if _CANONICAL_DEAL.match(text) and (first is None or first.value == text[0]):
+        return text  # already in export form: nearly every deal of a file we wrote
     start, parts = _deal_parts(text)
     hands: dict[Seat, str] = {}
     for seat, part, col in parts:
