@@ -77,6 +77,10 @@ from priffe_records.game.preference import (
 Source = str | os.PathLike[str] | IO[bytes] | IO[str]
 
 _BLANKS = " \t\f\v"
+# The builder's shortcuts for records in export shape (tag runs, plain sections, no '#',
+# no repeated tag, values seen before); ``PRIFFE_FAST_BUILD=0`` turns them off (the
+# equality tests read both ways).
+_FAST_BUILD = os.environ.get("PRIFFE_FAST_BUILD") != "0"
 _WHITE = " \t\f\v\r\n"
 
 # PBN §4.8: these tags may not inherit with '#'.
@@ -133,11 +137,16 @@ class _Builder:
         self.errors: list[PPNSyntaxError] = [
             PPNSyntaxError(message, Location(name, line, column),
                            chunk.lines[line - chunk.first_line], severity)
-            for line, column, message, severity in chunk.notes]
+            for line, column, message, severity in chunk.notes] if chunk.notes else []
         # True when something of the text could not be kept in the model: such a
         # record stays a BadRecord, so writers keep its text as it was.
-        self.lossy = any(severity == "error" for *_, severity in chunk.notes)
+        self.lossy = bool(chunk.notes) and any(severity == "error"
+                                               for *_, severity in chunk.notes)
         self._seen: set[tuple[int, str | Message]] = set()
+        # Whether a tag value may start with '#' (inheritance, PBN §4.8): False lets
+        # inherit skip its look at every tag.
+        self.hashes = True
+        self.first: Location | None = None  # where the record starts
 
     def loc(self, tok: LarkToken, extra: int = 0) -> Location:
         """Where a Lark token starts, shifted by ``extra`` columns."""
@@ -173,13 +182,18 @@ class _Builder:
                 tags.extend(self.block(kind, toks))
             else:
                 leading.append(self.comment(item))  # type: ignore[arg-type]
-        self.repeated(tags)
-        tags = self.normalise(tags)
+        by_name = {t.name: t for t in reversed(tags)}  # the first tag of each name
+        if len(by_name) < len(tags) or not _FAST_BUILD:
+            self.repeated(tags)
+        tags = self.normalise(tags, by_name)
         tags = self.inherit(tags)
-        names = {t.name for t in tags}
-        defaults = tuple(sorted((n, v) for n, v in self.state.header.items() if n not in names))
-        first = Location(self.name, self.chunk.first_line, 1)
-        errors = tuple(sorted(self.errors, key=lambda e: (e.location.line, e.location.column)))
+        header = self.state.header
+        defaults: tuple[tuple[str, str], ...] = ()
+        if header:
+            names = {t.name for t in tags}
+            defaults = tuple(sorted((n, v) for n, v in header.items() if n not in names))
+        first = self.first or Location(self.name, self.chunk.first_line, 1)
+        errors = tuple(sorted(self.errors, key=_place)) if self.errors else ()
         return Record(tuple(tags), tuple(leading), defaults, first, errors)
 
     def block(self, kind: str, toks: list[LarkToken]) -> list[Tag]:
@@ -189,10 +203,21 @@ class _Builder:
         file = self.name
         first_line = self.chunk.first_line - 1
         if first.type == "TAGS":
+            line, col0 = first_line + (first.line or 1), first.column or 1
+            if _FAST_BUILD and _EXPORT_TAGS.fullmatch(first.value) is not None:
+                # Export shape: one ``[Name "value"]`` a line, nothing else; the places
+                # follow from the lengths.
+                pairs = _EXPORT_TAG.findall(first.value)
+                name, value = pairs.pop()
+                tags = Tag.export_run(pairs, file, line, col0)
+                line += len(pairs)
+                col0 = col0 if not pairs else 1
+                tags.append(self.plain(name, value, rest, line, col0, line,
+                                       col0 + len(name) + 3))
+                return tags
             # A tag pair never spans lines: each line of the run is matched on its own,
             # the first one starting at the run's column, the others at column 1.
             found: list[tuple[str, str, int, int, int]] = []
-            line, col0 = first_line + (first.line or 1), first.column or 1
             for row in first.value.split("\n"):
                 for mt in _ONE_LINE_TAG.finditer(row):
                     name, raw = mt.group(1, 2)
@@ -279,6 +304,9 @@ class _Builder:
         next token starts, so a pile of NAGs costs linear time (issue 11:
         200 KB of NAGs once took 23 s).
         """
+        simple = self.simple_section(kind, rest, tag_comments) if _FAST_BUILD else None
+        if simple is not None:
+            return simple
         play = kind == "play"
         short = 4 if self.preference else 0  # a Préférence trick has three cards
         # (kind, canonical text) of each token: two tuples once the section is read.
@@ -459,29 +487,97 @@ class _Builder:
         kinds, texts = zip(*pairs, strict=True) if pairs else ((), ())
         return Section.lean(kinds, texts, final, tuple(runs), self.name)
 
+    def simple_section(self, kind: str, rest: list[LarkToken], tag_comments: list[Comment]
+                       ) -> Section | None:
+        """:meth:`section` of runs of calls or cards, '*' and comments (export shape), or
+        None, having changed nothing, when something else comes or a play row is too long.
+
+        The same Section as the general loop, without its annotation and '+' machinery:
+        the one-token-per-row check counts only the first and last row of a run against
+        the row counts of the runs before (the rows in between are whole lines)."""
+        play = kind == "play"
+        limit = 4 if self.preference else 5  # cards a play row may not reach
+        words_seen = _WORDS[self.preference]
+        same, same_kind = _CANONICAL[self.preference, play]
+        kinds: list[TokenKind] = []
+        texts: list[str] = []
+        marks: dict[int, Marks] = {}
+        runs: list[Run] = []
+        lead: list[Comment] = []  # before the first call or card: the tag's comments
+        comments: list[Comment] = []  # after the last call or card, not yet attached
+        per_line: dict[int, int] = {}  # play: cards on the line where a run ended
+        first_line = self.chunk.first_line - 1
+        for tok in rest:
+            t = tok.type
+            if t == "CALLS" or t == "CARDS":
+                if comments:
+                    marks[len(texts) - 1] = (None, None, (), tuple(comments))
+                    comments = []
+                text = tok.value
+                words = text.split()
+                line0 = first_line + (tok.line or 1)
+                runs.append((len(texts), line0, tok.column or 1, text))
+                if same.issuperset(words):  # already canonical calls or cards
+                    kinds += [same_kind] * len(words)
+                    texts += words
+                else:
+                    got_kinds, got_texts = zip(*map(words_seen.__getitem__, words), strict=True)
+                    kinds += got_kinds
+                    texts += got_texts
+                if play:
+                    count = len(words)
+                    if "\n" in text:
+                        counts = [len(row.split()) for row in text.split("\n")]
+                        if max(counts) >= limit:
+                            return None
+                        count = counts[0]
+                        if counts[-1]:  # a row the next run may go on with
+                            per_line[line0 + len(counts) - 1] = counts[-1]
+                    count += per_line.get(line0, 0)
+                    if count >= limit:
+                        return None
+                    per_line[line0] = count
+            elif t in ("BRACE_COMMENT", "LINE_COMMENT", "ESCAPE_LINE"):
+                (comments if texts else lead).append(self.comment(tok))
+            elif t == "END":
+                if comments:
+                    marks[len(texts) - 1] = (None, None, (), tuple(comments))
+                    comments = []
+                runs.append((len(texts), first_line + (tok.line or 1), tok.column or 1,
+                             tok.value))
+                kinds.append(TokenKind.END)
+                texts.append(tok.value)
+            else:
+                return None
+        if comments:
+            marks[len(texts) - 1] = (None, None, (), tuple(comments))
+        tag_comments.extend(lead)
+        return Section.lean(tuple(kinds), tuple(texts), marks, tuple(runs), self.name)
+
     # -- values ---------------------------------------------------------
 
-    def normalise(self, tags: list[Tag]) -> list[Tag]:
+    def normalise(self, tags: list[Tag], by_name: dict[str, Tag] | None = None) -> list[Tag]:
         """Canonical values (FORMAT.md export rules) and PBN value checks.
 
         Lenient import: a value PBN does not allow is kept (normalised only
         when its meaning is certain) with a located warning; an error only
         where the record cannot mean anything (a Dealer that is no seat, a
         Deal that is no deal). Bridge records keep Contract and Result as
-        written, so an export still reads in bridge programs.
+        written, so an export still reads in bridge programs. ``by_name``: the
+        first tag of each name, when the caller has it. The list is changed in place.
+        Values met before without a message come from small caches.
         """
-        by_name = {t.name: t for t in reversed(tags)}
+        if by_name is None:
+            by_name = {t.name: t for t in reversed(tags)}
         dealer = _seat_or_none(by_name["Dealer"].value) if "Dealer" in by_name else None
         declarer = _seat_or_none(by_name["Declarer"].value) if "Declarer" in by_name else None
-        priffe = _priffe_like(by_name)
-        out = []
-        nowhere = Location(self.name, 0, 0)
+        priffe: bool | None = None  # Result only
+        nowhere = _nowhere(self.name)
         touched = _PREFERENCE_NORMALISED if self.preference else _NORMALISED
-        for t in tags:
+        for i, t in enumerate(tags):
             name = t.name
             if name not in touched:
-                out.append(t)  # a free text tag: kept as written
-                continue
+                continue  # a free text tag: kept as written
             value = t.value
             v = value.strip()
             if name in _SEAT_TAGS and v in _SEATS:
@@ -513,20 +609,33 @@ class _Builder:
             elif name == "Contract" and v:
                 # A bridge contract stays as written; the validator explains.
                     value = _contract_word(v) or value
-            elif name == "Result" and priffe:
-                value = _normalise_result(value, declarer)
+            elif name == "Result" and (priffe if priffe is not None else
+                                       (priffe := _priffe_like(by_name))):
+                key = (value, declarer)
+                result = _RESULTS.get(key)
+                if result is None:
+                    result = _remember(_RESULTS, key, _normalise_result(value, declarer))
+                value = result
             elif name == "Date":
-                value, warning = normalise_date(value)
-                if warning:
-                    self.error(warning, t.value_location or nowhere, severity="warning")
-            elif name in CHECKED_TAGS:
+                date = _DATES.get(value)
+                if date is not None:
+                    value = date
+                else:
+                    date, warning = normalise_date(value)
+                    if warning:
+                        self.error(warning, t.value_location or nowhere, severity="warning")
+                    else:
+                        _remember(_DATES, value, date)
+                    value = date
+            elif name in CHECKED_TAGS and (name, value) not in _QUIET:
                 warning = check_value(name, value)
                 if warning:
                     self.error(warning, t.value_location or nowhere, severity="warning")
+                else:
+                    _remember(_QUIET, (name, value), True)
             if value != t.value:
-                t = t.with_value(value, t.inherit)
-            out.append(t)
-        return out
+                tags[i] = t.with_value(value, t.inherit)
+        return tags
 
     def repeated(self, tags: list[Tag]) -> None:
         """A tag twice in one record is an error naming both lines (PBN §3.3: only Note repeats)."""
@@ -544,9 +653,15 @@ class _Builder:
 
     def inherit(self, tags: list[Tag]) -> list[Tag]:
         """Resolve ``#`` and ``##`` (PBN §4.8) against the earlier records of the file."""
-        out = []
         state = self.state
         header = state.header
+        if not header and not self.hashes:  # nothing to resolve (most records)
+            state.count += 1
+            values = {t.name: t.value for t in tags}
+            state.last.update(values)
+            state.set_at.update(dict.fromkeys(values, state.count))
+            return tags
+        out = []
         for t in tags:
             if t.value[:1] == "#":
                 where = t.value_location or Location(self.name, 0, 0)
@@ -578,6 +693,30 @@ class _Builder:
 
 
 _CONTRACT_WORDS: dict[str, str | None] = {}
+# Values normalised before without a message: Result by (value, declarer), Date by
+# value, (tag, value) of the checked tags that passed.
+_RESULTS: dict[tuple[str, Seat | None], str] = {}
+_DATES: dict[str, str] = {}
+_QUIET: dict[tuple[str, str], bool] = {}
+
+
+def _remember(cache: dict[Any, Any], key: object, value: Any) -> Any:
+    """Store ``value`` under ``key`` (a bounded cache: cleared when full) and return it."""
+    if len(cache) > 4096 or not _FAST_BUILD:
+        cache.clear()
+    if _FAST_BUILD:
+        cache[key] = value
+    return value
+
+
+@functools.lru_cache(maxsize=64)
+def _nowhere(file: str) -> Location:
+    """The place of a value built in code (no location): line 0."""
+    return Location(file, 0, 0)
+
+
+def _place(error: PPNSyntaxError) -> tuple[int, int]:
+    return error.location.line, error.location.column
 
 
 def _contract_word(text: str) -> str | None:
@@ -617,6 +756,10 @@ _SEAT_TAGS = frozenset({"Dealer", "Declarer", "Auction", "Play"})
 _NORMALISED = _SEAT_TAGS | {"Deal", "Contract", "Result", "Date"} | CHECKED_TAGS
 _SEATS = frozenset({"N", "E", "S", "W"})
 _ONE_LINE_TAG = re.compile(r'\[[ \t]*([A-Z][A-Za-z0-9_]*)[ \t]+"((?:\\.|[^"\\\n])*)"')
+# A run of tag pairs in export shape (a TAGS token of the grammar, nothing else on its
+# lines, no escapes): each pair is _ONE_LINE_TAG's match of its line.
+_EXPORT_TAG = re.compile(r'\[([A-Z][A-Za-z0-9_]*) "([^"\\\n]*)"\]\n')
+_EXPORT_TAGS = re.compile(r'(?:\[[A-Z][A-Za-z0-9_]* "[^"\\\n]*"\]\n)+')
 _FOREIGN = re.compile(r"^(?:[1-7](?:NT|[CDHSN])|XX|X|AP)$")
 
 
@@ -661,6 +804,20 @@ class _Words(dict[str, tuple[TokenKind, str]]):
 _WORDS = {False: _Words(False), True: _Words(True)}
 
 
+def _canonical_words(preference: bool, play: bool) -> tuple[frozenset[str], TokenKind]:
+    """The words a run of cards (or calls) keeps as written, all of one kind."""
+    kind = TokenKind.CARD if play else TokenKind.CALL
+    if play:
+        candidates = [s + r for s in "SHDC" for r in "AKQJT98765432"]
+    else:
+        candidates = [c.value for c in Call] + [b.value for b in Bid]
+    return frozenset(w for w in candidates if _classify(w, preference) == (kind, w)), kind
+
+
+# By (Préférence, play): e.g. "SA" is a card, "Hjärter" a Priffe call.
+_CANONICAL = {(p, k): _canonical_words(p, k) for p in (False, True) for k in (False, True)}
+
+
 _CHARSET = re.compile(r"(charset\s*=\s*)([\w.:-]+)", re.I)
 
 
@@ -686,9 +843,11 @@ def _unescape(s: str) -> str:
     return re.sub(r'\\([\\"])', r"\1", s)
 
 
+_SEAT_OF = {s.value: s for s in Seat}
+
+
 def _seat_or_none(v: str) -> Seat | None:
-    v = v.strip().upper()
-    return Seat(v) if v in ("N", "E", "S", "W") else None
+    return _SEAT_OF.get(v.strip().upper())
 
 
 def _normalise_result(value: str, declarer: Seat | None) -> str:
@@ -758,7 +917,8 @@ def _parse_record(chunk: _Chunk, name: str, state: _FileState) -> Record | BadRe
     text = "\n".join(chunk.lines) + "\n"
     builder = _Builder(name, chunk, state)
     builder.preference = _is_preference_record(text, state)
-    location = Location(name, chunk.first_line, 1)
+    builder.hashes = '"#' in text or not _FAST_BUILD  # a quoted value may start with '#'
+    location = builder.first = Location(name, chunk.first_line, 1)
     syntax: list[PPNSyntaxError] = []
     try:
         items = parse_chunk(text)

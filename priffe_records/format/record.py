@@ -315,6 +315,29 @@ class Tag:
         self._file = file
         return self
 
+    @classmethod
+    def export_run(cls, pairs: list[tuple[str, str]], file: str, line: int, column: int
+                   ) -> list[Tag]:
+        """The reader's constructor for a run of tag pairs written ``[Name "value"]``, one a
+        line from ``line``: the first at ``column``, the others at column 1; each value
+        starts three columns after its name (export shape: most tags of a file)."""
+        out = []
+        new = cls.__new__
+        loc = line << 32 | column
+        for name, value in pairs:
+            self = new(cls)
+            self._name = name
+            self._value = value
+            self._comments = ()
+            self._section = None
+            self._inherit = None
+            self._loc = loc
+            self._vloc = loc + len(name) + 3  # same line
+            self._file = file
+            out.append(self)
+            loc = ((loc >> 32) + 1) << 32 | 1  # the next line, column 1
+        return out
+
     def with_value(self, value: str, inherit: str | None = None) -> Tag:
         """A copy with another value (and inheritance marker); comments, section and
         locations kept."""
