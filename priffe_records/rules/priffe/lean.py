@@ -34,6 +34,7 @@ from priffe_records.rules.priffe.scoring import (
     SidePoints,
     honour_cards,
     honours_from_counts,
+    parse_points,
     score_deal,
 )
 
@@ -44,7 +45,6 @@ _CACHE_MAX = 4096  # distinct tag texts kept per reading (a file has few)
 
 _scorings: dict[str, Options] = {}
 _contracts: dict[str, Contract] = {}
-_points: dict[tuple[str, int | None], SidePoints] = {}
 _wanted: dict[tuple[Contract, bool], int] = {}
 _honour_points: dict[tuple[tuple[int, ...], HonoursVariant], SidePoints] = {}
 
@@ -67,13 +67,10 @@ def _given(text: str | None) -> bool:
 
 def _points_of(text: str, total: int | None = None) -> SidePoints | None:
     """``SidePoints.parse``, cached by text; ``None`` where it raises (the full path words it)."""
-    got = _points.get((text, total))
-    if got is None:
-        try:
-            got = _keep(_points, (text, total), SidePoints.parse(text, total))
-        except ValueError:
-            return None
-    return got
+    try:
+        return parse_points(text, total)
+    except ValueError:
+        return None
 
 
 def _values(record: Record) -> tuple[dict[str, str], dict[str, Section]]:

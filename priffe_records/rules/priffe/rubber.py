@@ -20,7 +20,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from priffe_records.format.record import Location
+from priffe_records.format.record import Location, Record
 from priffe_records.format.values import is_unspecified
 from priffe_records.game.cards import SEATS, Seat, Side
 from priffe_records.game.language import Message, msg, reason
@@ -28,7 +28,7 @@ from priffe_records.game.words import seat_name
 from priffe_records.rules.findings import Finding, error, tag_location, unverifiable, warning
 from priffe_records.rules.priffe.analysis import DealOutcome
 from priffe_records.rules.priffe.options import Options
-from priffe_records.rules.priffe.scoring import SidePoints
+from priffe_records.rules.priffe.scoring import ZERO, SidePoints, parse_points
 
 _SETTLEMENT_ITEM = re.compile(r"^\s*([NESW])\s+([+-]?\d+)\s*$", re.IGNORECASE)
 
@@ -64,7 +64,9 @@ class RubberState:
         """The state after a deal scoring ``score`` with ``game`` points toward game."""
         counts = self.counts + game
         totals = self.totals + score
-        for side in Side:
+        if not (game.ns or game.ew):
+            return RubberState(self.games, counts, totals), _NO_STEP
+        for side in _SIDES:
             need = 30 if self.games[side] == 0 else options.second_game  # R19
             if game[side] and counts[side] >= need:
                 bonus = SidePoints.one(side, 10 if self.games[side] == 0 else 20)  # R20
@@ -73,8 +75,11 @@ class RubberState:
                 games = self.games + SidePoints.one(side, 1)
                 state = RubberState(games, SidePoints(), totals + bonus - forfeit)
                 return state, Step(side, bonus, forfeit, state.ended)
-        return RubberState(self.games, counts, totals), Step(None, SidePoints(), SidePoints(),
-                                                             False)
+        return RubberState(self.games, counts, totals), _NO_STEP
+
+
+_SIDES = (Side.NS, Side.EW)  # a tuple: iterating the enum itself is slow (issue 9)
+_NO_STEP = Step(None, SidePoints(), SidePoints(), False)
 
 
 def settle(totals: SidePoints) -> dict[Seat, int]:
@@ -233,14 +238,12 @@ class PartieScorer:
     def add(self, o: DealOutcome) -> DealLine:
         rec = o.record
         tag = self._rubber_tag(o)
-        board = rec.get("Board")
-        here = msg("board {board}", board=board) if board else msg("this deal")
         if self.state is not None and self.state.ended:
             if tag is not None and tag == self.tag:
                 self._report(o, error(
                     "R22", msg("{here} is recorded in rubber {tag}, which already ended when a "
                                "side made its second game: later deals belong to the next "
-                               "rubber (R22)", here=here, tag=tag),
+                               "rubber (R22)", here=_here(rec), tag=tag),
                     tag_location(rec, "Rubber")))
                 tag = None
             self._close_rubber()
@@ -251,7 +254,8 @@ class PartieScorer:
             if self.state is not None:
                 self._report(o, warning(
                     "R22", msg("rubber {rubber} ends before either side made two games: {here} "
-                               "starts rubber {tag} (R22)", rubber=self.tag, here=here, tag=tag),
+                               "starts rubber {tag} (R22)", rubber=self.tag, here=_here(rec),
+                               tag=tag),
                     tag_location(rec, "Rubber")))
             self._close_rubber()
             self._start_rubber(tag)
@@ -267,7 +271,8 @@ class PartieScorer:
                     and not self.gap:
                 self._report(o, warning(
                     "R3", msg("{here}: {seat} deals, but the deal passes to the left: {next} "
-                              "was next after {prev} (R3)", here=here, seat=seat_name(o.dealer),
+                              "was next after {prev} (R3)", here=_here(rec),
+                              seat=seat_name(o.dealer),
                               next=seat_name(prev.left), prev=seat_name(prev)),
                     tag_location(rec, "Dealer")))
         if self.first is None:
@@ -279,8 +284,8 @@ class PartieScorer:
             self.state, step = self.state.after(o.score.total, o.score.game, o.options)
         elif self.state is not None:
             self.state = None
-            self.unknown_since = msg("{here} could not be scored", here=here)
-        self._check_claims(o, step, here)
+            self.unknown_since = msg("{here} could not be scored", here=_here(rec))
+        self._check_claims(o, step)
         state = self.state
         line = DealLine(o, self._number, self._closed, state.totals if state else None,
                         state.games if state else None, step)
@@ -313,6 +318,8 @@ class PartieScorer:
 
     def _check_same_seats(self, o: DealOutcome) -> None:
         assert self.first is not None
+        if o.players == self.first.players:
+            return  # the same names as written: the same seating
         seats, first = _seating(o), _seating(self.first)
         if seats is not None and first is not None and seats != first:
             self._report(o, warning(
@@ -341,7 +348,7 @@ class PartieScorer:
         if len(self._block) == 6:
             self._block = []
 
-    def _check_claims(self, o: DealOutcome, step: Step | None, here: Message) -> None:
+    def _check_claims(self, o: DealOutcome, step: Step | None) -> None:
         rec = o.record
         if self.state is None and self.unknown_since is not None and any(
                 _given(rec.get(n)) for n in ("ScoreRubber", "Settlement")):
@@ -351,38 +358,36 @@ class PartieScorer:
             self.unknown_since = None
         text = rec.get("ScoreRubber")
         if text is not None and not is_unspecified(text):
-            loc = tag_location(rec, "ScoreRubber")
             try:
-                claimed = SidePoints.parse(text)
+                claimed = parse_points(text)
             except ValueError as e:
                 self._report(o, error("R23", msg("ScoreRubber {reason} (R23)",
-                                                 reason=reason(e)), loc))
+                                                 reason=reason(e)),
+                                      tag_location(rec, "ScoreRubber")))
             else:
                 if self.state is not None:
                     diff = claimed - self.state.totals
-                    if diff != SidePoints() and diff != self.carried:
+                    if diff != ZERO and diff != self.carried:
                         rule = "R23"
                         if step is not None and step.game_made is not None:
-                            if diff == SidePoints() - step.bonus:
+                            if diff == ZERO - step.bonus:
                                 rule = "R20"
-                            elif step.forfeit != SidePoints() and diff == step.forfeit:
+                            elif step.forfeit != ZERO and diff == step.forfeit:
                                 rule = "R21"
                         self._report(o, error(
                             rule, msg("ScoreRubber says {claimed}, but the rubber stands at "
                                       "{totals}{why} ({rule})", claimed=claimed,
                                       totals=self.state.totals, why=_explain(step), rule=rule),
-                            loc))
+                            tag_location(rec, "ScoreRubber")))
                     self.carried = diff
         text = rec.get("Settlement")
-        if text is None or not text.strip() or text.strip() == "?":
+        if text is None or not text.strip() or text.strip() == "?" or self.state is None:
             return
         loc = tag_location(rec, "Settlement")
-        if self.state is None:
-            return
         if not self.state.ended or step is None:
             self._report(o, error("R22", msg("Settlement on {here}, which does not end the "
                                              "rubber: a rubber is settled when a side makes its "
-                                             "second game (R22)", here=here), loc))
+                                             "second game (R22)", here=_here(rec)), loc))
             return
         try:
             claimed_s = parse_settlement(text)
@@ -404,6 +409,12 @@ class PartieScorer:
         ev, site, date = self.head
         return PartieResult(ev, site, date, tuple(self.lines), tuple(self.rubbers), standings,
                             tuple(self.findings))
+
+
+def _here(rec: Record) -> Message:
+    """How a finding names the deal: by its board, else "this deal"."""
+    board = rec.get("Board")
+    return msg("board {board}", board=board) if board else msg("this deal")
 
 
 def _given(value: str | None) -> bool:

@@ -69,6 +69,22 @@ class SidePoints:
         return cls(vals["NS"], vals["EW"])
 
 
+_PARSED: dict[tuple[str, int | None], SidePoints] = {}
+ZERO = SidePoints()
+
+
+def parse_points(text: str, total: int | None = None) -> SidePoints:
+    """:meth:`SidePoints.parse`, remembered by text: a file repeats its few totals
+    ("NS 0 EW 40") thousands of times. Raises as it does."""
+    got = _PARSED.get((text, total))
+    if got is None:
+        got = SidePoints.parse(text, total)
+        if len(_PARSED) >= 4096:
+            _PARSED.clear()
+        _PARSED[text, total] = got
+    return got
+
+
 @dataclass(frozen=True, slots=True)
 class DealScore:
     """One deal's points; ``n`` is R14's trick count of the scoring side."""
