@@ -164,6 +164,9 @@ _CARD_INFO: dict[str, tuple[Card, int]] = {
 _CARD_BY_ID = {cid: c for c, cid in _CARD_INFO.values()}
 _ID_OF_CARD = {c: cid for c, cid in _CARD_INFO.values()}
 _SUIT_MASK = tuple(((1 << 13) - 1) << (13 * i) for i in range(4))
+_CID = {text: cid for text, (_, cid) in _CARD_INFO.items()}  # the clean replay's tables
+_BIT = tuple(1 << cid for cid in range(52))
+_SUIT_OF = tuple(cid // 13 for cid in range(52))
 
 
 def _card_of(tok: Token) -> tuple[Card, int] | None:
@@ -300,52 +303,53 @@ def _clean_replay(section: Section, first: Seat, deal: Deal | None, trump: Suit 
     """
     if deal is None:
         return None
-    left = [m for m in deal_masks(deal) if m is not None]  # what each seat still holds
-    if len(left) != 4:
+    masks = deal_masks(deal)
+    if None in masks:
         return None
     width = len(players)
     columns = [s.index for s in first.rotation() if s in players]
-    ids: list[int] = []
-    info = _CARD_INFO
-    card, end = TokenKind.CARD, TokenKind.END
-    for kind, text in zip(section.kinds, section.texts, strict=True):
-        if kind is end:
-            continue
-        hit = info.get(text) if kind is card else None
-        if hit is None:
-            return None  # '-', a card spelt otherwise, anything odd: the full replay words it
-        ids.append(hit[1])
+    kinds, texts = section.kinds, section.texts
+    end = TokenKind.END
+    claimed = end in kinds
+    if claimed:
+        texts = tuple(t for k, t in zip(kinds, texts, strict=True) if k is not end)
+    if len(texts) != kinds.count(TokenKind.CARD):
+        return None  # a token that is no card: the full replay words it
+    try:
+        ids = list(map(_CID.__getitem__, texts))
+    except KeyError:
+        return None  # '-', a card spelt otherwise: the full replay words it
     n_slots = len(ids)
-    claimed = section.ended
     if n_slots > width * tricks or (n_slots < width * tricks and not claimed):
         return None  # too many tricks, or a short play without '*': findings to word
     t = SUIT_NO[trump] if trump is not None else -1
     trump_bits = SUIT_BITS[t] if t >= 0 and must_trump else 0
+    left: list[int] = [masks[c] for c in columns]  # type: ignore[misc]  # held, by column
     won = [0, 0]
     lead = 0  # the leader's column
     marks: list[tuple[int, int]] = []  # each trick's leader and winner column (-1: none)
+    bits, suit_of = _BIT, _SUIT_OF
     for start in range(0, n_slots, width):
         trick = ids[start:start + width]
         # led -1: a claimed last trick that stops before the leader's column
         best = trick[lead] if lead < len(trick) else -1
-        led = best // 13 if best >= 0 else -1
+        led = bst = suit_of[best] if best >= 0 else -1
+        led_bits, must = (SUIT_BITS[led], trump_bits) if led >= 0 else (0, 0)
         best_col = lead
         for k, cid in enumerate(trick):
-            seat = columns[k]
-            bit = 1 << cid
-            held = left[seat]
+            bit = bits[cid]
+            held = left[k]
             if not held & bit:
                 return None  # not this seat's card, or played before
-            suit = cid // 13
-            if led >= 0 and suit != led and (held & SUIT_BITS[led] or (
-                    suit != t and held & trump_bits)):
+            suit = suit_of[cid]
+            if suit != led and (held & led_bits or (suit != t and held & must)):
                 return None  # a revoke (R11, must_trump)
-            left[seat] = held & ~bit
-            if suit == best // 13:
+            left[k] = held ^ bit
+            if suit == bst:
                 if cid > best:
                     best_col, best = k, cid
             elif suit == t:
-                best_col, best = k, cid
+                best_col, best, bst = k, cid, t
         if len(trick) == width:
             won[columns[best_col] & 1] += 1  # seat index: N 0, E 1, S 2, W 3
             marks.append((lead, best_col))
