@@ -41,6 +41,7 @@ from priffe_records.rules.priffe.scoring import (
 FORCING_BIDS = frozenset({"spader", "klöver", "klover"})  # final bids, not contracts (R8)
 _SEAT = {s.value: s for s in SEATS}
 _CALLS = {c.value: c for c in Call}
+_SECTION_TAGS = frozenset({"Auction", "Play"})
 _CACHE_MAX = 4096  # distinct tag texts kept per reading (a file has few)
 
 _scorings: dict[str, Options] = {}
@@ -79,13 +80,15 @@ def _values(record: Record) -> tuple[dict[str, str], dict[str, Section]]:
     sections: dict[str, Section] = {}
     for name, value in reversed(record.defaults):
         values[name] = value  # the first default of a name wins, as in Record.get
+    found: dict[str, object] = {}
     for tag in reversed(record.tags):  # the first tag of a name wins, as in Record.tag
-        values[tag.name] = tag.value
-        section = tag.section
-        if section is not None and section.__class__ is Section:
-            sections[tag.name] = section
-        else:
-            sections.pop(tag.name, None)
+        name = tag.name
+        values[name] = tag.value
+        if name in _SECTION_TAGS:
+            found[name] = tag.section
+    for name, section in found.items():
+        if section.__class__ is Section:
+            sections[name] = section
     return values, sections
 
 
