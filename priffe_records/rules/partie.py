@@ -56,20 +56,28 @@ def _steps(records: Iterable[Record | BadRecord], options: Options, conventions:
     A change of family starts a new partie, as a change of Event, Site or Date does.
     """
     key: tuple[str, str | None, str | None, str | None] | None = None
+    families: dict[str | None, GameFamily[Any]] = {}  # by Scoring value, as family_for says
     for i, item in enumerate(records, first):
         if isinstance(item, BadRecord):
             yield _Step(i, tuple(_read_findings(item.errors, i)), lost=item.location)
             continue
-        family = family_for(item.get("Scoring"))
+        scoring = item.get("Scoring")
+        family = families.get(scoring)
+        if family is None:
+            family = family_for(scoring)
+            if len(families) < 64:
+                families[scoring] = family
         o = family.analyse(item, options, conventions).placed(i)
         found = (*_read_findings(item.errors, i), *o.findings) if item.errors else o.findings
         if o.in_family and o.is_diagram:
             yield _Step(i, found)  # a deal diagram, not a deal of the partie
             continue
         starts = None
-        if o.in_family and (key is None or (family.name, *_key(item)) != key):
-            key = (family.name, *_key(item))
-            starts = (family, _key(item))
+        if o.in_family:
+            where = _key(item)
+            if key is None or (family.name, *where) != key:
+                key = (family.name, *where)
+                starts = (family, where)
         yield _Step(i, found, o if o.in_family else None, starts)
 
 

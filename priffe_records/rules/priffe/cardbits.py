@@ -84,19 +84,23 @@ def parse_deal(text: str) -> Deal | None:
         return None
     hands: list[Hand | None] = [None] * 4
     masks: list[int | None] = [None] * 4
+    spades, hearts, diamonds, clubs = _RUNS
     for k, part in enumerate(parts):
-        seat = (first + k) % 4
         if part == "-":
             continue
         suits = part.split(".")
         if len(suits) != 4:
             return None
-        s, h, d, c = (_run(0, suits[0]), _run(1, suits[1]), _run(2, suits[2]),
-                      _run(3, suits[3]))
-        if s is None or h is None or d is None or c is None:
+        s, h, d, c = suits
+        s_ = spades.get(s) or _run(0, s)
+        h_ = hearts.get(h) or _run(1, h)
+        d_ = diamonds.get(d) or _run(2, d)
+        c_ = clubs.get(c) or _run(3, c)
+        if s_ is None or h_ is None or d_ is None or c_ is None:
             return None
-        hands[seat] = Hand(s[0] + h[0] + d[0] + c[0])
-        masks[seat] = s[1] | h[1] | d[1] | c[1]
+        seat = (first + k) % 4
+        hands[seat] = Hand(s_[0] + h_[0] + d_[0] + c_[0])
+        masks[seat] = s_[1] | h_[1] | d_[1] | c_[1]
     deal = Deal((hands[0], hands[1], hands[2], hands[3]))
     _last = (deal, tuple(masks))
     return deal
