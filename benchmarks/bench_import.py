@@ -86,10 +86,11 @@ def child_import(path: str, db_path: str, jobs: int = 0) -> dict[str, Any]:
     t, c, k = time.perf_counter(), time.process_time(), _children_cpu()
     s = import_file(db, path, jobs=jobs) if jobs else import_file(db, path)
     seconds = time.perf_counter() - t
-    cpu = time.process_time() - c + _children_cpu() - k
+    parent = time.process_time() - c
+    cpu = parent + _children_cpu() - k
     db.close()
-    return {"seconds": seconds, "cpu_seconds": cpu, "records": s.records, "new": s.new,
-            "db_bytes": os.path.getsize(db_path)}
+    return {"seconds": seconds, "cpu_seconds": cpu, "parent_cpu_seconds": parent,
+            "records": s.records, "new": s.new, "db_bytes": os.path.getsize(db_path)}
 
 
 def child_executemany(path: str, db_path: str) -> dict[str, Any]:
@@ -247,8 +248,14 @@ def report(r: dict[str, Any], repeat: int, jobs: int) -> None:
           f"{imp['seconds'] / base['seconds']:.2f}x wall time")
     print(f"import / executemany:   {imp['cpu_seconds'] / raw['cpu_seconds']:.0f}x CPU time")
     if "import --jobs" in r:
-        print(f"import --jobs {jobs} speed-up: {imp['seconds'] / r['import --jobs']['seconds']:.2f}"
+        par = r["import --jobs"]
+        print(f"import --jobs {jobs} speed-up: {imp['seconds'] / par['seconds']:.2f}"
               "× wall time")
+        # The model for an idle machine: the one writer's CPU (serial) and the workers'.
+        own, workers = par["parent_cpu_seconds"], par["cpu_seconds"] - par["parent_cpu_seconds"]
+        print(f"import --jobs {jobs} CPU: parent (the one writer) {own:.2f} s, workers "
+              f"{workers:.2f} s; one job {imp['cpu_seconds']:.2f} s; on {jobs} idle cores at "
+              f"best {imp['cpu_seconds'] / max(own, (own + workers) / jobs):.2f}× wall")
     for label, q in r["queries"].items():
         if not isinstance(q, dict):
             continue

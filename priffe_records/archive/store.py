@@ -37,16 +37,17 @@ import os
 import sqlite3
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, fields, replace
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from itertools import chain, groupby, islice
-from operator import attrgetter
 from typing import IO, Literal, TypeVar, cast
 
 import sqlite_utils
 
 from priffe_records.archive import engine
 from priffe_records.archive.raw import INHERITS, Known, RawReader
+from priffe_records.archive.rows import DEAL_COLUMNS, Described, Ready, digest_of, ready
 from priffe_records.archive.schema import ArchiveError, describe_sqlite_error, ensure_schema
 from priffe_records.format.errors import BadRecord, PriffeError
 from priffe_records.format.reader import loads
@@ -58,6 +59,7 @@ from priffe_records.rules.gcscope import batch_gc
 
 Progress = Callable[[int, int], None]  # (bytes read so far, records read so far)
 _R = TypeVar("_R", bound=Record | BadRecord | Known)
+Value = str | int | None
 
 
 class SourceError(PriffeError):
@@ -65,56 +67,6 @@ class SourceError(PriffeError):
 
 
 # ---------------------------------------------------------------- rows
-
-
-@dataclass(frozen=True, slots=True)
-class DealRow:
-    """One record as stored; scores are computed by the engine, ``claimed_*`` are its tags."""
-
-    partie_id: int | None
-    rubber_id: int | None
-    source: str
-    line: int
-    event: str | None
-    site: str | None
-    date: str | None
-    rubber: int | None
-    board: str | None
-    dealer: str | None
-    contract: str | None
-    declarer: str | None
-    declaring_side: str | None
-    tricks_ns: int | None
-    tricks_ew: int | None
-    made: int | None
-    scoring_side: str | None
-    scoring_tricks: int | None
-    penalty_tricks: int | None
-    slam: str | None
-    score_ns: int | None
-    score_ew: int | None
-    claimed_score_ns: int | None
-    claimed_score_ew: int | None
-    rubber_ns: int | None
-    rubber_ew: int | None
-    claimed_rubber_ns: int | None
-    claimed_rubber_ew: int | None
-    players: str | None
-    commentary: str | None
-    errors: int
-    warnings: int
-    unverifiable: int
-    status: str  # clean | warnings | errors | unreadable
-    ppn: str
-    hash: str
-    imported_at: str
-    ident: str | None  # rubber/board from the record's tags: its place in the partie
-    game: str | None = None  # Priffe or Preference (schema v3)
-    pot: int | None = None  # Préférence: the pot after the deal
-
-
-DEAL_COLUMNS = tuple(f.name for f in fields(DealRow))
-_DEAL_VALUES = attrgetter(*DEAL_COLUMNS)  # dataclasses.astuple deep-copies: slow
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,8 +169,6 @@ class _Item:
     sent: Described | None = None
 
 
-# What the store needs of a record besides its facts: unreadable?, Event, Site, Date, ident.
-Described = tuple[bool, str | None, str | None, str | None, str | None]
 Head = tuple[str | None, str | None, str | None]  # Event, Site, Date: a partie of a source
 
 
@@ -258,6 +208,7 @@ class Store:
         self.now = datetime.now(UTC).isoformat(timespec="seconds")
         self.players: dict[str, int] = {}
         self._rubber: tuple[int, int, int] | None = None  # (partie, number, id) last asked for
+        self.unsettled: set[int] = set()  # rubbers made in this transaction, no settlements yet
         # Raw keys of records read but not hashed yet (``id(record)``: raw.RawReader), and
         # (raw key, canonical hash) rows not written yet (schema v7).
         self.raw_keys: dict[int, bytes] = {}
@@ -340,7 +291,9 @@ class Store:
             return int(row[0])
         cur = self.db.execute("INSERT INTO rubbers (partie_id, number) VALUES (?, ?)",
                               [partie_id, number])
-        return int(cur.lastrowid or 0)
+        rid = int(cur.lastrowid or 0)
+        self.unsettled.add(rid)
+        return rid
 
     def player(self, name: str) -> int:
         pid = self.players.get(name)
@@ -352,7 +305,7 @@ class Store:
             self.players[name] = pid
         return pid
 
-    def deals(self, new: Sequence[tuple[DealRow, engine.DealFacts]]) -> None:
+    def deals(self, new: Sequence[tuple[tuple[Value, ...], Ready]]) -> None:
         """Insert a batch of deals and what hangs off them, one executemany per table.
 
         Ids are given here (after the largest, as SQLite would), so the
@@ -362,21 +315,21 @@ class Store:
             return
         first = int(self.db.execute("SELECT coalesce(max(id), 0) FROM deals").fetchone()[0]) + 1
         conn = self.db.conn
-        conn.executemany(self.insert_deal_sql, [(first + i, *_DEAL_VALUES(row))
+        conn.executemany(self.insert_deal_sql, [(first + i, *row)
                                                 for i, (row, _) in enumerate(new)])
         # The search index, for the batch at once (schema v5: no insert trigger).
         conn.execute("INSERT INTO deals_fts (rowid, event, site, players, commentary) "
                      "SELECT id, event, site, players, commentary FROM deals "
                      "WHERE id >= ? AND id < ?", [first, first + len(new)])
-        self._children([(first + i, row.partie_id, facts)
-                        for i, (row, facts) in enumerate(new)])
+        self._children([(first + i, cast(int | None, row[0]), r)
+                        for i, (row, r) in enumerate(new)])
 
-    def replace_deal(self, deal_id: int, row: DealRow, facts: engine.DealFacts) -> None:
+    def replace_deal(self, deal_id: int, row: tuple[Value, ...], r: Ready) -> None:
         """The stored deal ``deal_id`` becomes ``row``: same id, so its place in order stays."""
         for table in ("seats", "calls", "tricks", "findings"):
             self.db.execute(f"DELETE FROM {table} WHERE deal_id = ?", [deal_id])
-        self.db.execute(self.update_deal_sql, [*_DEAL_VALUES(row), deal_id])
-        self._children([(deal_id, row.partie_id, facts)])
+        self.db.execute(self.update_deal_sql, [*row, deal_id])
+        self._children([(deal_id, cast(int | None, row[0]), r)])
 
     def history(self, old: StoredDeal, action: str) -> None:
         """Keep a superseded or removed record's text, when and by what it went."""
@@ -385,30 +338,28 @@ class Store:
                         [old.id, action, old.hash, old.ppn, old.source, old.line,
                          old.imported_at, self.now, self.source])
 
-    def _children(self, deals: Sequence[tuple[int, int | None, engine.DealFacts]]) -> None:
-        """Seats, calls, tricks and findings of ``(deal id, partie id, facts)``."""
+    def _children(self, deals: Sequence[tuple[int, int | None, Ready]]) -> None:
+        """Seats, calls, tricks and findings of ``(deal id, partie id, rows)``."""
         conn = self.db.conn
-        seats = [(deal_id, seat, side, self.player(name))
-                 for deal_id, _, facts in deals for seat, side, name in facts.seats]
+        players, player = self.players, self.player
+        seats = [(deal_id, seat, side, players.get(name) or player(name))
+                 for deal_id, _, r in deals for seat, side, name in r[2]]
         if seats:
             conn.executemany("INSERT INTO seats (deal_id, seat, side, player_id) "
                              "VALUES (?, ?, ?, ?)", seats)
-        changes = [(v, deal_id, seat) for deal_id, _, facts in deals
-                   for seat, v in facts.balance_changes]
+        changes = [(v, deal_id, seat) for deal_id, _, r in deals for seat, v in r[3]]
         if changes:  # Préférence: the books' change per seat (schema v3)
             conn.executemany("UPDATE seats SET balance_change = ? WHERE deal_id = ? AND seat = ?",
                              changes)
-        calls = [(deal_id, i, seat, call) for deal_id, _, facts in deals
-                 for i, (seat, call) in enumerate(facts.calls, 1)]
+        calls = [(deal_id, *c) for deal_id, _, r in deals for c in r[4]]
         if calls:
             conn.executemany("INSERT INTO calls (deal_id, idx, seat, call) VALUES (?, ?, ?, ?)",
                              calls)
-        tricks = [(deal_id, *t.values()) for deal_id, _, facts in deals for t in facts.tricks]
+        tricks = [(deal_id, *t) for deal_id, _, r in deals for t in r[5]]
         if tricks:
             conn.executemany("INSERT INTO tricks (deal_id, number, leader, winner, card_n, "
                              "card_e, card_s, card_w) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", tricks)
-        found = [(deal_id, partie_id, *f.values()) for deal_id, partie_id, facts in deals
-                 for f in facts.findings]
+        found = [(deal_id, partie_id, *f) for deal_id, partie_id, r in deals for f in r[6]]
         if found:
             conn.executemany("INSERT INTO findings (deal_id, partie_id, rule, severity, "
                              "message, file, line, col, message_json) "
@@ -425,11 +376,15 @@ class Store:
     def rubber_facts(self, partie_id: int, r: engine.RubberFacts) -> None:
         """Totals and settlements of one of the partie's rubbers, once it has ended."""
         rid = self.rubber(partie_id, r.number)
-        self.db.execute("UPDATE rubbers SET complete = ?, winner = ?, total_ns = ?, "
-                        "total_ew = ? WHERE id = ?",
-                        [r.complete, r.winner, r.total_ns, r.total_ew, rid])
-        self.db.execute("DELETE FROM settlements WHERE rubber_id = ?", [rid])
-        self.db.conn.executemany(
+        conn = self.db.conn
+        conn.execute("UPDATE rubbers SET complete = ?, winner = ?, total_ns = ?, "
+                     "total_ew = ? WHERE id = ?",
+                     [r.complete, r.winner, r.total_ns, r.total_ew, rid])
+        if rid in self.unsettled:  # made now: nothing to delete (settled twice: R22)
+            self.unsettled.discard(rid)
+        else:
+            conn.execute("DELETE FROM settlements WHERE rubber_id = ?", [rid])
+        conn.executemany(
             "INSERT INTO settlements (rubber_id, seat, player_id, points, claimed) "
             "VALUES (?, ?, ?, ?, ?)",
             [(rid, seat, self.player(name) if name else None, points, claimed)
@@ -448,33 +403,14 @@ class Store:
         self.findings(partie_id, None, partie_findings)
 
 
-def _deal_row(store: Store, item: _Item, facts: engine.DealFacts, partie_id: int | None,
-              rubber_id: int | None) -> DealRow:
-    errors = sum(f.severity == "error" for f in facts.findings)
-    warnings = sum(f.severity == "warning" for f in facts.findings)
-    unverifiable = sum(f.severity == "unverifiable" for f in facts.findings)
-    bad, event, site, date, ident = described(item)
-    status = "unreadable" if bad else "errors" if errors else "warnings" if warnings else "clean"
+def _deal_row(store: Store, item: _Item, r: Ready, partie_id: int | None,
+              rubber_id: int | None) -> tuple[Value, ...]:
+    """The deal's row (columns as :data:`rows.DEAL_COLUMNS`): ``r`` and the store's part."""
     # A deal refreshed from the archive keeps its source and import time.
     old = item.old if item.kind == "stored" else None
-    return DealRow(
-        partie_id=partie_id, rubber_id=rubber_id,
-        source=old.source if old else store.source,
-        line=item.line, event=event, site=site, date=date,
-        rubber=facts.rubber, board=facts.board, dealer=facts.dealer, contract=facts.contract,
-        declarer=facts.declarer, declaring_side=facts.declaring_side,
-        tricks_ns=facts.tricks_ns, tricks_ew=facts.tricks_ew, made=facts.made,
-        scoring_side=facts.scoring_side, scoring_tricks=facts.scoring_tricks,
-        penalty_tricks=facts.penalty_tricks, slam=facts.slam, score_ns=facts.score_ns,
-        score_ew=facts.score_ew, claimed_score_ns=facts.claimed_score_ns,
-        claimed_score_ew=facts.claimed_score_ew, rubber_ns=facts.rubber_ns,
-        rubber_ew=facts.rubber_ew, claimed_rubber_ns=facts.claimed_rubber_ns,
-        claimed_rubber_ew=facts.claimed_rubber_ew,
-        players=", ".join(name for _, _, name in facts.seats) or None,
-        commentary=facts.commentary or None, errors=errors, warnings=warnings,
-        unverifiable=unverifiable, status=status, ppn=item.text, hash=item.digest,
-        imported_at=old.imported_at if old else store.now, ident=ident,
-        game=None if bad else facts.game, pot=facts.pot)
+    if old is not None:
+        return (partie_id, rubber_id, old.source, *r[0], old.imported_at, *r[1])
+    return (partie_id, rubber_id, store.source, *r[0], store.now, *r[1])
 
 
 def _classify(store: Store, group: list[Record | BadRecord],
@@ -588,13 +524,18 @@ class _PartieWriter:
         self.summary, self.reject_invalid, self.progress = summary, reject_invalid, progress
         self.seen = seen
         self.here: set[int] = set()  # rubbers with a deal stored in this partie
-        self.new: list[tuple[DealRow, engine.DealFacts]] = []  # inserted in one batch
+        self.new: list[tuple[tuple[Value, ...], Ready]] = []  # inserted in one batch
 
-    def deal(self, item: _Item, facts: engine.DealFacts) -> None:
-        store, summary = self.store, self.summary
+    def checked(self, item: _Item, facts: engine.DealFacts) -> None:
+        """A record as the engine checked it here (not in a worker)."""
         facts = _shifted(facts, item)
+        self.deal(item, ready(item.text, item.digest, item.line, described(item), facts))
+
+    def deal(self, item: _Item, r: Ready) -> None:
+        store, summary = self.store, self.summary
         bad = described(item)[0]
-        has_errors = bad or any(f.severity == "error" for f in facts.findings)
+        has_errors = r[8]
+        number = r[7]
         if item.from_file:
             summary["records"] += 1
         kind: Kind | Literal["skip"] = item.kind
@@ -609,19 +550,19 @@ class _PartieWriter:
             if self.partie_id is None and self.first is not None:
                 self.partie_id = store.partie(self.first)
             rubber_id = None
-            if self.partie_id is not None and facts.rubber is not None:
-                rubber_id = store.rubber(self.partie_id, facts.rubber)
-                self.here.add(facts.rubber)
-            row = _deal_row(store, item, facts, self.partie_id, rubber_id)
+            if self.partie_id is not None and number is not None:
+                rubber_id = store.rubber(self.partie_id, number)
+                self.here.add(number)
+            row = _deal_row(store, item, r, self.partie_id, rubber_id)
             if kind == "new":
-                self.new.append((row, facts))
+                self.new.append((row, r))
                 if len(self.new) >= _WINDOW:
                     self.flush()
             else:
                 assert item.deal_id is not None
                 if kind == "update" and item.old is not None:
                     store.history(item.old, "replaced")
-                store.replace_deal(item.deal_id, row, facts)
+                store.replace_deal(item.deal_id, row, r)
             if kind in ("new", "update"):
                 summary["new" if kind == "new" else "updated"] += 1
                 summary["with_errors"] += has_errors
@@ -631,8 +572,8 @@ class _PartieWriter:
 
     def flush(self) -> None:
         self.store.deals(self.new)
-        for row, _ in self.new:
-            self.seen.inflight.discard(row.hash)
+        for _, r in self.new:
+            self.seen.inflight.discard(digest_of(r))
         self.new = []
 
     def rubber(self, r: engine.RubberFacts) -> None:
@@ -668,7 +609,7 @@ def _write_partie(store: Store, partie_id: int | None, first: Head | None,
     loose: list[engine.FindingRow] = []
     for checked in engine.check_stream(records()):
         if isinstance(checked, engine.DealFacts):
-            writer.deal(queue.popleft(), checked)
+            writer.checked(queue.popleft(), checked)
         elif isinstance(checked, engine.RubberFacts):
             writer.rubber(checked)
         else:
@@ -833,25 +774,26 @@ def import_file(db: sqlite_utils.Database, source: str | os.PathLike[str] | IO[b
                 db.execute("COMMIT")
                 return unchanged
             store = Store(db, label)
-            if jobs > 1 and digest is not None and isinstance(source, str | os.PathLike):
-                from priffe_records.archive.workers import store_pieces
+            with _page_cache(db):
+                if jobs > 1 and digest is not None and isinstance(source, str | os.PathLike):
+                    from priffe_records.archive.workers import store_pieces
 
-                store_pieces(store, os.fspath(source), label, jobs, summary, reject_invalid,
-                             progress, skip=not inherits)
-                sha, size = digest, os.path.getsize(source)
-            else:
-                reader = RawReader(read_chunks(cast(IO[bytes], counting), name=label), label,
-                                   store.known if digest is not None and not inherits else None)
-                store.raw_keys = reader.keys
-                for group in _parties(reader.items()):
-                    store_group(store, reader, group, summary, reject_invalid, tick)
-                sha, size = counting.sha.hexdigest(), counting.done
-            store.flush_raws()
-            db.execute("INSERT OR REPLACE INTO sources (source, sha256, size, records, "
-                       "rejected, reject_invalid, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                       [label, sha, size, summary["records"],
-                        summary["rejected"], int(reject_invalid), store.now])
-            db.execute("COMMIT")
+                    store_pieces(store, os.fspath(source), label, jobs, summary, reject_invalid,
+                                 progress, skip=not inherits)
+                    sha, size = digest, os.path.getsize(source)
+                else:
+                    reader = RawReader(read_chunks(cast(IO[bytes], counting), name=label), label,
+                                       store.known if digest is not None and not inherits else None)
+                    store.raw_keys = reader.keys
+                    for group in _parties(reader.items()):
+                        store_group(store, reader, group, summary, reject_invalid, tick)
+                    sha, size = counting.sha.hexdigest(), counting.done
+                store.flush_raws()
+                db.execute("INSERT OR REPLACE INTO sources (source, sha256, size, records, "
+                           "rejected, reject_invalid, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                           [label, sha, size, summary["records"],
+                            summary["rejected"], int(reject_invalid), store.now])
+                db.execute("COMMIT")
         except BaseException:
             if db.conn.in_transaction:
                 db.execute("ROLLBACK")
@@ -866,6 +808,18 @@ def import_file(db: sqlite_utils.Database, source: str | os.PathLike[str] | IO[b
         if raw is not source:
             raw.close()
     return FileSummary(label, **summary)
+
+
+@contextmanager
+def _page_cache(db: sqlite_utils.Database) -> Iterator[None]:
+    """A bigger page cache for one file's batch (32 MiB at most, only what is used), put
+    back after: the indexes (hash, ids) are written at random places (issue 9)."""
+    cache = db.conn.execute("PRAGMA cache_size").fetchone()[0]
+    db.conn.execute("PRAGMA cache_size = -32768")
+    try:
+        yield
+    finally:
+        db.conn.execute(f"PRAGMA cache_size = {int(cache)}")
 
 
 def read_chunks(source: IO[bytes], *, name: str) -> Iterator[Chunk]:

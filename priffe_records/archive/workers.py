@@ -23,8 +23,8 @@ from functools import partial
 
 from priffe_records.archive import engine
 from priffe_records.archive.raw import RawReader
+from priffe_records.archive.rows import Described, Ready, digest_of, ready
 from priffe_records.archive.store import (
-    Described,
     Head,
     Kind,
     Store,
@@ -44,9 +44,9 @@ from priffe_records.format.splitter import Chunk, Decoded, split
 from priffe_records.rules.gcscope import collector_tuned
 from priffe_records.rules.parallel import Piece, Sliced, map_parties
 
-# One record as a worker sends it: canonical text, hash, line, the store's view, facts,
-# raw key (raw.raw_key; None when it has none).
-Sent = tuple[str, str, int, Described, engine.DealFacts, bytes | None]
+# One record as a worker sends it: the store's view of it, its rows ready to insert
+# (rows.ready: canonical text and hash included), its raw key (None: it has none).
+Sent = tuple[Described, Ready, bytes | None]
 SentPartie = tuple[Head | None, list[Sent | engine.RubberFacts | engine.FindingRow]]
 
 
@@ -86,7 +86,7 @@ def check_piece(piece: Piece, *, label: str) -> Sliced[list[SentPartie] | None]:
             for checked in engine.check_stream(fed()):
                 if isinstance(checked, engine.DealFacts):
                     text, digest, line, desc, raw = queue.popleft()
-                    events.append((text, digest, line, desc, checked, raw))
+                    events.append((desc, ready(text, digest, line, desc, checked), raw))
                 else:
                     events.append(checked)
             parties.append((head[0] if head else None, events))
@@ -157,18 +157,19 @@ def _store_sent(store: Store, head: Head | None,
     """A partie with no stored deals, as a worker checked it: written as the one-process
     path writes it (a text met before in the partie or stored anywhere is a duplicate)."""
     partie_id = store.find_partie(head) if head is not None else None
-    stored = store.existing([e[1] for e in events if isinstance(e, tuple)])
+    stored = store.existing([digest_of(e[1]) for e in events if isinstance(e, tuple)])
     seen: set[str] = set()
     writer = _PartieWriter(store, partie_id, head, summary, reject_invalid, progress, _Seen())
     loose: list[engine.FindingRow] = []
     for event in events:
         if isinstance(event, tuple):
-            text, digest, line, desc, facts, raw = event
+            desc, r, raw = event
+            digest = digest_of(r)
             if raw is not None:
                 store.raws.append((raw, digest))
             kind: Kind = "elsewhere" if digest in seen or digest in stored else "new"
             seen.add(digest)
-            writer.deal(_Item(None, text, digest, line, kind, sent=desc), facts)
+            writer.deal(_Item(None, "", digest, 0, kind, sent=desc), r)
         elif isinstance(event, engine.RubberFacts):
             writer.rubber(event)
         else:
