@@ -22,7 +22,6 @@ from priffe_records.rules.priffe.auction import AuctionCall, AuctionResult, cont
 from priffe_records.rules.priffe.cardbits import card_id, deal_masks, parse_deal
 from priffe_records.rules.priffe.options import (
     ForcedHonours,
-    HonoursVariant,
     NotPriffeError,
     Options,
     OptionsError,
@@ -31,6 +30,7 @@ from priffe_records.rules.priffe.options import (
 from priffe_records.rules.priffe.outcome import DealOutcome
 from priffe_records.rules.priffe.play import opening_leader
 from priffe_records.rules.priffe.scoring import (
+    DealScore,
     SidePoints,
     honour_cards,
     honours_from_counts,
@@ -39,15 +39,19 @@ from priffe_records.rules.priffe.scoring import (
 )
 
 FORCING_BIDS = frozenset({"spader", "klöver", "klover"})  # final bids, not contracts (R8)
-_SEAT = {s.value: s for s in SEATS}
+_SEAT: dict[str, Seat | None] = {s.value: s for s in SEATS} | {"": None, "?": None}
+_PLAYERS = tuple(PLAYER_TAGS[s] for s in SEATS)
+_TRUMP = {id(c): c.trump for c in Contract}
 _CALLS = {c.value: c for c in Call}
 _SECTION_TAGS = frozenset({"Auction", "Play"})
 _CACHE_MAX = 4096  # distinct tag texts kept per reading (a file has few)
 
 _scorings: dict[str, Options] = {}
 _contracts: dict[str, Contract] = {}
-_wanted: dict[tuple[Contract, bool], int] = {}
-_honour_points: dict[tuple[tuple[int, ...], HonoursVariant], SidePoints] = {}
+# Keyed by the ids of enum members (singletons): hashing a Contract runs Python code.
+_wanted: dict[tuple[int, bool], int] = {}
+_honour_points: dict[tuple[tuple[int, ...], int], SidePoints] = {}
+_scores: dict[tuple[int, int, int, int, int], DealScore] = {}
 
 
 K = TypeVar("K")
@@ -93,12 +97,10 @@ def _values(record: Record) -> tuple[dict[str, str], dict[str, Section]]:
 
 
 def _seat(values: dict[str, str], name: str) -> Seat | bool | None:
-    """The seat a tag names, ``None`` when unspecified, ``False`` for anything else."""
+    """The seat a tag names, ``None`` when unspecified, ``False`` for anything else
+    (another spelling too: the full analysis reads it)."""
     text = values.get(name)
-    if not _given(text):
-        return None
-    assert text is not None
-    return _SEAT.get(text, False)
+    return None if text is None else _SEAT.get(text, False)
 
 
 def _auction(section: Section, first: Seat) -> AuctionResult | None:
@@ -130,14 +132,14 @@ def _honours(masks: tuple[int, ...], contract: Contract, options: Options
              ) -> SidePoints:
     """``scoring.honours`` of a complete deal, on its masks (R17)."""
     forced_none = options.forced_honours is ForcedHonours.NONE
-    wanted = _wanted.get((contract, forced_none))
+    wanted = _wanted.get((id(contract), forced_none))
     if wanted is None:
-        wanted = _keep(_wanted, (contract, forced_none),
+        wanted = _keep(_wanted, (id(contract), forced_none),
                        sum(1 << card_id(c) for c in honour_cards(contract, options)))
     counts = tuple((m & wanted).bit_count() for m in masks)
-    got = _honour_points.get((counts, options.honours))
+    got = _honour_points.get((counts, id(options.honours)))
     if got is None:
-        got = _keep(_honour_points, (counts, options.honours), honours_from_counts(
+        got = _keep(_honour_points, (counts, id(options.honours)), honours_from_counts(
             {s: n for s, n in zip(SEATS, counts, strict=True) if n}, options.honours))
     return got
 
@@ -179,8 +181,8 @@ def analyse_clean(record: Record, default: Options) -> DealOutcome | None:
     # R1: four different players (names compare case-insensitively).
     players: list[str | None] = []
     seen: set[str] = set()
-    for seat in SEATS:
-        raw = values.get(PLAYER_TAGS[seat])
+    for tag in _PLAYERS:
+        raw = values.get(tag)
         name = raw.strip() if raw and _given(raw) else None
         players.append(name)
         if name is not None:
@@ -203,9 +205,10 @@ def analyse_clean(record: Record, default: Options) -> DealOutcome | None:
     deal = parse_deal(deal_text) if deal_text is not None else None
     if deal is None:
         return None
-    masks = tuple(m for m in deal_masks(deal) if m is not None)
-    if len(masks) != 4 or (masks[0] | masks[1] | masks[2] | masks[3]).bit_count() != 52 \
-            or not all(m.bit_count() == 13 for m in masks):
+    masks = deal_masks(deal)
+    n, e, s, w = masks
+    if n is None or e is None or s is None or w is None or (n | e | s | w).bit_count() != 52 \
+            or not n.bit_count() == e.bit_count() == s.bit_count() == w.bit_count() == 13:
         return None
 
     # R4–R8: the auction decides contract and declarer; the tags must agree.
@@ -228,7 +231,7 @@ def analyse_clean(record: Record, default: Options) -> DealOutcome | None:
     forehand = dealer.left if dealer is not None else first
     if lead is not opening_leader(forehand, declarer, contract, options):
         return None
-    play = play_mod._clean_replay(play_section, lead, deal, contract.trump,
+    play = play_mod._clean_replay(play_section, lead, deal, _TRUMP[id(contract)],
                                   options.must_trump, SEATS, 13)
     if play is None:
         return None
@@ -251,14 +254,17 @@ def analyse_clean(record: Record, default: Options) -> DealOutcome | None:
         tricks = claimed_tricks
 
     # R14–R17: honours from the hands, the deal's score, each against its claim.
-    honours = _honours(masks, contract, options)
+    honours = _honours((n, e, s, w), contract, options)
     claimed_honours = _claimed(values, "Honours")
     if claimed_honours is False or (claimed_honours is not None and claimed_honours != honours):
         return None
     claimed_score = _claimed(values, "Score")
     if claimed_score is False:
         return None
-    score = score_deal(contract, declarer, tricks, honours)
+    ids = (id(contract), id(declarer), tricks.ns, honours.ns, honours.ew)  # ew: 13 - ns
+    score = _scores.get(ids)
+    if score is None:
+        score = _keep(_scores, ids, score_deal(contract, declarer, tricks, honours))
     if claimed_score is not None and claimed_score != score.total:
         return None
     return DealOutcome(record=record, options=options, dealer=dealer, players=tuple(players),

@@ -167,6 +167,7 @@ _SUIT_MASK = tuple(((1 << 13) - 1) << (13 * i) for i in range(4))
 _CID = {text: cid for text, (_, cid) in _CARD_INFO.items()}  # the clean replay's tables
 _BIT = tuple(1 << cid for cid in range(52))
 _SUIT_OF = tuple(cid // 13 for cid in range(52))
+_COLUMNS = {s: tuple(x.index for x in s.rotation()) for s in SEATS}  # seat indexes, from s
 
 
 def _card_of(tok: Token) -> tuple[Card, int] | None:
@@ -307,7 +308,8 @@ def _clean_replay(section: Section, first: Seat, deal: Deal | None, trump: Suit 
     if None in masks:
         return None
     width = len(players)
-    columns = [s.index for s in first.rotation() if s in players]
+    columns = _COLUMNS[first] if players is SEATS else \
+        tuple(s.index for s in first.rotation() if s in players)
     kinds, texts = section.kinds, section.texts
     end = TokenKind.END
     claimed = end in kinds
@@ -363,7 +365,7 @@ def _clean_replay(section: Section, first: Seat, deal: Deal | None, trump: Suit 
                       rows=partial(_clean_rows, section, columns, marks))
 
 
-def _clean_rows(section: Section, columns: list[int], marks: list[tuple[int, int]]
+def _clean_rows(section: Section, columns: tuple[int, ...], marks: list[tuple[int, int]]
                 ) -> tuple[TrickSummary, ...]:
     """:meth:`PlayResult.rows` of a clean play, from its columns and winners."""
     width = len(columns)
