@@ -30,7 +30,7 @@ from priffe_records.rules.priffe.rubber import (
     RubberEnd,
     parse_settlement,
 )
-from priffe_records.rules.priffe.scoring import SidePoints, declaring_side
+from priffe_records.rules.priffe.scoring import SidePoints, declaring_side, parse_points
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,19 +57,9 @@ class FindingRow:
                    data)
 
 
-@dataclass(frozen=True, slots=True)
-class TrickRow:
-    number: int
-    leader: str | None
-    winner: str | None
-    card_n: str | None
-    card_e: str | None
-    card_s: str | None
-    card_w: str | None
-
-    def values(self) -> tuple[str | int | None, ...]:
-        return (self.number, self.leader, self.winner, self.card_n, self.card_e, self.card_s,
-                self.card_w)
+# A trick as the tricks table stores it: number, leader, winner, card of N, E, S, W
+# (a plain tuple: 13 a deal, made and pickled for every record imported).
+TrickRow = tuple[int, str | None, str | None, str | None, str | None, str | None, str | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,17 +147,21 @@ def _storable(p: SidePoints | None) -> SidePoints | None:
 def _pair(value: str | None) -> SidePoints | None:
     text = known(value)
     try:
-        return _storable(SidePoints.parse(text)) if text is not None else None
+        return _storable(parse_points(text)) if text is not None else None
     except ValueError:
         return None
 
 
+_SEAT_TAGS = tuple((seat.value, seat.side.value, PLAYER_TAGS[seat]) for seat in SEATS)
+
+
 def _seats(record: Record) -> tuple[tuple[str, str, str], ...]:
     out = []
-    for seat in SEATS:
-        name = known(record.get(PLAYER_TAGS[seat]))
+    get = record.get
+    for seat, side, tag in _SEAT_TAGS:
+        name = known(get(tag))
         if name is not None:
-            out.append((seat.value, seat.side.value, name))
+            out.append((seat, side, name))
     return tuple(out)
 
 
@@ -192,12 +186,12 @@ def _pref_computed(line: PrefLine, base: DealFacts) -> DealFacts:
     o = line.outcome
     calls = tuple((c.seat.value, c.bid.value if c.bid is not None else c.token.text)
                   for c in o.auction.calls) if o.auction is not None else ()
-    tricks = []
+    tricks: list[TrickRow] = []
     for t in o.play.tricks if o.play is not None else ():
         by_seat = {p.seat: p.token.text for p in t.cards}
-        tricks.append(TrickRow(t.number, t.leader.value if t.leader else None,
-                               t.winner.value if t.winner else None,
-                               *(by_seat.get(seat) for seat in SEATS)))
+        c_n, c_e, c_s, c_w = (by_seat.get(seat) for seat in SEATS)
+        tricks.append((t.number, t.leader.value if t.leader else None,
+                       t.winner.value if t.winner else None, c_n, c_e, c_s, c_w))
     made = None
     if o.declarer is not None and (o.tricks is not None or o.no_play):
         made = int(not o.gave_up and (o.tricks is None or o.tricks.get(o.declarer, 0) >= 6))
@@ -222,11 +216,12 @@ def _computed(line: DealLine, base: DealFacts) -> DealFacts:
     calls = tuple((c.seat.value, c.call.value if c.call is not None else c.token.text)
                   for c in o.auction.calls) if o.auction is not None else ()
     # Cards as the reader canonicalised them (or "-"); a clean play builds no Trick.
-    tricks = [TrickRow(n, leader.value if leader else None, winner.value if winner else None,
-                       *cards)
-              for n, leader, winner, cards in (o.play.rows() if o.play is not None else ())]
-    return replace(
-        base, rubber=line.rubber,
+    tricks = tuple((n, leader.value if leader else None, winner.value if winner else None,
+                    c[0], c[1], c[2], c[3])
+                   for n, leader, winner, c in (o.play.rows() if o.play is not None else ()))
+    # Built field by field, not dataclasses.replace: this runs once a deal (issue 9).
+    return DealFacts(
+        rubber=line.rubber, board=base.board, dealer=base.dealer,
         contract=o.contract.value if o.contract is not None else base.contract,
         declarer=o.declarer.value if o.declarer is not None else None,
         declaring_side=decl_side.value if decl_side is not None else None,
@@ -239,9 +234,13 @@ def _computed(line: DealLine, base: DealFacts) -> DealFacts:
         slam=_slam(score.n) if score is not None else None,
         score_ns=score.total.ns if score is not None else None,
         score_ew=score.total.ew if score is not None else None,
+        claimed_score_ns=base.claimed_score_ns, claimed_score_ew=base.claimed_score_ew,
         rubber_ns=line.totals.ns if line.totals is not None else None,
         rubber_ew=line.totals.ew if line.totals is not None else None,
-        calls=calls, tricks=tuple(tricks))
+        claimed_rubber_ns=base.claimed_rubber_ns, claimed_rubber_ew=base.claimed_rubber_ew,
+        seats=base.seats, calls=calls, tricks=tricks, commentary=base.commentary,
+        findings=base.findings, game=base.game, pot=base.pot,
+        balance_changes=base.balance_changes)
 
 
 def _rubber(end: RubberEnd, last: Record | None) -> RubberFacts:

@@ -66,7 +66,7 @@ def ready(text: str, digest: str, line: int, described: Described,
     tail = (ident, None if bad else facts.game, facts.pot)
     calls = tuple((i, seat, call) for i, (seat, call) in enumerate(facts.calls, 1))
     return (mid, tail, facts.seats, facts.balance_changes, calls,
-            tuple(t.values() for t in facts.tricks), tuple(f.values() for f in facts.findings),
+            facts.tricks, tuple(f.values() for f in facts.findings),
             facts.rubber, bad or errors > 0)
 
 

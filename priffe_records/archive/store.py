@@ -177,9 +177,9 @@ def head_of(record: Record) -> Head:
 
 
 def described(item: _Item) -> Described:
-    if item.sent is not None:
-        return item.sent
-    return describe(item.record)
+    if item.sent is None:  # asked twice a record: kept
+        item.sent = describe(item.record)
+    return item.sent
 
 
 def describe(record: Record | BadRecord | None) -> Described:
