@@ -1,8 +1,8 @@
 """The lean rules check (issue 9 point 3): a clean record proven clean without words.
 
 Most records of a file are clean: a complete deal, auction and play, and claimed tags
-that agree. :func:`analyse_clean` checks such a record on plain values (one dict of
-its tag values, cached readings of tag texts, card ids and bit masks) and builds the
+that agree. :func:`analyse_clean` checks such a record on plain values (its tag values,
+cached readings of tag texts, card ids and bit masks) and builds the
 same :class:`~.outcome.DealOutcome` the full analysis would, with no finding, message
 or location. At the first thing that is not plainly right it answers ``None`` and the
 full analysis (:func:`.analysis.analyse_record`) runs from the start and words every
@@ -43,7 +43,6 @@ _SEAT: dict[str, Seat | None] = {s.value: s for s in SEATS} | {"": None, "?": No
 _PLAYERS = tuple(PLAYER_TAGS[s] for s in SEATS)
 _TRUMP = {id(c): c.trump for c in Contract}
 _CALLS = {c.value: c for c in Call}
-_SECTION_TAGS = frozenset({"Auction", "Play"})
 _CACHE_MAX = 4096  # distinct tag texts kept per reading (a file has few)
 
 _scorings: dict[str, Options] = {}
@@ -78,25 +77,7 @@ def _points_of(text: str, total: int | None = None) -> SidePoints | None:
         return None
 
 
-def _values(record: Record) -> tuple[dict[str, str], dict[str, Section]]:
-    """Every tag's effective value (``Record.get``) and the Auction/Play sections, one pass."""
-    values: dict[str, str] = {}
-    sections: dict[str, Section] = {}
-    for name, value in reversed(record.defaults):
-        values[name] = value  # the first default of a name wins, as in Record.get
-    found: dict[str, object] = {}
-    for tag in reversed(record.tags):  # the first tag of a name wins, as in Record.tag
-        name = tag.name
-        values[name] = tag.value
-        if name in _SECTION_TAGS:
-            found[name] = tag.section
-    for name, section in found.items():
-        if section.__class__ is Section:
-            sections[name] = section
-    return values, sections
-
-
-def _seat(values: dict[str, str], name: str) -> Seat | bool | None:
+def _seat(values: Record, name: str) -> Seat | bool | None:
     """The seat a tag names, ``None`` when unspecified, ``False`` for anything else
     (another spelling too: the full analysis reads it)."""
     text = values.get(name)
@@ -148,7 +129,7 @@ def analyse_clean(record: Record, default: Options) -> DealOutcome | None:
     """:func:`.analysis.analyse_record`'s outcome for a record with no finding at all, on
     plain values; ``None`` when anything needs the full analysis (a finding, or a part
     missing so that something is taken as written)."""
-    values, sections = _values(record)
+    values = record  # Record.get: a tag's value, else an inherited default
     scoring = values.get("Scoring")
     if not _given(scoring):
         options = default
@@ -174,7 +155,7 @@ def analyse_clean(record: Record, default: Options) -> DealOutcome | None:
                 claimed = _keep(_contracts, text, Contract.parse(text))
             except CallError:
                 return None
-    section, play_section = sections.get("Auction"), sections.get("Play")
+    section, play_section = record.auction, record.play
     if section is None or not section.kinds or play_section is None or not play_section.kinds:
         return None  # no auction or no play: something is taken as written
 
@@ -273,7 +254,7 @@ def analyse_clean(record: Record, default: Options) -> DealOutcome | None:
                        score=score)
 
 
-def _claimed(values: dict[str, str], name: str) -> SidePoints | bool | None:
+def _claimed(values: Record, name: str) -> SidePoints | bool | None:
     """A claimed ``NS n EW m`` value; ``None`` when unspecified, ``False`` when unreadable."""
     text = values.get(name)
     if not _given(text):
