@@ -50,7 +50,7 @@ _contracts: dict[str, Contract] = {}
 # Keyed by the ids of enum members (singletons): hashing a Contract runs Python code.
 _wanted: dict[tuple[int, bool], int] = {}
 _honour_points: dict[tuple[tuple[int, ...], int], SidePoints] = {}
-_scores: dict[tuple[int, int, int, int, int], DealScore] = {}
+_scores: dict[tuple[int, int, int, int, int], tuple[DealScore, SidePoints]] = {}
 
 
 K = TypeVar("K")
@@ -243,10 +243,12 @@ def analyse_clean(record: Record, default: Options) -> DealOutcome | None:
     if claimed_score is False:
         return None
     ids = (id(contract), id(declarer), tricks.ns, honours.ns, honours.ew)  # ew: 13 - ns
-    score = _scores.get(ids)
-    if score is None:
-        score = _keep(_scores, ids, score_deal(contract, declarer, tricks, honours))
-    if claimed_score is not None and claimed_score != score.total:
+    known = _scores.get(ids)
+    if known is None:
+        made = score_deal(contract, declarer, tricks, honours)
+        known = _keep(_scores, ids, (made, made.total))
+    score, total = known
+    if claimed_score is not None and claimed_score != total:
         return None
     return DealOutcome(record=record, options=options, dealer=dealer, players=tuple(players),
                        deal=deal, auction=auction, play=play, contract=contract,
