@@ -206,14 +206,17 @@ class _Builder:
             line, col0 = first_line + (first.line or 1), first.column or 1
             if _FAST_BUILD and _EXPORT_TAGS.fullmatch(first.value) is not None:
                 # Export shape: one ``[Name "value"]`` a line, nothing else; the places
-                # follow from the lengths.
-                pairs = _EXPORT_TAG.findall(first.value)
-                name, value = pairs.pop()
-                tags = Tag.export_run(pairs, file, line, col0)
-                line += len(pairs)
-                col0 = col0 if not pairs else 1
-                tags.append(self.plain(name, value, rest, line, col0, line,
-                                       col0 + len(name) + 3))
+                # follow from the lengths. No quote in a name or value: ' "' opens each
+                # value and '"]\n[' separates the pairs, so one split gives them all.
+                flat = first.value[1:-3].replace(' "', '"]\n[').split('"]\n[')
+                name, value = flat[-2], flat[-1]
+                k = len(flat) // 2 - 1  # pairs before the last
+                tags = Tag.export_run(flat[0:-2:2], flat[1:-2:2], file, line, col0)
+                line += k
+                col0 = col0 if not k else 1
+                vcol = col0 + len(name) + 3
+                tags.append(self.plain(name, value, rest, line, col0, line, vcol) if rest else
+                            Tag.read(name, value, (), None, file, line, col0, line, vcol))
                 return tags
             # A tag pair never spans lines: each line of the run is matched on its own,
             # the first one starting at the run's column, the others at column 1.
@@ -757,8 +760,7 @@ _NORMALISED = _SEAT_TAGS | {"Deal", "Contract", "Result", "Date"} | CHECKED_TAGS
 _SEATS = frozenset({"N", "E", "S", "W"})
 _ONE_LINE_TAG = re.compile(r'\[[ \t]*([A-Z][A-Za-z0-9_]*)[ \t]+"((?:\\.|[^"\\\n])*)"')
 # A run of tag pairs in export shape (a TAGS token of the grammar, nothing else on its
-# lines, no escapes): each pair is _ONE_LINE_TAG's match of its line.
-_EXPORT_TAG = re.compile(r'\[([A-Z][A-Za-z0-9_]*) "([^"\\\n]*)"\]\n')
+# lines, no escapes): each pair is what _ONE_LINE_TAG matches on its line.
 _EXPORT_TAGS = re.compile(r'(?:\[[A-Z][A-Za-z0-9_]* "[^"\\\n]*"\]\n)+')
 _FOREIGN = re.compile(r"^(?:[1-7](?:NT|[CDHSN])|XX|X|AP)$")
 
@@ -880,7 +882,9 @@ def _is_preference_record(text: str, state: _FileState) -> bool:
 
     Decided before the record is built: its calls and values read by its family's words.
     """
-    m = _SCORING.search(text) if "Scoring" in text else None
+    at = text.find("Scoring")
+    # A match starts on the line of the first "Scoring" or later (a tag pair is one line).
+    m = _SCORING.search(text, text.rfind("\n", 0, at) + 1) if at >= 0 else None
     if m is None:
         return is_preference(state.header.get("Scoring"))
     value = m.group(1)

@@ -316,7 +316,7 @@ class Tag:
         return self
 
     @classmethod
-    def export_run(cls, pairs: list[tuple[str, str]], file: str, line: int, column: int
+    def export_run(cls, names: list[str], values: list[str], file: str, line: int, column: int
                    ) -> list[Tag]:
         """The reader's constructor for a run of tag pairs written ``[Name "value"]``, one a
         line from ``line``: the first at ``column``, the others at column 1; each value
@@ -324,7 +324,7 @@ class Tag:
         out = []
         new = cls.__new__
         loc = line << 32 | column
-        for name, value in pairs:
+        for name, value in zip(names, values, strict=True):
             self = new(cls)
             self._name = name
             self._value = value
