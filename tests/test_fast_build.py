@@ -114,6 +114,11 @@ def test_edge_texts_read_the_same_both_ways(monkeypatch: pytest.MonkeyPatch) -> 
              '[Event "x"]\n[Play "N"]\nSA SK {c} SQ SJ S2\n',
              '[Event "x"]\n[Play "N"]\nS9 S8\nSA SK {c} SQ SJ S2\n',
              '[Event "x"]\n[Play "N"]\nS9 S8\nSA SK {c} SQ SJ\nS2\n',
+             # rows whose blanks are not single spaces: counted word by word
+             '[Event "x"]\n[Play "N"]\nS9  S8   S7  S6\nSA SK SQ SJ\nS2  S3 {c} S4 S5 S6\n',
+             '[Event "x"]\n[Play "N"]\nSA\nS9\tS8\tS7\tS6\tS5\nSK\n',
+             '[Event "x"]\n[Play "N"]\nS9 S8 S7 S6 \nSA SK SQ  \nSJ {c} S2 S3\n',
+             '[Event "x"]\n[Scoring "Preference"]\n[Play "N"]\nSA  SK SQ\nSJ S2\tS3 S4\n',
              '[Event "x"]\n[Play "N"]\nSA SK\nSQ SJ S2 S3 S4\nS5\n',
              '[Event "x"]\n[Play "N"]\nSA SK SQ SJ\n-- - SQ h10\n',
              '[Event "x"]\n[Scoring "Preference"]\n[Play "N"]\nSA SK SQ\nSJ {c} S2 S3\n',

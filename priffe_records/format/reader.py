@@ -24,6 +24,7 @@ import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from operator import methodcaller
 from typing import IO, Any, Literal, overload
 
 from lark import Token as LarkToken
@@ -530,12 +531,19 @@ class _Builder:
                 if play:
                     count = len(words)
                     if "\n" in text:
-                        counts = [len(row.split()) for row in text.split("\n")]
-                        if max(counts) >= limit:
-                            return None
-                        count = counts[0]
-                        if counts[-1]:  # a row the next run may go on with
-                            per_line[line0 + len(counts) - 1] = counts[-1]
+                        rows = text.split("\n")
+                        if (max(map(_spaces, rows)) + 1 < limit and "\t" not in text
+                                and "\r" not in text and "\f" not in text
+                                and "\v" not in text):
+                            # Blanks are spaces: no row has more words than spaces + 1.
+                            count, end = len(rows[0].split()), len(rows[-1].split())
+                        else:
+                            counts = [len(row.split()) for row in rows]
+                            if max(counts) >= limit:
+                                return None
+                            count, end = counts[0], counts[-1]
+                        if end:  # a row the next run may go on with
+                            per_line[line0 + len(rows) - 1] = end
                     count += per_line.get(line0, 0)
                     if count >= limit:
                         return None
@@ -804,6 +812,9 @@ class _Words(dict[str, tuple[TokenKind, str]]):
 
 
 _WORDS = {False: _Words(False), True: _Words(True)}
+
+
+_spaces = methodcaller("count", " ")
 
 
 def _canonical_words(preference: bool, play: bool) -> tuple[frozenset[str], TokenKind]:

@@ -321,10 +321,14 @@ class Tag:
         """The reader's constructor for a run of tag pairs written ``[Name "value"]``, one a
         line from ``line``: the first at ``column``, the others at column 1; each value
         starts three columns after its name (export shape: most tags of a file)."""
-        out = []
+        out: list[Tag] = []
+        if not names:
+            return out
         new = cls.__new__
-        loc = line << 32 | column
-        for name, value in zip(names, values, strict=True):
+        first = line << 32 | column
+        # The others at column 1 of the next lines: line << 32 | 1, one line apart.
+        places = range((line + 1) << 32 | 1, (line + len(names)) << 32 | 1, 1 << 32)
+        for name, value, loc in zip(names, values, (first, *places), strict=True):
             self = new(cls)
             self._name = name
             self._value = value
@@ -335,7 +339,6 @@ class Tag:
             self._vloc = loc + len(name) + 3  # same line
             self._file = file
             out.append(self)
-            loc = ((loc >> 32) + 1) << 32 | 1  # the next line, column 1
         return out
 
     def with_value(self, value: str, inherit: str | None = None) -> Tag:
