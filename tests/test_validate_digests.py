@@ -8,6 +8,8 @@ per input: every example, tests/data, golden and corpus file, and seeded generat
 parties with random damage (built in code, and read back from text with the English
 preset and the R9 conventions). ``tests/data/validate-digests.json`` holds the hashes
 taken with the engine as it was before; a faster engine must give them byte for byte.
+Files are read under their short name (``examples/x.ppn``), so the hashes do not depend
+on where the checkout lives (the clean-clone CI runs it from another folder).
 
 ``PRIFFE_UPDATE_GOLDEN=1`` rewrites them: only when a change of wording or of a rule
 is meant, never to make a speed change pass. A generated input is kept with its own
@@ -122,7 +124,7 @@ def _actual() -> dict[str, dict[str, str]]:
     for path in _files():
         key = f"{path.parent.name}/{path.name}"
         out[key] = {"input": hashlib.sha256(path.read_bytes()).hexdigest(),
-                    "output": _hash(dump(list(read(path, errors="collect"))))}
+                    "output": _hash(dump(list(read(path, errors="collect", name=key))))}
     for case, given, data in _generated():
         out[case] = {"input": given, "output": _hash(data)}
     return out
