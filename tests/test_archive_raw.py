@@ -189,3 +189,43 @@ def test_jobs_store_what_a_full_import_stores(tmp_path: Path, monkeypatch: pytes
     assert len(pieces) > 1 and max(pieces) > 3
     one = _run(tmp_path / "two", "one", versions)
     assert two == one
+
+
+# ---------------------------------------------------------------- unchanged deals left alone
+
+
+def assert_as_rewritten(tmp: Path, monkeypatch: pytest.MonkeyPatch, versions: list[str],
+                        **kw: Any) -> None:
+    """A recomputed partie leaves a deal that comes out as stored untouched: the archive
+    equals the one where every deal is written again, but for the findings' own ids."""
+    left = _run(tmp, "left", versions, **kw)
+    with monkeypatch.context() as m:
+        m.setattr(store._PartieWriter, "_same", lambda self, *a: False)
+        again = _run(tmp, "again", versions, **kw)
+    assert left[0] == again[0]
+    for tables in (left[1], again[1]):
+        tables["findings"] = sorted(row[1:] for row in tables["findings"])
+    assert left[1] == again[1]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_deals_that_come_out_as_stored_are_left_alone(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch,
+                                                      case: str) -> None:
+    text = several_parties(9, random.Random(9), parties=2, rubbers=3, damage=0.4, odd=3)
+    recs = _records(text)
+    versions = _versions(text, random.Random(9))[case]
+    versions.append(text.replace(recs[1], recs[1].replace('[Result "', '[Result "1', 1)))
+    assert_as_rewritten(tmp_path, monkeypatch, versions)
+    assert_as_rewritten(tmp_path / "r", monkeypatch, versions, reject=True)
+
+
+@pytest.mark.parametrize("path", _files(), ids=lambda p: p.name[:40])
+def test_real_deals_that_come_out_as_stored_are_left_alone(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch,
+                                                           path: Path) -> None:
+    text = path.read_bytes().decode("utf-8", "replace").replace("\r\n", "\n")
+    versions = _versions(text, random.Random(len(text)))
+    assert_as_rewritten(tmp_path, monkeypatch,
+                        [*versions["grown"], *versions["corrected"][1:],
+                         *versions["reordered"][1:]])

@@ -60,6 +60,11 @@ from priffe_records.rules.gcscope import batch_gc
 Progress = Callable[[int, int], None]  # (bytes read so far, records read so far)
 _R = TypeVar("_R", bound=Record | BadRecord | Known)
 Value = str | int | None
+# A stored deal as replace_deal writes it: row, seats (with names and balance changes),
+# calls, tricks, findings (Store.written).
+Written = tuple[tuple[Value, ...], list[tuple[Value, ...]], list[tuple[Value, ...]],
+                list[tuple[Value, ...]], list[tuple[Value, ...]]]
+_AT = DEAL_COLUMNS.index("imported_at")
 
 
 class SourceError(PriffeError):
@@ -274,6 +279,30 @@ class Store:
                                "FROM deals WHERE partie_id = ? ORDER BY line, id", [partie_id])
         return [StoredDeal(int(r[0]), r[1], r[2], int(r[3] or 0), r[4], r[5], r[6])
                 for r in rows]
+
+    def written(self, partie_id: int) -> dict[int, Written]:
+        """What is stored of each deal of the partie, as :meth:`replace_deal` writes it."""
+        conn = self.db.conn
+        out: dict[int, Written] = {
+            int(r[0]): (tuple(r[1:]), [], [], [], [])
+            for r in conn.execute(f"SELECT id, {', '.join(DEAL_COLUMNS)} FROM deals "
+                                  "WHERE partie_id = ?", [partie_id])}
+        mine = "SELECT id FROM deals WHERE partie_id = ?"
+        for i, sql in enumerate((
+                "SELECT s.deal_id, s.seat, s.side, p.name, s.balance_change FROM seats s "
+                f"LEFT JOIN players p ON p.id = s.player_id WHERE s.deal_id IN ({mine}) "
+                "ORDER BY s.deal_id, s.seat",
+                f"SELECT deal_id, idx, seat, call FROM calls WHERE deal_id IN ({mine}) "
+                "ORDER BY deal_id, idx",
+                "SELECT deal_id, number, leader, winner, card_n, card_e, card_s, card_w "
+                f"FROM tricks WHERE deal_id IN ({mine}) ORDER BY deal_id, number",
+                "SELECT deal_id, rule, severity, message, file, line, col, message_json "
+                f"FROM findings WHERE deal_id IN ({mine}) ORDER BY id"), 1):
+            for r in conn.execute(sql, [partie_id]):
+                got = out.get(int(r[0]))
+                if got is not None:
+                    cast(list[tuple[Value, ...]], got[i]).append(tuple(r[1:]))
+        return out
 
     def rubber(self, partie_id: int, number: int) -> int:
         """The id of the partie's rubber ``number``, made when new (the last one is cached:
@@ -519,8 +548,10 @@ class _PartieWriter:
 
     def __init__(self, store: Store, partie_id: int | None, first: Head | None,
                  summary: dict[str, int], reject_invalid: bool,
-                 progress: Callable[[int], None] | None, seen: _Seen) -> None:
+                 progress: Callable[[int], None] | None, seen: _Seen,
+                 written: dict[int, Written] | None = None) -> None:
         self.store, self.partie_id, self.first = store, partie_id, first
+        self.written = written  # the stored deals of a partie recomputed whole
         self.summary, self.reject_invalid, self.progress = summary, reject_invalid, progress
         self.seen = seen
         self.here: set[int] = set()  # rubbers with a deal stored in this partie
@@ -562,13 +593,27 @@ class _PartieWriter:
                 assert item.deal_id is not None
                 if kind == "update" and item.old is not None:
                     store.history(item.old, "replaced")
-                store.replace_deal(item.deal_id, row, r)
+                if not self._same(item.deal_id, row, r):
+                    store.replace_deal(item.deal_id, row, r)
             if kind in ("new", "update"):
                 summary["new" if kind == "new" else "updated"] += 1
                 summary["with_errors"] += has_errors
                 summary["unreadable"] += bad
         if self.progress is not None and item.from_file:
             self.progress(summary["records"])
+
+    def _same(self, deal_id: int, row: tuple[Value, ...], r: Ready) -> bool:
+        """Whether the stored deal is already what :meth:`Store.replace_deal` would write
+        (its import time aside): then it is left as it is, findings' ids included. A
+        grown or corrected partie is recomputed whole; most of its deals come out as
+        they were (issue 9)."""
+        old = self.written.pop(deal_id, None) if self.written is not None else None
+        if old is None or old[0][:_AT] != row[:_AT] or old[0][_AT + 1:] != row[_AT + 1:]:
+            return False
+        changes = dict(r[3])
+        seats = sorted((seat, side, name, changes.get(seat)) for seat, side, name in r[2])
+        return (sorted(old[1]) == seats
+                and old[2] == list(r[4]) and old[3] == list(r[5]) and old[4] == list(r[6]))
 
     def flush(self) -> None:
         self.store.deals(self.new)
@@ -590,7 +635,8 @@ class _PartieWriter:
 
 def _write_partie(store: Store, partie_id: int | None, first: Head | None,
                   items: Iterable[_Item], summary: dict[str, int], reject_invalid: bool,
-                  progress: Callable[[int], None] | None, seen: _Seen | None = None) -> None:
+                  progress: Callable[[int], None] | None, seen: _Seen | None = None,
+                  written: dict[int, Written] | None = None) -> None:
     """Check the partie with the engine as it streams, write what changed, refresh the rest.
 
     Memory: a window of new deals and one rubber's bookkeeping (issue 9), plus
@@ -605,7 +651,7 @@ def _write_partie(store: Store, partie_id: int | None, first: Head | None,
             yield item.record
 
     writer = _PartieWriter(store, partie_id, first, summary, reject_invalid, progress,
-                           seen or _Seen())
+                           seen or _Seen(), written)
     loose: list[engine.FindingRow] = []
     for checked in engine.check_stream(records()):
         if isinstance(checked, engine.DealFacts):
@@ -652,7 +698,8 @@ def _store_partie(store: Store, group: Iterator[Record | BadRecord], summary: di
                 if progress is not None:
                     progress(summary["records"])
         return
-    _write_partie(store, partie_id, key, items, summary, reject_invalid, progress)
+    _write_partie(store, partie_id, key, items, summary, reject_invalid, progress,
+                  written=store.written(partie_id) if partie_id is not None else None)
 
 
 def store_group(store: Store, reader: RawReader, group: Iterator[Record | BadRecord | Known],
@@ -714,7 +761,7 @@ def recompute_partie(store: Store, partie_id: int) -> None:
         return
     first = next((i.record for i in items if isinstance(i.record, Record)), None)
     _write_partie(store, partie_id, head_of(first) if first is not None else None, items,
-                  dict.fromkeys(_COUNTS, 0), False, None)
+                  dict.fromkeys(_COUNTS, 0), False, None, written=store.written(partie_id))
 
 
 class _Counting(io.RawIOBase):
