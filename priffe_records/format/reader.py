@@ -929,7 +929,7 @@ def _normalise_preference(name: str, value: str) -> str:
 
 
 def _parse_record(chunk: _Chunk, name: str, state: _FileState) -> Record | BadRecord:
-    text = "\n".join(chunk.lines) + "\n"
+    text = chunk.text
     builder = _Builder(name, chunk, state)
     builder.preference = _is_preference_record(text, state)
     builder.hashes = '"#' in text or not _FAST_BUILD  # a quoted value may start with '#'

@@ -19,7 +19,6 @@ import codecs
 import io
 import re
 from collections.abc import Generator, Iterable, Iterator
-from dataclasses import dataclass, field
 from typing import IO
 
 from priffe_records.format.errors import Severity
@@ -151,12 +150,57 @@ class _Prefixed(io.RawIOBase):
 # ---------------------------------------------------------------- splitting
 
 
-@dataclass
+Note = tuple[int, int, Message, Severity]  # (line, column, message, severity)
+
+
 class Chunk:
-    first_line: int
-    lines: list[str] = field(default_factory=list)
-    # (line, column, message, severity) found while cutting the file.
-    notes: list[tuple[int, int, Message, Severity]] = field(default_factory=list)
+    """One record's lines as the splitter cut them, and its notes found while cutting.
+
+    A record cut whole keeps its text and makes the list of lines only when asked
+    (an error's line, a span, the archive's key): the reader parses the text as it is
+    (issue 9). Compared and printed like the dataclass it was.
+    """
+
+    __slots__ = ("_lines", "_text", "first_line", "notes")
+    __hash__ = None  # type: ignore[assignment]  # mutable, compared by value
+
+    def __init__(self, first_line: int, lines: list[str] | None = None,
+                 notes: list[Note] | None = None, *, text: str | None = None) -> None:
+        self.first_line = first_line
+        self._lines = lines if lines is not None or text is None else None
+        if self._lines is None and text is None:
+            self._lines = []
+        self._text = text  # the lines, each ended by "\n"
+        self.notes: list[Note] = notes if notes is not None else []
+
+    @property
+    def lines(self) -> list[str]:
+        lines = self._lines
+        if lines is None:
+            assert self._text is not None
+            lines = self._lines = self._text[:-1].split("\n")
+        return lines
+
+    @lines.setter
+    def lines(self, lines: list[str]) -> None:
+        self._lines = lines
+
+    @property
+    def text(self) -> str:
+        """The record's text: its lines, each ended by "\n"."""
+        if self._lines is None and self._text is not None:
+            return self._text
+        return "\n".join(self.lines) + "\n"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Chunk:
+            return NotImplemented
+        assert isinstance(other, Chunk)
+        return (self.first_line, self.lines, self.notes) == (other.first_line, other.lines,
+                                                             other.notes)
+
+    def __repr__(self) -> str:
+        return f"Chunk(first_line={self.first_line!r}, lines={self.lines!r}, notes={self.notes!r})"
 
 
 def split(lines: Iterable[str], first_line: int = 1) -> Iterator[Chunk]:
@@ -249,14 +293,20 @@ def _cut(cutter: _Cutter, text: str, number: int) -> Generator[Chunk, None, int]
         inner = semi(text, start, end)  # a line of blanks only
         if inner is not None:
             end = inner.start() + 1
-        lines = text[start:end].split("\n")
-        lines.pop()
-        if cutter.clean() and _one_of_each(text, start, end) and _closed(text, start, end):
-            yield Chunk(number, lines)
+        piece = text[start:end]
+        whole = cutter.clean() and _one_of_each(text, start, end) and _closed(text, start, end)
+        if whole and piece[-1:] == "\n":
+            yield Chunk(number, text=piece)  # its lines are made if anyone asks
+            number += piece.count("\n")
         else:
-            for offset, line in enumerate(lines):
-                yield from cutter.feed(number + offset, line)
-        number += len(lines)
+            lines = piece.split("\n")
+            lines.pop()
+            if whole:
+                yield Chunk(number, lines)
+            else:
+                for offset, line in enumerate(lines):
+                    yield from cutter.feed(number + offset, line)
+            number += len(lines)
         pos = end
     return number
 
