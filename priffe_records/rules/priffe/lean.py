@@ -42,6 +42,8 @@ FORCING_BIDS = frozenset({"spader", "klöver", "klover"})  # final bids, not con
 _SEAT: dict[str, Seat | None] = {s.value: s for s in SEATS} | {"": None, "?": None}
 _PLAYERS = tuple(PLAYER_TAGS[s] for s in SEATS)
 _TRUMP = {id(c): c.trump for c in Contract}
+_DECLARED = {id(c): c.has_declarer for c in Contract}
+_LEFT = {s: s.left for s in SEATS}
 _CALLS = {c.value: c for c in Call}
 _CACHE_MAX = 4096  # distinct tag texts kept per reading (a file has few)
 
@@ -101,11 +103,11 @@ def _auction(section: Section, first: Seat) -> AuctionResult | None:
                 return None  # R5
             high = entry
         calls.append(entry)
-        seat = seat.left
+        seat = _LEFT[seat]
     if len(calls) < 4 and (high is None or high.call is not Call.SPELA):
         return None  # R6: not over yet
     contract = contract_for(high.call if high is not None else None)
-    declarer = high.seat if high is not None and contract.has_declarer else None  # R7
+    declarer = high.seat if high is not None and _DECLARED[id(contract)] else None  # R7
     return AuctionResult(tuple(calls), True, contract, declarer, ())
 
 
@@ -201,7 +203,7 @@ def analyse_clean(record: Record, default: Options) -> DealOutcome | None:
     if claimed is not None and claimed is not contract:
         return None
     declarer = auction.declarer
-    if contract.has_declarer:
+    if _DECLARED[id(contract)]:
         if declarer is None or (claimed_declarer is not None
                                 and claimed_declarer is not declarer):
             return None

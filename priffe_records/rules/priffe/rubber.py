@@ -366,8 +366,10 @@ class PartieScorer:
                                       tag_location(rec, "ScoreRubber")))
             else:
                 if self.state is not None:
-                    diff = claimed - self.state.totals
-                    if diff != ZERO and diff != self.carried:
+                    totals, carried = self.state.totals, self.carried
+                    ns, ew = claimed.ns - totals.ns, claimed.ew - totals.ew
+                    diff = ZERO if not (ns or ew) else SidePoints(ns, ew)
+                    if (ns or ew) and (ns != carried.ns or ew != carried.ew):
                         rule = "R23"
                         if step is not None and step.game_made is not None:
                             if diff == ZERO - step.bonus:
