@@ -26,6 +26,8 @@ from priffe_records.game.language import Message, msg
 class Call(enum.Enum):
     """A call; ``value`` is the canonical export word."""
 
+    __hash__ = object.__hash__  # members are singletons; Enum's own hash is slow
+
     PASS = "Pass"
     KLOVER = "Klöver"
     SPADER = "Spader"
@@ -102,6 +104,8 @@ def suggest_call(text: str) -> str | None:
 
 class Contract(enum.Enum):
     """What is played (R8); ``value`` is the canonical export word."""
+
+    __hash__ = object.__hash__  # members are singletons; Enum's own hash is slow
 
     SPELA = "Spela"
     NOLL = "Noll"
