@@ -54,11 +54,12 @@ Lookup = Callable[[list[bytes]], dict[bytes, tuple[str, bool, str | None, str | 
 
 
 def raw_key(chunk: Chunk) -> bytes | None:
-    """SHA-256 of the chunk's lines; None when the splitter left notes on it (a note
-    depends on the chunk's neighbours: the record would not read the same elsewhere)."""
+    """SHA-256 of the chunk's text (its lines, each ended by a line feed); None when the
+    splitter left notes on it (a note depends on the chunk's neighbours: the record would
+    not read the same elsewhere)."""
     if chunk.notes:
         return None
-    return hashlib.sha256("\n".join(chunk.lines).encode("utf-8", "surrogatepass")).digest()
+    return hashlib.sha256(chunk.text.encode("utf-8", "surrogatepass")).digest()
 
 
 class RawReader:
@@ -93,9 +94,9 @@ class RawReader:
         while window := list(islice(self.chunks, _WINDOW)):
             keys: list[bytes | None] = []
             for chunk in window:
-                if not self.inherits and any(
-                        _INHERITS_TEXT.search(line) for line in chunk.lines if "#" in line):
-                    self.inherits = True
+                if not self.inherits:
+                    text = chunk.text  # a record cut whole keeps it: no list of lines made
+                    self.inherits = "#" in text and _INHERITS_TEXT.search(text) is not None
                 keys.append(None if self.inherits else raw_key(chunk))
             found = self.lookup([k for k in keys if k is not None]) \
                 if self.lookup is not None else {}
