@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import os
 import random
 from pathlib import Path
 
@@ -265,10 +266,20 @@ def test_map_parties_raises_what_a_worker_raised(tmp_path: Path) -> None:
         list(parallel.map_parties(path, work, jobs=2))
 
 
-def test_default_jobs(tmp_path: Path) -> None:
+def test_default_jobs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "cpus", lambda: 2)
+    monkeypatch.setattr(parallel, "_load", lambda: 0.3)
     small = parties_file(tmp_path / "p.ppn", 8)
     assert parallel.default_jobs(small) == 1
     assert parallel.default_jobs(tmp_path / "missing.ppn") == 1
     with open(tmp_path / "big.ppn", "wb") as f:
         f.truncate(parallel.SMALL_FILE)
-    assert parallel.default_jobs(tmp_path / "big.ppn") == parallel.cpus() >= 1
+    assert parallel.default_jobs(tmp_path / "big.ppn") == 2
+    monkeypatch.setattr(parallel, "_load", lambda: 3.9)  # busy, but a core still gains
+    assert parallel.default_jobs(tmp_path / "big.ppn") == 2
+    monkeypatch.setattr(parallel, "_load", lambda: 4.0)  # every core twice over
+    assert parallel.default_jobs(tmp_path / "big.ppn") == 1
+
+
+def test_load_is_the_one_minute_average() -> None:
+    assert parallel._load() == pytest.approx(os.getloadavg()[0], abs=1.0)

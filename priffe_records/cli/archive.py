@@ -145,7 +145,8 @@ def _open_readonly(db_path: str, timeout: float) -> sqlite_utils.Database:
                    "flagged.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Processes to check a file with (default: the number of CPUs for a file "
-                   "over 2 MB, else 1). The output is the same for any number.")
+                   "over 2 MB, else 1; 1 when the load average is at least twice the CPUs). "
+                   "The output is the same for any number.")
 @quiet_verbose_options(quiet="Errors only: no line per file, no totals.", verbose=None)
 def import_command(paths: tuple[str, ...], db_path: str, timeout: float,
                    reject_invalid: bool, jobs: int | None, quiet: bool) -> None:

@@ -147,7 +147,8 @@ def _errors_summary(errors: int, files: int, records: int) -> str:
 @quiet_verbose_options()
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Processes to check a file with (default: the number of CPUs for a file "
-                   "over 2 MB, else 1). The output is the same for any number.")
+                   "over 2 MB, else 1; 1 when the load average is at least twice the CPUs). "
+                   "The output is the same for any number.")
 @preset_option
 def validate_command(files: tuple[str, ...], out: Output, conventions: bool, quiet: bool,
                      verbose: bool, options: Options, jobs: int | None) -> None:
