@@ -105,6 +105,9 @@ def test_edge_texts_read_the_same_both_ways(monkeypatch: pytest.MonkeyPatch) -> 
              '[Event "x"]  \n[Site "y"]\n',
              '[Event  "x"]\n[ Site "y"]\n',
              '[Event "a\\"b"]\n[Site "c\\\\"]\n',
+             # a value ending in a space has ' "' before its closing quote
+             '[Event " "]\n[A ""]\n', '[Event "x "]\n[Site ""]\n[Date "y"]\n',
+             '[Event " x"]\n[Site "a b "]\n[Date " "]\n', '[Event ""]\n\n[Event " "]\n[A ""]\n',
              '[Event "#"]\n[Site "##Växjö"]\n\n[Event "#"]\n[Date "#"]\n',
              '[Event "x"]\n[Event "y"]\n[Note "1:a"]\n[Note "2:b"]\n',
              '[Event "x"]\n{between}\n[Site "y"]\n; line\n[Date "z"]\n',
@@ -179,6 +182,25 @@ def test_generated_records_read_the_same_both_ways(text: str,
 def test_texts_of_pieces_read_the_same_both_ways(text: str,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     fast, general = both_ways(text, monkeypatch)
+    assert fast == general
+
+
+_VALUE = st.text(st.sampled_from(' a"\\#Ö\t:.'), max_size=6)
+
+
+def _pair(name: str, value: str) -> str:
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+    return f'[{name} "{escaped}"]\n'
+
+
+@settings(max_examples=EXAMPLES_N, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(pairs=st.lists(st.tuples(st.sampled_from(["Event", "Site", "A", "Date", "Note"]),
+                                _VALUE), min_size=1, max_size=6))
+def test_tag_runs_with_any_values_read_the_same_both_ways(
+        pairs: list[tuple[str, str]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Values of blanks, quotes and backslashes (a value ending in a space once cut wrong)."""
+    fast, general = both_ways("".join(_pair(n, v) for n, v in pairs), monkeypatch)
     assert fast == general
 
 

@@ -769,7 +769,8 @@ _SEATS = frozenset({"N", "E", "S", "W"})
 _ONE_LINE_TAG = re.compile(r'\[[ \t]*([A-Z][A-Za-z0-9_]*)[ \t]+"((?:\\.|[^"\\\n])*)"')
 # A run of tag pairs in export shape (a TAGS token of the grammar, nothing else on its
 # lines, no escapes): each pair is what _ONE_LINE_TAG matches on its line.
-_EXPORT_TAGS = re.compile(r'(?:\[[A-Z][A-Za-z0-9_]* "[^"\\\n]*"\]\n)+')
+# A value may not end in a space here: ' "' must only ever open a value (see block()).
+_EXPORT_TAGS = re.compile(r'(?:\[[A-Z][A-Za-z0-9_]* "(?:[^"\\\n]*[^"\\\n ])?"\]\n)+')
 _FOREIGN = re.compile(r"^(?:[1-7](?:NT|[CDHSN])|XX|X|AP)$")
 
 
