@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TypeVar
 
 from priffe_records.format.record import PLAYER_TAGS, Record, Section, TokenKind
+from priffe_records.format.values import is_unspecified
 from priffe_records.game.calls import Call, CallError, Contract
 from priffe_records.game.cards import SEATS, Seat
 from priffe_records.rules.priffe import play as play_mod
@@ -41,18 +42,19 @@ from priffe_records.rules.priffe.scoring import (
 FORCING_BIDS = frozenset({"spader", "klöver", "klover"})  # final bids, not contracts (R8)
 _SEAT: dict[str, Seat | None] = {s.value: s for s in SEATS} | {"": None, "?": None}
 _PLAYERS = tuple(PLAYER_TAGS[s] for s in SEATS)
-_TRUMP = {id(c): c.trump for c in Contract}
-_DECLARED = {id(c): c.has_declarer for c in Contract}
+_TRUMP = {c: c.trump for c in Contract}
+_DECLARED = {c: c.has_declarer for c in Contract}
 _LEFT = {s: s.left for s in SEATS}
 _CALLS = {c.value: c for c in Call}
 _CACHE_MAX = 4096  # distinct tag texts kept per reading (a file has few)
 
 _scorings: dict[str, Options] = {}
 _contracts: dict[str, Contract] = {}
-# Keyed by the ids of enum members (singletons): hashing a Contract runs Python code.
-_wanted: dict[tuple[int, bool], int] = {}
+# Options.honours is keyed by its id: Enum's own hash runs Python code (Contract and
+# Seat hash by identity already).
+_wanted: dict[tuple[Contract, bool], int] = {}
 _honour_points: dict[tuple[tuple[int, ...], int], SidePoints] = {}
-_scores: dict[tuple[int, int, int, int, int], tuple[DealScore, SidePoints]] = {}
+_scores: dict[tuple[Contract, Seat | None, int, int, int], tuple[DealScore, SidePoints]] = {}
 
 
 K = TypeVar("K")
@@ -64,11 +66,6 @@ def _keep(cache: dict[K, V], key: K, value: V) -> V:
         cache.clear()
     cache[key] = value
     return value
-
-
-def _given(text: str | None) -> bool:
-    """Not unspecified (``format.values.is_unspecified``): a value, not "", "?" or none."""
-    return text is not None and text.strip() not in ("", "?")
 
 
 def _points_of(text: str, total: int | None = None) -> SidePoints | None:
@@ -107,7 +104,7 @@ def _auction(section: Section, first: Seat) -> AuctionResult | None:
     if len(calls) < 4 and (high is None or high.call is not Call.SPELA):
         return None  # R6: not over yet
     contract = contract_for(high.call if high is not None else None)
-    declarer = high.seat if high is not None and _DECLARED[id(contract)] else None  # R7
+    declarer = high.seat if high is not None and _DECLARED[contract] else None  # R7
     return AuctionResult(tuple(calls), True, contract, declarer, ())
 
 
@@ -115,9 +112,9 @@ def _honours(masks: tuple[int, ...], contract: Contract, options: Options
              ) -> SidePoints:
     """``scoring.honours`` of a complete deal, on its masks (R17)."""
     forced_none = options.forced_honours is ForcedHonours.NONE
-    wanted = _wanted.get((id(contract), forced_none))
+    wanted = _wanted.get((contract, forced_none))
     if wanted is None:
-        wanted = _keep(_wanted, (id(contract), forced_none),
+        wanted = _keep(_wanted, (contract, forced_none),
                        sum(1 << card_id(c) for c in honour_cards(contract, options)))
     counts = tuple((m & wanted).bit_count() for m in masks)
     got = _honour_points.get((counts, id(options.honours)))
@@ -133,7 +130,7 @@ def analyse_clean(record: Record, default: Options) -> DealOutcome | None:
     missing so that something is taken as written)."""
     values = record  # Record.get: a tag's value, else an inherited default
     scoring = values.get("Scoring")
-    if not _given(scoring):
+    if is_unspecified(scoring):
         options = default
     else:
         assert scoring is not None
@@ -147,7 +144,7 @@ def analyse_clean(record: Record, default: Options) -> DealOutcome | None:
     # R8: the claimed contract is read as analyse_record reads it.
     text = values.get("Contract")
     claimed: Contract | None = None
-    if _given(text):
+    if not is_unspecified(text):
         assert text is not None
         claimed = _contracts.get(text)
         if claimed is None:
@@ -166,7 +163,7 @@ def analyse_clean(record: Record, default: Options) -> DealOutcome | None:
     seen: set[str] = set()
     for tag in _PLAYERS:
         raw = values.get(tag)
-        name = raw.strip() if raw and _given(raw) else None
+        name = raw.strip() if raw and not is_unspecified(raw) else None
         players.append(name)
         if name is not None:
             key = name.casefold()
@@ -203,7 +200,7 @@ def analyse_clean(record: Record, default: Options) -> DealOutcome | None:
     if claimed is not None and claimed is not contract:
         return None
     declarer = auction.declarer
-    if _DECLARED[id(contract)]:
+    if _DECLARED[contract]:
         if declarer is None or (claimed_declarer is not None
                                 and claimed_declarer is not declarer):
             return None
@@ -214,13 +211,13 @@ def analyse_clean(record: Record, default: Options) -> DealOutcome | None:
     forehand = dealer.left if dealer is not None else first
     if lead is not opening_leader(forehand, declarer, contract, options):
         return None
-    play = play_mod._clean_replay(play_section, lead, deal, _TRUMP[id(contract)],
+    play = play_mod._clean_replay(play_section, lead, deal, _TRUMP[contract],
                                   options.must_trump, SEATS, 13)
     if play is None:
         return None
     result = values.get("Result")
     claimed_tricks: SidePoints | None = None
-    if _given(result):
+    if not is_unspecified(result):
         assert result is not None
         claimed_tricks = _points_of(result, 13)  # a bare number (PBN) is not read here
         if claimed_tricks is None or min(claimed_tricks.ns, claimed_tricks.ew) < 0 \
@@ -244,11 +241,11 @@ def analyse_clean(record: Record, default: Options) -> DealOutcome | None:
     claimed_score = _claimed(values, "Score")
     if claimed_score is False:
         return None
-    ids = (id(contract), id(declarer), tricks.ns, honours.ns, honours.ew)  # ew: 13 - ns
-    known = _scores.get(ids)
+    score_key = (contract, declarer, tricks.ns, honours.ns, honours.ew)  # ew: 13 - ns
+    known = _scores.get(score_key)
     if known is None:
         made = score_deal(contract, declarer, tricks, honours)
-        known = _keep(_scores, ids, (made, made.total))
+        known = _keep(_scores, score_key, (made, made.total))
     score, total = known
     if claimed_score is not None and claimed_score != total:
         return None
@@ -261,7 +258,7 @@ def analyse_clean(record: Record, default: Options) -> DealOutcome | None:
 def _claimed(values: Record, name: str) -> SidePoints | bool | None:
     """A claimed ``NS n EW m`` value; ``None`` when unspecified, ``False`` when unreadable."""
     text = values.get(name)
-    if not _given(text):
+    if is_unspecified(text):
         return None
     assert text is not None
     got = _points_of(text)
