@@ -227,15 +227,16 @@ def parse_command(files: tuple[str, ...], out: Output) -> None:
     --json (or --nl) prints each record as one line of JSON, an unreadable
     one as {"errors": …}; --table, --csv and --tsv one row per record.
     '-' reads standard input. Exit status 1 when any record could not be
-    read (the others are still shown).
+    read or has an error (the others are still shown), as for validate.
     """
-    failed = 0
+    failed = flawed = 0  # unreadable records; records read with an error in them
     rows: list[tuple[object, ...]] = []
     with user_errors(), _pipe_closed_is_fine():
         for path in expand_paths(files):
             with open_input(path) as stream:
                 for rec in read(stream, errors="collect", name=display_name(path)):
                     failed += isinstance(rec, BadRecord)
+                    flawed += isinstance(rec, Record) and rec.has_errors
                     report_bad(rec)
                     if out.style in ("table", "csv", "tsv") and out.chosen:
                         rows.append(_parse_row(rec))
@@ -246,7 +247,10 @@ def parse_command(files: tuple[str, ...], out: Output) -> None:
     if failed:
         click.echo(str(msg_n("{n} record could not be read", "{n} records could not be read",
                              failed)), err=True)
-        sys.exit(EXIT_FINDINGS)
+    if flawed:
+        click.echo(str(msg_n("{n} record has errors", "{n} records have errors", flawed)),
+                   err=True)
+    sys.exit(EXIT_FINDINGS if failed or flawed else EXIT_OK)
 
 
 def _show(rec: Record | BadRecord, as_json: bool) -> None:
