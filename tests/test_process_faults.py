@@ -1,21 +1,28 @@
 """Faults of the processes around the engine: exit codes, repeated findings, workers.
 
 ``parse`` exits 1 whenever it reports an error (as ``validate`` does), not only for an
-unreadable record; the real-process checks run the installed ``priffe`` command.
+unreadable record. The ``--jobs`` workers end with their parent, even a parent killed
+with SIGKILL. The real-process checks run the installed ``priffe`` command.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
+from archive_support import big_file
 from click.testing import CliRunner
 
 from priffe_records.cli import cli
+from priffe_records.cli.archive import STALL_ENV
 from priffe_records.cli.common import EXIT_FINDINGS, EXIT_OK
+from priffe_records.rules import parallel
 
 # One record that repeats a tag: the reader reads it and reports the second Contract as an
 # error on the record (what two records run together without a blank line look like).
@@ -77,3 +84,147 @@ def test_installed_parse_exits_1_on_a_record_with_an_error(tmp_path: Path) -> No
     assert proc.returncode == EXIT_FINDINGS, proc.stderr
     assert f"{f}:5:1: tag [Contract] appears twice" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+# ---------------------------------------------------------------- workers die with their parent
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (psutil if installed, else /proc)."""
+    try:
+        import psutil  # type: ignore[import-untyped]
+    except ImportError:
+        psutil = None
+    if psutil is not None:
+        return [c.pid for c in psutil.Process(pid).children()]
+    if not Path("/proc/self/stat").exists():
+        pytest.skip("neither psutil nor /proc to find the worker processes")
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:
+            continue  # ended meanwhile
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` still runs (a zombie, dead and waiting for its reaper, does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    except OSError:  # no /proc here: ask the process table
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+    return stat.rpartition(")")[2].split()[0] not in ("Z", "X")
+
+
+def _gone_within(pids: list[int], seconds: float) -> list[int]:
+    """The pids still running after ``seconds`` (polled; empty as soon as all are gone)."""
+    end = time.monotonic() + seconds
+    while (left := [p for p in pids if _running(p)]) and time.monotonic() < end:
+        time.sleep(0.1)
+    return left
+
+
+def _workers_of(proc: subprocess.Popen[str], n: int, timeout: float = 120) -> list[int]:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        kids = _children(proc.pid)
+        if len(kids) >= n:
+            return kids
+        assert proc.poll() is None, "the command ended before its workers were seen"
+        time.sleep(0.05)
+    raise AssertionError(f"no {n} workers within {timeout} s")
+
+
+def _large(path: Path) -> Path:
+    """About 6 MB of parties: cut into many slices, a few seconds of work for two jobs."""
+    text = big_file(path, 48, seed=700).read_text("utf-8")
+    path.write_text("\n".join(text.replace("Höstpartiet", f"Höstpartiet {n}")
+                              for n in range(48)), "utf-8")
+    assert path.stat().st_size > 20 * parallel._MIN_SLICE
+    return path
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
+@pytest.mark.parametrize("command", ["validate", "import"])
+def test_workers_end_when_the_parent_is_killed(tmp_path: Path, command: str) -> None:
+    """``kill -9`` of ``priffe validate/import --jobs 2``: its workers end within seconds,
+    not blocked for ever on the pool's pipe holding memory and the file."""
+    big = _large(tmp_path / "big.ppn")
+    args = [priffe_exe(), command, "--jobs", "2", str(big)]
+    env = dict(os.environ)
+    if command == "import":
+        args += ["--db", str(tmp_path / "k.db")]
+        env[STALL_ENV] = "3000"  # the parent waits in its transaction, the workers are up
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True, env=env)
+    try:
+        if command == "import":
+            assert proc.stderr is not None
+            assert "test stall" in proc.stderr.readline()
+        workers = _workers_of(proc, 2)
+        assert all(_running(p) for p in workers)
+    finally:
+        proc.kill()
+        proc.wait(timeout=30)
+    left = _gone_within(workers, 5)
+    for pid in left:  # no orphan outlives a failing test
+        os.kill(pid, signal.SIGKILL)
+    assert left == []
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork")
+def test_a_worker_without_prctl_sees_its_parent_go(tmp_path: Path) -> None:
+    """The portable way (no PR_SET_PDEATHSIG): the watching thread ends the worker."""
+    script = (
+        "import os, sys, time\n"
+        "from priffe_records.rules import parallel\n"
+        "parent = os.getpid()\n"
+        "pid = os.fork()\n"
+        "if pid == 0:\n"
+        "    parallel.watch_parent(parent, every=0.05)\n"
+        "    os._exit(3)  # not reached while the parent lives\n"
+        "time.sleep(0.5)\n"
+        "print(pid, os.waitpid(pid, os.WNOHANG)[0], flush=True)\n"
+        "os._exit(0)\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=60, check=True).stdout.split()
+    child, reaped = int(out[0]), int(out[1])
+    left = _gone_within([child], 5)
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert reaped == 0, "the worker ran on while its parent lived"
+    assert left == []
+
+
+def test_cli_workers_are_bound_to_their_parent(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """``validate --jobs 2`` through CliRunner: each worker asks to die with its parent
+    (the forked workers inherit the patched function) and the output is one job's."""
+    monkeypatch.setattr(parallel, "_MIN_SLICE", 1 << 12)
+    big = big_file(tmp_path / "b.ppn", 24, seed=710)
+    seen = tmp_path / "bound"
+    seen.mkdir()
+    real = parallel._die_with_parent
+
+    def noting() -> bool:
+        (seen / str(os.getpid())).touch()
+        return real()
+
+    monkeypatch.setattr(parallel, "_die_with_parent", noting)
+    runner = CliRunner()
+    two = runner.invoke(cli, ["validate", "--jobs", "2", str(big)])
+    one = runner.invoke(cli, ["validate", "--jobs", "1", str(big)])
+    assert (two.exit_code, two.output) == (one.exit_code, one.output)
+    pids = {int(p.name) for p in seen.iterdir()}
+    assert len(pids) == 2 and os.getpid() not in pids

@@ -21,9 +21,14 @@ Exactness is by construction, and checked:
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import io
 import os
+import signal
+import sys
+import threading
+import time
 from collections import deque
 from collections.abc import Callable, Generator, Hashable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -47,6 +52,8 @@ _MAX_SLICE = 1 << 23  # bytes: a bound on what one result holds
 _BLOCK = 1 << 20  # bytes read at a time while cutting
 _TAIL = 1 << 10  # bytes kept for a match that a block boundary cut short
 _MERGES = 3  # merges in a row after which the rest of the file is one piece
+_PR_SET_PDEATHSIG = 1  # linux/prctl.h
+_WATCH_EVERY = 0.5  # seconds between a worker's looks at its parent (where prctl is not)
 
 R = TypeVar("R")
 
@@ -155,7 +162,8 @@ def map_parties(path: str | os.PathLike[str], work: Callable[[Piece], Sliced[R]]
         yield Done(whole, 0, work(whole).value)
         return
     get_parser()  # built once here; the forked workers inherit it
-    pool = ProcessPoolExecutor(max_workers=jobs)
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=bound_to_parent,
+                               initargs=(os.getpid(),))
     out: deque[tuple[Piece, Future[Sliced[R]]]] = deque()
     try:
         held: tuple[Piece, Sliced[R]] | None = None  # waits until the next shows it ends
@@ -190,6 +198,40 @@ def map_parties(path: str | os.PathLike[str], work: Callable[[Piece], Sliced[R]]
             yield Done(held[0], before, held[1].value)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def bound_to_parent(parent: int) -> None:
+    """In a worker: end when the parent ends, however it ends.
+
+    A worker blocks on the pool's pipe, whose write end every forked worker holds too, so
+    it never sees the end of it: after a ``kill -9`` of ``priffe`` the workers would wait
+    for ever, each holding its memory and the file. On Linux the kernel kills the worker
+    when the parent dies (``PR_SET_PDEATHSIG``); everywhere a thread also watches
+    ``os.getppid()`` (a dead parent's children are handed to another process).
+    """
+    _die_with_parent()
+    if os.getppid() != parent:  # the parent died before the kernel was asked
+        os._exit(1)
+    threading.Thread(target=watch_parent, args=(parent,), name="priffe-parent-watch",
+                     daemon=True).start()
+
+
+def _die_with_parent() -> bool:
+    """Ask the Linux kernel to SIGKILL this process when its parent ends; false elsewhere."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)) == 0
+    except (OSError, AttributeError):  # pragma: no cover - no C library to ask
+        return False
+
+
+def watch_parent(parent: int, every: float = _WATCH_EVERY) -> None:
+    """Return never while ``parent`` is this process's parent; end the process when not."""
+    while os.getppid() == parent:
+        time.sleep(every)
+    os._exit(1)
 
 
 def _cuts_of(path: str, jobs: int) -> Iterator[Piece] | None:
