@@ -85,6 +85,15 @@ raw_section_tags = st.builds(
     lambda n, v, rows: Tag(n, v, (), RawSection(tuple(tuple(r) for r in rows))),
     tag_names, tag_values, st.lists(st.lists(section_elements, min_size=1, max_size=4),
                                     min_size=1, max_size=3))
+# Tables (PBN §5.2): column names with and without a width and alignment, one cell a column.
+_columns = st.builds(lambda name, width, align: name + (f"\\{width}{align}" if width else ""),
+                     st.sampled_from(["Rank", "Contract", "Names_NS", "Score_NS"]),
+                     st.integers(0, 8), st.sampled_from(["", "L", "R"]))
+table_tags = st.integers(1, 4).flatmap(lambda n: st.builds(
+    lambda name, cols, rows: Tag(name, ";".join(cols), (), RawSection(tuple(map(tuple, rows)))),
+    st.sampled_from(["ScoreTable", "OptimumResultTable"]), st.lists(_columns, min_size=n,
+                                                                   max_size=n),
+    st.lists(st.lists(section_elements, min_size=n, max_size=n), min_size=1, max_size=3)))
 auction_tags = st.builds(lambda s, cs, sec: Tag("Auction", s, tuple(cs), sec),
                          seats, comments, _section(call_tokens))
 play_tags = st.builds(lambda s, cs, sec: Tag("Play", s, tuple(cs), sec),
@@ -95,7 +104,8 @@ note_tags = st.builds(lambda n, t: Tag("Note", f"{n}:{t}"), st.integers(1, 32), 
 @st.composite
 def records(draw: st.DrawFn) -> Record:
     # One tag of each name: PBN lets only Note repeat (a repeat is an error now).
-    tags = draw(st.lists(st.one_of(plain_tags, raw_section_tags), min_size=1, max_size=6,
+    tags = draw(st.lists(st.one_of(plain_tags, raw_section_tags, table_tags), min_size=1,
+                         max_size=6,
                          unique_by=lambda t: t.name))
     if draw(st.booleans()):
         tags.append(draw(auction_tags))

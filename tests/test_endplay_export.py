@@ -20,7 +20,8 @@ from priffe_records.format.errors import BadRecord
 
 pbn = pytest.importorskip("endplay.parsers.pbn", reason="endplay is in the test extra")
 
-FILES = sorted(CORPUS.glob("*.pbn")) + sorted((DATA / "realpbn").glob("*.pbn"))
+FILES = (sorted(CORPUS.glob("*.pbn")) + sorted((DATA / "realpbn").glob("*.pbn"))
+         + sorted((DATA / "conformance").glob("*.pbn")))
 
 
 def _board(b: Any) -> tuple[object, ...]:

@@ -64,6 +64,7 @@ from priffe_records.format.values import (
     check_value,
     is_unspecified,
     normalise_date,
+    table_columns,
 )
 from priffe_records.game.calls import Call, Contract
 from priffe_records.game.cards import Card, CardError, Seat, canonical_deal
@@ -285,7 +286,7 @@ class _Builder:
     def table_cells(self, name: str, header: str, rows: list[list[str]],
                     row_at: list[LarkToken]) -> None:
         """Every row of a table has one element per column (PBN §5.2)."""
-        columns = len([c for c in header.split(";") if c.strip()]) or 1
+        columns = len(table_columns(header)) or 1
         total = sum(len(r) for r in rows)
         if total % columns == 0:
             return

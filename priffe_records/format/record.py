@@ -449,11 +449,13 @@ Tag.__dataclass_params__ = _TagFields.__dataclass_params__  # type: ignore[attr-
 
 
 # Export order (FORMAT.md): identification tags, then Auction and Play with
-# their notes, then the PPN score tags, then every other tag alphabetically.
-# Talon, Discard, Dropout, Pot and Balance are Préférence's (PREFERENCE.md).
+# their notes, then the PPN score tags, then every other tag alphabetically, then
+# the supplemental sections (tables) alphabetically (PBN §3.1). Vulnerable is PBN's
+# (MTS, §3.4), between Dealer and Deal; Talon, Discard, Dropout, Pot and Balance are
+# Préférence's (PREFERENCE.md).
 HEAD_TAGS = ("Event", "Site", "Date", "Rubber", "Board", "West", "North", "East", "South",
-             "Dealer", "Deal", "Talon", "Scoring", "Declarer", "Contract", "Discard", "Dropout",
-             "Result")
+             "Dealer", "Vulnerable", "Deal", "Talon", "Scoring", "Declarer", "Contract",
+             "Discard", "Dropout", "Result")
 SCORE_TAGS = ("Score", "Honours", "ScoreRubber", "Settlement", "Pot", "Balance")
 # The tag naming the player in each seat (PBN §3.4.2).
 PLAYER_TAGS: dict[Seat, str] = {Seat.N: "North", Seat.E: "East", Seat.S: "South", Seat.W: "West"}
@@ -485,8 +487,10 @@ def export_order(tags: tuple[Tag, ...]) -> list[Tag]:
             key = (2, 1, "")
         elif tag.name in _SCORE_INDEX:
             key = (3, _SCORE_INDEX[tag.name], "")
-        else:
+        elif tag.section is None:
             key = (4, 0, tag.name)
+        else:  # a supplemental section: after every tag pair (PBN §3.1)
+            key = (5, 0, tag.name)
         keyed.append((key, i, tag))
     keyed.sort(key=lambda k: (k[0], k[1]))
     return [t for _, _, t in keyed]

@@ -94,6 +94,30 @@ def check_value(name: str, value: str) -> Message | None:
     return None
 
 
+# A column name's minimum width and alignment: a backslash, then at most three digits (a
+# line holds 255 characters, PBN §2.3), then 'L' or 'R' (PBN §3.2, §5.2).
+_COLUMN_WIDTH = re.compile(r"\\([0-9]{1,3})([LR]?)\s*$")
+
+
+def table_columns(header: str) -> list[tuple[int, str]]:
+    r"""Each column of a table's tag value (PBN §5.2): its minimum width and alignment.
+
+    Columns are the ``;``-separated names that are not blank; a name without
+    ``\<width>`` has width 0, one without ``L``/``R`` alignment ``""``. The
+    reader counts a row's cells by it, the writer pads them by it.
+
+    >>> table_columns("Declarer;Denomination\\2R;Result\\2R;Names\\12L;Note\\3")
+    [(0, ''), (2, 'R'), (2, 'R'), (12, 'L'), (3, '')]
+    """
+    out: list[tuple[int, str]] = []
+    for name in header.split(";"):
+        if not name.strip():
+            continue
+        m = _COLUMN_WIDTH.search(name)
+        out.append((int(m.group(1)), m.group(2)) if m else (0, ""))
+    return out
+
+
 def _short(text: str) -> str:
     """A value as quoted in a message: long garbage is cut, not printed whole."""
     return text if len(text) <= 40 else text[:39] + "…"

@@ -37,6 +37,7 @@ from priffe_records.format.record import (
     TokenKind,
     export_order,
 )
+from priffe_records.format.values import table_columns
 from priffe_records.game.preference import is_preference
 
 HEADER = "% PPN 1.0\n% EXPORT\n"
@@ -134,7 +135,32 @@ def _tag_lines(tag: Tag, resolve: bool, play_width: int = 4) -> list[str]:
     if isinstance(tag.section, Section):
         lines.extend(_section_lines(tag.section, play_width if tag.name == "Play" else 4))
     elif isinstance(tag.section, RawSection):
-        lines.extend(" ".join(row) for row in tag.section.rows)
+        rows = tag.section.rows
+        lines.extend(_table_lines(tag.value, rows) if tag.name.endswith("Table") else
+                     (" ".join(row) for row in rows))
+    return lines
+
+
+def _table_lines(header: str, rows: tuple[tuple[str, ...], ...]) -> list[str]:
+    """A table's rows with each cell padded to its column's minimum width (PBN §5.2).
+
+    Export format asks for the padding ("extra spaces must be added"): ``L``
+    pads after the cell, ``R`` before it, no letter after it (PBN names no
+    side). Cells go to columns by their place in the whole table, so a row
+    split over lines still lines up; no line ends in blanks.
+    """
+    columns = table_columns(header)
+    if not any(width for width, _ in columns):
+        return [" ".join(row) for row in rows]
+    n, k = len(columns), 0
+    lines: list[str] = []
+    for row in rows:
+        cells: list[str] = []
+        for cell in row:
+            width, align = columns[k % n]
+            k += 1
+            cells.append(cell.rjust(width) if align == "R" else cell.ljust(width))
+        lines.append(" ".join(cells).rstrip(" "))
     return lines
 
 
