@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 from priffe_records import loads
+from priffe_records.format import record as record_module
 from priffe_records.game.cards import FULL_DECK, SEATS, Card, Seat, sorted_cards
 from priffe_records.rules.findings import Finding, Severity
 from priffe_records.rules.validate import validate
@@ -82,3 +86,17 @@ def sheet(contract: str, declarer: str, result: str, honours: str = "NS 0 EW 0",
             "Honours": honours}
     tags.update(more)
     return ppn(tags)
+
+
+def counting_places(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count every place ``word_places`` yields: the work of locating tokens in the file."""
+    seen = [0]
+    real = record_module.word_places
+
+    def counted(text: str, line: int, column: int) -> Iterator[tuple[int, int]]:
+        for place in real(text, line, column):
+            seen[0] += 1
+            yield place
+
+    monkeypatch.setattr(record_module, "word_places", counted)
+    return seen

@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
-import pytest
-from rules_support import FORMAT_EXAMPLE, deal_with, errors, findings, ppn, rules, set_tag
+import time
 
+import pytest
+from rules_support import (
+    FORMAT_EXAMPLE,
+    counting_places,
+    deal_with,
+    errors,
+    findings,
+    ppn,
+    rules,
+    set_tag,
+)
+
+from priffe_records import loads
 from priffe_records.format.record import Record, Section, Tag, Token, TokenKind
 from priffe_records.game.calls import Call, Contract
 from priffe_records.game.cards import Seat
@@ -119,6 +131,36 @@ def test_R4_fifth_call_is_error() -> None:
     fs = errors(auction_record("Pass Pass Pass Klöver Pass", contract="Tvångsnoll"))
     assert [f.rule for f in fs] == ["R4"]
     assert fs[0].location is not None and fs[0].location.column == 23
+
+
+def _fifth_calls(n: int) -> str:
+    """An auction of ``n`` calls on one line: every call after the fourth is an R4 error."""
+    return auction_record(" ".join(["Pass"] * n), contract="Passnoll")
+
+
+def test_R4_every_extra_call_is_located_in_linear_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One R4 finding per extra call, each at its call, the places found in one pass: asking
+    the section for each call's place from its line's start was quadratic in the calls."""
+    n = 1500
+    [rec] = loads(_fifth_calls(n))
+    seen = counting_places(monkeypatch)
+    fs = [f for f in validate([rec]) if f.rule == "R4"]
+    assert len(fs) == n - 4
+    assert [f.location.column for f in fs[:2] if f.location] == [21, 26]
+    assert fs[-1].location is not None and fs[-1].location.column == 1 + 5 * (n - 1)
+    assert seen[0] <= 2 * n, seen[0]
+
+
+@pytest.mark.slow
+def test_R4_an_auction_of_100000_calls_checks_in_seconds(monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    n = 100_000
+    [rec] = loads(_fifth_calls(n))
+    seen = counting_places(monkeypatch)
+    start = time.perf_counter()
+    fs = [f for f in validate([rec]) if f.rule == "R4"]
+    assert time.perf_counter() - start < 30
+    assert len(fs) == n - 4 and seen[0] <= 2 * n, seen[0]
 
 
 # R5 -------------------------------------------------------------------------------------------

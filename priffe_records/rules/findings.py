@@ -27,7 +27,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, replace
 
-from priffe_records.format.record import Location, Record, Tag
+from priffe_records.format.record import Location, Record, Section, Tag
 from priffe_records.game.language import Message, msg_p, render
 
 
@@ -117,6 +117,17 @@ def tag_location(record: Record, name: str, value: bool = True) -> Location | No
         loc = tag.value_location if value else None
         return loc or tag.location or record.location
     return record.location
+
+
+def section_location(section: Section, i: int) -> Location | None:
+    """Where token ``i`` of an Auction or Play section was read.
+
+    ``Section.location_at`` finds a place by scanning the token's run of words from
+    its start, so a finding on every call of a long line of calls made checking one
+    auction quadratic in its calls. The section's tokens are built once instead (one
+    pass over the section, which keeps them) and each finding reads its token's place.
+    """
+    return section.tokens[i].location
 
 
 def sort_key(f: Finding) -> tuple[int, int, int, int]:

@@ -20,7 +20,7 @@ from priffe_records.game.calls import Call, Contract
 from priffe_records.game.cards import Seat
 from priffe_records.game.language import msg
 from priffe_records.game.words import seat_name
-from priffe_records.rules.findings import Finding, error, unverifiable
+from priffe_records.rules.findings import Finding, error, section_location, unverifiable
 
 _R8_CONTRACT = {Call.SPELA: Contract.SPELA, Call.NOLL: Contract.NOLL,
                 Call.HJARTER: Contract.HJARTER, Call.RUTER: Contract.RUTER,
@@ -96,7 +96,7 @@ def run_auction(section: Section, first: Seat) -> AuctionResult:
         if kind is TokenKind.SKIP:
             findings.append(error("R4", msg("a call out of turn skipped {seat}: every player "
                                             "calls once, in turn (R4)", seat=seat_name(seat)),
-                                  section.location_at(i)))
+                                  section_location(section, i)))
             seat = seat.left
             continue
         call = _call_of(kind, text)
@@ -105,17 +105,18 @@ def run_auction(section: Section, first: Seat) -> AuctionResult:
         if ended_by is not None:
             findings.append(error("R6", msg("{who} calls {call} after {seat}'s Spela ended the "
                                             "auction (R6)", who=who, call=text,
-                                            seat=seat_name(ended_by.seat)), section.location_at(i)))
+                                            seat=seat_name(ended_by.seat)),
+                                  section_location(section, i)))
             legal = False
         elif len(calls) >= 4:
             findings.append(error("R4", msg("{who} calls {call} as a fifth call: every player "
                                             "calls exactly once (R4)", who=who, call=text),
-                                  section.location_at(i)))
+                                  section_location(section, i)))
             legal = False
         elif kind is TokenKind.FOREIGN or (kind is TokenKind.CALL and call is None):
             findings.append(error("R5", msg("{call!r} is not a Priffe call (Pass Klöver Spader "
                                             "Ruter Hjärter Noll Spela) (R5)", call=text),
-                                  section.location_at(i)))
+                                  section_location(section, i)))
             legal = False
         elif call is None:
             unknown = True
@@ -125,7 +126,7 @@ def run_auction(section: Section, first: Seat) -> AuctionResult:
                                             "{high}: a bid must be higher than every earlier "
                                             "bid (R5)", who=who, call=call.value,
                                             seat=seat_name(high.seat), high=high.call.value),
-                                  section.location_at(i)))
+                                  section_location(section, i)))
             legal = False
         entry = AuctionCall(seat, call, text, section, i, legal)
         calls.append(entry)
@@ -136,7 +137,7 @@ def run_auction(section: Section, first: Seat) -> AuctionResult:
         seat = seat.left
     complete = ended_by is not None or len(calls) >= 4
     if not complete:
-        where = section.location_at(-1) if section.kinds else None
+        where = section_location(section, -1) if section.kinds else None
         if section.ended or TokenKind.CONTINUE in section.kinds:
             findings.append(unverifiable("R6", msg("the auction stops after {count} calls: the "
                                                    "contract is taken from the Contract tag (R6)",
