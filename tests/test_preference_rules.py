@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from preference_support import BOARD1, EXAMPLE, board1_with, example_with, swapped
-from rules_support import errors, findings, rules
+import pytest
+from preference_support import BOARD1, EXAMPLE, TRICKS1, board1_with, example_with, swapped
+from rules_support import counting_places, errors, findings, rules
 
 from priffe_records import loads
 from priffe_records.game.cards import Seat
-from priffe_records.rules.findings import Severity
+from priffe_records.rules.findings import Finding, Severity
 from priffe_records.rules.preference.analysis import analyse
+from priffe_records.rules.validate import validate
 
 
 def messages(text: str, rule: str) -> list[str]:
@@ -205,6 +207,51 @@ def test_P10_declarer_leads() -> None:
 def test_P10_two_columns_after_a_drop_out() -> None:
     rec = next(iter(loads(EXAMPLE)))
     assert rec.play is not None and len(rec.play.tokens) == 30
+
+
+def _played(text: str) -> list[Finding]:
+    """The rule findings of a record read as a user's file is (a bad row kept, not raised)."""
+    return [f for f in validate(loads(text, errors="collect")) if f.rule != "PPN"]
+
+
+def test_P10_P14_each_line_is_one_trick_ok() -> None:
+    o = analyse(next(iter(loads(BOARD1))))
+    assert o.play is not None and o.play.complete
+    assert [[str(p.card) for p in t.cards] for t in o.play.tricks][:2] == \
+        [["HK", "H7", "HA"], ["SA", "HJ", "S7"]]  # trick 2 led by North, who won trick 1
+    assert not [f for f in _played(BOARD1) if f.rule in ("P10", "P14")]
+
+
+def test_P10_P14_a_card_too_many_on_a_line_is_one_error() -> None:
+    """The next line is the next trick: one P10 at the extra card, and the later tricks,
+    the Result and the payments stand (the cards were once regrouped by threes: 19 P10
+    errors and a P14 from one slip)."""
+    tricks = [list(t) for t in TRICKS1]
+    tricks[1].append("C8")
+    fs = _played(board1_with(tricks))
+    assert [(f.rule, f.location.line, f.location.column) for f in fs if f.location] == \
+        [("P10", 21, 10)], fs
+    assert "C8" in fs[0].message and "trick 2" in fs[0].message
+
+
+def test_P10_a_short_line_is_one_error_and_the_next_line_the_next_trick() -> None:
+    tricks = [list(t) for t in TRICKS1]
+    tricks[1].pop()  # North's ♠A is missing from trick 2
+    fs = [f for f in _played(board1_with(tricks)) if f.is_error]
+    assert [(f.rule, f.message) for f in fs] == \
+        [("P10", "trick 2 has 2 cards: every player who plays gives one (P10)")]
+
+
+def test_P10_play_rows_are_found_in_linear_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A line of thousands of cards: one P10 for the extra cards, their places found in one
+    pass over the section."""
+    n = 3000
+    [rec] = loads(BOARD1.replace("CQ CJ S9\n", "CQ CJ S9 " + " ".join(["CA"] * n) + "\n"),
+                  errors="collect")
+    seen = counting_places(monkeypatch)
+    fs = [f for f in validate([rec]) if f.rule == "P10"]
+    assert len(fs) == 1 and "has 3003 cards" in fs[0].message
+    assert seen[0] <= 2 * (n + 40), seen[0]
 
 
 # P11 made or not --------------------------------------------------------------------------------

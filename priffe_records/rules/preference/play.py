@@ -1,8 +1,10 @@
 """The play (P10): ten tricks of three cards, or of two when a defender dropped out.
 
-The Play section lists each trick in fixed columns from the declarer (W
-skipped, only the seats that play); who led each trick follows from the
-previous trick's winner. Cards are checked against the hands as played
+The Play section lists each trick on its own line, in fixed columns from the
+declarer (W skipped, only the seats that play); who led each trick follows
+from the previous trick's winner. A line with a card too many is one error
+and the next line is still the next trick, so one slip does not shift every
+later card into the wrong trick. Cards are checked against the hands as played
 (the declarer's after the talon and the discard); an unknown hand is still
 held to the suits it showed out of, and an unknown card (``-``) hides who
 won its trick, which is said once, not guessed.
@@ -39,6 +41,22 @@ class PrefPlay:
 def play_seats(declarer: Seat, out: tuple[Seat, ...]) -> tuple[Seat, ...]:
     """The seats that play, in column order from the declarer (P10)."""
     return tuple(s for s in from_seat(declarer) if s not in out)
+
+
+def _rows(slots: list[Token], width: int) -> list[list[Token]]:
+    """The tricks as written: one a line (PREFERENCE.md); ``width`` cards each when the
+    section was built in code and its cards have no lines."""
+    if not slots or any(t.location is None for t in slots):
+        return [slots[i:i + width] for i in range(0, len(slots), width)]
+    rows: list[list[Token]] = []
+    line = None
+    for tok in slots:
+        assert tok.location is not None
+        if tok.location.line != line:
+            line = tok.location.line
+            rows.append([])
+        rows[-1].append(tok)
+    return rows
 
 
 def _card(tok: Token) -> Card | None:
@@ -132,28 +150,36 @@ def replay_play(section: Section, declarer: Seat, out: tuple[Seat, ...],
     findings: list[Finding] = []
     hidden = False
     short_trick = False  # a trick without every card already says the play is short
-    for start in range(0, len(slots), width):
-        n = start // width + 1
-        group = slots[start:start + width]
+    rows = _rows(slots, width)
+    for n, row in enumerate(rows, 1):
         if n > TRICKS:
             findings.append(error("P10", msg("the play has more than {count} tricks (P10)",
                                                   count=TRICKS),
-                                  group[0].location))
+                                  row[0].location))
             break
         found: list[Finding] = []
+        group = row[:width]
+        if len(row) > width:
+            found.append(error("P10", msg("trick {n} has {count} cards on its line: each line "
+                                          "is one trick, {width} cards in seat order, so "
+                                          "{card} and what follows it on the line are not "
+                                          "played (P10)", n=n, count=len(row), width=width,
+                                          card=row[width].text), row[width].location))
         toks = dict(zip(seats, group, strict=False))
-        if len(group) < width and not claimed:
+        last = n == len(rows)
+        if len(group) < width and not (claimed and last):
             short_trick = True
             found.append(error("P10", msg("trick {n} has {count} cards: every player who "
                                           "plays gives one (P10)", n=n, count=len(group)),
                                group[-1].location))
         order = list(toks)
-        lead_known = leader is not None
+        trick_leader = leader
         if leader is not None and leader in toks:
             k = seats.index(leader)
             order = [s for s in seats[k:] + seats[:k] if s in toks]
         cards = {s: _card(toks[s]) for s in order}
-        lead_card = cards[order[0]] if leader is not None and order else None
+        # The suit led is known only from the leader's own card.
+        lead_card = cards[leader] if leader is not None and leader in toks else None
         led = lead_card.suit if lead_card is not None else None
         bad: set[Seat] = set()
         for seat in order:
@@ -185,7 +211,9 @@ def replay_play(section: Section, declarer: Seat, out: tuple[Seat, ...],
                                       toks[unk].location))
         if full:
             leader = winner
-        tricks.append(Trick(n, order[0] if lead_known else None,
+        elif not last:
+            leader = None  # a trick short of a card: who won it, and so who leads next, is unknown
+        tricks.append(Trick(n, trick_leader,
                                 tuple(PlayedCard(s, cards[s], toks[s], s not in bad)
                                       for s in order), winner, tuple(found)))
         findings.extend(found)
