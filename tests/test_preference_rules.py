@@ -133,6 +133,26 @@ def test_P6_call_after_the_end_is_error() -> None:
     assert any("after the auction is over" in m for m in messages(text, "P6"))
 
 
+def test_P6_auction_over_when_all_but_one_passed_ok() -> None:
+    assert [f for f in findings(BOARD1) if f.rule == "P6"] == []
+
+
+def test_P6_auction_stopping_before_all_but_one_passed_is_error() -> None:
+    """Two players still in and no '*': the auction is not over (it was scored from the
+    Declarer tag without a word)."""
+    fs = [f for f in findings(board1_with(auction="Spades Diamonds Pass")) if f.rule == "P6"]
+    assert [(f.severity, f.location.line, f.location.column) for f in fs if f.location] == \
+        [(Severity.ERROR, 17, 17)]
+    assert "stops after 3 calls, before all but one have passed" in fs[0].message
+
+
+def test_P6_auction_cut_short_with_star_is_unverifiable() -> None:
+    fs = [f for f in findings(board1_with(auction="Spades Diamonds Pass *")) if f.rule == "P6"]
+    assert [(f.severity, f.message) for f in fs] == [
+        (Severity.UNVERIFIABLE, "the auction stops after 3 calls: the declarer is taken from "
+                                "the Declarer tag (P6)")]
+
+
 # P7 talon and discard -------------------------------------------------------------------------
 
 def test_P7_discard_from_the_twelve_ok() -> None:

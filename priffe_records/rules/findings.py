@@ -27,7 +27,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, replace
 
-from priffe_records.format.record import Location, Record, Section, Tag
+from priffe_records.format.record import Location, Record, Section, Tag, TokenKind
 from priffe_records.game.language import Message, msg_p, render
 
 
@@ -128,6 +128,21 @@ def section_location(section: Section, i: int) -> Location | None:
     pass over the section, which keeps them) and each finding reads its token's place.
     """
     return section.tokens[i].location
+
+
+def auction_cut_short(section: Section, rule: str, *, taken: Message, short: Message
+                      ) -> Finding:
+    """The finding for an auction that stops before its end (Priffe R6, Préférence P6).
+
+    ``*`` (or a ``+`` continuation) says the auction is not given in full (FORMAT.md), so
+    what it would decide is taken from the tags and said so (``taken``, *unverifiable*);
+    without one the auction as written is wrong (``short``, an error). Either is placed
+    at the section's last token.
+    """
+    where = section_location(section, -1) if section.kinds else None
+    if section.ended or TokenKind.CONTINUE in section.kinds:
+        return unverifiable(rule, taken, where)
+    return error(rule, short, where)
 
 
 def sort_key(f: Finding) -> tuple[int, int, int, int]:

@@ -21,7 +21,7 @@ from priffe_records.game.cards import Seat
 from priffe_records.game.language import Message, msg
 from priffe_records.game.preference import Bid
 from priffe_records.game.words import seat_name
-from priffe_records.rules.findings import Finding, error
+from priffe_records.rules.findings import Finding, auction_cut_short, error
 
 from .table import next_player
 
@@ -106,6 +106,13 @@ def run_auction(section: Section, eldest: Seat) -> AuctionResult:
             done = True
             continue
         turn = _next_turn(order, turn, passed)
+    if not done and not unknown:
+        f.append(auction_cut_short(
+            section, "P6", taken=msg("the auction stops after {count} calls: the declarer is "
+                                     "taken from the Declarer tag (P6)", count=len(calls)),
+            short=msg("the auction stops after {count} calls, before all but one have passed: "
+                      "it ends only then, or with '*' when the rest is not known (P6)",
+                      count=len(calls))))
     complete = done and high is not None and not unknown
     declarer = maker if complete else None
     return AuctionResult(tuple(calls), high if complete else None, declarer, complete, tuple(f))

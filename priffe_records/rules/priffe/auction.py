@@ -20,7 +20,12 @@ from priffe_records.game.calls import Call, Contract
 from priffe_records.game.cards import Seat
 from priffe_records.game.language import msg
 from priffe_records.game.words import seat_name
-from priffe_records.rules.findings import Finding, error, section_location, unverifiable
+from priffe_records.rules.findings import (
+    Finding,
+    auction_cut_short,
+    error,
+    section_location,
+)
 
 _R8_CONTRACT = {Call.SPELA: Contract.SPELA, Call.NOLL: Contract.NOLL,
                 Call.HJARTER: Contract.HJARTER, Call.RUTER: Contract.RUTER,
@@ -137,15 +142,11 @@ def run_auction(section: Section, first: Seat) -> AuctionResult:
         seat = seat.left
     complete = ended_by is not None or len(calls) >= 4
     if not complete:
-        where = section_location(section, -1) if section.kinds else None
-        if section.ended or TokenKind.CONTINUE in section.kinds:
-            findings.append(unverifiable("R6", msg("the auction stops after {count} calls: the "
-                                                   "contract is taken from the Contract tag (R6)",
-                                                   count=len(calls)), where))
-        else:
-            findings.append(error("R6", msg("the auction has {count} calls and no Spela: it "
-                                            "ends only after the fourth call (R6)",
-                                            count=len(calls)), where))
+        findings.append(auction_cut_short(
+            section, "R6", taken=msg("the auction stops after {count} calls: the contract is "
+                                     "taken from the Contract tag (R6)", count=len(calls)),
+            short=msg("the auction has {count} calls and no Spela: it ends only after the "
+                      "fourth call (R6)", count=len(calls))))
     if unknown or not complete:
         return AuctionResult(tuple(calls), complete, None, None, tuple(findings))
     final = high.call if high is not None else None
