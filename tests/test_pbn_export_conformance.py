@@ -113,3 +113,45 @@ def test_tables_come_after_the_supplemental_tags() -> None:
     assert _tag_lines(dumps(records)) == ["Board", "Vulnerable", "OptimumScore",
                                           "OptimumResultTable"]
     _round_trips(records)
+
+
+def _errors(name: str) -> list[str]:
+    return [e.message for rec in read(FIXTURES / name, errors="collect") for e in rec.errors]
+
+
+def test_unknown_call_on_a_bridge_record_lists_bridge_calls() -> None:
+    [message] = _errors("rpbridge-bad-call.pbn")
+    assert message.startswith("unknown call 'all' (bridge calls: Pass X XX AP 1C")
+    assert "Klöver" not in message
+
+
+def test_unknown_call_on_a_preference_record_lists_preference_calls() -> None:
+    [message] = _errors("preference-bad-call.ppn")
+    assert message == ("unknown call 'Hartz' — did you mean 'Hearts'? (Préférence calls: Pass "
+                       "Clubs Spades Diamonds Hearts HandClubs HandSpades HandDiamonds "
+                       "Preference)")
+
+
+@pytest.mark.parametrize(("text", "game"), [
+    # Scoring names a bridge scoring (BBO's shape, Scoring "IMP").
+    ('[Scoring "IMP"]\n[Auction "N"]\nPass Pas\n', "bridge calls: Pass X XX AP"),
+    # No Scoring: a bridge contract or a bridge call in the auction tells.
+    ('[Contract "4S"]\n[Auction "N"]\nPass Pas\n', "bridge calls: Pass X XX AP"),
+    ('[Auction "N"]\n1NT Pas\n', "bridge calls: Pass X XX AP"),
+    ('[Vulnerable "NS"]\n[Auction "N"]\nPas\n', "bridge calls: Pass X XX AP"),
+    # Priffe: its own words, with the closest one.
+    ('[Auction "N"]\nHjärter Pas\n', "calls: Pass Klöver Spader"),
+    ('[Scoring "Priffe;preset=en"]\n[Contract "4S"]\n[Auction "N"]\nPas\n',
+     "calls: Pass Klöver Spader"),
+])
+def test_the_record_s_game_decides_the_calls_listed(text: str, game: str) -> None:
+    [rec] = loads(text, errors="collect")
+    [error] = rec.errors
+    assert error.message.startswith("unknown call 'Pas' — did you mean 'Pass'? (")
+    assert f"({game}" in error.message
+
+
+def test_bridge_call_list_in_swedish() -> None:
+    [rec] = loads('[Scoring "MP"]\n[Auction "N"]\nall\n', errors="collect")
+    assert rec.errors[0].text.render("sv") == (
+        "okänt bud 'all' (bud i bridge: Pass X XX AP 1C 1D 1H 1S 1NT 2C … 7NT)")

@@ -22,7 +22,7 @@ from lark.exceptions import UnexpectedInput
 from priffe_records.format.errors import PPNSyntaxError
 from priffe_records.format.fastlex import FastPath, machine
 from priffe_records.format.record import Location
-from priffe_records.game.calls import suggest_call
+from priffe_records.game.calls import unknown_call
 from priffe_records.game.language import Message, listing, msg
 
 Block = tuple[str, list[Token]]  # ("auction" | "play" | "plain", tokens)
@@ -177,13 +177,15 @@ def _position(exc: UnexpectedInput) -> tuple[int, int]:
             column if isinstance(column, int) and column > 0 else 1)
 
 
-def explain(exc: UnexpectedInput, file: str, first_line: int, lines: list[str]) -> PPNSyntaxError:
+def explain(exc: UnexpectedInput, file: str, first_line: int, lines: list[str],
+            family: str = "priffe") -> PPNSyntaxError:
     """Turn a Lark error into one plain sentence with file, line and column.
 
     Both lexer failures (no terminal fits) and parser failures (a token that
     fits no rule, e.g. a word the fallback lexer took as section data) are
     classified by what the parser state expected, so the user reads "unknown
-    call" rather than a list of terminal names.
+    call" rather than a list of terminal names. ``family`` (``priffe``,
+    ``preference`` or ``bridge``: the record's game) picks the calls listed.
     """
     line, column = _position(exc)
     if line == 0:
@@ -214,11 +216,7 @@ def explain(exc: UnexpectedInput, file: str, first_line: int, lines: list[str]) 
     elif "TAGNAME" in allowed:
         why = msg("expected a tag name after '[', found {char!r}", char=ch)
     elif "CALLS" in allowed and word and ch not in "[]":
-        hint = suggest_call(word)
-        why = (msg("unknown call {word!r} — did you mean {hint!r}? (calls: Pass Klöver Spader "
-                   "Ruter Hjärter Noll Spela)", word=word, hint=hint) if hint else
-               msg("unknown call {word!r} (calls: Pass Klöver Spader Ruter Hjärter Noll Spela)",
-                   word=word))
+        why = unknown_call(word, family)
     elif "CARDS" in allowed and word and ch not in "[]":
         why = msg("card {word!r} is not a card: a suit S H D C (or ♠ ♥ ♦ ♣) then a rank "
                   "A K Q J T 9 … 2", word=word)

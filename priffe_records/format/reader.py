@@ -895,17 +895,55 @@ def _is_preference_record(text: str, state: _FileState) -> bool:
 
     Decided before the record is built: its calls and values read by its family's words.
     """
+    return is_preference(_scoring_of(text, state))
+
+
+def _scoring_of(text: str, state: _FileState) -> str | None:
+    """The record's Scoring value from its text, own or inherited with ``#``/``##``."""
     at = text.find("Scoring")
     # A match starts on the line of the first "Scoring" or later (a tag pair is one line).
     m = _SCORING.search(text, text.rfind("\n", 0, at) + 1) if at >= 0 else None
     if m is None:
-        return is_preference(state.header.get("Scoring"))
+        return state.header.get("Scoring")
     value = m.group(1)
     if value.startswith("##"):
-        value = value[2:]
-    elif value.startswith("#"):
-        value = state.last.get("Scoring", "")
-    return is_preference(value)
+        return value[2:]
+    if value.startswith("#"):
+        return state.last.get("Scoring", "")
+    return value
+
+
+# A bridge contract or a Vulnerable tag (Priffe has none), or a bridge call in the data
+# after [Auction] (PBN §3.4.10, §3.4.14, §3.5.1).
+_BRIDGE_TAG = re.compile(r'\[[ \t]*(?:Vulnerable[ \t]|Contract[ \t]+"[ \t]*[1-7](?:NT|[CDHSN]))',
+                         re.I)
+_AUCTION_DATA = re.compile(r'\[[ \t]*Auction[ \t]+"[^"\n]*"[ \t]*\]([^\[]*)')
+_BRIDGE_CALL = re.compile(r"(?<!\S)(?:[1-7](?:NT|[CDHSN])|XX?|AP)(?![^\s=$!?])", re.I)
+
+
+# PBN §3.4.12's scoring systems and modifiers: a Scoring field among them is bridge's.
+_BRIDGE_SCORINGS = frozenset({
+    "mp", "matchpoints", "imp", "cavendish", "chicago", "rubber", "bam", "instant", "butler",
+    "butler-2", "experts", "cross", "cross1", "cross2", "mean", "median", "mp1", "mp2",
+    "oldmp", "mitchell2", "mitchell3", "mitchell4", "ascherman", "bastille", "emp",
+    "imp_1948", "imp_1961"})
+
+
+def _call_family(text: str, state: _FileState, preference: bool) -> str:
+    """The game whose calls an unknown call's message lists: ``preference`` by Scoring;
+    ``bridge`` by a bridge Scoring (PBN §3.4.12), or by a Vulnerable tag, a bridge
+    contract or call; else ``priffe``."""
+    if preference:
+        return "preference"
+    fields = [f.strip().casefold() for f in (_scoring_of(text, state) or "").split(";")]
+    if fields[0] == "priffe":
+        return "priffe"
+    if not _BRIDGE_SCORINGS.isdisjoint(fields):
+        return "bridge"
+    auction = _AUCTION_DATA.search(text)
+    if _BRIDGE_TAG.search(text) or (auction and _BRIDGE_CALL.search(auction.group(1))):
+        return "bridge"
+    return "priffe"
 
 
 def _normalise_preference(name: str, value: str) -> str:
@@ -940,7 +978,7 @@ def _parse_record(chunk: _Chunk, name: str, state: _FileState) -> Record | BadRe
     try:
         items = parse_chunk(text)
     except UnexpectedInput:
-        items, syntax = _recover(chunk, name)
+        items, syntax = _recover(chunk, name, _call_family(text, state, builder.preference))
     try:
         record = builder.build(items)
     except (ValueError, RecursionError, OverflowError) as exc:  # pragma: no cover - a bug
@@ -969,7 +1007,8 @@ def _segments(lines: list[str]) -> Iterator[tuple[int, int]]:
     yield start, len(lines)
 
 
-def _recover(chunk: _Chunk, name: str) -> tuple[list[object], list[PPNSyntaxError]]:
+def _recover(chunk: _Chunk, name: str, family: str = "priffe"
+             ) -> tuple[list[object], list[PPNSyntaxError]]:
     """Every syntax error of a record, and what could be read around them.
 
     Each tag pair with its section data is parsed on its own, and inside
@@ -986,9 +1025,10 @@ def _recover(chunk: _Chunk, name: str) -> tuple[list[object], list[PPNSyntaxErro
             _shift(got, start)
         items.extend(got)
         for exc in found:
-            early = ends_early(exc) and end < len(chunk.lines)
-            errors.append((unclosed if early else explain)(exc, name, chunk.first_line + start,
-                                                           lines))
+            first = chunk.first_line + start
+            errors.append(unclosed(exc, name, first, lines)
+                          if ends_early(exc) and end < len(chunk.lines) else
+                          explain(exc, name, first, lines, family))
     return items, errors
 
 

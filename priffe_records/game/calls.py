@@ -21,6 +21,7 @@ import enum
 from priffe_records.game.cards import Suit
 from priffe_records.game.errors import PriffeError
 from priffe_records.game.language import Message, msg
+from priffe_records.game.preference import BID_WORDS, suggest_bid
 
 
 class Call(enum.Enum):
@@ -100,6 +101,35 @@ def suggest_call(text: str) -> str | None:
     words = [w for w in _CALL_WORDS if len(w) > 1]
     hit = difflib.get_close_matches(text.casefold(), words, n=1, cutoff=0.75)
     return _CALL_WORDS[hit[0]].value if hit else None
+
+
+# The calls of a bridge auction (PBN §3.5.1), by their case-folded spelling.
+_BRIDGE_CALLS = {w.casefold(): w for w in ("Pass", "X", "XX", "AP", *(
+    f"{level}{strain}" for level in "1234567" for strain in ("C", "D", "H", "S", "NT")))}
+BRIDGE_CALL_WORDS = "Pass X XX AP 1C 1D 1H 1S 1NT 2C … 7NT"
+
+
+def unknown_call(word: str, family: str = "priffe") -> Message:
+    """An unknown word in an auction, with the closest call and the calls of the record's
+    game: ``family`` is ``priffe``, ``preference`` or ``bridge``, so a bridge file is not
+    told to write Klöver."""
+    if family == "priffe":
+        hint = suggest_call(word)
+        return (msg("unknown call {word!r} — did you mean {hint!r}? (calls: Pass Klöver Spader "
+                    "Ruter Hjärter Noll Spela)", word=word, hint=hint) if hint else
+                msg("unknown call {word!r} (calls: Pass Klöver Spader Ruter Hjärter Noll Spela)",
+                    word=word))
+    if family == "preference":
+        hint = suggest_bid(word)
+        return (msg("unknown call {word!r} — did you mean {hint!r}? (Préférence calls: "
+                    "{calls})", word=word, hint=hint, calls=BID_WORDS) if hint else
+                msg("unknown call {word!r} (Préférence calls: {calls})", word=word,
+                    calls=BID_WORDS))
+    close = difflib.get_close_matches(word.casefold(), list(_BRIDGE_CALLS), n=1, cutoff=0.75)
+    return (msg("unknown call {word!r} — did you mean {hint!r}? (bridge calls: {calls})",
+                word=word, hint=_BRIDGE_CALLS[close[0]], calls=BRIDGE_CALL_WORDS) if close else
+            msg("unknown call {word!r} (bridge calls: {calls})", word=word,
+                calls=BRIDGE_CALL_WORDS))
 
 
 class Contract(enum.Enum):

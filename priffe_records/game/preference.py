@@ -66,11 +66,10 @@ class Bid(enum.Enum):
         hit = _WORDS.get(key)
         if hit is not None:
             return hit
-        close = difflib.get_close_matches(key, [w for w in _WORDS if len(w) > 1], n=1,
-                                          cutoff=0.75)
+        close = suggest_bid(key)
         if close:
             raise ValueError(msg("unknown Préférence call {text!r} — did you mean {word!r}?",
-                                 text=text, word=_WORDS[close[0]].value))
+                                 text=text, word=close))
         raise ValueError(msg("unknown Préférence call {text!r}", text=text))
 
 
@@ -93,6 +92,13 @@ for _bid, _words in {
     for _w in _words:
         _WORDS[_w] = _bid
 BID_WORDS = " ".join(b.value for b in Bid)
+
+
+def suggest_bid(text: str) -> str | None:
+    """The canonical Préférence word closest to a misspelt call, if any is close."""
+    close = difflib.get_close_matches(text.strip().casefold(), [w for w in _WORDS if len(w) > 1],
+                                      n=1, cutoff=0.75)
+    return _WORDS[close[0]].value if close else None
 
 
 def is_preference(scoring: str | None) -> bool:
