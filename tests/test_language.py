@@ -145,7 +145,7 @@ def _preference_findings() -> list[object]:
         board1_with(Score="N x"), example_with(1, Pot="50"), example_with(1, Pot="lots"),
         example_with(2, Balance="N -9;E -20;S -20"), board1_with(Declarer="N"),
         board1_with(Result="N 4 E 5 S 1"), board1_with(Result="N 4 E 4 S 1"),
-        board1_with(Scoring="Preference;bonus=3"), board1_with(Scoring="Preference;ante=0"),
+        board1_with(Scoring="Preference;bonus=3"), board1_with(Scoring="Preference;ante=x"),
         ('[Event "x"]\n[Dealer "S"]\n[Scoring "Preference"]\n[Declarer "E"]\n'
          '[Contract "Hearts"]\n[Result "N 5 E 4 S 1"]\n[Score "N 1;E -20;S -11"]\n'),
     ]

@@ -6,10 +6,14 @@ import pytest
 from preference_support import BOARD1, EXAMPLE, TRICKS1, board1_with, example_with, swapped
 from rules_support import counting_places, errors, findings, rules
 
-from priffe_records import loads
+from priffe_records import dumps, loads
 from priffe_records.game.cards import Seat
 from priffe_records.rules.findings import Finding, Severity
+from priffe_records.rules.partie import parties
 from priffe_records.rules.preference.analysis import analyse
+from priffe_records.rules.preference.books import PrefPartie
+from priffe_records.rules.preference.generate import PrefSpec, generate_partie
+from priffe_records.rules.preference.options import PrefOptions
 from priffe_records.rules.validate import validate
 
 
@@ -314,6 +318,41 @@ def test_P13_score_with_antes_is_error() -> None:
 def test_P13_ante_option() -> None:
     text = board1_with(Scoring="Preference;ante=5", Pot="45", Balance="N -4;E -25;S -16")
     assert errors(text) == []
+
+
+def test_P13_ante_option_zero_ok() -> None:
+    """PREFERENCE.md gives no range: ante=0 is an ante (the generator writes such parties);
+    it was rejected and the partie checked with 10, so every Pot and Balance was wrong."""
+    recs = generate_partie(3, spec=PrefSpec(deals=6, options=PrefOptions(ante=0)))
+    text = dumps(recs)
+    assert 'Scoring "Preference;ante=0"' in text
+    assert findings(text) == []
+    [partie] = [p for p in parties(loads(text)) if isinstance(p, PrefPartie)]
+    last = recs[-1].get("Balance")
+    assert last is not None and dict(partie.standings) == {
+        recs[-1].get(tag): int(v.split()[1])
+        for tag, v in zip(("North", "East", "South"), last.split(";"), strict=True)}
+
+
+def _ante_findings(value: str) -> list[Finding]:
+    return findings(example_with(1, Scoring=f"Preference;ante={value}"))
+
+
+def test_P13_ante_option_too_large_is_a_located_warning_not_ante_10() -> None:
+    fs = _ante_findings("99999999999999999999")
+    assert [(f.rule, f.severity, f.location.line, f.location.column)
+            for f in fs if f.severity is not Severity.UNVERIFIABLE and f.location] == \
+        [("P13", Severity.WARNING, 11, 11)]
+    assert "more than 1000000" in fs[0].message
+    # The pot is not known, so board 1's claims are taken as written (not checked with 10).
+    assert {f.rule for f in fs if f.severity is Severity.UNVERIFIABLE} == {"P14", "P10"}
+
+
+def test_P13_ante_option_not_a_number_is_error_not_ante_10() -> None:
+    for value in ("x", "-3", "²", ""):
+        fs = _ante_findings(value)
+        assert [(f.rule, f.severity) for f in fs if f.severity is not Severity.UNVERIFIABLE] \
+            == [("P13", Severity.ERROR)], (value, fs)
 
 
 # P14 claims -------------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from priffe_records.rules.players import seated_names
 
 from .auction import AuctionResult, run_auction
 from .deal import Cards, check_deal, given, parse_cards
-from .options import DEFAULT_OPTIONS, PrefOptions, PrefOptionsError, parse_options
+from .options import DEFAULT_OPTIONS, PrefOptions, read_options
 from .payments import Payments, payments
 from .play import PrefPlay, play_seats, replay_play
 from .table import PLAYERS, next_player
@@ -263,13 +263,14 @@ def _playing_hands(cards: Cards | None, declarer: Seat, contract: Bid,
 def analyse(record: Record) -> PrefOutcome:
     """Check one Préférence record (P1–P12, and P14 for Declarer and Result)."""
     f: list[Finding] = []
-    try:
-        options = parse_options(record.get("Scoring") or "Preference")
-    except PrefOptionsError as e:
-        f.append(error("Presets", msg("{reason}; the record is checked with the defaults",
-                                            reason=reason(e)),
-                       tag_location(record, "Scoring")))
-        options = PrefOptions()
+    options, problems = read_options(record.get("Scoring") or "Preference")
+    for problem in problems:
+        where = tag_location(record, "Scoring")
+        if problem.rule == "Presets":
+            f.append(error("Presets", msg("{reason}; the record is checked with the defaults",
+                                          reason=problem.text), where))
+        else:
+            f.append((warning if problem.warning else error)(problem.rule, problem.text, where))
     players = _players(record, f)
     dealer = _seat(record, "Dealer", "P2", f)
     cards = check_deal(record, f)

@@ -30,7 +30,8 @@ class PrefLine:
     """One deal on the partie sheet; ``None`` where the books do not know."""
 
     outcome: PrefOutcome
-    ante: int  # antes paid before this deal, per player (0 when the pot held something)
+    ante: int  # antes paid before this deal, per player (0 when the pot held something,
+    # or when the ante is not known)
     score: dict[Seat, int] | None
     pot: int | None  # after the deal
     balances: dict[str, int] | None  # by player (name, or seat letter when nameless)
@@ -93,8 +94,11 @@ class PrefBooks:
         if balances is not None:
             for name in players:
                 balances.setdefault(name, 0)
-        if pot == 0:
-            ante = o.options.ante  # P13
+        known_ante = o.options.ante
+        if pot == 0 and known_ante is None:
+            pot = balances = None  # the Scoring tag's ante cannot be used (P13)
+        elif pot == 0 and known_ante is not None:
+            ante = known_ante  # P13
             pot = 3 * ante
             if balances is not None:
                 for name in players:
@@ -219,7 +223,7 @@ def _score_rule(o: PrefOutcome, claimed: dict[Seat, int], score: dict[Seat, int]
                 pot_before: int) -> str:
     """Which rule a wrong Score most likely missed: the antes (P13), made or not (P11), P12."""
     ante = o.options.ante
-    if all(claimed[s] == score[s] - ante for s in PLAYERS):
+    if ante and all(claimed[s] == score[s] - ante for s in PLAYERS):
         return "P13"
     t = o.tricks
     if t is not None and o.declarer is not None:

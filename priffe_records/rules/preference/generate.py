@@ -125,6 +125,9 @@ def generate_partie(seed: int, *, deals: int = 12, spec: PrefSpec | None = None
                                                 rng.random() < 0.7))
     names = dict(zip(PLAYERS, spec.players, strict=True))
     opts = spec.options
+    ante = opts.ante
+    if ante is None:
+        raise ValueError("a generated partie needs a known ante")
     pot = 0
     balance = dict.fromkeys(spec.players, 0)
     dealer = spec.first_dealer
@@ -164,9 +167,9 @@ def generate_partie(seed: int, *, deals: int = 12, spec: PrefSpec | None = None
             assert contract.suit is not None
             rows, tricks = _play(rng, play_hands, seats, contract.suit, opts.must_trump)
         if pot == 0:
-            pot = 3 * opts.ante
+            pot = 3 * ante
             for n in spec.players:
-                balance[n] -= opts.ante
+                balance[n] -= ante
         pays = payments(dealer, declarer, tricks, out_defs, gave_up)
         assert pays is not None
         settled = settle(pays, pot)
