@@ -9,7 +9,7 @@ from __future__ import annotations
 import click
 
 from priffe_records import __version__
-from priffe_records.cli import archive, format, making, replay, rules, serve
+from priffe_records.cli import adding, archive, format, making, replay, rules, serve
 from priffe_records.cli.common import LanguageGroup, add_lang_option
 from priffe_records.cli.examples import add_examples
 from priffe_records.cli.runtime import tune_gc_for_batch
@@ -22,7 +22,7 @@ def cli() -> None:
     tune_gc_for_batch()
 
 
-for _module in (format, rules, archive, replay, making, serve):
+for _module in (format, rules, archive, replay, making, adding, serve):
     for _command in _module.COMMANDS:
         cli.add_command(_command)
 add_examples(cli)

@@ -46,6 +46,8 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "new": ("priffe new -p Anna -p Bertil -p Cecilia -p David --site Uppsala",
             "priffe new --deals 12 --dealer E -o torsdag.ppn",
             "priffe new --game preference -p Anna -p Franz -p Maria"),
+    "add": ("priffe add kväll.ppn",
+            "cat answers.txt | priffe add --lang en evening.ppn"),
     "deal": ("priffe deal 4 --seed 7",
              "priffe deal --play 5 | priffe validate -",
              "priffe deal --play 3 --game preference > graz.ppn"),

@@ -11,6 +11,8 @@ True
 'Hjärter'
 >>> Contract.parse("tvangsnoll")
 <Contract.TVANGSNOLL: 'Tvångsnoll'>
+>>> sorted(c.value for c in contracts_starting("r")), sorted(contract_words())[:2]
+(['Ruter'], ['diamonds', 'forced null'])
 """
 
 from __future__ import annotations
@@ -191,3 +193,14 @@ for _con, _cwords in {
 }.items():
     for _w in _cwords:
         _CONTRACT_WORDS[_w] = _con
+
+
+def contract_words() -> tuple[str, ...]:
+    """Every word read as a contract (lower case): what tab completion offers."""
+    return tuple(_CONTRACT_WORDS)
+
+
+def contracts_starting(prefix: str) -> set[Contract]:
+    """The contracts one of whose words starts with ``prefix`` (any case): ``hj`` is Hjärter."""
+    key = prefix.casefold()
+    return {c for w, c in _CONTRACT_WORDS.items() if key and w.startswith(key)}

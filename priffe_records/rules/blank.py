@@ -40,7 +40,8 @@ def seats(game: str) -> tuple[Seat, ...]:
     return PREF_SEATS if game == "preference" else SEATS
 
 
-def _next_dealer(game: str, dealer: Seat) -> Seat:
+def next_dealer(game: str, dealer: Seat) -> Seat:
+    """Who deals next: the seat on the left (R3); in Préférence N → E → S."""
     return next_player(dealer) if game == "preference" else dealer.left
 
 
@@ -67,7 +68,7 @@ def skeleton(game: str, *, deals: int, dealer: str = "N", players: Sequence[str]
         tags += [Tag("Dealer", seat.value), Tag("Scoring", _scoring(game)),
                  Tag("Declarer", ""), Tag("Contract", ""), Tag("Result", "")]
         out.append(Record(tuple(tags)))
-        seat = _next_dealer(game, seat)
+        seat = next_dealer(game, seat)
     return out
 
 
@@ -97,5 +98,5 @@ def random_deals(game: str, n: int, *, seed: int, played: bool = False) -> list[
             tags.append(Tag("Deal", random_deal(rng).pbn(dealer)))
         tags.append(Tag("Scoring", _scoring(game)))
         out.append(Record(tuple(tags)))
-        dealer = _next_dealer(game, dealer)
+        dealer = next_dealer(game, dealer)
     return out

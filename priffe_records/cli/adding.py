@@ -1,0 +1,261 @@
+"""``priffe add``: typing an evening deal by deal, each checked before it is saved.
+
+The questions and the reading of answers live here; what an answer means,
+where the deal goes and what the rules say about it come from
+:mod:`priffe_records.rules.entry`. Answers come from the terminal (with tab
+completion) or, line by line, from standard input, so scripts and tests type
+an evening the way a person does.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import TypeVar
+
+import click
+from rich.console import Console
+
+from priffe_records.cli.common import EXIT_FINDINGS, EXIT_OK, UserError, preset_option, user_errors
+from priffe_records.cli.report import SheetView
+from priffe_records.format.atomic import write_text_atomically
+from priffe_records.format.errors import BadRecord
+from priffe_records.format.reader import read
+from priffe_records.format.record import PLAYER_TAGS, Record
+from priffe_records.game.calls import Contract
+from priffe_records.game.cards import SEATS, Seat, Side
+from priffe_records.game.language import Message, msg, msg_n
+from priffe_records.game.words import seat_name
+from priffe_records.rules.entry import (
+    DealEntry,
+    EntryError,
+    next_slot,
+    parse_contract,
+    parse_points,
+    parse_seat,
+    parse_tricks,
+    placed,
+    record_findings,
+    refuse_preference,
+    slot_record,
+    verified_text,
+)
+from priffe_records.rules.findings import Finding
+from priffe_records.rules.priffe.options import Options
+from priffe_records.rules.priffe.sheet import PartieSheet, score_parties
+
+T = TypeVar("T")
+CORRECT = {"", "c", "correct", "r", "rätta", "ratta"}  # the default is to correct
+KEEP = {"k", "keep", "b", "behåll", "behall"}
+
+
+class EndOfAnswers(Exception):
+    """Standard input ended (or the user pressed Ctrl-D)."""
+
+
+class Asker:
+    """Questions on standard output, answers from the terminal or standard input's lines."""
+
+    def __init__(self) -> None:
+        self.terminal = sys.stdin.isatty()
+
+    def line(self, question: Message, default: str | None = None,
+             completions: Iterable[str] = ()) -> str:
+        """One answer, stripped; the default when the answer is empty."""
+        shown = f"{question} [{default}]: " if default else f"{question}: "
+        if self.terminal:
+            _complete_with(completions)
+            try:
+                answer = input(shown)
+            except EOFError:
+                raise EndOfAnswers from None
+        else:
+            click.echo(shown, nl=False)
+            got = sys.stdin.readline()
+            if not got:
+                click.echo()
+                raise EndOfAnswers
+            answer = got.rstrip("\r\n")
+            click.echo(answer)
+        return answer.strip() or (default or "")
+
+    def value(self, question: Message, parse: Callable[[str], T], default: str | None = None,
+              completions: Iterable[str] = ()) -> T:
+        """Ask until the answer reads; each answer that does not is said at once."""
+        while True:
+            try:
+                return parse(self.line(question, default, completions))
+            except EntryError as e:
+                click.echo(str(msg("  not understood: {reason}", reason=e.args[0])))
+
+
+def _complete_with(words: Iterable[str]) -> None:
+    """Tab completion of the words on a terminal (readline is missing on some systems)."""
+    try:
+        import readline
+    except ImportError:  # pragma: no cover - Windows without pyreadline
+        return
+    choices = sorted(set(words))
+
+    def complete(text: str, state: int) -> str | None:
+        hits = [w for w in choices if w.casefold().startswith(text.casefold())]
+        return hits[state] if state < len(hits) else None
+
+    readline.set_completer(complete)
+    readline.parse_and_bind("tab: complete")
+
+
+def _players(record: Record) -> dict[Seat, str]:
+    return {s: name for s in SEATS if (name := record.get(PLAYER_TAGS[s])) is not None}
+
+
+def _ask_entry(ask: Asker, record: Record, before: DealEntry | None) -> DealEntry | None:
+    """The deal's answers; ``None`` when the user stops (an empty contract, or no more input)."""
+    try:
+        contract_text = ask.line(msg("Contract (empty: stop)") if before is None
+                                 else msg("Contract"), before.contract.value if before else None,
+                                 [c.value for c in Contract])
+    except EndOfAnswers:
+        return None
+    if not contract_text:
+        return None
+    contract = _again(ask, contract_text, parse_contract, msg("Contract"))
+    players = _players(record)
+    declarer: Seat | None = None
+    if contract.has_declarer:
+        old = before.declarer.value if before and before.declarer else None
+        declarer = ask.value(msg("Declarer (seat or player)"), lambda t: parse_seat(t, players),
+                             old, [*(s.value for s in SEATS), *players.values()])
+    side = declarer.side if declarer is not None else Side.NS
+    tricks = ask.value(msg("Tricks taken by {side}", side=side.value),
+                       lambda t: parse_tricks(t, side),
+                       str(before.tricks[side]) if before else None)
+    score = ask.value(msg("Score written on the sheet (empty: none)"), parse_points,
+                      str(before.score) if before and before.score else None)
+    return DealEntry(contract, declarer, tricks, score)
+
+
+def _again(ask: Asker, first: str, parse: Callable[[str], T], question: Message) -> T:
+    """The first answer read, or asked again until one reads."""
+    try:
+        return parse(first)
+    except EntryError as e:
+        click.echo(str(msg("  not understood: {reason}", reason=e.args[0])))
+    return ask.value(question, parse)
+
+
+def _introduce(record: Record) -> None:
+    """Which deal comes, and who deals it (the rotation knows)."""
+    dealer = record.get("Dealer")
+    board = record.get("Board") or "?"
+    if dealer in {s.value for s in SEATS}:
+        seat = Seat(dealer)
+        click.echo(str(msg("Board {board}: {seat} deals ({player})", board=board,
+                           seat=seat_name(seat), player=record.get(PLAYER_TAGS[seat]) or "?")))
+    else:
+        click.echo(str(msg("Board {board}", board=board)))
+
+
+def _say(findings: Sequence[Finding]) -> None:
+    for f in findings:
+        click.echo("  " + str(f))
+
+
+def _keep_anyway(ask: Asker) -> bool:
+    """After an error: correct the deal (the default) or keep it as written."""
+    while True:
+        answer = ask.line(msg("Correct the deal (c) or keep it as written (k)?")).casefold()
+        if answer in CORRECT:
+            return False
+        if answer in KEEP:
+            return True
+
+
+def _sheet_of(records: list[Record], index: int, options: Options) -> PartieSheet | None:
+    """The running sheet of the partie the deal at ``index`` belongs to."""
+    for sheet in score_parties(records, options=options):
+        if any(getattr(row, "record", None) == index + 1 for row in sheet.rows):
+            return sheet
+    return None
+
+
+def _read(path: Path) -> list[Record]:
+    if not path.exists():
+        raise UserError(msg("{file}: no such file: lay the evening out first with "
+                            "'priffe new -o {file}'", file=path))
+    got = list(read(path, errors="collect"))
+    bad = [r for r in got if isinstance(r, BadRecord)]
+    if bad:
+        for b in bad:
+            for e in b.errors:
+                click.echo(str(e), err=True)
+        raise UserError(msg_n("{file}: {n} record could not be read: correct it first",
+                              "{file}: {n} records could not be read: correct them first",
+                              len(bad), file=path))
+    records = [r for r in got if isinstance(r, Record)]
+    refuse_preference(records)
+    return records
+
+
+def _one_deal(ask: Asker, records: list[Record], name: str, options: Options
+              ) -> tuple[list[Record], int] | None:
+    """Ask for the next deal until it is right or kept; the new records, or ``None``."""
+    index = next_slot(records)
+    record = slot_record(records, index)
+    _introduce(record)
+    before: DealEntry | None = None
+    while True:
+        entry = _ask_entry(ask, record, before)
+        if entry is None:
+            return None
+        new = placed(records, index, entry)
+        text, again = verified_text(new, name)
+        findings = record_findings(again, index, options=options)
+        _say(findings)
+        if not any(f.is_error for f in findings) or _keep_anyway(ask):
+            write_text_atomically(name, text)
+            return again, index
+        before = entry
+
+
+@click.command("add")
+@click.argument("file", type=click.Path(dir_okay=False))
+@preset_option
+def add_command(file: str, options: Options) -> None:
+    """Type the next deals of the evening in FILE, each checked by the rules before it is saved.
+
+    Asks for the contract, the declarer (a seat or a player's name), the
+    tricks and, if written on the paper, the score. The dealer comes from
+    the rotation. An error is said at once: correct the deal, or keep it as
+    written. Each deal fills the next empty deal 'priffe new' laid out (or
+    is added at the end), and the file is rewritten in export format only
+    when it reads back to the same records. An empty contract stops.
+    Answers may come from standard input, one a line.
+    """
+    path = Path(file)
+    console = Console(highlight=False, width=None if sys.stdout.isatty() else 120)
+    ask = Asker()
+    saved = 0
+    with user_errors():
+        records = _read(path)
+        while True:
+            try:
+                done = _one_deal(ask, records, file, options)
+            except EndOfAnswers:
+                raise UserError(msg("standard input ended in the middle of a deal; that deal "
+                                    "was not saved ({n} saved before it)", n=saved),
+                                EXIT_FINDINGS) from None
+            if done is None:
+                break
+            records, index = done
+            saved += 1
+            sheet = _sheet_of(records, index, options)
+            if sheet is not None:
+                console.print(SheetView(sheet))
+    click.echo(str(msg_n("saved {n} deal in {file}", "saved {n} deals in {file}", saved,
+                         file=file)), err=True)
+    sys.exit(EXIT_OK)
+
+
+COMMANDS: list[click.Command] = [add_command]

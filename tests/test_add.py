@@ -1,0 +1,169 @@
+"""priffe add: an evening typed deal by deal from standard input, checked before each save.
+
+The reference is tests/data/evening-hand.ppn, the same evening typed by hand
+into 'priffe new''s skeleton. Typed through 'priffe add' (with mistakes
+corrected on the way) the file must come out byte for byte the same.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from conftest import DATA
+
+from priffe_records.cli import cli
+from priffe_records.format.reader import read
+from priffe_records.format.record import Record
+from priffe_records.format.writer import dumps
+from priffe_records.game.cards import Seat
+from priffe_records.rules import entry
+from priffe_records.rules.entry import ENTRY_TAGS
+
+HAND = DATA / "evening-hand.ppn"
+
+# What the secretary types, deal by deal: contract, declarer, tricks (the declarer's
+# side; NS for a contract without declarer), the score on the paper (empty: none).
+ENGLISH = [
+    "hjärterr", "Hjärter", "Bertil", "10", "NS 0 EW 40",  # a typo: did you mean 'Hjärter'?
+    "spela", "cecilia", "9", "",
+    "noll", "West", "5", "EW 20",
+    "tv", "6", "",  # Tvångsnoll by its first letters; no declarer is asked
+    "Ruter", "N", "7", "",
+    "hj", "D", "7", "",
+    "Spela", "E", "8", "NS 20",  # the score on the wrong side: R15 ...
+    "c", "", "", "", "EW 20",  # ... corrected; the other answers kept
+    "Noll", "Anna", "4", "",
+    "passnoll", "7", "",
+    "Hjärter", "Bertil", "10", "NS 40 EW 0",
+    "",  # an empty contract: the evening is typed
+]
+SWEDISH = [
+    "Hjärter", "Ö", "10", "NS 0 ÖV 40",
+    "Spela", "Syd", "9", "",
+    "Noll", "V", "5", "ÖV 20",
+    "Tvångsnoll", "NS 6 ÖV 7", "",
+    "ruter", "Nord", "7", "",
+    "Hjärter", "Väst", "7", "",
+    "Spela", "Ö", "8", "NS 20",
+    "rätta", "", "", "", "ÖV 20",
+    "Noll", "N", "4", "",
+    "Pasnoll", "Passnoll", "NS 7", "",  # a typo: menade du 'Passnoll'?
+    "Hjärter", "S", "10", "NS 40",
+    "",
+]
+
+
+def laid_out(records: list[Record]) -> list[Record]:
+    """The evening before anything was played: priffe new's empty Declarer, Contract, Result."""
+    out = []
+    for rec in records:
+        for name in ENTRY_TAGS:
+            rec = rec.replace_tag(name, "") if name in ("Declarer", "Contract", "Result") \
+                else rec.without_tag(name)
+        out.append(rec)
+    return out
+
+
+@pytest.fixture
+def evening(tmp_path: Path) -> Path:
+    path = tmp_path / "kväll.ppn"
+    path.write_text(dumps(laid_out(list(read(HAND)))), encoding="utf-8")
+    return path
+
+
+def add(path: Path, answers: list[str], *args: str) -> Result:
+    return CliRunner().invoke(cli, ["add", *args, str(path)], input="\n".join(answers) + "\n")
+
+
+@pytest.mark.parametrize(("lang", "answers"), [("en", ENGLISH), ("sv", SWEDISH)])
+def test_typed_evening_is_the_hand_typed_file(evening: Path, lang: str,
+                                              answers: list[str]) -> None:
+    res = add(evening, answers, "--lang", lang)
+    assert res.exit_code == 0, res.output
+    assert evening.read_text(encoding="utf-8") == HAND.read_text(encoding="utf-8")
+    said = res.stdout
+    if lang == "en":
+        assert "did you mean 'Hjärter'?" in said
+        assert "Board 4: West deals (David)" in said
+        assert "R14" in said and "Correct the deal (c) or keep it as written (k)?" in said
+        assert "NS win" in said  # the running sheet shows the second rubber's end
+    else:
+        assert "menade du 'Passnoll'?" in said
+        assert "Giv 4: Väst ger (David)" in said
+        assert "R14" in said and "Rätta given (r) eller behåll den som den står (b)?" in said
+        assert "NS vinner" in said
+
+
+def test_an_error_kept_is_saved_as_written(evening: Path) -> None:
+    res = add(evening, ["Hjärter", "E", "10", "NS 40", "k", ""])
+    assert res.exit_code == 0, res.output
+    first = next(iter(read(evening)))
+    assert first.get("Score") == "NS 40 EW 0" and first.get("Contract") == "Hjärter"
+
+
+def test_a_deal_after_the_last_is_appended(tmp_path: Path) -> None:
+    path = tmp_path / "k.ppn"
+    path.write_text(HAND.read_text(encoding="utf-8"), encoding="utf-8")
+    res = add(path, ["Noll", "N", "3", "", ""])  # the evening's eleventh deal, appended
+    assert res.exit_code == 0, res.output
+    records = list(read(path))
+    assert len(records) == 11
+    new = records[-1]
+    assert (new.get("Board"), new.get("Dealer"), new.get("North"), new.get("East")) == \
+        ("11", "S", "Anna", "Cecilia")  # the next dealer; the partie of the deal before
+    assert records[:10] == list(read(HAND))
+
+
+def test_errors_of_the_new_deal_only(evening: Path) -> None:
+    """Only the typed deal's findings are said, not the open deals' "nothing to score"."""
+    res = add(evening, ["Hjärter", "E", "14", "13", "NS 40 EW 0", "k", ""])
+    assert res.exit_code == 0, res.output
+    assert "a side takes 0 to 13 tricks" in res.stdout
+    assert "R15" in res.stdout  # EW took all 13: the score is theirs
+    assert res.stdout.count("R8") == 0  # the other deals are open, not this deal's findings
+
+
+def test_input_ending_mid_deal_saves_nothing_of_it(evening: Path) -> None:
+    before = evening.read_bytes()
+    res = add(evening, ["Hjärter", "E"])
+    assert res.exit_code == 1
+    assert "ended in the middle of a deal" in res.stderr
+    assert evening.read_bytes() == before
+
+
+def test_missing_file_says_how_to_start(tmp_path: Path) -> None:
+    res = add(tmp_path / "nope.ppn", [""])
+    assert res.exit_code == 2
+    assert "priffe new -o" in res.stderr and "Traceback" not in res.output
+
+
+def test_preference_is_refused_clearly(tmp_path: Path) -> None:
+    path = tmp_path / "graz.ppn"
+    path.write_text((DATA / "preference-graz.ppn").read_text(encoding="utf-8"), encoding="utf-8")
+    res = add(path, [""])
+    assert res.exit_code == 2
+    assert "Préférence" in res.stderr
+
+
+def test_nothing_written_when_the_text_would_not_read_back(
+        evening: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    before = evening.read_bytes()
+    monkeypatch.setattr(entry, "dumps", lambda records: dumps(list(records)[:-1]))
+    res = add(evening, ["Hjärter", "E", "10", "", ""])
+    assert res.exit_code == 2
+    assert "does not read back" in res.stderr
+    assert evening.read_bytes() == before
+
+
+def test_entry_words() -> None:
+    players = {Seat.N: "Anna", Seat.E: "Annika"}
+    with pytest.raises(entry.EntryError, match="could be Anna or Annika"):
+        entry.parse_seat("Ann", players)
+    assert entry.parse_seat("anni", players) is Seat.E
+    with pytest.raises(entry.EntryError, match="could be"):
+        entry.parse_contract("p")  # Passnoll or Play
+    with pytest.raises(entry.EntryError, match="no declarer"):
+        entry.parse_tricks("6", None)
+    assert str(entry.parse_points("80-20")) == "NS 80 EW 20"
