@@ -5,15 +5,18 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from rules_support import FORMAT_EXAMPLE, deal_with, errors, ppn, rules, set_tag, sheet
+from rules_support import FORMAT_EXAMPLE, deal_with, errors, findings, ppn, rules, set_tag, sheet
 
 from priffe_records import loads
 from priffe_records.game.calls import Contract
 from priffe_records.game.cards import Hand, Rank, Seat
 from priffe_records.game.evaluation import honour_tricks, show_hs, suit_value
+from priffe_records.rules.checks import passed, present
+from priffe_records.rules.findings import Severity
 from priffe_records.rules.priffe.analysis import analyse_record
 from priffe_records.rules.priffe.options import PRESETS, parse_scoring
 from priffe_records.rules.priffe.scoring import SidePoints, honours_from_counts, score_deal
+from priffe_records.rules.priffe.sheet import fill_records, score_parties
 
 NONE = SidePoints()
 
@@ -162,6 +165,63 @@ def test_R17_wrong_honours_is_error() -> None:
     en = set_tag(set_tag(set_tag(en, "Honours", "NS 20 EW 0"), "Score", "NS 100 EW 0"),
                  "ScoreRubber", "NS 110 EW 0")
     assert not errors(en)
+
+
+def _open_honours(**tags: str) -> str:
+    """Preset en, Hjärter: North and South known and holding none of ♥A K Q J, East and West
+    unknown, so E-W hold all four between them: 40, or 50 in one hand (R17, side)."""
+    deal = deal_with({Seat.E: ["HA", "HK"], Seat.W: ["HQ", "HJ"]}).split()
+    deal[1] = deal[3] = "-"  # N:north east south west
+    return ppn({"Deal": " ".join(deal), "Scoring": "Priffe;preset=en", "Contract": "Hjärter",
+                "Declarer": "E", "Result": "NS 10 EW 3", **tags})
+
+
+def test_R17_known_hands_that_settle_the_honours_ok() -> None:
+    deal = deal_with({Seat.N: ["HA", "HK"], Seat.S: ["HQ", "HJ"]}).split()
+    deal[1] = deal[3] = "-"
+    text = ppn({"Deal": " ".join(deal), "Scoring": "Priffe;preset=en", "Contract": "Hjärter",
+                "Declarer": "E", "Result": "NS 10 EW 3", "Score": "NS 120 EW 0"})
+    o = analyse_record(next(iter(loads(text))))
+    assert o.honours == SidePoints(40, 0) and not errors(text)
+    assert not [f for f in findings(text) if f.rule == "R17"]
+
+
+def test_R17_open_honours_leave_the_score_unknown_never_a_silent_0() -> None:
+    """The hands bound the honours (E-W 40 or 50) without settling them: no score, an
+    unverifiable R17, and score --fill writes no Score (it wrote NS 80 EW 0, and -v said
+    'passed R14-R18')."""
+    text = _open_honours()
+    [rec] = loads(text)
+    o = analyse_record(rec, PRESETS["en"])
+    assert o.score is None and o.honours is None
+    fs = findings(text)
+    [note] = [f for f in fs if f.rule == "R17"]
+    assert note.severity is Severity.UNVERIFIABLE
+    assert "leave the honours open (NS 0 EW 40 or NS 0 EW 50)" in note.message
+    assert "score" not in [c.name for c in passed(present(rec), [f.rule for f in fs])]
+    [filled] = fill_records([rec], score_parties([rec]))
+    assert filled.get("Score") is None and filled.get("ScoreRubber") is None
+
+
+def test_R17_score_the_known_hands_rule_out_is_error() -> None:
+    fs = errors(_open_honours(Score="NS 80 EW 0"))
+    assert [f.rule for f in fs] == ["R17"]
+    assert "the deal scores NS 80 EW 40 or NS 80 EW 50 (R17)" in fs[0].message
+
+
+def test_R17_honours_the_known_hands_rule_out_is_error() -> None:
+    fs = errors(_open_honours(Honours="NS 0 EW 0"))
+    assert [f.rule for f in fs] == ["R17"]
+    assert "the known hands allow only NS 0 EW 40 or NS 0 EW 50" in fs[0].message
+
+
+def test_R17_score_within_the_open_honours_is_taken_as_written_ok() -> None:
+    text = _open_honours(Score="NS 80 EW 50")
+    assert not errors(text)
+    o = analyse_record(next(iter(loads(text))), PRESETS["en"])
+    assert o.score is not None and o.score.total == SidePoints(80, 50)
+    assert [(f.rule, f.severity) for f in findings(text) if f.rule == "R17"] == \
+        [("R17", Severity.UNVERIFIABLE)]
 
 
 # R18 ------------------------------------------------------------------------------------------

@@ -84,7 +84,8 @@ def test_honours_the_known_hands_do_not_settle_stay_unknown() -> None:
                   '[Result "NS 9 EW 4"]\n'
     row = score_partie(loads(text)).rows[0]
     assert row.honours is None and not row.honours_known
-    assert any("honours" in f.message and f.rule == "R8" for f in validate(loads(text)))
+    assert row.score is None  # open honours are no silent 0 (R17)
+    assert any("honours open" in f.message and f.rule == "R17" for f in validate(loads(text)))
 
 
 def test_a_spader_contract_on_a_sheet_says_tvangsnoll(tmp_path: Path) -> None:

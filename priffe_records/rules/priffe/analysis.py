@@ -46,7 +46,7 @@ from priffe_records.rules.priffe.scoring import (
     DealScore,
     SidePoints,
     declaring_side,
-    honours,
+    honour_values,
     score_deal,
 )
 
@@ -258,6 +258,41 @@ def _score_rule(claimed: SidePoints, ds: DealScore) -> str:
     return "R15"
 
 
+def _values(values: frozenset[SidePoints]) -> Message:
+    """Honour scores as a message lists them: ``NS 0 EW 40 or NS 0 EW 50``."""
+    return listing([str(v) for v in sorted(values, key=lambda v: (v.ns, v.ew))], "or")
+
+
+def _open_score(record: Record, claimed: SidePoints, bare: DealScore,
+                values: frozenset[SidePoints], options: Options) -> Finding:
+    """A claimed Score that no honours the known hands allow can give (R17 when it is
+    the tricks plus honours R17 can give elsewhere, else R15)."""
+    totals = [str(bare.total + v) for v in sorted(values, key=lambda v: (v.ns, v.ew))]
+    rule = "R17" if claimed - bare.total in _HONOUR_VALUES else "R15"
+    return error(rule, msg("Score says {claimed}, but with the honours the known hands allow "
+                           "({values}, honours={variant}) the deal scores {totals} ({rule})",
+                           claimed=claimed, values=_values(values),
+                           variant=options.honours.value, totals=listing(totals, "or"),
+                           rule=rule),
+                 tag_location(record, "Score"))
+
+
+def _open_note(record: Record, values: frozenset[SidePoints], used: SidePoints | None,
+               from_tag: bool, options: Options) -> Finding:
+    """What open honours leave unchecked: the claim that settled them, or the score."""
+    if used is None:
+        return unverifiable("R17", msg("the known hands leave the honours open ({values}), so "
+                                       "the deal's score is not known (R17, honours={variant})",
+                                       values=_values(values), variant=options.honours.value),
+                            tag_location(record, "Deal"))
+    tag = "Honours" if from_tag else "Score"
+    return unverifiable("R17", msg("the known hands leave the honours open ({values}): {tag} "
+                                   "is taken as written (R17, honours={variant})",
+                                   values=_values(values), tag=tag,
+                                   variant=options.honours.value),
+                        tag_location(record, tag))
+
+
 def _score_breakdown(ds: DealScore) -> Message:
     side = ds.scoring_side.value
     parts = [msg("{side} {n} penalty tricks {points}", side=side, n=ds.n, points=ds.trick_points)
@@ -301,7 +336,7 @@ def _tricks(record: Record, play: PlayResult | None, claimed_tricks: SidePoints 
 
 def _not_checked(record: Record, contract: Contract | None, auction: AuctionResult | None,
                  play: PlayResult | None, deal: Deal | None, tricks: SidePoints | None,
-                 computed_honours: SidePoints | None) -> Finding | None:
+                 honours_from_hands: bool) -> Finding | None:
     """One finding naming what was taken as written because the record lacks a part."""
     missing: list[Message] = []
     rules: list[str] = []
@@ -314,7 +349,7 @@ def _not_checked(record: Record, contract: Contract | None, auction: AuctionResu
     if no_tricks:
         missing.append(msg("tricks"))
         rules.append("R12")
-    if computed_honours is None and contract is not None:
+    if not honours_from_hands and contract is not None:
         missing.append(msg("honours"))
         rules.append("R17")
     if missing:
@@ -485,27 +520,50 @@ def full_analysis(record: Record, default: Options = PRESETS["sv"],
 
     # Honours (R17): from the hands when they tell, else as written.
     claimed_honours = _claim(record, "Honours", "R17", f)
-    computed_honours = honours(deal, contract, options) if deal is not None and contract \
+    possible = honour_values(deal, contract, options) if deal is not None and contract \
         else None
+    computed_honours = next(iter(possible)) if possible is not None and len(possible) == 1 \
+        else None
+    # Known hands that bound the honours without settling them (R17): a value outside the
+    # bound is wrong, one inside it unverifiable, and no value is never a silent 0.
+    open_honours = possible if possible is not None and len(possible) > 1 else None
     if computed_honours is not None and claimed_honours is not None \
             and computed_honours != claimed_honours:
         f.append(error("R17", msg("Honours says {claimed}, but the hands give {computed} (R17, "
                                   "honours={variant})", claimed=claimed_honours,
                                   computed=computed_honours, variant=options.honours.value),
                        tag_location(record, "Honours")))
+    elif open_honours is not None and claimed_honours is not None \
+            and claimed_honours not in open_honours:
+        f.append(error("R17", msg("Honours says {claimed}, but the known hands allow only "
+                                  "{values} (R17, honours={variant})", claimed=claimed_honours,
+                                  values=_values(open_honours), variant=options.honours.value),
+                       tag_location(record, "Honours")))
+        claimed_honours = None
     used_honours = computed_honours if computed_honours is not None else claimed_honours
 
     # The deal's score (R14–R17).
     score: DealScore | None = None
     claimed_score = _claim(record, "Score", "R15", f)
+    open_note = open_honours is not None
     if contract is not None and tricks is not None and (declarer or not contract.has_declarer):
         if used_honours is None and claimed_score is not None:
-            # An old sheet without an Honours column: honours are what the score leaves.
+            # An old sheet without an Honours column: honours are what the score leaves,
+            # within what the known hands allow.
             bare = score_deal(contract, declarer, tricks, SidePoints())
             rest = claimed_score - bare.total
-            if rest in _HONOUR_VALUES:
+            if rest in (open_honours or _HONOUR_VALUES):
                 used_honours = rest
-        score = score_deal(contract, declarer, tricks, used_honours or SidePoints())
+            elif open_honours is not None:
+                f.append(_open_score(record, claimed_score, bare, open_honours, options))
+                open_note = False
+        if used_honours is not None or open_honours is None:
+            score = score_deal(contract, declarer, tricks, used_honours or SidePoints())
+    if open_note:
+        assert open_honours is not None
+        f.append(_open_note(record, open_honours, used_honours, claimed_honours is not None,
+                            options))
+    if score is not None:
         if claimed_score is not None and claimed_score != score.total:
             rule = _score_rule(claimed_score, score)
             f.append(error(rule, msg("Score says {claimed}, but the deal scores {total} "
@@ -519,7 +577,7 @@ def full_analysis(record: Record, default: Options = PRESETS["sv"],
                                          "play), so the deal cannot be scored (R14)"),
                               record.location))
 
-    note = _not_checked(record, contract, auction, play, deal, tricks, computed_honours)
+    note = _not_checked(record, contract, auction, play, deal, tricks, possible is not None)
     if note is not None:
         f.append(note)
     return DealOutcome(record=record, options=options, dealer=dealer, players=players,

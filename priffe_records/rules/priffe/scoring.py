@@ -190,12 +190,15 @@ def honour_holders(deal: Deal, cards: frozenset[Card]) -> dict[Card, Seat] | Non
     return holders if len(holders) == len(cards) else None
 
 
-def honours(deal: Deal, contract: Contract, options: Options) -> SidePoints | None:
-    """Honour points from the hands as dealt (R17), or ``None`` if the hands do not tell.
+def honour_values(deal: Deal, contract: Contract, options: Options
+                  ) -> frozenset[SidePoints] | None:
+    """Every honour score the hands as dealt allow (R17); ``None`` when an honour is in no
+    hand (a deal that breaks R2).
 
-    With hands missing, the honours not in a known hand lie in an unknown
-    one; when every way of placing them scores the same (two known partner
-    hands holding all four, say), that score is known.
+    The honours not in a known hand lie in an unknown one, in any of them. One value
+    when every way of placing them scores the same (two known partner hands holding all
+    four, say); more when the known hands only bound it (under ``side``, N and S holding
+    none of the four leave E-W 40 or 50).
     """
     cards = honour_cards(contract, options)
     wanted = 0
@@ -212,11 +215,18 @@ def honours(deal: Deal, contract: Contract, options: Options) -> SidePoints | No
     if missing and not unknown:
         return None
     found: set[SidePoints] = set()
-    for placement in product(unknown, repeat=missing):
+    for placement in product(unknown, repeat=max(missing, 0)):
         placed = dict(counts)
         for seat in placement:
             placed[seat] = placed.get(seat, 0) + 1
         found.add(honours_from_counts(placed, options.honours))
-        if len(found) > 1:
-            return None
-    return found.pop()
+    return frozenset(found)
+
+
+def honours(deal: Deal, contract: Contract, options: Options) -> SidePoints | None:
+    """Honour points from the hands as dealt (R17), or ``None`` if the hands do not settle
+    them (:func:`honour_values` allows more than one)."""
+    values = honour_values(deal, contract, options)
+    if values is None or len(values) != 1:
+        return None
+    return next(iter(values))
