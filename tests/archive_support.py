@@ -143,3 +143,40 @@ def spawn(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str
     return subprocess.Popen([*priffe_process(), *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env,
                             preexec_fn=_interruptible)
+
+
+# Each table an import fills, with its ids and paths turned into what they point at
+# (deal text, partie identity, rubber number, player name): two archives that hold the
+# same facts compare equal however their ids were given and whichever file came first.
+_DEAL = "(SELECT hash FROM deals WHERE id = t.deal_id)"
+_PARTIE = "(SELECT identity FROM parties WHERE id = t.partie_id)"
+_RUBBER = ("(SELECT p.identity || ' #' || r.number FROM rubbers r JOIN parties p "
+           "ON p.id = r.partie_id WHERE r.id = t.rubber_id)")
+_PLAYER = "(SELECT name FROM players WHERE id = t.player_id)"
+NATURAL = {
+    "parties": "SELECT event, site, date, identity FROM parties t",
+    "players": "SELECT name, folded FROM players t",
+    "rubbers": f"SELECT {_PARTIE}, number, complete, winner, total_ns, total_ew FROM rubbers t",
+    "seats": f"SELECT {_DEAL}, seat, side, {_PLAYER}, balance_change FROM seats t",
+    "calls": f"SELECT {_DEAL}, idx, seat, call FROM calls t",
+    "tricks": f"SELECT {_DEAL}, number, leader, winner, card_n, card_e, card_s, card_w "
+              "FROM tricks t",
+    "findings": f"SELECT {_DEAL}, {_PARTIE}, rule, severity, message, line, col, message_json "
+                "FROM findings t",
+    "settlements": f"SELECT {_RUBBER}, seat, {_PLAYER}, points, claimed FROM settlements t",
+}
+# Deals: every column but the ids, the source file and the import time.
+_NOT_DEAL = {"id", "partie_id", "rubber_id", "source", "imported_at"}
+
+
+def natural_tables(db: Path) -> dict[str, list[tuple[object, ...]]]:
+    """Every table an import computes, rows sorted, without ids, paths and times."""
+    conn = sqlite3.connect(db)
+    try:
+        cols = [r[1] for r in conn.execute("PRAGMA table_info(deals)") if r[1] not in _NOT_DEAL]
+        queries = {**NATURAL, "deals": f"SELECT {_PARTIE}, {_RUBBER}, {', '.join(cols)} "
+                                       "FROM deals t"}
+        return {table: sorted(conn.execute(sql).fetchall(), key=repr)
+                for table, sql in queries.items()}
+    finally:
+        conn.close()

@@ -77,7 +77,7 @@ def _tables(db: Path) -> dict[str, list[tuple[object, ...]]]:
                              ("deals", "id"), ("seats", "deal_id, seat"),
                              ("calls", "deal_id, idx"), ("tricks", "deal_id, number"),
                              ("findings", "id"), ("settlements", "rubber_id, seat"),
-                             ("deal_history", "id")):
+                             ("deal_history", "id"), ("partie_sources", "id")):
             cols = [r[1] for r in conn.execute(f"PRAGMA table_info({table})")
                     if r[1] not in ("imported_at", "changed_at")]
             out[table] = conn.execute(

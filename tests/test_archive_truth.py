@@ -99,8 +99,9 @@ def test_a_corrected_record_supersedes_the_stored_one(tmp_path: Path) -> None:
     assert snapshot(db) == snapshot(again)
 
 
-def test_a_correction_in_another_file_is_another_partie(tmp_path: Path) -> None:
-    """Identity includes the source: a copy under another name never replaces a record."""
+def test_a_correction_in_another_file_corrects_the_same_partie(tmp_path: Path) -> None:
+    """Identity is the partie's content, not its path (schema v8): a corrected copy under
+    another name replaces the record it corrects, and says which by file and line."""
     copy = tmp_path / "kopia.ppn"
     copy.write_text(PROTOKOLL.read_text("utf-8"), "utf-8")
     correct(copy, '[Result "NS 3 EW 10"]\n[Score "NS 0 EW 80"]',
@@ -108,10 +109,14 @@ def test_a_correction_in_another_file_is_another_partie(tmp_path: Path) -> None:
     db = tmp_path / "a.db"
     run("import", str(PROTOKOLL), "--db", str(db))
     res = run("import", str(copy), "--db", str(db))
-    assert "1 new, 13 duplicates" in res.stdout
+    assert "0 new, 1 updated, 13 duplicates" in res.stdout
     with sqlite3.connect(db) as conn:
-        assert conn.execute("SELECT count(*) FROM deal_history").fetchone()[0] == 0
+        (source, line, by, at), = conn.execute(
+            "SELECT source, line, changed_by, changed_line FROM deal_history").fetchall()
     conn.close()
+    assert (source, by) == (str(PROTOKOLL), str(copy)) and line == at
+    assert f"{copy}:{at}: replaces deal 2, stored from {PROTOKOLL}:{line}" in res.stdout
+    assert stats(db) == stats(fresh(tmp_path, copy))
 
 
 def test_two_records_at_one_place_in_one_file_are_both_kept(tmp_path: Path) -> None:

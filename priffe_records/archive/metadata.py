@@ -104,9 +104,14 @@ def metadata(db_path: str | os.PathLike[str]) -> dict[str, Any]:
                     "columns": {k: v for k, v in _DEAL_COLUMNS.items() if v},
                 },
                 "parties": {"label_column": "event",
-                            "description": "A partie: consecutive records of a file with the "
-                                           "same Event, Site and Date.",
+                            "description": "A partie: consecutive records with the same "
+                                           "Event, Site and Date, known by those, the players "
+                                           "and the hands of its first deal (identity), "
+                                           "whatever file it came from.",
                             "facets": ["site", "source"]},
+                "partie_sources": {"description": "Each import that stored deals of a "
+                                                  "partie: the file as named, and when.",
+                                   "facets": ["source"]},
                 "players": {"label_column": "name", "description": "One row per name."},
                 "rubbers": {"label_column": "number", "facets": ["winner", "complete"]},
                 "seats": {"facets": ["seat", "side"],

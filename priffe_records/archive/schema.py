@@ -30,7 +30,7 @@ from priffe_records.archive import stored_messages
 from priffe_records.format.errors import PriffeError
 from priffe_records.game.language import Message, msg
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 APPLICATION_ID = 0x50524946  # "PRIF": marks the file as a priffe archive
 DEFAULT_TIMEOUT = 60.0  # seconds to wait for another writer (an import running)
 
@@ -434,7 +434,60 @@ def _v7(db: sqlite_utils.Database) -> None:
                "hash TEXT NOT NULL) WITHOUT ROWID")
 
 
+# ---------------------------------------------------------------- version 8
+
+
+def _v8(db: sqlite_utils.Database) -> None:
+    """Identity by content, not by path (:mod:`priffe_records.archive.identity`).
+
+    ``parties.identity`` is the partie's key (Event, Site, Date and who played its first
+    deal), so a copy of a file under another name or in another folder is the same
+    partie; ``partie_sources`` keeps every file an import stored a partie's deals from
+    (the old ``parties.source`` is its first row). ``deals.ident`` becomes the deal's
+    place *at its table* (Rubber, Board, Room, Table, the four players): two tables'
+    records of one board are two deals. ``deal_history.changed_line`` says which line of
+    ``changed_by`` replaced a record. Existing deals are read again (their stored text)
+    to fill the new keys; parties stored apart before keep apart (an import matches the
+    oldest of those sharing a key).
+    """
+    from priffe_records.archive.identity import deal_ident, partie_key
+    from priffe_records.format.reader import loads
+    from priffe_records.format.record import Record
+
+    # Each part only when missing: a database put back to an older version number by
+    # hand (the tests do) keeps the newer tables and columns.
+    for table, column, kind in (("parties", "identity", "TEXT"),
+                                ("deal_history", "changed_line", "INTEGER")):
+        if column not in db.table(table).columns_dict:
+            db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+    if "partie_sources" not in db.table_names():
+        db.table("partie_sources").create({
+            "id": int, "partie_id": int, "source": str, "imported_at": str,
+        }, pk="id", not_null=["partie_id", "source"],
+            foreign_keys=[("partie_id", "parties", "id")])
+        db.table("partie_sources").create_index(["partie_id"])
+        db.execute("INSERT INTO partie_sources (partie_id, source, imported_at) "
+                   "SELECT id, source, imported_at FROM parties WHERE source IS NOT NULL "
+                   "ORDER BY id")
+    first: dict[int, str] = {}
+    idents: list[tuple[str | None, int]] = []
+    for deal_id, partie_id, ppn in db.execute(
+            "SELECT id, partie_id, ppn FROM deals WHERE status != 'unreadable' "
+            "ORDER BY partie_id, line, id").fetchall():
+        records = list(loads(ppn, errors="collect"))
+        record = records[0] if len(records) == 1 else None
+        if not isinstance(record, Record):
+            continue
+        idents.append((deal_ident(record), int(deal_id)))
+        if partie_id is not None and int(partie_id) not in first:
+            first[int(partie_id)] = partie_key(record).text()
+    db.conn.executemany("UPDATE deals SET ident = ? WHERE id = ?", idents)
+    db.conn.executemany("UPDATE parties SET identity = ? WHERE id = ?",
+                        [(key, pid) for pid, key in first.items()])
+    db.table("parties").create_index(["identity"], if_not_exists=True)
+
+
 # Append-only: a new step goes at the end (each bumps SCHEMA_VERSION by one).
 MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_v1, _v2, _v3, _v4, _v5, _v6,
-                                                             _v7]
+                                                             _v7, _v8]
 assert len(MIGRATIONS) == SCHEMA_VERSION

@@ -46,6 +46,7 @@ from typing import IO, Literal, TypeVar, cast
 import sqlite_utils
 
 from priffe_records.archive import engine
+from priffe_records.archive.identity import PartieKey, deal_ident, head_of, partie_key
 from priffe_records.archive.raw import INHERITS, Known, RawReader
 from priffe_records.archive.rows import DEAL_COLUMNS, Described, Ready, digest_of, ready
 from priffe_records.archive.schema import ArchiveError, describe_sqlite_error, ensure_schema
@@ -86,6 +87,20 @@ class FileSummary:
     with_errors: int = 0  # stored, flagged: a rule broken or unreadable
     unreadable: int = 0  # syntax errors: stored with their raw text
     rejected: int = 0  # not stored because of --reject-invalid
+    replaced: tuple[Replacement, ...] = ()  # which record replaced which (``updated`` of them)
+
+
+@dataclass(frozen=True, slots=True)
+class Replacement:
+    """A stored deal replaced by a record of this import: the same deal at the same table
+    (:func:`~priffe_records.archive.identity.deal_key`). The old text is kept in
+    ``deal_history`` with the same file and line."""
+
+    deal_id: int
+    old_source: str
+    old_line: int
+    source: str
+    line: int
 
 
 _COUNTS = ("records", "new", "duplicates", "updated", "with_errors", "unreadable", "rejected")
@@ -174,13 +189,6 @@ class _Item:
     sent: Described | None = None
 
 
-Head = tuple[str | None, str | None, str | None]  # Event, Site, Date: a partie of a source
-
-
-def head_of(record: Record) -> Head:
-    return (record.get("Event"), record.get("Site"), record.get("Date"))
-
-
 def described(item: _Item) -> Described:
     if item.sent is None:  # asked twice a record: kept
         item.sent = describe(item.record)
@@ -190,27 +198,26 @@ def described(item: _Item) -> Described:
 def describe(record: Record | BadRecord | None) -> Described:
     if not isinstance(record, Record):
         return (True, None, None, None, None)
-    return (False, *head_of(record), ident_of(record))
-
-
-def ident_of(item: Record | BadRecord) -> str | None:
-    """A record's place in its partie, ``rubber/board`` from its own tags; None without Board."""
-    if isinstance(item, BadRecord):
-        return None
-    board = engine.known(item.get("Board"))
-    if board is None:
-        return None
-    rubber = engine.tag_int(item.get("Rubber"))
-    return f"{'' if rubber is None else rubber}/{board.strip()}"
+    return (False, *head_of(record), deal_ident(record))
 
 
 class Store:
     """Writes for one transaction; caches ids it created (cleared with the transaction)."""
 
-    def __init__(self, db: sqlite_utils.Database, source: str) -> None:
+    def __init__(self, db: sqlite_utils.Database, source: str, *, as_new: bool = False) -> None:
         self.db = db
         self.source = source
         self.now = datetime.now(UTC).isoformat(timespec="seconds")
+        # --as-new: no partie stored before this import is matched, only those it made.
+        self.as_new = as_new
+        self.created: dict[PartieKey, int] = {}
+        self.touched: set[int] = set()  # parties with a partie_sources row of this import
+        # Deals this import wrote: ids past the largest at its start, and those it replaced.
+        # Two records of one import never replace each other.
+        self.first_new = int(db.execute("SELECT coalesce(max(id), 0) FROM deals")
+                             .fetchone()[0]) + 1
+        self.rewritten: set[int] = set()
+        self.replacements: list[Replacement] = []
         self.players: dict[str, int] = {}
         self._rubber: tuple[int, int, int] | None = None  # (partie, number, id) last asked for
         self.unsettled: set[int] = set()  # rubbers made in this transaction, no settlements yet
@@ -259,19 +266,37 @@ class Store:
                                      self.raws)
             self.raws = []
 
-    def find_partie(self, head: Head) -> int | None:
-        key = [*head, self.source]
-        row = self.db.execute("SELECT id FROM parties WHERE event IS ? AND site IS ? "
-                              "AND date IS ? AND source IS ?", key).fetchone()
+    def mine(self, deal_id: int) -> bool:
+        """Whether this import wrote the deal (then no record of it may replace it)."""
+        return deal_id >= self.first_new or deal_id in self.rewritten
+
+    def find_partie(self, key: PartieKey) -> int | None:
+        """The stored partie with this identity (the oldest, when several share it), by
+        content whatever the file is called (:func:`~priffe_records.archive.identity.
+        partie_key`); with ``--as-new`` only one this import made."""
+        if self.as_new or key in self.created:
+            return self.created.get(key)
+        row = self.db.execute("SELECT id FROM parties WHERE identity = ? ORDER BY id LIMIT 1",
+                              [key.text()]).fetchone()
         return int(row[0]) if row is not None else None
 
-    def partie(self, head: Head) -> int:
-        found = self.find_partie(head)
+    def partie(self, key: PartieKey) -> int:
+        found = self.find_partie(key)
         if found is not None:
             return found
-        cur = self.db.execute("INSERT INTO parties (event, site, date, source, imported_at) "
-                              "VALUES (?, ?, ?, ?, ?)", [*head, self.source, self.now])
-        return int(cur.lastrowid or 0)
+        cur = self.db.execute("INSERT INTO parties (event, site, date, source, imported_at, "
+                              "identity) VALUES (?, ?, ?, ?, ?, ?)",
+                              [*key.head, self.source, self.now, key.text()])
+        partie_id = int(cur.lastrowid or 0)
+        self.created[key] = partie_id
+        return partie_id
+
+    def imported_into(self, partie_id: int) -> None:
+        """This file stores deals of the partie: one row of its history of sources."""
+        if partie_id not in self.touched:
+            self.touched.add(partie_id)
+            self.db.execute("INSERT INTO partie_sources (partie_id, source, imported_at) "
+                            "VALUES (?, ?, ?)", [partie_id, self.source, self.now])
 
     def partie_deals(self, partie_id: int) -> list[StoredDeal]:
         """The partie's stored deals in partie order (file line, then import order)."""
@@ -359,13 +384,21 @@ class Store:
             self.db.execute(f"DELETE FROM {table} WHERE deal_id = ?", [deal_id])
         self.db.execute(self.update_deal_sql, [*row, deal_id])
         self._children([(deal_id, cast(int | None, row[0]), r)])
+        self.rewritten.add(deal_id)
 
-    def history(self, old: StoredDeal, action: str) -> None:
-        """Keep a superseded or removed record's text, when and by what it went."""
+    def history(self, old: StoredDeal, action: str, line: int | None = None) -> None:
+        """Keep a superseded or removed record's text, when and by what (file, and the
+        line of the record that replaced it) it went."""
         self.db.execute("INSERT INTO deal_history (deal_id, action, hash, ppn, source, line, "
-                        "imported_at, changed_at, changed_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        "imported_at, changed_at, changed_by, changed_line) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         [old.id, action, old.hash, old.ppn, old.source, old.line,
-                         old.imported_at, self.now, self.source])
+                         old.imported_at, self.now, self.source, line])
+
+    def replaced(self, old: StoredDeal, line: int) -> None:
+        """A record of this import (at ``line``) replaces the stored deal ``old``."""
+        self.history(old, "replaced", line)
+        self.replacements.append(Replacement(old.id, old.source, old.line, self.source, line))
 
     def _children(self, deals: Sequence[tuple[int, int | None, Ready]]) -> None:
         """Seats, calls, tricks and findings of ``(deal id, partie id, rows)``."""
@@ -444,17 +477,18 @@ def _deal_row(store: Store, item: _Item, r: Ready, partie_id: int | None,
 
 def _classify(store: Store, group: list[Record | BadRecord],
               stored: list[StoredDeal]) -> list[_Item]:
-    """What to do with each record of the file's partie (see :class:`_Item`)."""
+    """What to do with each record of the file's partie (see :class:`_Item`).
+
+    First by text: a text stored in this partie is ``here``, one stored elsewhere or met
+    before in the file is a duplicate. Then corrections: a new text replaces a stored deal
+    of the same :func:`~priffe_records.archive.identity.deal_key` that no text of the file
+    is, and that no record of this import wrote (two records of one import are both
+    kept); several at one key are paired in partie order.
+    """
     texts = [item.text if isinstance(item, BadRecord) else canonical_text(item)
              for item in group]
     digests = [content_hash(t) for t in texts]
-    in_file = set(digests)
     by_hash = {d.hash: d for d in stored}
-    by_ident: dict[str, StoredDeal | None] = {}
-    for d in stored:
-        if d.ident is not None:
-            # Two stored deals at one place: which one a correction means is unclear.
-            by_ident[d.ident] = None if d.ident in by_ident else d
     claimed: set[int] = set()
     seen: set[str] = set()
     items: list[_Item] = []
@@ -471,14 +505,18 @@ def _classify(store: Store, group: list[Record | BadRecord],
             claimed.add(here.id)
         elif digest in elsewhere:
             item.kind = "elsewhere"
-        else:
-            ident = ident_of(record)
-            old = by_ident.get(ident) if ident is not None else None
-            if old is not None and old.id not in claimed and old.hash not in in_file:
-                item.kind, item.deal_id, item.old = "update", old.id, old
-                claimed.add(old.id)
         seen.add(digest)
         items.append(item)
+    free: dict[str, deque[StoredDeal]] = {}
+    for d in stored:
+        if d.ident is not None and d.id not in claimed and not store.mine(d.id):
+            free.setdefault(d.ident, deque()).append(d)
+    for item in items if free else ():
+        ident = deal_ident(item.record) if item.kind == "new" and item.record else None
+        old = free[ident].popleft() if ident is not None and free.get(ident) else None
+        if old is not None:
+            item.kind, item.deal_id, item.old = "update", old.id, old
+            claimed.add(old.id)
     # Deals of the partie this file does not give: still part of it, read back.
     rest = [_stored_item(d) for d in stored if d.id not in claimed]
     if rest:
@@ -546,7 +584,7 @@ def _fresh_items(store: Store, records: Iterable[Record | BadRecord],
 class _PartieWriter:
     """Writes a partie's deals as the engine checks them, new ones a window at a time."""
 
-    def __init__(self, store: Store, partie_id: int | None, first: Head | None,
+    def __init__(self, store: Store, partie_id: int | None, first: PartieKey | None,
                  summary: dict[str, int], reject_invalid: bool,
                  progress: Callable[[int], None] | None, seen: _Seen,
                  written: dict[int, Written] | None = None) -> None:
@@ -580,6 +618,8 @@ class _PartieWriter:
         if kind not in ("elsewhere", "skip"):
             if self.partie_id is None and self.first is not None:
                 self.partie_id = store.partie(self.first)
+            if self.partie_id is not None and item.from_file:
+                store.imported_into(self.partie_id)
             rubber_id = None
             if self.partie_id is not None and number is not None:
                 rubber_id = store.rubber(self.partie_id, number)
@@ -592,7 +632,7 @@ class _PartieWriter:
             else:
                 assert item.deal_id is not None
                 if kind == "update" and item.old is not None:
-                    store.history(item.old, "replaced")
+                    store.replaced(item.old, item.line)
                 if not self._same(item.deal_id, row, r):
                     store.replace_deal(item.deal_id, row, r)
             if kind in ("new", "update"):
@@ -633,7 +673,7 @@ class _PartieWriter:
             self.store.partie_end(self.partie_id, loose)
 
 
-def _write_partie(store: Store, partie_id: int | None, first: Head | None,
+def _write_partie(store: Store, partie_id: int | None, first: PartieKey | None,
                   items: Iterable[_Item], summary: dict[str, int], reject_invalid: bool,
                   progress: Callable[[int], None] | None, seen: _Seen | None = None,
                   written: dict[int, Written] | None = None) -> None:
@@ -681,7 +721,7 @@ def _store_partie(store: Store, group: Iterator[Record | BadRecord], summary: di
             first = item
             break
     records = chain(head, group)
-    key = head_of(first) if first is not None else None
+    key = partie_key(first) if first is not None else None
     partie_id = store.find_partie(key) if key is not None else None
     stored = store.partie_deals(partie_id) if partie_id is not None else []
     if not stored:
@@ -731,20 +771,13 @@ def store_group(store: Store, reader: RawReader, group: Iterator[Record | BadRec
 
 
 def _only_counted(store: Store, known: Sequence[Known]) -> bool:
-    """Whether a full import of these records would only count them as duplicates.
-
-    Every text must be stored now (an earlier correction in the same file may
-    have replaced one since it was looked up), and the partie they fall in
-    must be new to the file (then each is a duplicate of another file's deal) or
-    hold deals (then each is here or elsewhere: nothing new, nothing corrected).
+    """Whether a full import of these records would only count them as duplicates:
+    when every text is stored now (an earlier correction in the same file may have
+    replaced one since it was looked up). Whatever partie they fall in, each is then
+    stored here or elsewhere: nothing new, nothing corrected.
     """
     digests = [k.digest for k in known]
-    if len(store.existing(digests)) != len(set(digests)):
-        return False
-    head = next((k.head for k in known if not k.bad), None)
-    partie_id = store.find_partie(head) if head is not None else None
-    return partie_id is None or store.db.execute(
-        "SELECT 1 FROM deals WHERE partie_id = ? LIMIT 1", [partie_id]).fetchone() is not None
+    return len(store.existing(digests)) == len(set(digests))
 
 
 def recompute_partie(store: Store, partie_id: int) -> None:
@@ -755,13 +788,13 @@ def recompute_partie(store: Store, partie_id: int) -> None:
                     "(SELECT id FROM rubbers WHERE partie_id = ?)",
                     "DELETE FROM rubbers WHERE partie_id = ?",
                     "DELETE FROM findings WHERE partie_id = ?",
+                    "DELETE FROM partie_sources WHERE partie_id = ?",
                     "DELETE FROM parties WHERE id = ?"):
             store.db.execute(sql, [partie_id])
         store._rubber = None
         return
-    first = next((i.record for i in items if isinstance(i.record, Record)), None)
-    _write_partie(store, partie_id, head_of(first) if first is not None else None, items,
-                  dict.fromkeys(_COUNTS, 0), False, None, written=store.written(partie_id))
+    _write_partie(store, partie_id, None, items, dict.fromkeys(_COUNTS, 0), False, None,
+                  written=store.written(partie_id))
 
 
 class _Counting(io.RawIOBase):
@@ -786,11 +819,14 @@ class _Counting(io.RawIOBase):
 @batch_gc  # the collector tuned for the batch, and put back as it was (issue 9)
 def import_file(db: sqlite_utils.Database, source: str | os.PathLike[str] | IO[bytes], *,
                 name: str | None = None, reject_invalid: bool = False,
-                progress: Progress | None = None, jobs: int = 1) -> FileSummary:
+                progress: Progress | None = None, jobs: int = 1,
+                as_new: bool = False) -> FileSummary:
     """Import one file in one transaction; see the module docstring for the guarantees.
 
     ``jobs`` > 1: a file given by its path is read and checked in that many worker
     processes (:mod:`priffe_records.archive.workers`); what is stored is the same.
+    ``as_new``: the file's parties are new ones even where a stored partie has the same
+    identity (another evening with the same Event, Site, Date and players).
 
     Raises :class:`SourceError` when the file cannot be read (nothing of it is
     stored) and :class:`~priffe_records.archive.schema.ArchiveError` when the
@@ -820,7 +856,7 @@ def import_file(db: sqlite_utils.Database, source: str | os.PathLike[str] | IO[b
             if unchanged is not None:
                 db.execute("COMMIT")
                 return unchanged
-            store = Store(db, label)
+            store = Store(db, label, as_new=as_new)
             with _page_cache(db):
                 if jobs > 1 and digest is not None and isinstance(source, str | os.PathLike):
                     from priffe_records.archive.workers import store_pieces
@@ -854,7 +890,7 @@ def import_file(db: sqlite_utils.Database, source: str | os.PathLike[str] | IO[b
     finally:
         if raw is not source:
             raw.close()
-    return FileSummary(label, **summary)
+    return FileSummary(label, **summary, replaced=tuple(store.replacements))
 
 
 @contextmanager

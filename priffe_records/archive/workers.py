@@ -22,10 +22,10 @@ from collections.abc import Callable, Iterator
 from functools import partial
 
 from priffe_records.archive import engine
+from priffe_records.archive.identity import Head, PartieKey, head_of, partie_key
 from priffe_records.archive.raw import RawReader
 from priffe_records.archive.rows import Described, Ready, digest_of, ready
 from priffe_records.archive.store import (
-    Head,
     Kind,
     Store,
     _Item,
@@ -35,7 +35,6 @@ from priffe_records.archive.store import (
     canonical_text,
     content_hash,
     describe,
-    head_of,
     store_group,
 )
 from priffe_records.format.errors import BadRecord
@@ -47,7 +46,10 @@ from priffe_records.rules.parallel import Piece, Sliced, map_parties
 # One record as a worker sends it: the store's view of it, its rows ready to insert
 # (rows.ready: canonical text and hash included), its raw key (None: it has none).
 Sent = tuple[Described, Ready, bytes | None]
-SentPartie = tuple[Head | None, list[Sent | engine.RubberFacts | engine.FindingRow]]
+# A partie as a worker checked it: its Event, Site and Date (where the slices join), its
+# identity (where the store puts it), and what the engine gave, in order.
+SentPartie = tuple[Head | None, PartieKey | None,
+                   list[Sent | engine.RubberFacts | engine.FindingRow]]
 
 
 def check_piece(piece: Piece, *, label: str) -> Sliced[list[SentPartie] | None]:
@@ -62,18 +64,18 @@ def check_piece(piece: Piece, *, label: str) -> Sliced[list[SentPartie] | None]:
     with collector_tuned():
         for group in _parties(reader.records()):
             queue: deque[tuple[str, str, int, Described, bytes | None]] = deque()
-            head: list[Head] = []
+            head: list[Record] = []  # the partie's first readable record
 
             def fed(group: Iterator[Record | BadRecord] = group,
                     queue: deque[tuple[str, str, int, Described, bytes | None]] = queue,
-                    head: list[Head] = head) -> Iterator[Record | BadRecord]:
+                    head: list[Record] = head) -> Iterator[Record | BadRecord]:
                 nonlocal count, opens
                 for record in group:
                     count += 1
                     if isinstance(record, Record):
                         opens = opens or count == 1
                         if not head:
-                            head.append(head_of(record))
+                            head.append(record)
                         text = canonical_text(record)
                     else:
                         text = record.text
@@ -89,7 +91,8 @@ def check_piece(piece: Piece, *, label: str) -> Sliced[list[SentPartie] | None]:
                     events.append((desc, ready(text, digest, line, desc, checked), raw))
                 else:
                     events.append(checked)
-            parties.append((head[0] if head else None, events))
+            parties.append((head_of(head[0]), partie_key(head[0]), events) if head
+                           else (None, None, events))
     first = parties[0][0] if parties and opens else None
     return Sliced(parties, count, first, parties[-1][0] if parties else None)
 
@@ -111,7 +114,7 @@ def store_pieces(store: Store, path: str, label: str, jobs: int, summary: dict[s
     ``skip``: no value of the file inherits, so a partie read here (not cut, or with
     stored deals) may be recognised by its raw texts unparsed (:mod:`raw`).
     """
-    written: set[Head] = set()  # parties of this file stored so far
+    written: set[PartieKey] = set()  # parties of this file stored so far
     done_bytes = 0
 
     def tick(records: int) -> None:
@@ -126,40 +129,40 @@ def store_pieces(store: Store, path: str, label: str, jobs: int, summary: dict[s
             for group in _parties(reader.items()):
                 store_group(store, reader, group, summary, reject_invalid, tick)
         else:
-            for head, events in sent:
-                _store_sent(store, head, events, summary, reject_invalid, tick)
-        written.update(head for head, _ in sent or () if head is not None)
+            for _, key, events in sent:
+                _store_sent(store, key, events, summary, reject_invalid, tick)
+        written.update(key for _, key, _ in sent or () if key is not None)
         done_bytes = done.piece.end
         tick(summary["records"])
 
 
-def _needs_whole(store: Store, sent: list[SentPartie], written: set[Head]) -> bool:
+def _needs_whole(store: Store, sent: list[SentPartie], written: set[PartieKey]) -> bool:
     """Whether a partie of the slice has deals stored already (then the one-process path
     decides what supersedes what)."""
-    heads: set[Head] = set()
-    for head, _ in sent:
-        if head is None:
+    keys: set[PartieKey] = set()
+    for _, key, _ in sent:
+        if key is None:
             continue
-        if head in written or head in heads:
+        if key in written or key in keys:
             return True
-        heads.add(head)
-        partie_id = store.find_partie(head)
+        keys.add(key)
+        partie_id = store.find_partie(key)
         if partie_id is not None and store.db.execute(
                 "SELECT 1 FROM deals WHERE partie_id = ? LIMIT 1", [partie_id]).fetchone():
             return True
     return False
 
 
-def _store_sent(store: Store, head: Head | None,
+def _store_sent(store: Store, key: PartieKey | None,
                 events: list[Sent | engine.RubberFacts | engine.FindingRow],
                 summary: dict[str, int], reject_invalid: bool,
                 progress: Callable[[int], None]) -> None:
     """A partie with no stored deals, as a worker checked it: written as the one-process
     path writes it (a text met before in the partie or stored anywhere is a duplicate)."""
-    partie_id = store.find_partie(head) if head is not None else None
+    partie_id = store.find_partie(key) if key is not None else None
     stored = store.existing([digest_of(e[1]) for e in events if isinstance(e, tuple)])
     seen: set[str] = set()
-    writer = _PartieWriter(store, partie_id, head, summary, reject_invalid, progress, _Seen())
+    writer = _PartieWriter(store, partie_id, key, summary, reject_invalid, progress, _Seen())
     loose: list[engine.FindingRow] = []
     for event in events:
         if isinstance(event, tuple):

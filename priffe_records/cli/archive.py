@@ -147,16 +147,22 @@ def _open_readonly(db_path: str, timeout: float) -> sqlite_utils.Database:
               help="Processes to check a file with (default: the number of CPUs for a file "
                    "over 2 MB, else 1; 1 when the load average is at least twice the CPUs). "
                    "The output is the same for any number.")
+@click.option("--as-new", is_flag=True,
+              help="Store the files' parties as new ones, even where a stored partie has "
+                   "the same Event, Site, Date and players (another evening of that name).")
 @quiet_verbose_options(quiet="Errors only: no line per file, no totals.", verbose=None)
 def import_command(paths: tuple[str, ...], db_path: str, timeout: float,
-                   reject_invalid: bool, jobs: int | None, quiet: bool) -> None:
+                   reject_invalid: bool, jobs: int | None, as_new: bool, quiet: bool) -> None:
     """Import PPN/PBN files (folders: every .ppn/.pbn below; '-' standard input) into the archive.
 
     Every record is stored with its validator findings; records that break a
     rule, and records with syntax errors (their raw text), are kept and
     flagged unless --reject-invalid. Each file is one transaction: an
     interrupted import leaves the database as it was before that file.
-    Records already in the archive are skipped (same canonical text).
+    Records already in the archive are skipped (same canonical text). A
+    partie is known by its Event, Site, Date and players, not by the file's
+    name; a record replaces a stored one only when it is the same deal at
+    the same table, and each replacement is listed (file and line of both).
     """
     totals = dict.fromkeys(("records", "new", "duplicates", "updated", "with_errors",
                             "unreadable", "rejected"), 0)
@@ -182,7 +188,7 @@ def import_command(paths: tuple[str, ...], db_path: str, timeout: float,
                         s = import_file(db, source, name=display_name(path),
                                         reject_invalid=reject_invalid, progress=tick,
                                         jobs=(jobs or default_jobs(path))
-                                        if isinstance(source, Path) else 1)
+                                        if isinstance(source, Path) else 1, as_new=as_new)
                 except SourceError as e:
                     progress.say(f"priffe: {e}", err=True)
                     failed += 1
@@ -202,6 +208,11 @@ def import_command(paths: tuple[str, ...], db_path: str, timeout: float,
                     failed += 1
                     continue
                 if not quiet:
+                    for r in s.replaced:
+                        progress.say(str(msg("{file}:{line}: replaces deal {id}, stored from "
+                                             "{old}:{old_line} (kept in deal_history)",
+                                             file=r.source, line=r.line, id=r.deal_id,
+                                             old=r.old_source, old_line=r.old_line)))
                     progress.say(_summary_line(s))
                 for k in totals:
                     totals[k] += getattr(s, k)
