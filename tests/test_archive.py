@@ -412,3 +412,43 @@ def test_metadata_for_datasette(tmp_path: Path, archive: Path) -> None:
     out = tmp_path / "custom.json"
     res = run("metadata", "--db", str(archive), "-o", str(out))
     assert res.exit_code == 0 and json.loads(out.read_text("utf-8")) == meta
+
+
+# A score sheet whose claims hold numbers from the wild, each on its own line.
+HUGE = """\
+[Event "Klubbkväll"]
+[Site "Västerås"]
+[Date "1952.03.14"]
+[Rubber "1"]
+[Board "2"]
+[North "Ingeborg"]
+[Score "NS {score} EW 0"]
+[ScoreRubber "NS {total} EW 0"]
+[Settlement "N {settled};S 1;E 1;W 1"]
+"""
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_number_too_large_for_sqlite_is_a_located_finding(tmp_path: Path, jobs: int) -> None:
+    """Claims beyond 2**63 cannot go to an integer column: the record is stored and each
+    such claim is a warning at its tag (its rule named), never a silently empty column;
+    2**63 - 1 still fits and is stored."""
+    path = tmp_path / "stora.ppn"
+    big, fits = str(2**64), str(2**63 - 1)
+    path.write_text(HUGE.format(score=big, total=str(2**63), settled="9" * 20) + "\n"
+                    + HUGE.format(score=fits, total=fits, settled=fits).replace('[Board "2"]',
+                                                                                '[Board "3"]'),
+                    "utf-8")
+    db = tmp_path / "a.db"
+    res = run("import", str(path), "--db", str(db), "--jobs", str(jobs))
+    assert res.exit_code == 0 and "2 new" in res.stdout, res.output
+    with sqlite3.connect(db) as conn:
+        found = conn.execute("SELECT f.rule, f.line, f.col, f.message FROM findings f "
+                             "WHERE f.message LIKE '%beyond 2**63%' ORDER BY f.line").fetchall()
+        stored = conn.execute("SELECT claimed_score_ns, claimed_rubber_ns FROM deals "
+                              "ORDER BY line").fetchall()
+    conn.close()
+    assert [(rule, line) for rule, line, _, _ in found] == [("R15", 7), ("R23", 8), ("R23", 9)]
+    assert all(col and f"({rule})" in text for rule, _, col, text in found)
+    assert big in found[0][3] and "9" * 20 in found[2][3]
+    assert stored == [(None, None), (2**63 - 1, 2**63 - 1)]

@@ -9,6 +9,7 @@ in the engine's API is a change here only.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -18,7 +19,7 @@ from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import PLAYER_TAGS, Location, Record
 from priffe_records.format.values import is_unspecified
 from priffe_records.game.cards import SEATS, Seat
-from priffe_records.game.language import Message, render
+from priffe_records.game.language import Message, msg, render
 from priffe_records.rules.family import PartieBooks, PartieOutcome, family_for
 from priffe_records.rules.findings import Finding, sort_key
 from priffe_records.rules.partie import parties, steps
@@ -152,6 +153,39 @@ def _pair(value: str | None) -> SidePoints | None:
         return None
 
 
+# The claims whose numbers go to integer columns, with the rule each belongs to.
+_CLAIMS = (("Score", "R15"), ("ScoreRubber", "R23"), ("Settlement", "R23"))
+_LONG_NUMBER = re.compile(r"\d{19}")  # 2**63 has 19 digits: shorter numbers always fit
+
+
+def _numbers(tag: str, text: str) -> Iterable[int]:
+    try:
+        if tag == "Settlement":
+            return parse_settlement(text).values()
+        points = parse_points(text)
+    except ValueError:
+        return ()  # not a claim at all: the rules say so
+    return (points.ns, points.ew)
+
+
+def _unstorable(record: Record) -> tuple[FindingRow, ...]:
+    """A located warning for each claimed number a SQLite integer cannot hold: its
+    column stays empty, so the archive says why, at the tag (the text keeps it)."""
+    out = []
+    for tag, rule in _CLAIMS:
+        text = known(record.get(tag))
+        if text is None or _LONG_NUMBER.search(text) is None:
+            continue
+        if any(abs(n) > _INT64 for n in _numbers(tag, text)):
+            found = record.tag(tag)
+            where = (found.value_location or found.location) if found is not None else None
+            out.append(FindingRow.at(rule, "warning", msg(
+                "{tag} \"{value}\": a number beyond 2**63 cannot be stored as a number; the "
+                "archive keeps it in the record's text only ({rule})", tag=tag, value=text,
+                rule=rule), where or record.location))
+    return tuple(out)
+
+
 _SEAT_TAGS = tuple((seat.value, seat.side.value, PLAYER_TAGS[seat]) for seat in SEATS)
 
 
@@ -178,7 +212,7 @@ def _facts(record: Record) -> DealFacts:
         claimed_rubber_ns=total.ns if total else None,
         claimed_rubber_ew=total.ew if total else None,
         seats=_seats(record), commentary=" ".join(c.text.strip() for c in record.comments()),
-        game=family_for(record.get("Scoring")).name)
+        game=family_for(record.get("Scoring")).name, findings=_unstorable(record))
 
 
 def _pref_computed(line: PrefLine, base: DealFacts) -> DealFacts:
@@ -297,7 +331,7 @@ def check_partie(group: Sequence[Record | BadRecord]) -> PartieCheck:
                 per_item[f.record - 1].append(_row(f))
             else:
                 loose.append(_row(f))
-    deals = tuple(replace(d, findings=tuple(found)) if found else d
+    deals = tuple(replace(d, findings=(*found, *d.findings)) if found else d
                   for d, found in zip(facts, per_item, strict=True))
     return PartieCheck(deals, tuple(rubbers), tuple(loose))
 
@@ -372,7 +406,8 @@ def check_stream(group: Iterable[Record | BadRecord]) -> Iterator[Checked]:
         own = [f for f in found if f.record == step.position]
         yield from (_row(f) for f in found if f.record != step.position)
         own.sort(key=sort_key)
-        yield replace(facts, findings=tuple(_row(f) for f in own)) if own else facts
+        yield replace(facts, findings=(*(_row(f) for f in own), *facts.findings)) \
+            if own else facts
     yield from close()
 
 
@@ -396,7 +431,7 @@ def _settled(result: PartieOutcome, held: dict[int, tuple[DealFacts, list[Findin
             loose.append(_row(f))
     for i, d in facts.items():
         own = sorted(found[i], key=sort_key)
-        yield replace(d, findings=tuple(_row(f) for f in own)) if own else d
+        yield replace(d, findings=(*(_row(f) for f in own), *d.findings)) if own else d
     if isinstance(result, PartieResult):
         yield from (_rubber(end, last_of.get(end.rubber)) for end in result.rubbers)
     yield from loose
