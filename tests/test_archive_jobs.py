@@ -20,7 +20,7 @@ from test_engine_equivalence import several_parties
 
 from priffe_records.archive import workers
 from priffe_records.archive.schema import open_archive
-from priffe_records.archive.store import FileSummary, import_file
+from priffe_records.archive.store import FileSummary, Store, import_file
 from priffe_records.rules import parallel
 
 
@@ -120,3 +120,63 @@ def test_ctrl_c_with_jobs_rolls_the_file_back(tmp_path: Path) -> None:
     assert f"interrupted: {big} was rolled back" in err and "Traceback" not in err
     assert {t: count(db, t) for t in before} == before
     consistent(db)
+
+
+def _noting_pieces(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, bool]]:
+    """Each piece's size in bytes, and whether its worker sent it back as rows."""
+    seen: list[tuple[int, bool]] = []
+    real = workers.map_parties
+
+    def noting(*args: Any, **kw: Any) -> Iterator[Any]:
+        for done in real(*args, **kw):
+            seen.append((done.piece.end - done.piece.start, done.value is not None))
+            yield done
+
+    monkeypatch.setattr(workers, "map_parties", noting)
+    return seen
+
+
+def test_jobs_send_small_slices_and_stream_a_huge_partie(
+        tmp_path: Path, pieces: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Memory with --jobs stays about one job's: a worker sends rows (some 14 times the
+    bytes) only for a slice of at most ROWS_AT_MOST bytes, cut near SLICE whatever the
+    file's size; a longer partie is only outlined and streamed here. The database and
+    the output are one job's."""
+    monkeypatch.setattr(workers, "SLICE", 1 << 12)
+    monkeypatch.setattr(workers, "ROWS_AT_MOST", 1 << 14)
+    seen = _noting_pieces(monkeypatch)
+    small = big_file(tmp_path / "small.ppn", 16, seed=500).read_text("utf-8")
+    huge = partie_file(tmp_path / "huge.ppn", 501, rubbers=6, event="Maraton").read_text("utf-8")
+    huge = huge.replace("% PPN 1.0\n% EXPORT\n", "")  # one file header, at the top
+    assert len(huge.encode()) > 1 << 14
+    src = tmp_path / "in.ppn"
+    src.write_text("\n".join([small, huge, small.replace("Höstpartiet", "Vårpartiet")
+                              .replace("% PPN 1.0\n% EXPORT\n", "")]), "utf-8")
+    out = []
+    for jobs in ("1", "2"):
+        db = tmp_path / f"m{jobs}.db"
+        res = run("import", str(src), "--db", str(db), "--jobs", jobs)
+        out.append((res.exit_code, res.stdout, _tables(db)))
+    assert out[1] == out[0] and out[0][0] == 0
+    assert [rows for _, rows in seen].count(True) > 4
+    assert all(size <= workers.ROWS_AT_MOST for size, rows in seen if rows)
+    assert any(not rows and size > len(huge.encode()) for size, rows in seen)
+
+
+def test_jobs_write_raw_texts_500_at_a_time(tmp_path: Path, pieces: list[int],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """The raw texts of the rows workers send are written as they come, as one job writes
+    them, not all kept until the end of the file."""
+    held: list[int] = []
+    real = Store.flush_raws
+
+    def noting(self: Store) -> None:
+        held.append(len(self.raws))
+        real(self)
+
+    monkeypatch.setattr(Store, "flush_raws", noting)
+    src = big_file(tmp_path / "many.ppn", 260, seed=520)
+    two = _import(src, tmp_path / "two.db", 2)
+    assert two.records > 1000 and pieces[-1] > 3
+    assert 0 < max(held) <= 500
+    assert count(tmp_path / "two.db", "raw_texts") == two.records

@@ -76,7 +76,7 @@ def cut_before(monkeypatch: pytest.MonkeyPatch, path: Path, records: list[int]) 
     chosen = [(o, data.count(b"\n", 0, o) + 1) for o in fresh_starts(data)]
     chosen = [(o, line) for o, line in chosen if line in lines]
     assert len(chosen) == len(records)
-    monkeypatch.setattr(parallel, "_cuts", lambda f, size, step: iter(chosen))
+    monkeypatch.setattr(parallel, "_cuts", lambda f, size, jobs, most: iter(chosen))
 
 
 def test_a_partie_across_a_cut_is_checked_again_in_one_slice(

@@ -256,9 +256,13 @@ class Store:
         """A record's canonical hash is known: remember its raw text's (when it has one)."""
         raw = self.raw_keys.pop(id(record), None)
         if raw is not None:
-            self.raws.append((raw, digest))
-            if len(self.raws) >= 500:
-                self.flush_raws()
+            self.remember_raw(raw, digest)
+
+    def remember_raw(self, raw: bytes, digest: str) -> None:
+        """Note a raw text's canonical hash; written 500 at a time (memory stays flat)."""
+        self.raws.append((raw, digest))
+        if len(self.raws) >= 500:
+            self.flush_raws()
 
     def flush_raws(self) -> None:
         if self.raws:

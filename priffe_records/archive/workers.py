@@ -12,11 +12,15 @@ A partie with deals already stored (a correction, a file that grew, a partie the
 file repeats) needs the whole-partie classification of the one-process path: its
 slice is read again here and stored that way. A file that is not cut (small, one
 partie, or one the reader must read whole) is streamed here as with one job.
+
+Memory stays about one job's whatever the file: a slice's rows take some 14 times its
+bytes, so slices are small (:data:`SLICE`) and at most ``2 * jobs`` are out at a time;
+a slice that could not be cut that small (one huge partie, or the rest of a file whose
+parties the cuts kept missing) is only outlined by its worker and streamed here.
 """
 
 from __future__ import annotations
 
-import io
 from collections import deque
 from collections.abc import Callable, Iterator
 from functools import partial
@@ -43,6 +47,9 @@ from priffe_records.format.splitter import Chunk, Decoded, split
 from priffe_records.rules.gcscope import collector_tuned
 from priffe_records.rules.parallel import Piece, Sliced, map_parties
 
+SLICE = 1 << 19  # bytes of file per slice sent back as rows (about 7 MB of them)
+ROWS_AT_MOST = 2 * SLICE  # a bigger slice is streamed by the parent, not sent as rows
+
 # One record as a worker sends it: the store's view of it, its rows ready to insert
 # (rows.ready: canonical text and hash included), its raw key (None: it has none).
 Sent = tuple[Described, Ready, bytes | None]
@@ -53,9 +60,14 @@ SentPartie = tuple[Head | None, PartieKey | None,
 
 
 def check_piece(piece: Piece, *, label: str) -> Sliced[list[SentPartie] | None]:
-    """In a worker: read one slice and check each of its parties (see the module doc)."""
+    """In a worker: read one slice and check each of its parties (see the module doc).
+
+    A slice over :data:`ROWS_AT_MOST` is only outlined (its records and parties counted,
+    value ``None``): the parent streams it, in the memory of one partie.
+    """
     if piece.whole:
         return Sliced(None, 0, None, None)  # not cut: the parent streams the file itself
+    rows = piece.end - piece.start <= ROWS_AT_MOST
     parties: list[SentPartie] = []
     count = 0
     opens = False  # the slice's first item is a record (so it opens a partie)
@@ -76,16 +88,18 @@ def check_piece(piece: Piece, *, label: str) -> Sliced[list[SentPartie] | None]:
                         opens = opens or count == 1
                         if not head:
                             head.append(record)
-                        text = canonical_text(record)
-                    else:
-                        text = record.text
-                    line = record.location.line if record.location else 0
-                    queue.append((text, content_hash(text), line, describe(record),
-                                  keys.pop(id(record), None)))
+                    raw = keys.pop(id(record), None)
+                    if rows:
+                        text = canonical_text(record) if isinstance(record, Record) \
+                            else record.text
+                        line = record.location.line if record.location else 0
+                        queue.append((text, content_hash(text), line, describe(record), raw))
                     yield record
 
             events: list[Sent | engine.RubberFacts | engine.FindingRow] = []
-            for checked in engine.check_stream(fed()):
+            if not rows:
+                deque(fed(), maxlen=0)  # outlined: its parties and records counted only
+            for checked in engine.check_stream(fed()) if rows else ():
                 if isinstance(checked, engine.DealFacts):
                     text, digest, line, desc, raw = queue.popleft()
                     events.append((desc, ready(text, digest, line, desc, checked), raw))
@@ -94,16 +108,18 @@ def check_piece(piece: Piece, *, label: str) -> Sliced[list[SentPartie] | None]:
             parties.append((head_of(head[0]), partie_key(head[0]), events) if head
                            else (None, None, events))
     first = parties[0][0] if parties and opens else None
-    return Sliced(parties, count, first, parties[-1][0] if parties else None)
+    return Sliced(parties if rows else None, count, first,
+                  parties[-1][0] if parties else None)
 
 
 def _chunks(piece: Piece) -> Iterator[Chunk]:
-    """The reader's chunks of a piece, numbered as in the file."""
+    """The reader's chunks of a piece, numbered as in the file, read as they are wanted."""
     if piece.whole:
         with open(piece.path, "rb") as fh:
             yield from split(Decoded(fh))
         return
-    yield from split(Decoded(io.BytesIO(piece.data())), piece.first_line)
+    with piece.open() as fh:
+        yield from split(Decoded(fh), piece.first_line)
 
 
 def store_pieces(store: Store, path: str, label: str, jobs: int, summary: dict[str, int],
@@ -121,7 +137,7 @@ def store_pieces(store: Store, path: str, label: str, jobs: int, summary: dict[s
         if progress is not None:
             progress(done_bytes, records)
 
-    for done in map_parties(path, partial(check_piece, label=label), jobs=jobs):
+    for done in map_parties(path, partial(check_piece, label=label), jobs=jobs, most=SLICE):
         sent = done.value
         if sent is None or _needs_whole(store, sent, written):
             reader = RawReader(_chunks(done.piece), label, store.known if skip else None)
@@ -169,7 +185,7 @@ def _store_sent(store: Store, key: PartieKey | None,
             desc, r, raw = event
             digest = digest_of(r)
             if raw is not None:
-                store.raws.append((raw, digest))
+                store.remember_raw(raw, digest)
             kind: Kind = "elsewhere" if digest in seen or digest in stored else "new"
             seen.add(digest)
             writer.deal(_Item(None, "", digest, 0, kind, sent=desc), r)

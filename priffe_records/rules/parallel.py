@@ -17,6 +17,8 @@ Exactness is by construction, and checked:
   worker reports the partie its first record opens and its last partie, and when the
   first record opens none (an unreadable record, a diagram, another game) or continues
   the slice before's last partie, the two slices are done again as one.
+
+A worker ends with its parent, even one killed with SIGKILL (:func:`bound_to_parent`).
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ from priffe_records.rules.priffe.options import PRESETS, Options
 
 SMALL_FILE = 2_000_000  # bytes (about 3,000 deals): below this one process is as fast
 _MIN_SLICE = 1 << 18  # bytes: smaller slices cost more in messages than they save
-_MAX_SLICE = 1 << 23  # bytes: a bound on what one result holds
+_MAX_SLICE = 1 << 23  # bytes: a bound on what one result holds (and on a record sought)
 _BLOCK = 1 << 20  # bytes read at a time while cutting
 _TAIL = 1 << 10  # bytes kept for a match that a block boundary cut short
 _MERGES = 3  # merges in a row after which the rest of the file is one piece
@@ -77,12 +79,39 @@ class Piece:
             f.seek(self.start)
             return f.read(self.end - self.start)
 
+    def open(self) -> IO[bytes]:
+        """The slice's bytes as a stream, read from the file as they are wanted."""
+        f = open(self.path, "rb")  # noqa: SIM115 - the stream returned closes it
+        f.seek(self.start)
+        return io.BufferedReader(_Span(f, self.end - self.start))
+
     def records(self, name: str) -> Iterator[Record | BadRecord]:
         """The reader's records of the slice (``errors="collect"``), located as in the file."""
         if self.whole:
             return read(self.path, errors="collect", name=name)
         return read(io.BytesIO(self.data()), errors="collect", name=name,
                     first_line=self.first_line)
+
+
+class _Span(io.RawIOBase):
+    """The next ``left`` bytes of an open file, as a stream of their own (closes the file)."""
+
+    def __init__(self, f: IO[bytes], left: int) -> None:
+        self.f, self.left = f, left
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b: Any) -> int:
+        want = min(len(b), self.left)
+        data = self.f.read(want) if want > 0 else b""
+        b[:len(data)] = data
+        self.left -= len(data)
+        return len(data)
+
+    def close(self) -> None:
+        self.f.close()
+        super().close()
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +166,8 @@ def _load() -> float:
 
 
 def map_parties(path: str | os.PathLike[str], work: Callable[[Piece], Sliced[R]], *,
-                jobs: int, window: int | None = None) -> Iterator[Done[R]]:
+                jobs: int, window: int | None = None, most: int = _MAX_SLICE
+                ) -> Iterator[Done[R]]:
     """``work`` on slices of whole parties of the file, in ``jobs`` worker processes;
     the values in file order.
 
@@ -149,14 +179,16 @@ def map_parties(path: str | os.PathLike[str], work: Callable[[Piece], Sliced[R]]
     ``work`` runs again on the merged piece, so each value covers whole parties.
 
     At most ``window`` pieces (default ``2 * jobs``) are out at a time, so memory is
-    bounded by the window, not by the file. After three merges in a row the rest of the
-    file is one piece (the guesses at the parties are failing: no quadratic re-runs).
+    bounded by the window, not by the file; a piece is cut at the first new partie after
+    ``most`` bytes (a work whose value is large in memory asks for small pieces). After
+    three merges in a row the rest of the file is one piece (the guesses at the parties
+    are failing: no quadratic re-runs).
     With ``jobs == 1``, a small file or a file that cannot be cut (see the module
     docstring), ``work`` runs here on the whole file.
     A worker's exception is raised here; the pieces not started are cancelled.
     """
     name = os.fspath(path)
-    cuts = _cuts_of(name, jobs)
+    cuts = _cuts_of(name, jobs, most)
     if cuts is None:
         whole = Piece(name, 0, os.path.getsize(name), 1, 0, whole=True)
         yield Done(whole, 0, work(whole).value)
@@ -234,7 +266,7 @@ def watch_parent(parent: int, every: float = _WATCH_EVERY) -> None:
     os._exit(1)
 
 
-def _cuts_of(path: str, jobs: int) -> Iterator[Piece] | None:
+def _cuts_of(path: str, jobs: int, most: int) -> Iterator[Piece] | None:
     """The pieces of the file as they are found, or ``None`` for one piece."""
     size = os.path.getsize(path)
     if jobs < 2 or size < 2 * _MIN_SLICE:
@@ -242,7 +274,7 @@ def _cuts_of(path: str, jobs: int) -> Iterator[Piece] | None:
     with open(path, "rb") as f:
         if not sliceable(f):
             return None
-    found = _pieces(path, size, jobs)
+    found = _pieces(path, size, jobs, most)
     first = next(found)
     if first.end == size:
         found.close()
@@ -255,16 +287,18 @@ def _chain(first: Piece, rest: Iterator[Piece]) -> Iterator[Piece]:
     yield from rest
 
 
-def _pieces(path: str, size: int, jobs: int) -> Generator[Piece, None, None]:
+def _pieces(path: str, size: int, jobs: int, most: int = _MAX_SLICE
+            ) -> Generator[Piece, None, None]:
     start, line, index = 0, 1, 0
     with open(path, "rb") as f:
-        for cut, cut_line in _cuts(f, size, jobs):
+        for cut, cut_line in _cuts(f, size, jobs, most):
             yield Piece(path, start, cut, line, index)
             start, line, index = cut, cut_line, index + 1
     yield Piece(path, start, size, line, index)
 
 
-def _cuts(f: IO[bytes], size: int, jobs: int) -> Iterator[tuple[int, int]]:
+def _cuts(f: IO[bytes], size: int, jobs: int, most: int = _MAX_SLICE
+          ) -> Iterator[tuple[int, int]]:
     """(byte offset, line number) of each cut, in order: at the first record that starts
     afresh at least ``step()`` bytes after the cut before and whose raw Event, Site and Date
     differ from the record before it. One pass over the bytes, memory bounded by a block
@@ -274,7 +308,7 @@ def _cuts(f: IO[bytes], size: int, jobs: int) -> Iterator[tuple[int, int]]:
     def step(at: int) -> int:
         """The next slice's size: a share of what is left (guided: the slices shrink
         towards the end, so the last ones keep both workers busy until the end)."""
-        return min(max((size - at) // (jobs * 4), _MIN_SLICE), _MAX_SLICE)
+        return min(max((size - at) // (jobs * 4), _MIN_SLICE), most)
 
     target = step(0)
     last: int | None = None  # the latest record start seen
