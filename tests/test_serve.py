@@ -120,6 +120,7 @@ def test_a_deal_page_is_the_replay_viewer(server: str, archive: Path, tmp_path: 
 def test_a_partie_page_is_its_score_sheet(server: str) -> None:
     status, html = get(server + "/klubb/parties/1/sheet")
     assert status == 200 and "Standings" in html and "Σ NS" in html
+    assert "@page { size: A4;" in html  # the printable page of priffe score --html
     assert 'href="/klubb/parties/1/sheet"' in get(server + "/klubb/parties")[1]
     assert get(server + "/klubb/parties/99999/sheet")[0] == 404
 

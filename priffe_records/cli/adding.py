@@ -1,4 +1,4 @@
-"""``priffe add``: typing an evening deal by deal, each checked before it is saved.
+"""``priffe add`` and ``priffe sheet-import``: an evening typed deal by deal, or from a sheet.
 
 The questions and the reading of answers live here; what an answer means,
 where the deal goes and what the rules say about it come from
@@ -18,11 +18,14 @@ import click
 from rich.console import Console
 
 from priffe_records.cli.common import EXIT_FINDINGS, EXIT_OK, UserError, preset_option, user_errors
+from priffe_records.cli.inputs import display_name, is_stdin, stdin_bytes
+from priffe_records.cli.making import emit_records
 from priffe_records.cli.report import SheetView
 from priffe_records.format.atomic import write_text_atomically
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.reader import read
 from priffe_records.format.record import PLAYER_TAGS, Record
+from priffe_records.format.sheet_rows import read_rows
 from priffe_records.game.calls import Contract
 from priffe_records.game.cards import SEATS, Seat, Side
 from priffe_records.game.language import Message, msg, msg_n
@@ -43,7 +46,8 @@ from priffe_records.rules.entry import (
 )
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.priffe.options import Options
-from priffe_records.rules.priffe.sheet import PartieSheet, score_parties
+from priffe_records.rules.priffe.sheet import PartieSheet, fill_records, score_parties
+from priffe_records.rules.spreadsheet import import_rows
 
 T = TypeVar("T")
 CORRECT = {"", "c", "correct", "r", "rätta", "ratta"}  # the default is to correct
@@ -258,4 +262,55 @@ def add_command(file: str, options: Options) -> None:
     sys.exit(EXIT_OK)
 
 
-COMMANDS: list[click.Command] = [add_command]
+@click.command("sheet-import")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
+              help="Write the PPN records to this new file instead of standard output.")
+@click.option("--force", is_flag=True, help="With -o: replace an existing file.")
+@click.option("--event", help="The Event tag (else the sheet's Event row, else '?').")
+@click.option("--site", help="The Site tag (else the sheet's Site row).")
+@click.option("--date", metavar="YYYY.MM.DD", help="The Date tag (else the sheet's Date row).")
+@click.option("-p", "--player", "players", multiple=True, metavar="NAME",
+              help="A player, in seat order N, E, S, W (else the sheet's North … West rows).")
+@click.option("--dealer", type=click.Choice(["N", "E", "S", "W"], case_sensitive=False),
+              default="N", show_default=True,
+              help="The first dealer, when the sheet has no Dealer column.")
+@click.option("--fill", is_flag=True,
+              help="Also write the computed Score, Honours, ScoreRubber and Settlement.")
+@preset_option
+def sheet_import_command(file: str, output: str | None, force: bool, event: str | None,
+                         site: str | None, date: str | None, players: tuple[str, ...],
+                         dealer: str, fill: bool, options: Options) -> None:
+    """Turn a spreadsheet of one partie (CSV, TSV, xlsx) into PPN: one row a deal.
+
+    Columns are found by their headings, Swedish or English: Board/Giv,
+    Dealer/Given, Contract/Kontrakt, Declarer/Spelförare, Tricks/Stick, and
+    optionally Score/Poäng and Honours/Honnörer. Rows above the headings may
+    name the partie: Event, Site, Date and the players (Nord, Öst …). Every
+    bad cell is an error with its row and column, and the deals are checked
+    by the rules; on any error nothing is written (exit 1). '-' reads CSV
+    from standard input; .xlsx needs the 'sheet' extra (openpyxl).
+    """
+    name = display_name(file)
+    given = {k: v for k, v in (("Event", event), ("Site", site), ("Date", date)) if v}
+    given |= {PLAYER_TAGS[s]: n for s, n in zip(SEATS, players, strict=False)}
+    with user_errors():
+        data = stdin_bytes().read() if is_stdin(file) else None
+        got = import_rows(read_rows(file, data), name, given=given,
+                          first_dealer=Seat(dealer.upper()), options=options)
+        refuse_preference(got.records)
+    for problem in got.problems:
+        click.echo(str(problem), err=True)
+    errors = sum(p.is_error for p in got.problems)
+    if errors:
+        raise UserError(msg_n("{file}: {n} error; nothing written",
+                              "{file}: {n} errors; nothing written", errors, file=name),
+                        EXIT_FINDINGS)
+    records = got.records
+    if fill:
+        records = fill_records(records, score_parties(records, options=options))
+    emit_records(records, output, force)
+    sys.exit(EXIT_OK)
+
+
+COMMANDS: list[click.Command] = [add_command, sheet_import_command]

@@ -7,8 +7,8 @@ pages to every priffe archive Datasette serves:
 * ``/DB/deals/ID/replay`` — the self-contained hand viewer, the same page
   ``priffe replay --html`` writes, built from the partie the deal belongs to
   (so games and rubber totals are the importer's);
-* ``/DB/parties/ID/sheet`` — the partie's score sheet as ``priffe score``
-  prints it.
+* ``/DB/parties/ID/sheet`` — the partie's score sheet, the printable page
+  ``priffe score --html`` writes (one A4 page a partie).
 
 and links to them from the ``ppn`` column of ``deals`` and the ``event``
 column of ``parties``. It reads only what the archive stores and renders
@@ -32,6 +32,7 @@ from priffe_records.archive.query import QueryError, partie_of_deal, partie_text
 from priffe_records.cli.preference_report import PrefSheetView
 from priffe_records.cli.replay import records_of_deal, replays_of
 from priffe_records.cli.report import SheetView
+from priffe_records.cli.sheet_page import printable_page
 from priffe_records.format.reader import loads
 from priffe_records.format.record import Record
 from priffe_records.game.language import language
@@ -78,7 +79,11 @@ async def deal_page(datasette: Any, request: Any) -> Response:
 
 
 def sheet_html(records: list[Record]) -> str:
-    """The score sheet(s) of the records as one HTML page (rich's own export)."""
+    """The score sheet(s) of the records as one HTML page: the printable page of
+    ``priffe score --html`` for Priffe, rich's own export of the terminal view for Préférence."""
+    sheets = [s for s in score_parties(records, options=PRESETS["sv"]) if s.rows]
+    if sheets and not any(p.rows for p in score_preference(records)):
+        return printable_page(records, sheets)
     console = Console(record=True, width=SHEET_WIDTH, color_system="truecolor",
                       force_terminal=True, file=io.StringIO())
     for sheet in score_parties(records, options=PRESETS["sv"]):

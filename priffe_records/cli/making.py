@@ -26,7 +26,7 @@ GAME_OPTION = click.option("--game", type=click.Choice(GAMES), default="priffe",
                            help="Priffe (four players) or Austrian Préférence (three: N, E, S).")
 
 
-def _emit(records: list[Record], output: str | None, force: bool) -> None:
+def emit_records(records: list[Record], output: str | None, force: bool) -> None:
     """The records as a PPN file on stdout, or in a new file (an existing one only with --force)."""
     text = dumps(records)
     if output is None or output == "-":
@@ -77,8 +77,8 @@ def new_command(players: tuple[str, ...], event: str, site: str, date: str | Non
         raise UserError(msg("in {game} the dealer is one of {seats}", game=game,
                             seats=", ".join(s.value for s in table)))
     when = date or datetime.date.today().strftime("%Y.%m.%d")
-    _emit(skeleton(game, deals=deals, dealer=first, players=players, event=event, site=site,
-                   date=when), output, force)
+    emit_records(skeleton(game, deals=deals, dealer=first, players=players, event=event,
+                          site=site, date=when), output, force)
     sys.exit(EXIT_OK)
 
 
@@ -103,7 +103,7 @@ def deal_command(count: int, seed: int | None, play: bool, game: str, output: st
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
         click.echo(str(msg("seed {seed} (repeat with --seed {seed})", seed=seed)), err=True)
-    _emit(random_deals(game, count, seed=seed, played=play), output, force)
+    emit_records(random_deals(game, count, seed=seed, played=play), output, force)
     sys.exit(EXIT_OK)
 
 

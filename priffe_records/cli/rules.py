@@ -32,6 +32,7 @@ from priffe_records.cli.inputs import display_name, is_stdin, open_input
 from priffe_records.cli.output import Output, emit, output_options
 from priffe_records.cli.preference_report import PrefSheetView
 from priffe_records.cli.report import FindingsReport, SheetView, summary
+from priffe_records.cli.sheet_page import write_sheet_files
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.reader import read
 from priffe_records.format.record import Record
@@ -234,11 +235,15 @@ def validate_command(files: tuple[str, ...], out: Output, conventions: bool, qui
               help="With --fill: replace wrong claimed values instead of refusing.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
               help="With --fill: write here ('-' for stdout) instead of rewriting FILE.")
+@click.option("--html", "html_out", type=click.Path(dir_okay=False, allow_dash=True),
+              help="Write the score sheet as a printable page (one A4 page a partie) here.")
+@click.option("--csv", "csv_out", type=click.Path(dir_okay=False, allow_dash=True),
+              help="Write the deals as spreadsheet rows here (what sheet-import reads).")
 @quiet_verbose_options(quiet="Errors only: no score sheet.",
                        verbose="Also list each check that passed, record by record.")
 @preset_option
-def score_command(file: str, fill: bool, force: bool, output: str | None,
-                  options: Options, quiet: bool, verbose: bool) -> None:
+def score_command(file: str, fill: bool, force: bool, output: str | None, html_out: str | None,
+                  csv_out: str | None, options: Options, quiet: bool, verbose: bool) -> None:
     """Print the score sheet of the partie(s) in FILE: deals, rubber ends, standings.
 
     FILE '-' reads standard input; with --fill the filled records then go to
@@ -259,6 +264,9 @@ def score_command(file: str, fill: bool, force: bool, output: str | None,
                 click.echo(str(e), err=True)
         sheets = score_parties(records, options=options)
         pref_sheets = score_preference(records)
+        if html_out or csv_out:  # the sheet goes to the file(s), not the terminal
+            write_sheet_files(html_out, csv_out, records, sheets)
+            quiet = True
     for sheet in sheets if not quiet else ():
         if sheet.rows:
             console.print(SheetView(sheet))

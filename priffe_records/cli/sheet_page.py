@@ -1,0 +1,146 @@
+"""``priffe score --html`` and ``--csv``: the score sheet to print, and as spreadsheet rows.
+
+The printable page shows the cells of the terminal sheet (:mod:`priffe_records.cli.report`
+builds them; the page reuses them, so the two never differ): one A4 page a
+partie with its deals, rubber ends, standings and each rubber's settlement,
+the club's name and the date. It is black on white with rules, no colour
+carries meaning, and it is self-contained (no script, font or picture
+fetched), so it prints the same anywhere. The CSV is what ``priffe
+sheet-import`` reads back (:func:`priffe_records.rules.spreadsheet.sheet_table`).
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import sys
+from collections.abc import Sequence
+
+from priffe_records.cli.report import _COLUMNS, _deal_cells, _rubber_cells
+from priffe_records.format.atomic import write_text_atomically
+from priffe_records.format.errors import BadRecord
+from priffe_records.format.record import PLAYER_TAGS, Record
+from priffe_records.game.cards import SEATS
+from priffe_records.game.language import language, msg
+from priffe_records.game.words import seat_name
+from priffe_records.rules.priffe.sheet import DealRow, PartieSheet, RubberRow
+from priffe_records.rules.spreadsheet import sheet_first, sheet_table
+
+STYLE = """
+@page { size: A4; margin: 12mm 12mm 14mm 12mm; }
+* { box-sizing: border-box; }
+body { font: 8.5pt/1.2 "DejaVu Sans", Arial, sans-serif; color: #000; background: #fff;
+       margin: 0; }
+.partie { break-after: page; page-break-after: always; max-width: 186mm; margin: 0 auto; }
+.partie:last-child { break-after: auto; page-break-after: auto; }
+h1 { font-size: 14pt; margin: 0 0 1mm; }
+.when { margin: 0 0 1mm; font-size: 10pt; }
+.players { margin: 0 0 3mm; }
+table { border-collapse: collapse; width: 100%; }
+th, td { border: 0.4pt solid #000; padding: 0.3mm 1.2mm; vertical-align: top;
+         white-space: nowrap; }
+td.note { white-space: normal; width: 100%; }
+th { font-weight: bold; border-bottom: 1.2pt solid #000; }
+td.n { text-align: right; font-variant-numeric: tabular-nums; }
+td.c { text-align: center; }
+tr.rubber td { font-weight: bold; border-top: 1.2pt solid #000; border-bottom: 1.2pt solid #000; }
+tr { break-inside: avoid; }
+.after { display: flex; gap: 6mm; margin-top: 3mm; break-inside: avoid; }
+.after table { width: auto; }
+.after h2 { font-size: 10pt; margin: 0 0 1mm; }
+@media screen { body { margin: 8mm; } .partie { margin-bottom: 12mm; } }
+"""
+_ALIGN = {"right": "n", "center": "c"}
+
+
+def _cells(cells: Sequence[str], classes: Sequence[str]) -> str:
+    return "".join(f'<td class="{c}">{html.escape(text)}</td>' if c else
+                   f"<td>{html.escape(text)}</td>" for text, c in zip(cells, classes,
+                                                                        strict=True))
+
+
+def _players(records: Sequence[Record], sheet: PartieSheet) -> str:
+    first = records[sheet_first(sheet) - 1]
+    named = [f"{seat_name(s)}: {first.get(PLAYER_TAGS[s])}" for s in SEATS
+             if first.get(PLAYER_TAGS[s])]
+    return html.escape(" · ".join(named))
+
+
+def _standings(sheet: PartieSheet) -> str:
+    if not sheet.standings:
+        return ""
+    rows = "".join(f'<tr><td>{html.escape(name)}</td><td class="n">{pts:+d}</td></tr>'
+                   for name, pts in sheet.standings)
+    return (f'<div><h2>{html.escape(str(msg("Standings")))}</h2><table><tr>'
+            f'<th>{html.escape(str(msg("Player")))}</th><th>{html.escape(str(msg("Points")))}'
+            f"</th></tr>{rows}</table></div>")
+
+
+def _rubber_row(row: RubberRow) -> str:
+    """A rubber's end across the deal columns: its number, the totals, who won and the settlement.
+
+    The terminal's cells, laid out wider: the label over the deal columns, the
+    settlement over the last two.
+    """
+    cells = [html.escape(c) for c in _rubber_cells(row)]
+    return (f'<tr class="rubber"><td class="n">{cells[0]}</td><td colspan="7">{cells[2]}</td>'
+            f'<td class="n">{cells[8]}</td><td class="n">{cells[9]}</td>'
+            f'<td colspan="2" class="note">{cells[11]}</td></tr>')
+
+
+def partie_html(records: Sequence[Record], sheet: PartieSheet) -> str:
+    """One partie's section: heading, the sheet's table, the standings."""
+    classes = [_ALIGN.get(just, "") for _, just in _COLUMNS]
+    classes[-1] = "note"
+    head = "".join(f"<th>{html.escape(str(name))}</th>" for name, _ in _COLUMNS)
+    body: list[str] = []
+    for row in sheet.rows:
+        if isinstance(row, DealRow):
+            body.append(f"<tr>{_cells(_deal_cells(row), classes)}</tr>")
+        elif isinstance(row, RubberRow):
+            body.append(_rubber_row(row))
+    club = " · ".join(x for x in (sheet.event, sheet.site) if x) or str(msg("Partie"))
+    return (f'<section class="partie"><h1>{html.escape(club)}</h1>'
+            f'<p class="when">{html.escape(sheet.date or "")}</p>'
+            f'<p class="players">{_players(records, sheet)}</p>'
+            f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+            f'<div class="after">{_standings(sheet)}</div></section>')
+
+
+def printable_page(records: Sequence[Record | BadRecord], sheets: Sequence[PartieSheet]) -> str:
+    """The printable page: every partie with deals, one A4 page each, in the active language."""
+    good = [r if isinstance(r, Record) else Record() for r in records]
+    parts = "".join(partie_html(good, s) for s in sheets if s.rows)
+    title = html.escape(sheets[0].title if sheets else str(msg("Partie")))
+    return (f'<!DOCTYPE html>\n<html lang="{language()}"><head><meta charset="utf-8">'
+            f"<title>{title}</title><style>{STYLE}</style></head><body>{parts}</body></html>\n")
+
+
+def write_sheet_files(html_path: str | None, csv_path: str | None,
+                      records: Sequence[Record | BadRecord], sheets: Sequence[PartieSheet]
+                      ) -> None:
+    """``score --html`` and ``--csv``: each to its path ('-': standard output), atomically."""
+    if html_path:
+        _write(html_path, printable_page(records, sheets))
+    if csv_path:
+        _write(csv_path, sheet_csv(records, sheets))
+
+
+def sheet_csv(records: Sequence[Record | BadRecord], sheets: Sequence[PartieSheet]) -> str:
+    """Each partie's rows as ``sheet-import`` reads them, an empty row between parties."""
+    good = [r if isinstance(r, Record) else Record() for r in records]
+    buf = io.StringIO()
+    out = csv.writer(buf, lineterminator="\n")
+    for i, sheet in enumerate(s for s in sheets if s.rows):
+        if i:
+            out.writerow([])
+        out.writerows(sheet_table(good, sheet, language()))
+    return buf.getvalue()
+
+
+def _write(path: str, text: str) -> None:
+    if path == "-":
+        sys.stdout.write(text)
+    else:
+        write_text_atomically(path, text)

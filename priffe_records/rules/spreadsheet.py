@@ -1,0 +1,319 @@
+"""A partie as spreadsheet rows, one a deal, and back: ``sheet-import`` and ``score --csv``.
+
+A sheet holds, before its heading row, ``name, value`` rows for the partie
+(Event, Site, Date, the players), then a heading row and one row a deal.
+Columns are found by their Swedish or English headings, in any order and
+case; each cell is read by :mod:`priffe_records.rules.entry`, as ``priffe
+add`` reads an answer. Every bad cell is a problem located by row and
+column heading; the records are then checked by the rules engine, and its
+errors are located the same way.
+
+>>> rows = [(1, ["Datum", "2026.11.26"]), (2, ["Nord", "Anna"]),
+...         (3, ["Giv", "Kontrakt", "Spelförare", "Stick"]), (4, ["1", "Hjärter", "Ö", "10"])]
+>>> got = import_rows(rows, "k.csv")
+>>> [(r.get("Date"), r.get("North"), r.get("Declarer"), r.get("Result")) for r in got.records]
+[('2026.11.26', 'Anna', 'E', 'NS 3 EW 10')]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from typing import TypeVar
+
+from priffe_records.format.errors import PriffeError
+from priffe_records.format.record import PLAYER_TAGS, Record, Tag
+from priffe_records.format.values import is_unspecified
+from priffe_records.game.cards import SEATS, Seat, Side
+from priffe_records.game.language import Message, msg, render
+from priffe_records.rules.blank import next_dealer
+from priffe_records.rules.entry import (
+    DealEntry,
+    parse_contract,
+    parse_points,
+    parse_seat,
+    parse_tricks,
+    verified_text,
+    with_entry,
+)
+from priffe_records.rules.findings import Finding, Severity
+from priffe_records.rules.priffe.options import PRESETS, Options
+from priffe_records.rules.priffe.sheet import DealRow, PartieSheet
+from priffe_records.rules.validate import validate
+
+T = TypeVar("T")
+# Column -> the headings it is found by (compared case-folded, without dots and blanks).
+HEADINGS: dict[str, tuple[str, ...]] = {
+    "Board": ("board", "deal", "giv", "givnr", "nr", "no"),
+    "Dealer": ("dealer", "dlr", "given", "giver"),
+    "Contract": ("contract", "kontrakt", "slutbud"),
+    "Declarer": ("declarer", "decl", "spelförare"),
+    "Result": ("tricks", "result", "stick", "resultat"),
+    "Score": ("score", "poäng"),
+    "Honours": ("honours", "honors", "honnörer"),
+    # Players by seat, for a partie whose seats change at a rubber's end (R24): a name
+    # holds from its row on.
+    "North": ("north", "nord"), "East": ("east", "öst"), "South": ("south", "syd"),
+    "West": ("west", "väst"),
+}
+COMPUTED = ("Σ NS", "Σ EW")  # written by score --csv, computed again on import
+# Rows before the headings: the partie's tags.
+META: dict[str, tuple[str, ...]] = {
+    "Event": ("event", "evenemang", "tävling", "klubb"),
+    "Site": ("site", "plats", "ort"),
+    "Date": ("date", "datum"),
+    "North": ("north", "nord"), "East": ("east", "öst"), "South": ("south", "syd"),
+    "West": ("west", "väst"),
+    "Scoring": ("scoring", "regler"),
+}
+# What score --csv writes, per language (the import reads either).
+WRITTEN = {"en": {"Board": "Board", "Dealer": "Dealer", "Contract": "Contract",
+                  "Declarer": "Declarer", "Result": "Tricks", "Honours": "Honours",
+                  "Score": "Score"},
+           "sv": {"Board": "Giv", "Dealer": "Given", "Contract": "Kontrakt",
+                  "Declarer": "Spelförare", "Result": "Stick", "Honours": "Honnörer",
+                  "Score": "Poäng"}}
+META_WRITTEN = {"sv": {"Event": "Evenemang", "Site": "Plats", "Date": "Datum", "North": "Nord",
+                       "East": "Öst", "South": "Syd", "West": "Väst", "Scoring": "Regler"}}
+PLAYER_COLUMNS = tuple(PLAYER_TAGS[s] for s in SEATS)
+
+
+def _key(text: str) -> str:
+    return "".join(text.casefold().replace(".", " ").split())
+
+
+_BY_HEADING = {w: col for col, words in HEADINGS.items() for w in words}
+_BY_META = {_key(w): tag for tag, words in META.items() for w in (tag, *words)}
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A bad cell or a rule broken: where in the sheet (row, column heading) and what."""
+
+    file: str
+    row: int
+    column: str | None
+    text: Message | str
+    severity: Severity = Severity.ERROR
+    rule: str | None = None  # a rule the deal breaks; None for a cell that does not read
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.row}" + (f":{self.column}" if self.column else "")
+        rule = f" {self.rule}" if self.rule else ""
+        return f"{where}: {self.severity.word}{rule}: {render(self.text)}"
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity is Severity.ERROR
+
+
+@dataclass
+class Imported:
+    """The records a sheet gave, and every problem found; write only when none is an error."""
+
+    records: list[Record] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    rows: list[int] = field(default_factory=list)  # the sheet row of each record
+    heads: dict[str, str] = field(default_factory=dict)  # column -> its heading in the sheet
+
+    @property
+    def ok(self) -> bool:
+        return not any(p.is_error for p in self.problems)
+
+
+def _heading_row(rows: Sequence[tuple[int, list[str]]]) -> int | None:
+    """Index of the first row naming a contract column: the headings."""
+    for i, (_, cells) in enumerate(rows):
+        if any(_BY_HEADING.get(_key(c)) == "Contract" for c in cells):
+            return i
+    return None
+
+
+def _meta(rows: Sequence[tuple[int, list[str]]], file: str, out: Imported) -> dict[str, str]:
+    """The ``name, value`` rows above the headings; any other non-empty row is a warning."""
+    found: dict[str, str] = {}
+    for number, cells in rows:
+        if not any(cells):
+            continue
+        tag = _BY_META.get(_key(cells[0]))
+        if tag is None:
+            out.problems.append(Problem(file, number, None, msg(
+                "neither the headings (a Contract column) nor a row 'name, value' of Event, "
+                "Site, Date or a player: ignored"), Severity.WARNING))
+            continue
+        found[tag] = next((c for c in cells[1:] if c), "")
+    return found
+
+
+@dataclass
+class _Row:
+    """One deal row's cells by column, and the problems met reading them."""
+
+    number: int
+    cells: dict[str, str]
+    heads: dict[str, str]
+    file: str
+    problems: list[Problem]
+
+    def read(self, column: str, parse: Callable[[str], T]) -> T | None:
+        """The cell read by ``parse``; a problem (and ``None``) when it does not read."""
+        text = self.cells.get(column, "")
+        try:
+            return parse(text)
+        except PriffeError as e:
+            self.problems.append(Problem(self.file, self.number, self.heads[column], e.args[0]))
+            return None
+
+
+def _entry(row: _Row, players: Mapping[Seat, str]) -> DealEntry | None:
+    """The row's deal, or ``None`` with a problem per bad cell."""
+    contract = row.read("Contract", parse_contract)
+    declarer: Seat | None = None
+    wanted = bool(row.cells.get("Declarer")) or contract is None or contract.has_declarer
+    if wanted:
+        declarer = row.read("Declarer", lambda t: parse_seat(t, players))
+    # Without the declarer's side a bare count can only be checked as a count.
+    side = declarer.side if declarer is not None else Side.NS if wanted else None
+    tricks = row.read("Result", lambda t: parse_tricks(t, side))
+    score = row.read("Score", parse_points)
+    honours = row.read("Honours", parse_points)
+    if contract is None or tricks is None or (declarer is None and contract.has_declarer):
+        return None
+    return DealEntry(contract, declarer, tricks, score, honours)
+
+
+def _partie(meta: Mapping[str, str], given: Mapping[str, str]) -> dict[str, str]:
+    """The partie's tags: options win over the sheet's own rows; unknowns are ``?``."""
+    tags = {name: given.get(name) or meta.get(name) or "?"
+            for name in ("Event", "Site", "Date", *(PLAYER_TAGS[s] for s in SEATS))}
+    tags["Scoring"] = given.get("Scoring") or meta.get("Scoring") or PRESETS["sv"].scoring_tag()
+    return tags
+
+
+def _base(partie: Mapping[str, str], players: Mapping[Seat, str], board: str,
+          dealer: Seat | None) -> Record:
+    tags = [Tag(n, players[s] if s is not None else v) for n, v in partie.items()
+            for s in [_SEAT_OF.get(n)]]
+    tags.append(Tag("Board", board))
+    if dealer is not None:
+        tags.append(Tag("Dealer", dealer.value))
+    return Record(tuple(tags))
+
+
+_SEAT_OF = {PLAYER_TAGS[s]: s for s in SEATS}
+
+
+def import_rows(rows: Sequence[tuple[int, list[str]]], file: str, *,
+                given: Mapping[str, str] | None = None, first_dealer: Seat = Seat.N,
+                options: Options = PRESETS["sv"]) -> Imported:
+    """The partie a sheet holds, checked cell by cell and then by the rules.
+
+    ``given`` tags (from the command line) win over the sheet's own rows;
+    the dealer, when the sheet has no Dealer column or leaves a cell empty,
+    passes to the left from ``first_dealer`` (R3).
+    """
+    out = Imported()
+    head = _heading_row(rows)
+    if head is None:
+        out.problems.append(Problem(file, 1, None, msg(
+            "no heading row with a Contract column (Contract or Kontrakt)")))
+        return out
+    partie = _partie(_meta(rows[:head], file, out), given or {})
+    players = {s: partie[PLAYER_TAGS[s]] for s in SEATS}
+    columns = _columns(rows[head], file, out)
+    out.heads = {col: rows[head][1][i] for i, col in columns.items()}
+    missing = [f"{WRITTEN['en'][c]}/{WRITTEN['sv'][c]}" for c in ("Declarer", "Result")
+               if c not in out.heads]
+    if missing:
+        out.problems += [Problem(file, rows[head][0], None, msg("no {column} column", column=c))
+                         for c in missing]
+        return out
+    dealer: Seat | None = None
+    board = 0
+    for number, cells in rows[head + 1:]:
+        if not any(cells):
+            continue
+        row = _Row(number, {col: cells[i] if i < len(cells) else "" for i, col in columns.items()},
+                   out.heads, file, out.problems)
+        board = int(b) if (b := row.cells.get("Board", "")).isdigit() else board + 1
+        players |= {s: name for s in SEATS if (name := row.cells.get(PLAYER_TAGS[s]))}
+        typed = row.read("Dealer", partial(parse_seat, players=dict(players))) \
+            if row.cells.get("Dealer") else None
+        dealer = typed if typed is not None else (
+            first_dealer if dealer is None else next_dealer("priffe", dealer))
+        entry = _entry(row, players)
+        if entry is not None:
+            out.records.append(with_entry(_base(partie, players,
+                                                row.cells.get("Board") or str(board), dealer),
+                                          entry))
+            out.rows.append(number)
+    if out.ok:
+        _check(out, file, options)
+    return out
+
+
+def _columns(heading: tuple[int, list[str]], file: str, out: Imported) -> dict[int, str]:
+    """Cell index -> column, from the heading row; an unknown heading is a warning."""
+    number, cells = heading
+    columns: dict[int, str] = {}
+    for i, text in enumerate(cells):
+        col = _BY_HEADING.get(_key(text))
+        if col is not None and col not in columns.values():
+            columns[i] = col
+        elif text and text not in COMPUTED:
+            out.problems.append(Problem(file, number, text, msg(
+                "a column this program does not read: ignored"), Severity.WARNING))
+    return columns
+
+
+def _check(out: Imported, file: str, options: Options) -> None:
+    """The rules engine's errors and warnings, each at its row and (by its tag) column."""
+    _, again = verified_text(out.records, file)
+    for f in validate(again, options=options):
+        if f.severity is Severity.UNVERIFIABLE or f.record is None:
+            continue
+        out.problems.append(Problem(file, out.rows[f.record - 1],
+                                    _column_of(f, again[f.record - 1], out.heads), f.text,
+                                    f.severity, f.rule))
+
+
+def _column_of(f: Finding, rec: Record, heads: Mapping[str, str]) -> str | None:
+    """The sheet's heading of the tag a finding points at (by its line in the text written)."""
+    if f.location is None:
+        return None
+    for t in rec.tags:
+        loc = t.location
+        if loc is not None and loc.line == f.location.line:
+            return heads.get(t.name)
+    return None
+
+
+def sheet_table(records: Sequence[Record], sheet: PartieSheet, lang: str = "en"
+                ) -> list[list[str]]:
+    """A partie as rows :func:`import_rows` reads back to the same records.
+
+    The deal columns are the records' own values (the score as written, not
+    as computed); ``Σ NS``/``Σ EW`` are the running totals, for the reader.
+    """
+    first = records[sheet_first(sheet) - 1]
+    names = META_WRITTEN.get(lang, {})
+    table = [[names.get(tag, tag), value] for tag in META
+             if not is_unspecified(value := first.get(tag) or "")]
+    table.append([])
+    heads = dict(WRITTEN.get(lang, WRITTEN["en"]))
+    deals = [records[r.record - 1] for r in sheet.rows if isinstance(r, DealRow)]
+    if len({tuple(r.get(t) for t in PLAYER_COLUMNS) for r in deals}) > 1:  # seats changed
+        heads |= {t: names.get(t, t) for t in PLAYER_COLUMNS}
+    table.append([*heads.values(), *COMPUTED])
+    for row in sheet.rows:
+        if isinstance(row, DealRow):
+            rec = records[row.record - 1]
+            totals = [str(row.totals.ns), str(row.totals.ew)] if row.totals else ["", ""]
+            table.append([rec.get(tag) or "" for tag in heads] + totals)
+    return table
+
+
+def sheet_first(sheet: PartieSheet) -> int:
+    """The record number of the sheet's first deal."""
+    return next(r.record for r in sheet.rows if isinstance(r, DealRow))

@@ -1,0 +1,178 @@
+"""priffe sheet-import and score --csv: an evening kept in a spreadsheet, and back.
+
+tests/data/evening-sheet.csv is the evening of tests/data/evening-hand.ppn as a
+Swedish club keeps it in a spreadsheet program saved as CSV (semicolons, a
+title row, Swedish headings, seats as Ö and V, the declarer by name, tricks as
+the declarer's side's count, a column of notes the program does not read, and
+the seats changed at the second rubber).
+"""
+
+from __future__ import annotations
+
+import csv
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from conftest import DATA
+
+from priffe_records.cli import cli
+from priffe_records.format.reader import read
+from priffe_records.format.record import Record
+from priffe_records.format.sheet_rows import rows_of_text
+from priffe_records.rules.spreadsheet import import_rows
+
+HAND = DATA / "evening-hand.ppn"
+SHEET = DATA / "evening-sheet.csv"
+
+
+def invoke(*args: str, stdin: str | None = None) -> Result:
+    return CliRunner().invoke(cli, list(args), input=stdin)
+
+
+def bare(records: list[Record]) -> list[Record]:
+    """The records without the comments before them (a sheet has no place for those)."""
+    return [Record(r.tags) for r in records]
+
+
+def imported(path: Path, *args: str) -> list[Record]:
+    out = path.with_suffix(".ppn")
+    res = invoke("sheet-import", str(path), "-o", str(out), *args)
+    assert res.exit_code == 0, res.output
+    return list(read(out))
+
+
+def sheet_cells() -> list[list[str]]:
+    return [row for _, row in rows_of_text(SHEET.read_text(encoding="utf-8"), ".csv")]
+
+
+def test_csv_imports_to_the_hand_typed_records(tmp_path: Path) -> None:
+    sheet = tmp_path / "kväll.csv"
+    sheet.write_bytes(SHEET.read_bytes())
+    assert imported(sheet) == bare(list(read(HAND)))
+
+
+def test_tsv_and_latin1_csv_import_the_same(tmp_path: Path) -> None:
+    tsv = tmp_path / "kväll.tsv"
+    tsv.write_text("\n".join("\t".join(r) for r in sheet_cells()) + "\n", encoding="utf-8")
+    assert imported(tsv) == bare(list(read(HAND)))
+    excel = tmp_path / "excel.csv"  # what Excel in Sweden saves as "CSV"
+    excel.write_bytes(SHEET.read_text(encoding="utf-8").encode("cp1252"))
+    assert imported(excel) == bare(list(read(HAND)))
+
+
+def test_xlsx_imports_to_the_hand_typed_records(tmp_path: Path) -> None:
+    openpyxl = pytest.importorskip("openpyxl")
+    book = openpyxl.Workbook()
+    for row in sheet_cells():
+        # numbers as numbers, as a person types them into a spreadsheet program
+        book.active.append([int(c) if c.isdigit() else c or None for c in row])
+    path = tmp_path / "kväll.xlsx"
+    book.save(path)
+    assert imported(path) == bare(list(read(HAND)))
+
+
+def test_xlsx_without_openpyxl_names_the_extra(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "kväll.xlsx"
+    path.write_bytes(b"PK")
+    monkeypatch.setitem(sys.modules, "openpyxl", None)
+    res = invoke("sheet-import", str(path))
+    assert res.exit_code == 2
+    assert "priffe-records[sheet]" in res.stderr and "Traceback" not in res.output
+
+
+BAD = {  # (row, column) -> what goes into that cell
+    (11, 2): "Hjärterr",  # a typo: did you mean
+    (12, 3): "Gustav",  # nobody of that name plays
+    (13, 4): "14",  # more tricks than there are
+    (15, 1): "X",  # no seat
+    (18, 5): "fyrtio",  # not points
+}
+
+
+def bad_sheet(tmp_path: Path) -> Path:
+    rows = sheet_cells()
+    for (row, col), text in BAD.items():
+        rows[row - 1][col] = text
+    path = tmp_path / "fel.csv"
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        csv.writer(fh, delimiter=";").writerows(rows)
+    return path
+
+
+@pytest.mark.parametrize("lang", ["en", "sv"])
+def test_five_bad_cells_are_five_located_errors(tmp_path: Path, lang: str) -> None:
+    path = bad_sheet(tmp_path)
+    out = tmp_path / "out.ppn"
+    res = invoke("sheet-import", "--lang", lang, str(path), "-o", str(out))
+    assert res.exit_code == 1
+    errors = [line for line in res.stderr.splitlines() if (" error" in line or " fel" in line)
+              and line.startswith(str(path))]
+    assert [e.split(": ")[0] for e in errors] == [
+        f"{path}:11:Kontrakt", f"{path}:12:Spelförare", f"{path}:13:Stick", f"{path}:15:Given",
+        f"{path}:18:Poäng"], res.stderr
+    said = "\n".join(errors)
+    if lang == "en":
+        assert "did you mean 'Hjärter'?" in said and "nor a player (Anna, Bertil" in said
+        assert "nothing written" in res.stderr
+    else:
+        assert "menade du 'Hjärter'?" in said and "eller en spelare (Anna, Bertil" in said
+        assert "inget skrevs" in res.stderr
+    assert not out.exists()
+
+
+def test_a_rule_broken_is_located_at_its_row_and_column(tmp_path: Path) -> None:
+    rows = sheet_cells()
+    rows[10][5] = "NS 40"  # row 11: Hjärter by East making 10: the 40 is EW's
+    got = import_rows(list(enumerate(rows, 1)), "k.csv")
+    assert not got.ok
+    [problem] = [p for p in got.problems if p.is_error]
+    assert (problem.row, problem.column, problem.rule) == (11, "Poäng", "R14")
+    assert str(problem).startswith("k.csv:11:Poäng: error R14: Score says NS 40 EW 0")
+
+
+def test_options_win_over_the_sheets_rows(tmp_path: Path) -> None:
+    sheet = tmp_path / "kväll.csv"
+    sheet.write_bytes(SHEET.read_bytes())
+    got = imported(sheet, "--event", "Höstpartiet", "-p", "Anna", "-p", "Bertina")
+    assert {r.get("Event") for r in got} == {"Höstpartiet"}
+    assert got[0].get("East") == "Bertina" and got[6].get("East") == "Cecilia"
+
+
+def test_without_dealer_column_the_dealer_passes_to_the_left(tmp_path: Path) -> None:
+    path = tmp_path / "k.csv"
+    path.write_text("Kontrakt,Spelförare,Stick\nHjärter,Ö,10\nNoll,N,3\nSpela,S,8\n",
+                    encoding="utf-8")
+    got = imported(path, "--dealer", "W", "--date", "2026.12.01")
+    assert [r.get("Dealer") for r in got] == ["W", "N", "E"]
+    assert [r.get("Board") for r in got] == ["1", "2", "3"]
+
+
+@pytest.mark.parametrize("lang", ["en", "sv"])
+def test_score_csv_round_trips_through_sheet_import(tmp_path: Path, lang: str) -> None:
+    out = tmp_path / "kväll.csv"
+    res = invoke("score", "--lang", lang, str(HAND), "--csv", str(out))
+    assert res.exit_code == 0, res.output
+    heading = out.read_text(encoding="utf-8").splitlines()[9]
+    assert heading.startswith("Board,Dealer" if lang == "en" else "Giv,Given")
+    assert imported(out) == bare(list(read(HAND)))
+
+
+def test_fill_writes_what_score_fill_writes(tmp_path: Path) -> None:
+    sheet = tmp_path / "kväll.csv"
+    sheet.write_bytes(SHEET.read_bytes())
+    filled = tmp_path / "filled.ppn"
+    filled.write_bytes(HAND.read_bytes())
+    assert invoke("score", "--fill", str(filled)).exit_code == 0
+    assert imported(sheet, "--fill") == bare(list(read(filled)))
+
+
+def test_preference_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "graz.csv"
+    path.write_text("Scoring,Preference\nKontrakt,Spelförare,Stick\nHjärter,N,6\n",
+                    encoding="utf-8")
+    res = invoke("sheet-import", str(path))
+    assert res.exit_code != 0
+    assert "Préférence" in res.output and "Traceback" not in res.output
