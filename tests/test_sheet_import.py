@@ -10,8 +10,11 @@ the seats changed at the second rubber).
 from __future__ import annotations
 
 import csv
+import re
 import sys
+import zipfile
 from pathlib import Path
+from xml.sax.saxutils import escape
 
 import pytest
 from click.testing import CliRunner, Result
@@ -71,6 +74,58 @@ def test_xlsx_imports_to_the_hand_typed_records(tmp_path: Path) -> None:
     path = tmp_path / "kväll.xlsx"
     book.save(path)
     assert imported(path) == bare(list(read(HAND)))
+
+
+def ods_cell(text: str) -> str:
+    """A cell as LibreOffice Calc writes it: numbers and dates typed, runs of blanks repeated."""
+    if not text:
+        return "<table:table-cell/>"
+    if text.isdigit():
+        return (f'<table:table-cell office:value-type="float" office:value="{text}" '
+                f'calcext:value-type="float"><text:p>{text}</text:p></table:table-cell>')
+    if re.fullmatch(r"\d{4}\.\d\d\.\d\d", text):
+        iso = text.replace(".", "-")
+        return (f'<table:table-cell office:value-type="date" office:date-value="{iso}" '
+                f'calcext:value-type="date"><text:p>{iso}</text:p></table:table-cell>')
+    head, _, tail = text.partition(" ")  # a word in a span, as a spell-checked cell has it
+    inner = f"<text:span>{escape(head)}</text:span>" + (f"<text:s/>{escape(tail)}" if tail else "")
+    return (f'<table:table-cell office:value-type="string" calcext:value-type="string">'
+            f"<text:p>{inner}</text:p></table:table-cell>")
+
+
+def write_ods(path: Path, rows: list[list[str]]) -> None:
+    """A minimal .ods in the shape of LibreOffice Calc's content.xml (one table)."""
+    body = "".join("<table:table-row>" + "".join(ods_cell(c) for c in row)
+                   + '<table:table-cell table:number-columns-repeated="1015"/></table:table-row>'
+                   for row in rows)
+    body += ('<table:table-row table:number-rows-repeated="1048555">'
+             '<table:table-cell table:number-columns-repeated="1024"/></table:table-row>')
+    content = (
+        '<?xml version="1.0" encoding="UTF-8"?><office:document-content '
+        'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+        'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
+        'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" '
+        'xmlns:calcext="urn:org:documentfoundation:names:experimental:calc:xmlns:calcext:1.0" '
+        'office:version="1.3"><office:body><office:spreadsheet>'
+        '<table:table table:name="Blad1"><table:table-column table:number-columns-repeated="9"/>'
+        f"{body}</table:table></office:spreadsheet></office:body></office:document-content>")
+    with zipfile.ZipFile(path, "w") as book:
+        book.writestr("mimetype", "application/vnd.oasis.opendocument.spreadsheet")
+        book.writestr("content.xml", content)
+
+
+def test_ods_imports_to_the_hand_typed_records(tmp_path: Path) -> None:
+    path = tmp_path / "kväll.ods"
+    write_ods(path, sheet_cells())
+    assert imported(path) == bare(list(read(HAND)))
+
+
+def test_a_file_that_is_no_ods_is_one_message(tmp_path: Path) -> None:
+    path = tmp_path / "kväll.ods"
+    path.write_bytes(b"not a zip")
+    res = invoke("sheet-import", str(path))
+    assert res.exit_code == 2
+    assert "not an ods spreadsheet" in res.stderr and "Traceback" not in res.output
 
 
 def test_xlsx_without_openpyxl_names_the_extra(tmp_path: Path,

@@ -281,7 +281,7 @@ def add_command(file: str, options: Options) -> None:
 def sheet_import_command(file: str, output: str | None, force: bool, event: str | None,
                          site: str | None, date: str | None, players: tuple[str, ...],
                          dealer: str, fill: bool, options: Options) -> None:
-    """Turn a spreadsheet of one partie (CSV, TSV, xlsx) into PPN: one row a deal.
+    """Turn a spreadsheet of one partie (CSV, TSV, ods, xlsx) into PPN: one row a deal.
 
     Columns are found by their headings, Swedish or English: Board/Giv,
     Dealer/Given, Contract/Kontrakt, Declarer/Spelförare, Tricks/Stick, and

@@ -1,4 +1,4 @@
-"""A spreadsheet's cells as text rows: CSV and TSV (standard library), xlsx (openpyxl).
+"""A spreadsheet's cells as text rows: CSV, TSV and ods (standard library), xlsx (openpyxl).
 
 Only the reading lives here; what the columns mean is the rules layer's
 business (:mod:`priffe_records.rules.spreadsheet`). Row numbers are the
@@ -15,7 +15,10 @@ import csv
 import datetime
 import io
 import os
+import zipfile
+from collections.abc import Iterator
 from pathlib import Path
+from xml.etree import ElementTree
 
 from priffe_records.format.errors import PriffeError
 from priffe_records.game.language import msg
@@ -77,13 +80,79 @@ def rows_of_xlsx(path: Path) -> list[Row]:
         book.close()
 
 
+_TABLE = "{urn:oasis:names:tc:opendocument:xmlns:table:1.0}"
+_TEXT = "{urn:oasis:names:tc:opendocument:xmlns:text:1.0}"
+_OFFICE = "{urn:oasis:names:tc:opendocument:xmlns:office:1.0}"
+_CELLS = (_TABLE + "table-cell", _TABLE + "covered-cell")
+
+
+def _inline(element: ElementTree.Element) -> str:
+    """A paragraph's text with its spans, ``text:s`` as spaces."""
+    parts = [element.text or ""]
+    for child in element:
+        if child.tag == _TEXT + "s":
+            parts.append(" " * int(child.get(_TEXT + "c", "1")))
+        else:
+            parts.append(_inline(child))
+        parts.append(child.tail or "")
+    return "".join(parts)
+
+
+def _ods_text(cell: ElementTree.Element) -> str:
+    """A cell as shown: its paragraphs' text, a date as YYYY.MM.DD."""
+    date = cell.get(_OFFICE + "date-value")
+    if date:
+        return date[:10].replace("-", ".")
+    return " ".join(_inline(p) for p in cell.iter(_TEXT + "p")).strip()
+
+
+def _ods_cells(row: ElementTree.Element) -> Iterator[str]:
+    for cell in row:
+        if cell.tag in _CELLS:
+            # LibreOffice pads a row to the sheet's width with one empty repeated
+            # cell: capped here, and trimmed with the row's other trailing blanks.
+            repeat = int(cell.get(_TABLE + "number-columns-repeated", "1"))
+            yield from [_ods_text(cell)] * min(repeat, 1024)
+
+
+def rows_of_ods(path: Path) -> list[Row]:
+    """The first table of an OpenDocument spreadsheet (LibreOffice's own format)."""
+    try:
+        with zipfile.ZipFile(path) as book, book.open("content.xml") as content:
+            root = ElementTree.parse(content).getroot()
+    except (zipfile.BadZipFile, KeyError, ElementTree.ParseError) as e:
+        raise PriffeError(msg("{file}: not an ods spreadsheet ({reason})", file=path,
+                              reason=str(e) or type(e).__name__)) from None
+    try:
+        return _ods_rows(next(root.iter(_TABLE + "table"), None))
+    except ValueError as e:  # a repeat count that is no number
+        raise PriffeError(msg("{file}: not an ods spreadsheet ({reason})", file=path,
+                              reason=str(e))) from None
+
+
+def _ods_rows(table: ElementTree.Element | None) -> list[Row]:
+    rows: list[Row] = []
+    number = 1
+    for row in table.iter(_TABLE + "table-row") if table is not None else ():
+        cells = list(_ods_cells(row))
+        while cells and not cells[-1]:
+            cells.pop()
+        repeat = int(row.get(_TABLE + "number-rows-repeated", "1"))
+        if cells:  # an empty row repeated to the sheet's end is not a million rows
+            rows += [(number + i, list(cells)) for i in range(min(repeat, 1024))]
+        number += repeat
+    return rows
+
+
 def read_rows(path: str | os.PathLike[str], data: bytes | None = None) -> list[Row]:
     """The rows of a spreadsheet file, by its suffix; ``data`` is standard input's text (CSV)."""
     p = Path(path)
     suffix = p.suffix.lower()
     if suffix in XLSX:
         return rows_of_xlsx(p)
-    if suffix in (".ods", ".xls"):
-        raise PriffeError(msg("{file}: {kind} files are not read: save the sheet as .xlsx or "
-                              ".csv", file=p, kind=suffix))
+    if suffix == ".ods":
+        return rows_of_ods(p)
+    if suffix == ".xls":
+        raise PriffeError(msg("{file}: .xls files are not read: save the sheet as .xlsx, .ods or "
+                              ".csv", file=p))
     return rows_of_text(decode(data if data is not None else p.read_bytes()), suffix)
