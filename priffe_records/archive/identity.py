@@ -40,8 +40,11 @@ from priffe_records.game.cards import SEATS
 _PLAYERS = tuple(PLAYER_TAGS[seat] for seat in SEATS)  # North, East, South, West
 
 
+_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))  # made once: per record
+
+
 def _text(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return _JSON.encode(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,23 +62,33 @@ class DealKey:
         return _text([self.rubber, self.board, self.room, self.table, *self.players])
 
 
-def deal_key(record: Record | BadRecord) -> DealKey | None:
-    """The place of ``record`` (None: unreadable, or no Board: no place at all)."""
+_Name = str | None
+# Rubber, Board, Room, Table, North, East, South, West
+_Place = tuple[int | None, str, _Name, _Name, _Name, _Name, _Name, _Name]
+
+
+def _place(record: Record | BadRecord) -> _Place | None:
     if isinstance(record, BadRecord):
         return None
     get = record.get
     board = known(get("Board"))
     if board is None:
         return None
-    players = tuple(_name(get(tag)) for tag in _PLAYERS)
-    return DealKey(tag_int(get("Rubber")), board.strip(), _name(get("Room")),
-                   _name(get("Table")), (players[0], players[1], players[2], players[3]))
+    return (tag_int(get("Rubber")), board.strip(), _name(get("Room")), _name(get("Table")),
+            _name(get("North")), _name(get("East")), _name(get("South")), _name(get("West")))
+
+
+def deal_key(record: Record | BadRecord) -> DealKey | None:
+    """The place of ``record`` (None: unreadable, or no Board: no place at all)."""
+    v = _place(record)
+    return DealKey(v[0], v[1], v[2], v[3], (v[4], v[5], v[6], v[7])) if v is not None else None
 
 
 def deal_ident(record: Record | BadRecord) -> str | None:
-    """:func:`deal_key` as stored in ``deals.ident`` (None without a place)."""
-    key = deal_key(record)
-    return key.text() if key is not None else None
+    """:func:`deal_key` as stored in ``deals.ident`` (None without a place): made for
+    every record imported, so without the key object."""
+    v = _place(record)
+    return _JSON.encode(v) if v is not None else None
 
 
 def _name(value: str | None) -> str | None:
