@@ -103,17 +103,40 @@ def test_an_error_kept_is_saved_as_written(evening: Path) -> None:
     assert first.get("Score") == "NS 40 EW 0" and first.get("Contract") == "Hjärter"
 
 
-def test_a_deal_after_the_last_is_appended(tmp_path: Path) -> None:
+def test_a_deal_after_the_last_is_appended_with_r24_seats(tmp_path: Path) -> None:
+    """Deal 10 ended the second rubber: deal 11 starts the third, whose seats R24 proposes."""
     path = tmp_path / "k.ppn"
     path.write_text(HAND.read_text(encoding="utf-8"), encoding="utf-8")
-    res = add(path, ["Noll", "N", "3", "", ""])  # the evening's eleventh deal, appended
+    res = add(path, ["", "Noll", "N", "3", "", ""])  # Enter takes the proposed seats
     assert res.exit_code == 0, res.output
+    assert "N Cecilia, E Anna, S Bertil, W David" in res.stdout
     records = list(read(path))
     assert len(records) == 11
     new = records[-1]
-    assert (new.get("Board"), new.get("Dealer"), new.get("North"), new.get("East")) == \
-        ("11", "S", "Anna", "Cecilia")  # the next dealer; the partie of the deal before
+    # the next board and dealer; South (the dealer) and West (forehand) keep their places
+    assert (new.get("Board"), new.get("Dealer"), new.get("North"), new.get("East"),
+            new.get("South"), new.get("West")) == ("11", "S", "Cecilia", "Anna", "Bertil",
+                                                    "David")
     assert records[:10] == list(read(HAND))
+
+
+@pytest.mark.parametrize("lang", ["en", "sv"])
+def test_other_seats_typed_at_a_rubbers_end(evening: Path, lang: str) -> None:
+    """In a laid-out evening that never changed seats, the new seats go to every open deal
+    (written with the next deal typed)."""
+    records = list(read(evening))
+    same = [r.replace_tag("East", "Bertil").replace_tag("South", "Cecilia") for r in records]
+    evening.write_text(dumps(same), encoding="utf-8")
+    six = ENGLISH[:ENGLISH.index("Spela", 10)]  # the first rubber's six deals, as typed above
+    seats = ["Anna, Bertil", "Anna, David, Cecilia, Bertil"]  # a mistake, then the seats
+    res = add(evening, [*six, *seats, "Spela", "David", "8", "", ""], "--lang", lang)
+    assert res.exit_code == 0, res.output
+    said = res.stdout
+    assert ("four names separated by commas" if lang == "en" else "fyra namn") in said
+    after = list(read(evening))
+    assert [(r.get("East"), r.get("West")) for r in after[6:]] == [("David", "Bertil")] * 4
+    assert [r.get("East") for r in after[:6]] == ["Bertil"] * 6
+    assert after[6].get("Declarer") == "E" and after[7].get("Contract") == ""
 
 
 def test_errors_of_the_new_deal_only(evening: Path) -> None:

@@ -37,10 +37,15 @@ from priffe_records.rules.entry import (
     parse_contract,
     parse_points,
     parse_seat,
+    parse_seating,
     parse_tricks,
     placed,
+    players_of,
+    r24_seats,
     record_findings,
     refuse_preference,
+    reseated,
+    rubber_ended_before,
     slot_record,
     verified_text,
 )
@@ -110,10 +115,6 @@ def _complete_with(words: Iterable[str]) -> None:
     readline.parse_and_bind("tab: complete")
 
 
-def _players(record: Record) -> dict[Seat, str]:
-    return {s: name for s in SEATS if (name := record.get(PLAYER_TAGS[s])) is not None}
-
-
 def _ask_entry(ask: Asker, record: Record, before: DealEntry | None) -> DealEntry | None:
     """The deal's answers; ``None`` when the user stops (an empty contract, or no more input)."""
     try:
@@ -125,7 +126,7 @@ def _ask_entry(ask: Asker, record: Record, before: DealEntry | None) -> DealEntr
     if not contract_text:
         return None
     contract = _again(ask, contract_text, parse_contract, msg("Contract"))
-    players = _players(record)
+    players = players_of(record)
     declarer: Seat | None = None
     if contract.has_declarer:
         old = before.declarer.value if before and before.declarer else None
@@ -147,6 +148,24 @@ def _again(ask: Asker, first: str, parse: Callable[[str], T], question: Message)
     except EntryError as e:
         click.echo(str(msg("  not understood: {reason}", reason=e.args[0])))
     return ask.value(question, parse)
+
+
+def _ask_seats(ask: Asker, records: list[Record], index: int, options: Options
+               ) -> dict[Seat, str] | None:
+    """At a rubber's end, the seats for the next rubber (R24), when the file does not say yet."""
+    record = records[index]
+    dealer = record.get("Dealer")
+    players = players_of(record)
+    if (index == 0 or dealer not in {s.value for s in SEATS} or len(players) != 4
+            or players != players_of(records[index - 1])
+            or not rubber_ended_before(records, index, options=options)):
+        return None
+    proposed = r24_seats(players, Seat(dealer))
+    click.echo(str(msg("The rubber is over: new seats by R24 (the dealer and forehand stay, "
+                       "the other two swap): {seats}",
+                       seats=", ".join(f"{s.value} {proposed[s]}" for s in SEATS))))
+    return ask.value(msg("Seats (Enter: these; or four names N, E, S, W separated by commas)"),
+                     lambda t: parse_seating(t, proposed))
 
 
 def _introduce(record: Record) -> None:
@@ -206,7 +225,15 @@ def _one_deal(ask: Asker, records: list[Record], name: str, options: Options
               ) -> tuple[list[Record], int] | None:
     """Ask for the next deal until it is right or kept; the new records, or ``None``."""
     index = next_slot(records)
-    record = slot_record(records, index)
+    if index == len(records):  # a deal after the last: laid out here, written only when typed
+        records = [*records, slot_record(records, index)]
+    try:
+        seats = _ask_seats(ask, records, index, options)
+    except EndOfAnswers:
+        return None
+    if seats is not None:
+        records = reseated(records, index, seats)
+    record = records[index]
     _introduce(record)
     before: DealEntry | None = None
     while True:
@@ -231,8 +258,9 @@ def add_command(file: str, options: Options) -> None:
 
     Asks for the contract, the declarer (a seat or a player's name), the
     tricks and, if written on the paper, the score. The dealer comes from
-    the rotation. An error is said at once: correct the deal, or keep it as
-    written. Each deal fills the next empty deal 'priffe new' laid out (or
+    the rotation, and after a rubber the new seats are proposed (R24). An
+    error is said at once: correct the deal, or keep it as written. Each
+    deal fills the next empty deal 'priffe new' laid out (or
     is added at the end), and the file is rewritten in export format only
     when it reads back to the same records. An empty contract stops.
     Answers may come from standard input, one a line.

@@ -35,6 +35,7 @@ from priffe_records.rules.blank import next_dealer
 from priffe_records.rules.findings import Finding, Severity
 from priffe_records.rules.priffe.options import PRESETS, Options
 from priffe_records.rules.priffe.scoring import SidePoints
+from priffe_records.rules.priffe.sheet import DealRow, score_parties
 from priffe_records.rules.validate import validate
 
 # What every deal of a partie repeats; a new deal copies them from the one before.
@@ -213,6 +214,55 @@ def slot_record(records: Sequence[Record], index: int) -> Record:
         raise EntryError(msg("the file has no deals: lay the evening out first with "
                              "'priffe new -o FILE'"))
     return new_deal(records[-1])
+
+
+def players_of(record: Record) -> dict[Seat, str]:
+    """Who sits where in a deal, by its North … West tags."""
+    return {s: name for s in SEATS if (name := record.get(PLAYER_TAGS[s])) is not None}
+
+
+def rubber_ended_before(records: Sequence[Record], index: int, *,
+                        options: Options = PRESETS["sv"]) -> bool:
+    """Whether the deal before ``index`` ended a rubber (R22), so seats change now (R24)."""
+    if index == 0:
+        return False
+    for sheet in score_parties(records[:index], options=options):
+        for row in sheet.rows:
+            if isinstance(row, DealRow) and row.record == index:
+                return bool(row.ends_rubber)
+    return False
+
+
+def r24_seats(players: Mapping[Seat, str], dealer: Seat) -> dict[Seat, str]:
+    """R24's new seats: the dealer and forehand keep their places, the other two swap."""
+    new = dict(players)
+    a, b = dealer.partner, dealer.right
+    new[a], new[b] = players[b], players[a]
+    return new
+
+
+def parse_seating(text: str, proposed: Mapping[Seat, str]) -> dict[Seat, str]:
+    """Empty: the proposed seats; else four names, comma-separated, in seat order N, E, S, W."""
+    if not text.strip():
+        return dict(proposed)
+    names = [n.strip() for n in text.split(",")]
+    if len(names) != 4 or not all(names):
+        raise EntryError(msg("{text!r}: write four names separated by commas, in seat order "
+                             "N, E, S, W", text=text.strip()))
+    return dict(zip(SEATS, names, strict=True))
+
+
+def reseated(records: Sequence[Record], index: int, seats: Mapping[Seat, str]) -> list[Record]:
+    """The partie with ``seats`` from the deal at ``index`` on, in every deal not yet played
+    that still has the old seats (a deal already typed keeps its names)."""
+    old = players_of(records[index])
+    out = list(records)
+    for i in range(index, len(out)):
+        if not is_open(out[i]) or players_of(out[i]) != old:
+            break
+        for seat, name in seats.items():
+            out[i] = out[i].replace_tag(PLAYER_TAGS[seat], name)
+    return out
 
 
 def with_entry(record: Record, entry: DealEntry) -> Record:
