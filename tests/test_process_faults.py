@@ -1,12 +1,15 @@
 """Faults of the processes around the engine: exit codes, repeated findings, workers.
 
 ``parse`` exits 1 whenever it reports an error (as ``validate`` does), not only for an
-unreadable record. The ``--jobs`` workers end with their parent, even a parent killed
-with SIGKILL. The real-process checks run the installed ``priffe`` command.
+unreadable record. A finding said many times in the same words is printed three times
+and counted, in every command that prints findings; ``--json`` keeps them all. The
+``--jobs`` workers end with their parent, even a parent killed with SIGKILL. The
+real-process checks run the installed ``priffe`` command.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -22,7 +25,10 @@ from click.testing import CliRunner
 from priffe_records.cli import cli
 from priffe_records.cli.archive import STALL_ENV
 from priffe_records.cli.common import EXIT_FINDINGS, EXIT_OK
+from priffe_records.format.record import Location
 from priffe_records.rules import parallel
+from priffe_records.rules.findings import Finding, Severity
+from priffe_records.rules.repeats import More, counted
 
 # One record that repeats a tag: the reader reads it and reports the second Contract as an
 # error on the record (what two records run together without a blank line look like).
@@ -84,6 +90,87 @@ def test_installed_parse_exits_1_on_a_record_with_an_error(tmp_path: Path) -> No
     assert proc.returncode == EXIT_FINDINGS, proc.stderr
     assert f"{f}:5:1: tag [Contract] appears twice" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+# ---------------------------------------------------------------- repeated findings counted
+
+# 9 KB: North is dealt 9,000 aces of spades. Each ace after the first is the same R2
+# error at the same place; printed one by one they made some 840 KB.
+ACES = '[Event "x"]\n[Board "1"]\n[Deal "N:' + "A" * 9000 + '... - - -"]\n'
+TWICE_R2 = "♠A is dealt twice to North: a deal uses every card once (R2)"
+
+
+def _invoke(*args: str) -> tuple[int, str, str]:
+    r = CliRunner().invoke(cli, list(args))
+    return r.exit_code, r.stdout, r.stderr
+
+
+@pytest.fixture
+def aces(tmp_path: Path) -> Path:
+    f = tmp_path / "ess.ppn"
+    f.write_text(ACES, "utf-8")
+    return f
+
+
+def test_validate_counts_what_it_would_repeat_R2(aces: Path) -> None:
+    code, out, _ = _invoke("validate", str(aces), "--lang", "en")
+    assert code == EXIT_FINDINGS
+    assert out.count(TWICE_R2) == 3
+    assert "… and 8996 more like this (R2)" in out
+    assert "9000 errors" in out  # the totals still count every one
+    assert len(out) < 2000
+    code, out, _ = _invoke("validate", str(aces), "--lang", "sv")
+    assert "… och 8996 likadana till (R2)" in out and "9000 fel" in out
+
+
+def test_machines_get_every_finding(aces: Path) -> None:
+    code, out, _ = _invoke("validate", str(aces), "--json")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == EXIT_FINDINGS and sum(r["message"] == TWICE_R2 for r in rows) == 8999
+    assert "more like this" not in out
+
+
+def test_score_counts_them_too(aces: Path) -> None:
+    code, _, err = _invoke("score", str(aces), "--lang", "en")
+    assert code == EXIT_FINDINGS
+    assert err.count(TWICE_R2) == 3 and "… and 8996 more like this (R2)" in err
+    assert len(err) < 2000
+
+
+def test_replay_counts_the_reasons(aces: Path) -> None:
+    code, out, _ = _invoke("replay", str(aces), "--lang", "en")
+    assert code == EXIT_FINDINGS and "cannot be replayed" in out
+    assert out.count(TWICE_R2) == 3 and "… and 8996 more like this (R2)" in out
+    assert len(out) < 2000
+
+
+def test_identical_but_for_the_place_across_records(tmp_path: Path) -> None:
+    """Many records with the same bad Deal: the same words at other places are counted
+    too, after the first three, in the record where the third stands."""
+    f = tmp_path / "x.ppn"
+    f.write_text("".join(f'[Event "x"]\n[Board "{n}"]\n[Deal "x"]\n\n' for n in range(1, 41)),
+                 "utf-8")
+    code, out, _ = _invoke("validate", str(f), "--lang", "en")
+    assert code == EXIT_FINDINGS and "80 errors" in out
+    assert out.count("must start with the first seat") == 6  # PPN and R2, 3 of each
+    assert "… and 37 more like this (PPN)" in out and "… and 37 more like this (R2)" in out
+    assert "record 4 " not in out  # nothing new to say about records 4-40
+
+
+def _f(rule: str, text: str, line: int) -> Finding:
+    return Finding(rule, Severity.ERROR, text, Location("a.ppn", line, 1), line)
+
+
+def test_counted_keeps_order_and_shows_one_more_rather_than_count_it() -> None:
+    four = [_f("R2", "same", n) for n in range(1, 5)]
+    assert counted(four) == four  # "… and 1 more" would take a line as well
+    five = [*four, _f("R11", "other", 9), _f("R2", "same", 5)]
+    out = counted(five)
+    assert out[:3] == five[:3]
+    assert out[3] == More("R2", Severity.ERROR, 2, 3) and out[4] == five[4]
+    assert len(out) == 5
+    assert counted([_f("R2", "same", 1), _f("R2", "else", 1)] * 2) == \
+        [_f("R2", "same", 1), _f("R2", "else", 1)] * 2
 
 
 # ---------------------------------------------------------------- workers die with their parent

@@ -176,3 +176,69 @@ def test_the_example_score_sheet_has_nothing_to_replay() -> None:
     code, out, err = run(str(sheet), "--lang", "en")
     assert code == 0, err
     assert out.count("nothing to replay") == len(list(read(sheet)))
+
+
+# A deal whose West holds 14 cards (♣2 twice: West and South), no auction or play: the
+# kind of hand-typed record a club secretary's program writes (Deal as PBN gives it).
+FOURTEEN = """\
+[Event "Klubbkväll"]
+[Site "Uppsala"]
+[Date "2026.10.17"]
+[Board "1"]
+[Dealer "W"]
+[Deal "W:Q.AJ852.AT983.652 AKT972..J76.AQJ3 J43.KQT73.4.KT87 865.964.KQ52.942"]
+[Declarer "W"]
+[Contract "Spela"]
+[Result "NS 9 EW 4"]
+"""
+
+
+def test_a_deal_that_cannot_be_replayed_says_why_R2(tmp_path: Path) -> None:
+    """Not 'a score-sheet record … nothing to replay' and exit 0: the hand's card count,
+    with its rule and place, and exit 1 for the deal asked for."""
+    f = tmp_path / "fjorton.ppn"
+    f.write_text(FOURTEEN, "utf-8")
+    code, out, err = run(str(f), "--board", "1", "--lang", "en")
+    assert code == 1, err
+    assert "nothing to replay" not in out
+    assert out.startswith("Board 1: Play by West, NS 9 EW 4 — cannot be replayed:\n")
+    assert f"  error R2: {f}:6:8: West is dealt 14 cards; each player holds 13 (R2)\n" in out
+    code, out, _ = run(str(f), "--lang", "sv")
+    assert code == 1 and "Giv 1: Spela av Väst, NS 9 EW 4 — kan inte spelas upp:" in out
+    assert f"fel R2: {f}:6:8: Väst har fått 14 kort; varje spelare ska ha 13 (R2)" in out
+
+
+def test_an_unreadable_deal_costs_its_deal_not_the_replay(tmp_path: Path) -> None:
+    """The reader keeps a record with a bad Deal value (a located error): the other deals
+    are replayed and that one says why it cannot be (exit 1)."""
+    f = tmp_path / "trasig.ppn"
+    good = REVOKE.read_text("utf-8")
+    f.write_text(FOURTEEN.replace("W:Q.AJ852.AT983.652", "W:garbage")
+                 .replace('"1"', '"9"') + "\n" + good, "utf-8")
+    code, out, err = run(str(f), "--lang", "en")
+    assert code == 1 and err == ""
+    assert "Board 9: Play by West, NS 9 EW 4 — cannot be replayed:" in out
+    assert f"error R2: {f}:6:10: Deal: W hand 'garbage' must have four suits" in out
+    assert out.count("The play:") == 1  # the good deal is replayed in full
+
+
+def test_a_score_sheet_asked_for_alone_exits_1(tmp_path: Path) -> None:
+    """A score sheet still has nothing to replay (exit 0 among other deals); asked for by
+    itself it cannot be replayed, so the exit status says so."""
+    f = tmp_path / "protokoll.ppn"
+    f.write_text(FOURTEEN.replace('[Deal "W:Q.AJ852.AT983.652 AKT972..J76.AQJ3 J43.KQT73.4.'
+                                  'KT87 865.964.KQ52.942"]\n', ""), "utf-8")
+    code, out, _ = run(str(f), "--lang", "en")
+    assert code == 0 and "nothing to replay" in out
+    code, out, _ = run(str(f), "--board", "1", "--lang", "en")
+    assert code == 1 and "nothing to replay" in out
+
+
+def test_the_page_says_why_too(tmp_path: Path) -> None:
+    f = tmp_path / "fjorton.ppn"
+    f.write_text(FOURTEEN, "utf-8")
+    page = tmp_path / "p.html"
+    code, _, err = run(str(f), "--html", str(page), "--lang", "en")
+    assert code == 1, err
+    text = page.read_text("utf-8")
+    assert "cannot be replayed" in text and "West is dealt 14 cards" in text

@@ -6,7 +6,7 @@ import io
 import os
 import sqlite3
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 import click
@@ -26,6 +26,7 @@ from priffe_records.cli.common import (
 )
 from priffe_records.cli.inputs import display_name, open_input
 from priffe_records.cli.rules import passed_lines
+from priffe_records.format.errors import BadRecord
 from priffe_records.format.reader import loads, read
 from priffe_records.format.record import Record
 from priffe_records.game.language import language, msg, msg_n
@@ -243,7 +244,7 @@ def replay_command(file: str | None, board: int | None, rubber: int | None, db: 
         else:
             name = display_name(file)
             with open_input(file) as stream:
-                records, index = list(read(stream, name=name)), 0
+                records, index = _readable(read(stream, errors="collect", name=name)), 0
         if not records:
             raise UserError(msg("{file}: no records", file=name))
         replays = replays_of(records, options)
@@ -268,7 +269,27 @@ def replay_command(file: str | None, board: int | None, rubber: int | None, db: 
             except BrokenPipeError:
                 quiet_stdout()  # `priffe replay … | head`: the reader has all it wants
     stopped = any(r.stop is not None for r in chosen)
-    sys.exit(EXIT_FINDINGS if stopped else EXIT_OK)
+    sys.exit(EXIT_FINDINGS if stopped or _not_replayed(chosen, board is not None or bool(index))
+             else EXIT_OK)
+
+
+def _readable(items: Iterable[Record | BadRecord]) -> list[Record]:
+    """The records; an unreadable one stops the replay with its first located error. A
+    record read with a bad value is kept: the replay shows what it can and says why."""
+    records: list[Record] = []
+    for item in items:
+        if isinstance(item, BadRecord):
+            raise item.errors[0]
+        records.append(item)
+    return records
+
+
+def _not_replayed(chosen: Sequence[AnyReplay], singled_out: bool) -> bool:
+    """Exit 1 when a deal cannot be replayed because of an error, or when the one deal
+    asked for (``--board``, ``--id``) has nothing to replay."""
+    deals = [r for r in chosen if isinstance(r, DealReplay)]
+    return any(r.why_not for r in deals) or (
+        singled_out and len(chosen) == 1 and bool(deals) and not deals[0].playable)
 
 
 COMMANDS: list[click.Command] = [replay_command]

@@ -19,6 +19,7 @@ from priffe_records.game.language import Message, msg, msg_n, msg_p
 from priffe_records.rules.findings import Finding, Severity, sort_key
 from priffe_records.rules.priffe.scoring import SidePoints
 from priffe_records.rules.priffe.sheet import DealRow, PartieSheet, RubberRow
+from priffe_records.rules.repeats import More, counted
 from priffe_records.rules.validate import counts
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow",
@@ -39,7 +40,8 @@ def summary(findings: Sequence[Finding], files: int, records: int) -> str:
 
 @dataclass(frozen=True)
 class FindingsReport:
-    """One file's findings grouped by record, errors first within each record."""
+    """One file's findings grouped by record, errors first within each record; a finding
+    said more than three times in the file is counted after its third (rules/repeats.py)."""
 
     file: str
     findings: Sequence[Finding]
@@ -52,8 +54,8 @@ class FindingsReport:
         state = msg_n("{n} error", "{n} errors", errors) if errors else msg("ok")
         head.append(f"  {state}", style="red" if errors else "green")
         yield head
-        by_record: dict[int, list[Finding]] = {}
-        for f in sorted(self.findings, key=sort_key):
+        by_record: dict[int, list[Finding | More]] = {}
+        for f in counted(sorted(self.findings, key=sort_key)):
             by_record.setdefault(f.record or 0, []).append(f)
         width = max(len(str(s.word)) for s in Severity) + 1
         for rec, items in by_record.items():
@@ -65,6 +67,10 @@ class FindingsReport:
                 line = Text("    ")
                 line.append(f"{f.severity.word!s:<{width}}", style=_STYLE[f.severity])
                 line.append(f"{f.rule:<8}")
+                if isinstance(f, More):
+                    line.append(f.message, style="dim")
+                    yield line
+                    continue
                 if f.location is not None:
                     line.append(f"{f.location.line}:{f.location.column}  ", style="dim")
                 line.append(f.message)

@@ -44,6 +44,7 @@ from priffe_records.rules.parallel import check_file, default_jobs
 from priffe_records.rules.preference.sheet import fill_preference, score_preference
 from priffe_records.rules.priffe.options import Options
 from priffe_records.rules.priffe.sheet import fill_records, score_parties
+from priffe_records.rules.repeats import counted
 from priffe_records.rules.validate import validate
 
 
@@ -287,9 +288,9 @@ def score_command(file: str, fill: bool, force: bool, output: str | None, html_o
     errors += [f for p in pref_sheets for f in p.findings if f.is_error]
     # An unreadable record's errors were shown above, with the line and a caret.
     shown = {(str(e.location), e.message) for b in bad for e in b.errors}
-    for f in errors:
-        if f.rule != "PPN" or (str(f.location), f.message) not in shown:
-            click.echo(str(f), err=True)
+    for f in counted(f for f in errors
+                     if f.rule != "PPN" or (str(f.location), f.message) not in shown):
+        click.echo(str(f) if isinstance(f, Finding) else f.message, err=True)
     if not fill:
         sys.exit(EXIT_FINDINGS if errors else EXIT_OK)
     if bad:

@@ -26,7 +26,7 @@ from priffe_records.replay.preference import PrefReplay, pref_deal_data
 from priffe_records.replay.wording import (
     Words,
     calls_text,
-    check_line,
+    check_lines,
     contract_line,
     honours_line,
     hs_text,
@@ -109,7 +109,7 @@ def deal_data(r: DealReplay, w: Words) -> dict[str, object]:
         "claim": claim,
         "score": [{"rule": s.rule, "text": s.text} for s in score_lines(r, w)]
         if r.stop is None else [],
-        "checks": [check_line(f, w) for f in r.other_findings],
+        "checks": [line for line, _ in check_lines(r.other_findings, w)],
     }
 
 

@@ -129,6 +129,9 @@ class DealReplay:
     game: GameState | None
     comments: tuple[str, ...]
     other_findings: tuple[Finding, ...]
+    # Why a record that gives hands, an auction or a play still has none to show: the
+    # errors on those tags (a 14-card hand, R2; an unreadable Deal). Empty otherwise.
+    why_not: tuple[Finding, ...] = ()
 
     @property
     def playable(self) -> bool:
@@ -330,7 +333,7 @@ def build_replays(records: Sequence[Record], options: Options = PRESETS["sv"]
         leading = [c.text for c in rec.leading] + [c.text for t in rec.tags
                                                     if t.name not in ("Auction", "Play")
                                                     for c in t.comments]
-        out.append(DealReplay(
+        replay = DealReplay(
             outcome=o, index=i, location=rec.location, event=rec.get("Event"),
             site=rec.get("Site"), date=rec.get("Date"), rubber=rec.get("Rubber"),
             board=rec.get("Board"), players=o.players, dealer=o.dealer, forehand=forehand,
@@ -338,7 +341,29 @@ def build_replays(records: Sequence[Record], options: Options = PRESETS["sv"]
             honours=_honours(o), calls=calls, tricks=tricks, stop=stop,
             claimed=bool(o.play and o.play.claimed), result=result,
             game=games.get(i) if stop is None else None, comments=_comments(leading),
-            other_findings=other))
+            other_findings=other)
+        if not replay.playable:
+            replay = replace(replay, why_not=_why_not(rec, found.get(i, o.findings)))
+        out.append(replay)
     return out
+
+
+_PLAYED = ("Deal", "Auction", "Play")  # the tags a replay shows, as hands, calls and tricks
+
+
+def _why_not(record: Record, found: Sequence[Finding]) -> tuple[Finding, ...]:
+    """The errors on the lines of the record's Deal, Auction and Play tags (a section's
+    lines run to the next tag): what keeps a record that gives them from being replayed.
+    A score sheet, which gives none, has none."""
+    starts = sorted(t.location.line for t in record.tags if t.location is not None)
+    spans = []
+    for name in _PLAYED:
+        tag = record.tag(name)
+        if tag is None or tag.location is None:
+            continue
+        first = tag.location.line
+        spans.append(range(first, next((s for s in starts if s > first), first + 1)))
+    return tuple(f for f in found if f.is_error and f.location is not None
+                 and any(f.location.line in span for span in spans))
 
 

@@ -22,7 +22,7 @@ from priffe_records.replay.model import DealReplay, TrickView
 from priffe_records.replay.wording import (
     Words,
     calls_text,
-    check_line,
+    check_lines,
     contract_line,
     honours_line,
     hs_text,
@@ -177,9 +177,8 @@ def score_table(r: DealReplay, w: Words) -> Table | None:
 def findings_text(found: Sequence[Finding], w: Words) -> Text:
     out = Text()
     out.append(f"{w.checks}:", style="bold")
-    for f in found:
-        out.append("\n" + check_line(f, w),
-                   style=RED if f.is_error else "")
+    for line, is_error in check_lines(found, w):
+        out.append("\n" + line, style=RED if is_error else "")
     return out
 
 

@@ -24,8 +24,9 @@ from priffe_records.game.cards import SUITS, Card, Rank, Seat, Side, sorted_card
 from priffe_records.game.evaluation import show_hs
 from priffe_records.game.language import render
 from priffe_records.replay.model import CallView, DealReplay, ScoreLine
-from priffe_records.rules.findings import Finding
+from priffe_records.rules.findings import Finding, Severity
 from priffe_records.rules.priffe.scoring import SidePoints
+from priffe_records.rules.repeats import counted
 
 # ------------------------------------------------------------------ words
 
@@ -60,6 +61,7 @@ class Words:
     stopped: str
     claim: str
     nothing: str
+    cannot: str
     unknown: str
     take: str
     tricks_word: str
@@ -131,6 +133,7 @@ WORDS: dict[str, Words] = {
         checks="Kontroll", stopped="Uppspelningen stannar här, vid ett otillåtet drag",
         claim="Resten av sticken tas i anspråk (*)", unknown="okänd",
         nothing="ett protokoll utan händer eller spel: inget att spela upp",
+        cannot="kan inte spelas upp",
         take="tar", tricks_word="stick", over="över", under="under",
         penalty_tricks_word="straffstick", each="à",
         small_slam="lillslam", grand_slam="storslam", penalty_slam="straff", no_slam="ingen slam",
@@ -149,6 +152,7 @@ WORDS: dict[str, Words] = {
         checks="Checks", stopped="The replay stops here, at an illegal move",
         claim="The remaining tricks are claimed (*)", unknown="unknown",
         nothing="a score-sheet record without hands or play: nothing to replay",
+        cannot="cannot be replayed",
         take="take", tricks_word="tricks", over="over", under="under",
         penalty_tricks_word="penalty tricks", each="×",
         small_slam="small slam", grand_slam="grand slam", penalty_slam="penalty",
@@ -290,7 +294,8 @@ def score_lines(r: DealReplay, w: Words) -> list[ScoreLine]:
 
 
 def summary_line(r: DealReplay, w: Words) -> str:
-    """One line for a score-sheet record, which has nothing to step through."""
+    """One line for a record with nothing to step through: a score sheet, or a record whose
+    hands, auction or play cannot be used, followed by why (each error on a line)."""
     head = f"{w.board} {r.board or r.index}"
     what: list[str] = []
     if r.contract is not None:
@@ -299,6 +304,9 @@ def summary_line(r: DealReplay, w: Words) -> str:
     if r.result is not None:
         what.append(f"NS {r.result.ns} EW {r.result.ew}")
     body = f": {', '.join(what)}" if what else ""
+    if r.why_not:
+        lines = "".join(f"\n  {line}" for line, _ in check_lines(r.why_not, w))
+        return f"{head}{body} — {w.cannot}:{lines}"
     return f"{head}{body} — {w.nothing}"
 
 
@@ -312,3 +320,10 @@ def where(f: Finding, w: Words | None = None) -> str:
 def check_line(f: Finding, w: Words) -> str:
     """``error R11: file:line:col: message``, a finding in a replay's checks."""
     return f"{f.severity.word.render(w.lang)} {f.rule}: {where(f, w)}"
+
+
+def check_lines(found: Sequence[Finding], w: Words) -> list[tuple[str, bool]]:
+    """A replay's checks, each line with whether it is an error; a finding said more than
+    three times is counted after its third (:func:`~priffe_records.rules.repeats.counted`)."""
+    return [(check_line(f, w) if isinstance(f, Finding) else render(f.text, w.lang),
+             f.severity is Severity.ERROR) for f in counted(found)]
