@@ -31,7 +31,12 @@ from priffe_records.rules.priffe.rubber import (
     RubberEnd,
     parse_settlement,
 )
-from priffe_records.rules.priffe.scoring import SidePoints, declaring_side, parse_points
+from priffe_records.rules.priffe.scoring import (
+    ClaimTooLarge,
+    SidePoints,
+    declaring_side,
+    parse_points,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +168,8 @@ def _numbers(tag: str, text: str) -> Iterable[int]:
         if tag == "Settlement":
             return parse_settlement(text).values()
         points = parse_points(text)
+    except ClaimTooLarge:
+        return (_INT64 + 1,)  # the rules report it where they read it; the archive says why
     except ValueError:
         return ()  # not a claim at all: the rules say so
     return (points.ns, points.ew)

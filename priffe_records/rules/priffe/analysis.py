@@ -540,6 +540,14 @@ def full_analysis(record: Record, default: Options = PRESETS["sv"],
                                   values=_values(open_honours), variant=options.honours.value),
                        tag_location(record, "Honours")))
         claimed_honours = None
+    elif possible is None and claimed_honours is not None \
+            and claimed_honours not in _HONOUR_VALUES:
+        # Taken as written it would go into the score: only what R17 can give is honours.
+        f.append(error("R17", msg("Honours says {claimed}, which R17 never gives: honours are "
+                                  "0, or 20, 40 or 50 to one side (R17)",
+                                  claimed=claimed_honours),
+                       tag_location(record, "Honours")))
+        claimed_honours = None
     used_honours = computed_honours if computed_honours is not None else claimed_honours
 
     # The deal's score (R14–R17).

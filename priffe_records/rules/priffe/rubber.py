@@ -28,7 +28,7 @@ from priffe_records.game.words import seat_name
 from priffe_records.rules.findings import Finding, error, tag_location, unverifiable, warning
 from priffe_records.rules.priffe.analysis import DealOutcome
 from priffe_records.rules.priffe.options import Options
-from priffe_records.rules.priffe.scoring import ZERO, SidePoints, parse_points
+from priffe_records.rules.priffe.scoring import ZERO, SidePoints, claimed_number, parse_points
 
 _SETTLEMENT_ITEM = re.compile(r"^\s*([NESW])\s+([+-]?\d+)\s*$", re.IGNORECASE)
 
@@ -101,7 +101,7 @@ def parse_settlement(text: str) -> dict[Seat, int]:
         if not m or Seat(m.group(1).upper()) in out:
             raise ValueError(msg("{text!r} is not of the form 'N 12;S 12;E -12;W -12'",
                                  text=text))
-        out[Seat(m.group(1).upper())] = int(m.group(2))
+        out[Seat(m.group(1).upper())] = claimed_number(m.group(2), text)
     if len(out) != 4:
         raise ValueError(msg("{text!r} must give all four seats, e.g. 'N 12;S 12;E -12;W -12'",
                              text=text))
@@ -383,9 +383,17 @@ class PartieScorer:
                             tag_location(rec, "ScoreRubber")))
                     self.carried = diff
         text = rec.get("Settlement")
-        if text is None or not text.strip() or text.strip() == "?" or self.state is None:
+        if text is None or not text.strip() or text.strip() == "?":
             return
         loc = tag_location(rec, "Settlement")
+        if self.state is None:
+            # The totals are unknown, so the claim is not compared; its numbers are still read.
+            try:
+                parse_settlement(text)
+            except ValueError as e:
+                self._report(o, error("R23", msg("Settlement {reason} (R23)", reason=reason(e)),
+                                      loc))
+            return
         if not self.state.ended or step is None:
             self._report(o, error("R22", msg("Settlement on {here}, which does not end the "
                                              "rubber: a rubber is settled when a side makes its "

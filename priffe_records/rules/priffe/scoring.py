@@ -27,6 +27,35 @@ from priffe_records.rules.priffe.cardbits import card_id, deal_masks
 from priffe_records.rules.priffe.options import ForcedHonours, HonoursVariant, Options
 
 _PAIR = re.compile(r"^\s*(NS|EW)\s+(-?\d+)\s*(?:[;,]?\s*(NS|EW)\s+(-?\d+))?\s*$", re.IGNORECASE)
+# A claimed number (Score, Honours, Result, ScoreRubber, Settlement) is at most what a
+# SQLite integer holds, 2**63 - 1: more is no score, and the archive could not store it.
+# Python's int() of thousands of digits raises, so the digits are counted first.
+MAX_CLAIM = 2**63 - 1
+
+
+class ClaimTooLarge(ValueError):
+    """A claimed number beyond :data:`MAX_CLAIM` (its message says so)."""
+
+
+def claimed_number(number: str, text: str) -> int:
+    """A number of a tag value (``-?digits``), checked for size before it is used.
+
+    >>> claimed_number("-20", "NS -20 EW 0"), claimed_number("0000000000000000000000120", "x")
+    (-20, 120)
+    >>> claimed_number("99999999999999999999", "NS 99999999999999999999")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    priffe_records.rules.priffe.scoring.ClaimTooLarge: ...
+    """
+    digits = number.lstrip("+-").lstrip("0")
+    if len(digits) <= len(str(MAX_CLAIM)):
+        value = int(number)
+        if abs(value) <= MAX_CLAIM:
+            return value
+    shown = text.strip()
+    raise ClaimTooLarge(msg("{text!r} holds a number larger than any score or total can be "
+                            "(at most {most})", text=shown if len(shown) <= 30
+                            else shown[:29] + "…", most=MAX_CLAIM))
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,12 +87,12 @@ class SidePoints:
         m = _PAIR.match(text)
         if not m or (m.group(3) and m.group(3).upper() == m.group(1).upper()):
             raise ValueError(msg("{text!r} is not of the form 'NS n EW m'", text=text))
-        vals = {m.group(1).upper(): int(m.group(2))}
+        vals = {m.group(1).upper(): claimed_number(m.group(2), text)}
         if m.group(3):
-            vals[m.group(3).upper()] = int(m.group(4))
+            vals[m.group(3).upper()] = claimed_number(m.group(4), text)
         elif total is not None:
             other = "EW" if m.group(1).upper() == "NS" else "NS"
-            vals[other] = total - int(m.group(2))
+            vals[other] = total - claimed_number(m.group(2), text)
         else:
             raise ValueError(msg("{text!r} names one side only: write 'NS n EW m'", text=text))
         return cls(vals["NS"], vals["EW"])
