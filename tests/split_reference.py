@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 from typing import IO
 
 from priffe_records.format.errors import Severity
+from priffe_records.format.splitter import Chunk, attach_comments
 from priffe_records.game.language import Message, msg
 
-_HEADER = re.compile(r"^%\s*(?:(?:PPN|PBN)\s+\d+(?:\.\d+)*|EXPORT)\s*$")
+_HEADER = re.compile(r"^%\s*(?:(?:PPN|PBN)\s+\d+(?:\.\d+)*|(EXPORT))\s*$")
 _BLANKS = " \t\f\v"
 _TAG_START = re.compile(r'^\s*\[[A-Z][A-Za-z0-9_]*\s+"')
 
@@ -89,7 +90,17 @@ def _decode(data: bytes) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
+        # Since the reader conformance work: a line holding UTF-8 characters stays UTF-8,
+        # its stray bytes U+FFFD; a line without any is Latin-1 as before.
+        if _MULTIBYTE.search(data):
+            return data.decode("utf-8", "replace")
         return data.decode("latin-1")
+
+
+_MULTIBYTE = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]"
+                        rb"|[\xe1-\xec\xee\xef][\x80-\xbf]{2}|\xed[\x80-\x9f][\x80-\xbf]"
+                        rb"|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}"
+                        rb"|\xf4[\x80-\x8f][\x80-\xbf]{2}")
 
 
 class _Prefixed(io.RawIOBase):
@@ -144,6 +155,7 @@ def _split(lines: Iterable[str], first_line: int = 1) -> Iterator[_Chunk]:
     chunk: _Chunk | None = None
     in_brace = 0
     at_top = first_line == 1
+    seen_header: set[bool] = set()
     brace_blank = False
     starts: set[str] = set()
     undecodable: set[int] = getattr(lines, "bad_lines", set())
@@ -156,7 +168,9 @@ def _split(lines: Iterable[str], first_line: int = 1) -> Iterator[_Chunk]:
             chunk.notes.append((number, line.index("\ufffd") + 1, msg(
                 "this line holds a UTF-16 code unit that is not text (shown as '\ufffd'): is "
                 "the file damaged?"), "error"))
-        if at_top and line.startswith("%") and _HEADER.match(line):
+        header = _HEADER.match(line) if at_top and line.startswith("%") else None
+        if header is not None and (header.group(1) is None) not in seen_header:
+            seen_header.add(header.group(1) is None)  # one version line, one % EXPORT
             continue
         if not line.strip(_BLANKS):
             at_top = at_top and chunk is None
@@ -236,5 +250,11 @@ def _brace_state(line: str, depth: int) -> int:
     return depth
 
 
-def reference_split(raw: IO[bytes], first_line: int = 1) -> Iterator[_Chunk]:
-    return _split(_Decoded(raw), first_line)
+def reference_split(raw: IO[bytes], first_line: int = 1) -> Iterator[Chunk]:
+    """The chunks, comment-only ones joined to their record as the reader joins them."""
+    return joined(_split(_Decoded(raw), first_line))
+
+
+def joined(chunks: Iterable[_Chunk]) -> Iterator[Chunk]:
+    """The old chunks with comment-only ones joined to their record (splitter.attach_comments)."""
+    return attach_comments(Chunk(c.first_line, c.lines, c.notes) for c in chunks)

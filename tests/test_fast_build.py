@@ -25,7 +25,7 @@ from conftest import CORPUS, DATA, EXAMPLES, GOLDEN
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import records
-from test_fast_lex import fuzzed
+from test_fast_lex import CONFORMANCE, fuzzed
 from test_reader_equivalence import PIECES, QUIRKS, dump
 from test_reader_fuzz import semantic_records
 
@@ -139,6 +139,9 @@ def test_edge_texts_read_the_same_both_ways(monkeypatch: pytest.MonkeyPatch) -> 
     for text in texts:
         fast, general = both_ways(text, monkeypatch)
         assert fast == general, text
+    for data in CONFORMANCE:  # repeats, control characters, comment blocks, stray bytes
+        fast, general = both_ways(data, monkeypatch)
+        assert fast == general, data
 
 
 _SPACING = st.sampled_from(["", " ", "  ", "\t", " {c}", " ; c"])

@@ -155,6 +155,30 @@ def test_the_fast_path_takes_the_export_shaped_records() -> None:
     assert taken > total // 2, (taken, total)
 
 
+# PBN 2.1 to the letter (tests/test_pbn_reader_conformance.py): repeats, control
+# characters in strings and comments (escaped in the tokens), comment blocks joined to a
+# record over blank lines, version lines kept as comments.
+CONFORMANCE = [b'[Event "x"]\n[Room "a"]\n[Room "b"] {c}\n[Site "##s"]\n[Site "##t"]\n\n'
+               b'[Event "y"]\n',
+               b'[Event "x"]\n[Play "N"]\nSA SK SQ SJ\n[Play "N"]\nSA SK SQ SJ\n',
+               b'[Event "x"]\n[Play "N"]\nSA SK\n[Play "N"]\nSQ\n',
+               b'[Event "a\x02b"] {c\x01\x7f}\n[Site "y"] ; \x1b\n[Play "N"]\nSA {\x00}\n',
+               b'[Event "x"]\x02\n\n[Event "y"]\n',
+               b'% PBN 2.1\n% EXPORT\n% PBN 2.1\n\n[Event "x"]\n\n% PBN 2.1\n% EXPORT\n\n'
+               b'{c}\n\n[Event "y"]\n\n% end\n',
+               b'[T "x;y"]\n1 2\n\n{end} ; x\n\n% fin\n',
+               b'[Event "V\xc3\xa4ster\xc3\xa5s\x92"]\n[Site "V\xe4ster\xe5s"]\n']
+
+
+@pytest.mark.parametrize("data", CONFORMANCE)
+def test_conformance_cases_read_the_same_both_ways(data: bytes,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    for text in chunks(data):
+        same_items(text)
+    fast, lark = read_both(data, monkeypatch)
+    assert fast == lark
+
+
 def test_a_record_the_fast_path_does_not_model_goes_to_lark() -> None:
     assert FAST is not None
     split_tag = '[Event\n "x"]\n[Board "1"]\n'

@@ -61,7 +61,7 @@ def same_chunks(data: bytes, first_line: int = 1) -> None:
         lines = [split_reference._decode(part) for part in re.split(rb"\r\n|\r|\n", body)]
         if lines[-1] == "":
             lines.pop()
-        want = _seen(split_reference._split(lines, first_line))
+        want = _seen(split_reference.joined(split_reference._split(lines, first_line)))
     assert _seen(_texts_agree(split(Decoded(io.BytesIO(data)), first_line))) == want
     if not data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE, codecs.BOM_UTF8)):
         try:

@@ -211,7 +211,7 @@ def matching_records(db: sqlite_utils.Database, filters: Filters,
     """The matching records read back from their stored canonical text."""
     sql, params = deals_sql(filters, ("ppn",), limit)
     for (ppn,) in _rows(db, sql, params):
-        yield from loads(ppn, errors="collect", name="<archive>")
+        yield from loads(ppn, errors="collect", name="<archive>", header=False)
 
 
 def export(db: sqlite_utils.Database, filters: Filters,

@@ -531,7 +531,7 @@ def _classify(store: Store, group: list[Record | BadRecord],
 
 
 def _stored_item(d: StoredDeal) -> _Item:
-    records = list(loads(d.ppn, errors="collect", name=d.source))
+    records = list(loads(d.ppn, errors="collect", name=d.source, header=False))
     record: Record | BadRecord = records[0] if len(records) == 1 else BadRecord(
         (), Location(d.source, d.line, 1), d.ppn)
     return _Item(record, d.ppn, d.hash, d.line, "stored", d.id, d, from_file=False)

@@ -356,8 +356,8 @@ def sql_command(statement: str, db_path: str, timeout: float, out: Output,
                 raise UserError(msg("--format ppn needs a column named ppn, e.g. SELECT ppn "
                                     "FROM deals …"))
             i = columns.index("ppn")
-            _ppn((rec for row in rows for rec in loads(str(row[i]), errors="collect")),
-                 output)
+            _ppn((rec for row in rows
+                  for rec in loads(str(row[i]), errors="collect", header=False)), output)
         else:
             emit(columns, rows, out, labels=False)  # the statement's own column names
 

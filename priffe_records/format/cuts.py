@@ -61,8 +61,34 @@ def fresh_starts(data: bytes, start: int = 0, end: int | None = None) -> Iterato
     """
     stop = len(data) if end is None else end
     for m in _FRESH.finditer(data, max(start - 1, 0), stop):
-        if m.end() < stop:
+        if m.end() < stop and _record_before(data, m.start()):
             yield m.end()
+
+
+_BLANK_BYTES = b" \t\f\v\r"
+_SEMI_BLANKS = re.compile(rb"\n[ \t\f\v]+\r?\n")  # a semi-empty line holding blanks
+_RUN_TAG = re.compile(rb'[ \t\f\v]*\[[A-Z][A-Za-z0-9_]*[ \t]+"')
+_LINE_BRACKET = re.compile(rb"\n[ \t\f\v]*\[")
+
+
+def _record_before(data: bytes, end: int) -> bool:
+    """Whether the run of lines before the semi-empty line(s) at ``end`` is surely part of a
+    record: a run of comments only is joined to the record after it (splitter.attach_comments),
+    so the reader may not start afresh after it. Sure when the run opens with a tag pair, or
+    holds no brace and a line opening with '['; anything else is taken as comments."""
+    while end > 0 and not data[data.rfind(b"\n", 0, end) + 1:end].strip(_BLANK_BYTES):
+        end = data.rfind(b"\n", 0, end)  # a semi-empty line before: the run ends earlier
+    if end <= 0:
+        return False
+    lf, crlf = data.rfind(b"\n\n", 0, end), data.rfind(b"\n\r\n", 0, end)
+    # The line end of the semi-empty line before the run (-1: the run opens the data).
+    start = max(lf + 1 if lf >= 0 else -1, crlf + 2 if crlf >= 0 else -1)
+    for blank in _SEMI_BLANKS.finditer(data, max(start, 0), end):
+        start = blank.end() - 1
+    run = data[start:end] if start >= 0 else b"\n" + data[:end]
+    if _RUN_TAG.match(run, 1) is not None:
+        return True
+    return b"{" not in run and b"}" not in run and _LINE_BRACKET.search(run) is not None
 
 
 # Found by the line end before them: a literal first byte lets the regex engine skip ahead.

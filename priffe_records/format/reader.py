@@ -49,13 +49,18 @@ from priffe_records.format.record import (
     Section,
     Tag,
     TokenKind,
+    places,
     word_places,
 )
 from priffe_records.format.splitter import (
+    CONTROL,
     Chunk,
     Decoded,
     brace_state,
     decode_lines,
+    escape_controls,
+    has_odd_characters,
+    lost_characters,
     split,
     split_text,
 )
@@ -88,6 +93,9 @@ _WHITE = " \t\f\v\r\n"
 # PBN §4.8: these tags may not inherit with '#'.
 _NO_INHERIT = frozenset({"Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Auction",
                          "Play", "Note"})
+# The tags that open a new record when a blank line is missing (the splitter's rule).
+_STARTS = frozenset({"Event", "Board", "Deal"})
+_CONTROLS_SHOWN = 10  # control characters warned about one by one on a line, then counted
 _CALL_SUFFIX_NAG = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 # ASCII digits, at most 9 of them: int() of "²" or of 5,000 digits raises (issue 11).
 _RESULT_BOTH = re.compile(r"^\s*(NS|EW)\s+([0-9]{1,9})\s+(NS|EW)\s+([0-9]{1,9})\s*$", re.I)
@@ -186,7 +194,8 @@ class _Builder:
                 leading.append(self.comment(item))  # type: ignore[arg-type]
         by_name = {t.name: t for t in reversed(tags)}  # the first tag of each name
         if len(by_name) < len(tags) or not _FAST_BUILD:
-            self.repeated(tags)
+            tags = self.repeated(tags)
+            by_name = {t.name: t for t in reversed(tags)}
         tags = self.normalise(tags, by_name)
         tags = self.inherit(tags)
         header = self.state.header
@@ -271,7 +280,7 @@ class _Builder:
                     last_line = tok.line or 0
                 rows[-1].append(tok.value)
             else:
-                if rows and tok.type != "ESCAPE_LINE":
+                if rows and tok.type != "ESCAPE_LINE" and not self.ends_file(tok):
                     self.error(msg("a comment inside {tag}'s section data: only the tag pair "
                                    "may be followed by commentary (PBN §5.1)", tag=name),
                                self.loc(tok),
@@ -282,6 +291,46 @@ class _Builder:
         section = RawSection(tuple(tuple(r) for r in rows)) if rows else None
         return Tag.read(name, value, tuple(comments), section, self.name, line, column, vline,
                         vcol)
+
+    def odd_characters(self, items: list[object]) -> None:
+        """Warn at each control character and U+FFFD (PBN §2.2 allows neither), and write
+        the controls in the tokens as :func:`escape_controls` does: the model, and so every
+        export, holds none. Only strings and comments can hold one (anywhere else the
+        grammar stops at it: a syntax error saying so)."""
+        for line, column in lost_characters(self.chunk):
+            self.error(msg("'\ufffd' stands for a character that could not be read: a byte "
+                           "that is not UTF-8 text here, or one lost before (PBN §2.2)"),
+                       Location(self.name, line, column), severity="warning",
+                       kind=f"lost {column}")
+        per_line: dict[int, int] = {}
+        for item in items:
+            toks: list[LarkToken] = item[1] if isinstance(item, tuple) else [item]  # type: ignore[list-item]
+            for tok in toks:
+                value = tok.value
+                if CONTROL.search(value) is None:
+                    continue
+                line0 = self.chunk.first_line + (tok.line or 1) - 1
+                for m, line, column in places(CONTROL, value, line0, tok.column or 1):
+                    count = per_line[line] = per_line.get(line, 0) + 1
+                    if count <= _CONTROLS_SHOWN:
+                        self.error(msg("control character {code} is not PBN text (PBN "
+                                       "§2.2): read as '{shown}'", code=f"0x{ord(m.group()):02X}",
+                                       shown=escape_controls(m.group())),
+                                   Location(self.name, line, column), severity="warning",
+                                   kind=f"control {column}")
+                tok.value = escape_controls(value)
+        for line, count in per_line.items():
+            if count > _CONTROLS_SHOWN:
+                self.error(msg_n("{n} more control character on this line, read the same way "
+                                 "(PBN §2.2)", "{n} more control characters on this line, read "
+                                 "the same way (PBN §2.2)", count - _CONTROLS_SHOWN),
+                           Location(self.name, line, 1), severity="warning", kind="controls")
+
+    def ends_file(self, tok: LarkToken) -> bool:
+        """Whether ``tok`` is one of the comments after the file's last record (the splitter
+        joined them to it): they follow the record, not its section data."""
+        tail = self.chunk.tail
+        return bool(tail) and (tok.line or 1) > len(self.chunk.lines) - tail
 
     def table_cells(self, name: str, header: str, rows: list[list[str]],
                     row_at: list[LarkToken]) -> None:
@@ -649,19 +698,47 @@ class _Builder:
                 tags[i] = t.with_value(value, t.inherit)
         return tags
 
-    def repeated(self, tags: list[Tag]) -> None:
-        """A tag twice in one record is an error naming both lines (PBN §3.3: only Note repeats)."""
-        first: dict[str, Tag] = {}
+    def repeated(self, tags: list[Tag]) -> list[Tag]:
+        """The tags without the repeats PBN §3.4 ignores ("a tag pair that already occurred").
+
+        The first of a name stands, whatever its value ('#' included: inheritance is
+        resolved on what stands, so an ignored ``##`` sets no default); the repeat costs
+        a warning and gives its comments to the tag that stands. Only Note may repeat.
+        A repeat whose section data differs from the first's cannot be ignored without
+        losing the data: an error, and the record is kept as it was written.
+        """
+        first: dict[str, int] = {}
+        out: list[Tag] = []
         for t in tags:
-            if t.name == "Note":
+            name = t.name
+            at = first.get(name)
+            if at is None or name == "Note":
+                first.setdefault(name, len(out))
+                out.append(t)
                 continue
-            earlier = first.setdefault(t.name, t)
-            if earlier is not t and t.location is not None:
-                line = str(earlier.line) if earlier.line is not None else "?"
-                self.error(msg("tag [{tag}] appears twice in this record, on lines {first} and "
-                               "{second}: only Note may repeat (PBN §3.3)", tag=t.name,
-                               first=line, second=t.location.line), t.location,
-                           kind="repeated " + t.name)
+            earlier = out[at]
+            where = t.location or _nowhere(self.name)
+            line = str(earlier.line) if earlier.line is not None else "?"
+            if t.section is not None and t.section != earlier.section:
+                self.error(msg("tag [{tag}] appears again on line {second} with other section "
+                               "data than on line {first}: PBN §3.4 ignores a tag pair that "
+                               "already occurred, which would lose this data; keep one",
+                               tag=name, first=line, second=where.line), where,
+                           kind="repeated " + name, lossy=True)
+                out.append(t)
+                continue
+            value = _short(t.written_value)
+            self.error(msg("tag [{tag}] already occurred on line {first}: this repeat "
+                           "({value!r}) is ignored, the first value stands (PBN §3.4); if a "
+                           "new record starts here, it needs an empty line before it (PBN §3)",
+                           tag=name, first=line, value=value) if name in _STARTS else
+                       msg("tag [{tag}] already occurred on line {first}: this repeat "
+                           "({value!r}) is ignored, the first value stands (PBN §3.4)",
+                           tag=name, first=line, value=value),
+                       where, severity="warning", kind="repeated " + name)
+            if t.comments:
+                out[at] = earlier.with_comments(earlier.comments + t.comments)
+        return out
 
     def inherit(self, tags: list[Tag]) -> list[Tag]:
         """Resolve ``#`` and ``##`` (PBN §4.8) against the earlier records of the file."""
@@ -979,6 +1056,9 @@ def _parse_record(chunk: _Chunk, name: str, state: _FileState) -> Record | BadRe
         items = parse_chunk(text)
     except UnexpectedInput:
         items, syntax = _recover(chunk, name, _call_family(text, state, builder.preference))
+    if chunk.odd and has_odd_characters(text):  # control characters, bytes that were no text
+        builder.odd_characters(items)
+        text = escape_controls(text)  # an unreadable record is written as its text
     try:
         record = builder.build(items)
     except (ValueError, RecursionError, OverflowError) as exc:  # pragma: no cover - a bug
@@ -1109,17 +1189,24 @@ def _read_any(source: Source, name: str | None, first_line: int = 1
 
 @overload
 def loads(text: str, *, errors: Literal["raise"] = "raise",
-          name: str = "<string>", first_line: int = 1) -> Iterator[Record]: ...
+          name: str = "<string>", first_line: int = 1, header: bool = True
+          ) -> Iterator[Record]: ...
 
 
 @overload
 def loads(text: str, *, errors: Literal["collect"],
-          name: str = "<string>", first_line: int = 1) -> Iterator[Record | BadRecord]: ...
+          name: str = "<string>", first_line: int = 1, header: bool = True
+          ) -> Iterator[Record | BadRecord]: ...
 
 
 def loads(text: str, *, errors: Literal["raise", "collect"] = "raise",
-          name: str = "<string>", first_line: int = 1
+          name: str = "<string>", first_line: int = 1, header: bool = True
           ) -> Iterator[Record] | Iterator[Record | BadRecord]:
-    """Read records from a string (see :func:`read`, also for ``first_line``)."""
-    it = _chunk_records(split_text(text, first_line), name)
+    """Read records from a string (see :func:`read`, also for ``first_line``).
+
+    ``header=False`` reads a text that is not a file, such as one record's text from
+    :func:`~priffe_records.format.writer.format_record` (the archive's stored records):
+    a ``% PBN 2.1`` line at its top is then the record's comment, not a file header.
+    """
+    it = _chunk_records(split_text(text, first_line, header=header), name)
     return it if errors == "collect" else _strict(it)

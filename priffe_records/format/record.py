@@ -355,6 +355,12 @@ class Tag:
         new._file = self._file
         return new
 
+    def with_comments(self, comments: tuple[Comment, ...]) -> Tag:
+        """A copy with other comments; value, marker, section and locations kept."""
+        new = self.with_value(self._value, self._inherit)
+        new._comments = comments
+        return new
+
     if TYPE_CHECKING:
         @property
         def name(self) -> str: ...

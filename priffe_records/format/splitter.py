@@ -25,7 +25,9 @@ from priffe_records.format.errors import Severity
 from priffe_records.game.language import Message, msg
 
 # Lines that describe the file, not a record; the writer puts its own.
-_HEADER = re.compile(r"^%\s*(?:(?:PPN|PBN)\s+\d+(?:\.\d+)*|EXPORT)\s*$")
+# At most one of each (a version line, then % EXPORT) at the top: one file's header.
+# Another one, even at the top (concatenated files), is a comment kept like any other.
+_HEADER = re.compile(r"^%\s*(?:(?:PPN|PBN)\s+\d+(?:\.\d+)*|(EXPORT))\s*$")
 _BLANKS = " \t\f\v"
 _TAG_START = re.compile(r'^\s*\[[A-Z][A-Za-z0-9_]*\s+"')
 # A new record's first tags: a second one in the same record means the blank
@@ -78,9 +80,34 @@ def _wide_lines(head: bytes, raw: IO[bytes], bad_lines: set[int] | None) -> Iter
         yield line.rstrip("\n")
 
 
-def _blocks(head: bytes, raw: IO[bytes]) -> Iterator[str]:
+class Oddity:
+    """Whether the text read so far may hold a control character or U+FFFD.
+
+    Sticky: once a block had one, every later chunk is looked at; a clean file costs one
+    look at its bytes instead of a look at every record's text.
+    """
+
+    __slots__ = ("seen",)
+
+    def __init__(self, seen: bool = False) -> None:
+        self.seen = seen
+
+
+# Control bytes (as CONTROL below) and U+FFFD in UTF-8.
+_CONTROL_BYTES = bytes([*range(0x00, 0x09), *range(0x0E, 0x20), 0x7F])
+_REPLACEMENT = "\ufffd".encode()
+
+
+def _odd_bytes(data: bytes) -> bool:
+    # b"\xef" first: one byte is found at memchr speed, the three of U+FFFD are not.
+    return (len(data.translate(None, _CONTROL_BYTES)) != len(data)
+            or (b"\xef" in data and _REPLACEMENT in data))
+
+
+def _blocks(head: bytes, raw: IO[bytes], odd: Oddity | None = None) -> Iterator[str]:
     """The text of a UTF-8/Latin-1 stream (after its first bytes ``head``) in blocks of
-    whole lines, each line ended by one "\\n" whatever its end was in the file."""
+    whole lines, each line ended by one "\\n" whatever its end was in the file. ``odd``
+    is told when a block may hold a control character or U+FFFD."""
     if head.startswith(codecs.BOM_UTF8):
         head = head[3:]
     pending = head
@@ -92,9 +119,13 @@ def _blocks(head: bytes, raw: IO[bytes]) -> Iterator[str]:
         cut = data.rfind(b"\n") + 1 or data.rfind(b"\r", 0, len(data) - bool(chunk)) + 1
         block, pending = data[:cut], data[cut:]
         if block:
+            if odd is not None and not odd.seen and _odd_bytes(block):
+                odd.seen = True
             try:  # fast path: the whole block is UTF-8
                 text = block.decode("utf-8")
             except UnicodeDecodeError:
+                if odd is not None:
+                    odd.seen = True  # a line may decode with U+FFFD
                 parts = re.split(rb"\r\n|\r|\n", block)
                 parts.pop()
                 yield "".join(_decode(part) + "\n" for part in parts)
@@ -105,6 +136,8 @@ def _blocks(head: bytes, raw: IO[bytes]) -> Iterator[str]:
         if not chunk:
             break
     if pending:
+        if odd is not None:
+            odd.seen = True  # the last line, without its line end: not worth a look
         yield "".join(line + "\n" for line in _decode_cr(pending))
 
 
@@ -119,10 +152,25 @@ def _decode_cr(part: bytes) -> Iterator[str]:
         yield _decode(part)
 
 
+# One valid multi-byte UTF-8 sequence (RFC 3629): a line holding one is UTF-8 text.
+_MULTIBYTE = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]"
+                        rb"|[\xe1-\xec\xee\xef][\x80-\xbf]{2}|\xed[\x80-\x9f][\x80-\xbf]"
+                        rb"|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}"
+                        rb"|\xf4[\x80-\x8f][\x80-\xbf]{2}")
+
+
 def _decode(data: bytes) -> str:
+    """One line: UTF-8; a line that is not is Latin-1, unless it holds UTF-8 characters.
+
+    A line with a valid multi-byte sequence and a stray byte is UTF-8 with one
+    damaged byte: that byte becomes U+FFFD (the reader warns where) and the rest
+    of the line keeps its UTF-8 (``Västerås`` must not read as ``VÃ¤sterÃ¥s``).
+    """
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
+        if _MULTIBYTE.search(data) is not None:
+            return data.decode("utf-8", "replace")
         return data.decode("latin-1")
 
 
@@ -161,7 +209,7 @@ class Chunk:
     (issue 9). Compared and printed like the dataclass it was.
     """
 
-    __slots__ = ("_lines", "_text", "first_line", "notes")
+    __slots__ = ("_lines", "_text", "first_line", "notes", "odd", "tail")
     __hash__ = None  # type: ignore[assignment]  # mutable, compared by value
 
     def __init__(self, first_line: int, lines: list[str] | None = None,
@@ -172,6 +220,8 @@ class Chunk:
             self._lines = []
         self._text = text  # the lines, each ended by "\n"
         self.notes: list[Note] = notes if notes is not None else []
+        self.tail = 0  # its last lines that are the comments ending the file (after a blank)
+        self.odd = True  # may hold a control character or U+FFFD (False: surely not)
 
     @property
     def lines(self) -> list[str]:
@@ -203,6 +253,40 @@ class Chunk:
         return f"Chunk(first_line={self.first_line!r}, lines={self.lines!r}, notes={self.notes!r})"
 
 
+# Characters PBN text may not hold (§2.2: no control characters but tab, vertical tab
+# and the line ends; form feed counts as a blank, as the grammar reads it), and U+FFFD,
+# which stands for a byte the decoder could not read.
+_ODD = re.compile("[\x00-\x08\x0e-\x1f\x7f\ufffd]")
+CONTROL = re.compile("[\x00-\x08\x0e-\x1f\x7f]")
+
+
+def has_odd_characters(text: str) -> bool:
+    """Whether a record's text holds a control character or U+FFFD (most records: no)."""
+    return _ODD.search(text) is not None
+
+
+def _escaped(match: re.Match[str]) -> str:
+    return "\\" + format(ord(match.group()), "o")
+
+
+def escape_controls(text: str) -> str:
+    """Each control character as a backslash and its octal code: visible, and never a
+    control byte in what we write. A program that wrote ``"\\2R"`` through C's escapes
+    put byte 0x02 in a table header; it reads back as the ``\\2R`` PBN meant."""
+    return CONTROL.sub(_escaped, text)
+
+
+def lost_characters(chunk: Chunk) -> Iterator[tuple[int, int]]:
+    """(line, column) of each U+FFFD, a character the decoder could not read, except on
+    lines the splitter already marked as damaged (a UTF-16 code unit that is no text)."""
+    damaged = {line for line, _, _, severity in chunk.notes if severity == "error"}
+    for i, line in enumerate(chunk.lines):
+        number = chunk.first_line + i
+        if "\ufffd" in line and number not in damaged:
+            for m in re.finditer("\ufffd", line):
+                yield number, m.start() + 1
+
+
 def split(lines: Iterable[str], first_line: int = 1) -> Iterator[Chunk]:
     """Cut the file into records at semi-empty lines outside brace comments.
 
@@ -215,6 +299,12 @@ def split(lines: Iterable[str], first_line: int = 1) -> Iterator[Chunk]:
     reports the brace), and a second Event/Board/Deal tag in one record
     starts a new record with a warning about the missing blank line.
     """
+    odd = Oddity()
+    return attach_comments(_runs(lines, first_line, odd), odd)
+
+
+def _runs(lines: Iterable[str], first_line: int, odd: Oddity) -> Iterator[Chunk]:
+    odd.seen = True  # until the bytes are watched below: each chunk is looked at
     if isinstance(lines, Decoded):
         raw = lines.raw
         head = raw.read(4)
@@ -222,18 +312,88 @@ def split(lines: Iterable[str], first_line: int = 1) -> Iterator[Chunk]:
             yield from _by_line(_wide_lines(head, raw, lines.bad_lines), first_line,
                                 lines.bad_lines)
         else:
-            yield from split_blocks(_blocks(head, raw), first_line)
+            odd.seen = False
+            yield from split_blocks(_blocks(head, raw, odd), first_line)
         return
     yield from _by_line(lines, first_line, getattr(lines, "bad_lines", set()))
 
 
-def split_text(text: str, first_line: int = 1) -> Iterator[Chunk]:
-    """:func:`split` of a string: any line ends (LF, CRLF, CR)."""
+def split_text(text: str, first_line: int = 1, *, header: bool = True) -> Iterator[Chunk]:
+    """:func:`split` of a string: any line ends (LF, CRLF, CR). ``header=False``: the text
+    is not a file, so version lines at its top are comments (a record's own text)."""
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if text and not text.endswith("\n"):
         text += "\n"
-    return split_blocks([text] if text else [], first_line)
+    return attach_comments(split_blocks([text] if text else [], first_line, header=header),
+                           Oddity(has_odd_characters(text)))
+
+
+# A run of comments only: escape lines, ';' comments and brace comments as the grammar
+# reads them (one balanced inner pair), blanks between; nothing else.
+_BRACE = r"(?:\{(?:[^{}]|\{[^{}]*\})*\}|\{[^}]*\})"
+_COMMENTS_ONLY = re.compile(
+    rf"(?:%[^\n]*\n|[ \t\f\v]*(?:{_BRACE}[ \t\f\v]*)*(?:;[^\n]*)?\n)+")
+
+
+def _comments_only(chunk: Chunk) -> bool:
+    """Whether the chunk holds comments and nothing else (and nothing the splitter
+    found broken): no record, whatever a reader would make of it alone."""
+    text = chunk.text
+    first = text[:1]
+    if first in _BLANKS and first:
+        first = text.lstrip(_BLANKS)[:1]
+    if first not in ("%", ";", "{"):
+        return False  # nearly every chunk: it opens with a tag pair
+    if any(severity == "error" for *_, severity in chunk.notes):
+        return False
+    return _COMMENTS_ONLY.fullmatch(text) is not None
+
+
+def attach_comments(chunks: Iterable[Chunk], odd: Oddity | None = None) -> Iterator[Chunk]:
+    """The records' chunks, each run of comments only joined to the record after it.
+
+    A block of ``%`` lines between two blank lines (the ``% PBN 2.1`` / ``% EXPORT``
+    of concatenated files) or of comments is no game (PBN §3: a game is its tag
+    pairs); its comments lead the next record. After the last record they end that
+    record (``tail`` counts their lines); a file of comments only keeps them as one
+    chunk, so that nothing is lost. Each record is yielded once the next one starts.
+    ``odd`` tells which chunks may hold a control character or U+FFFD (``Chunk.odd``).
+    """
+    held: Chunk | None = None  # the last record: a comment block may still end the file
+    pending: list[Chunk] = []  # comment blocks waiting for the next record
+    for chunk in chunks:
+        if odd is not None:
+            chunk.odd = odd.seen
+        if _comments_only(chunk):
+            pending.append(chunk)
+            continue
+        if held is not None:
+            yield held
+        held = _joined([*pending, chunk]) if pending else chunk
+        pending = []
+    if held is not None and pending:
+        tail = _joined([held, *pending])
+        tail.tail = len(tail.lines) - (pending[0].first_line - held.first_line)
+        held = tail
+    elif pending:
+        held = _joined(pending)
+    if held is not None:
+        yield held
+
+
+def _joined(chunks: list[Chunk]) -> Chunk:
+    """One chunk of several, the semi-empty lines between them kept as empty lines."""
+    first = chunks[0]
+    lines: list[str] = []
+    notes: list[Note] = []
+    for chunk in chunks:
+        lines.extend([""] * (chunk.first_line - first.first_line - len(lines)))
+        lines.extend(chunk.lines)
+        notes.extend(chunk.notes)
+    joined = Chunk(first.first_line, lines, notes)
+    joined.odd = any(chunk.odd for chunk in chunks)
+    return joined
 
 
 def _by_line(lines: Iterable[str], first_line: int, undecodable: set[int]) -> Iterator[Chunk]:
@@ -243,9 +403,10 @@ def _by_line(lines: Iterable[str], first_line: int, undecodable: set[int]) -> It
     yield from cutter.close()
 
 
-def split_blocks(blocks: Iterable[str], first_line: int = 1) -> Iterator[Chunk]:
+def split_blocks(blocks: Iterable[str], first_line: int = 1, *, header: bool = True
+                 ) -> Iterator[Chunk]:
     """:func:`split` of text in blocks of whole "\\n"-ended lines (no undecodable lines)."""
-    cutter = _Cutter(first_line, set())
+    cutter = _Cutter(first_line, set(), header)
     number = first_line  # the line number of carry's first line
     carry: list[str] = []  # lines after the last semi-empty line: their record may go on
     for block in blocks:
@@ -346,10 +507,11 @@ def _slow(cutter: _Cutter, text: str, start: int, stop: int, number: int) -> Ite
 class _Cutter:
     """The splitter line by line: every rule and repair, and the state between lines."""
 
-    def __init__(self, first_line: int, undecodable: set[int]) -> None:
+    def __init__(self, first_line: int, undecodable: set[int], header: bool = True) -> None:
         self.chunk: Chunk | None = None
         self.in_brace = 0
-        self.at_top = first_line == 1
+        self.at_top = first_line == 1 and header
+        self.header: set[bool] = set()  # header lines met at the top: version line, EXPORT
         self.brace_blank = False
         self.starts: set[str] = set()
         self.undecodable = undecodable
@@ -371,8 +533,12 @@ class _Cutter:
             chunk.notes.append((number, line.index("\ufffd") + 1, msg(
                 "this line holds a UTF-16 code unit that is not text (shown as '\ufffd'): is "
                 "the file damaged?"), "error"))
-        if self.at_top and line.startswith("%") and _HEADER.match(line):
-            return
+        if self.at_top and line.startswith("%"):
+            header = _HEADER.match(line)
+            version = header is not None and header.group(1) is None  # else % EXPORT
+            if header is not None and version not in self.header:
+                self.header.add(version)
+                return
         if not line.strip(_BLANKS):
             self.at_top = self.at_top and chunk is None
             if self.in_brace:
