@@ -7,17 +7,21 @@ corrected on the way) the file must come out byte for byte the same.
 
 from __future__ import annotations
 
+import io
+import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
 from conftest import DATA
 
-from priffe_records.cli import cli
+from priffe_records.cli import adding, cli
 from priffe_records.format.reader import read
 from priffe_records.format.record import Record
 from priffe_records.format.writer import dumps
+from priffe_records.game.calls import Contract
 from priffe_records.game.cards import Seat
+from priffe_records.game.language import msg
 from priffe_records.rules import entry
 from priffe_records.rules.entry import ENTRY_TAGS
 
@@ -190,3 +194,30 @@ def test_entry_words() -> None:
     with pytest.raises(entry.EntryError, match="no declarer"):
         entry.parse_tricks("6", None)
     assert str(entry.parse_points("80-20")) == "NS 80 EW 20"
+
+
+def test_on_a_terminal_answers_are_read_with_tab_completion(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    readline = pytest.importorskip("readline")
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(sys, "stdin", Terminal())
+    answers = iter(["hj"])
+    seen: list[tuple[str, list[str | None]]] = []
+
+    def typed(prompt: str) -> str:
+        complete = readline.get_completer()
+        seen.append((prompt, [complete("S", i) for i in range(3)]))
+        return next(answers)  # StopIteration never: one question
+
+    monkeypatch.setattr("builtins.input", typed)
+    ask = adding.Asker()
+    assert ask.value(msg("Contract"), entry.parse_contract,
+                     completions=[c.value for c in Contract]) is Contract.HJARTER
+    assert seen == [("Contract: ", ["Spela", None, None])]
+    monkeypatch.setattr("builtins.input", lambda prompt: (_ for _ in ()).throw(EOFError))
+    with pytest.raises(adding.EndOfAnswers):
+        ask.line(msg("Contract"))

@@ -220,7 +220,6 @@ def import_rows(rows: Sequence[tuple[int, list[str]]], file: str, *,
             "no heading row with a Contract column (Contract or Kontrakt)")))
         return out
     partie = _partie(_meta(rows[:head], file, out), given or {})
-    players = {s: partie[PLAYER_TAGS[s]] for s in SEATS}
     columns = _columns(rows[head], file, out)
     out.heads = {col: rows[head][1][i] for i, col in columns.items()}
     missing = [f"{WRITTEN['en'][c]}/{WRITTEN['sv'][c]}" for c in ("Declarer", "Result")
@@ -229,9 +228,20 @@ def import_rows(rows: Sequence[tuple[int, list[str]]], file: str, *,
         out.problems += [Problem(file, rows[head][0], None, msg("no {column} column", column=c))
                          for c in missing]
         return out
+    _deal_rows(rows[head + 1:], columns, partie, first_dealer, out, file)
+    if out.ok:
+        _check(out, file, options)
+    return out
+
+
+def _deal_rows(rows: Sequence[tuple[int, list[str]]], columns: Mapping[int, str],
+               partie: Mapping[str, str], first_dealer: Seat, out: Imported, file: str) -> None:
+    """A record per deal row into ``out``; the board and dealer carry on from the row before,
+    and a name in a player column holds from its row on."""
+    players = {s: partie[PLAYER_TAGS[s]] for s in SEATS}
     dealer: Seat | None = None
     board = 0
-    for number, cells in rows[head + 1:]:
+    for number, cells in rows:
         if not any(cells):
             continue
         row = _Row(number, {col: cells[i] if i < len(cells) else "" for i, col in columns.items()},
@@ -244,13 +254,9 @@ def import_rows(rows: Sequence[tuple[int, list[str]]], file: str, *,
             first_dealer if dealer is None else next_dealer("priffe", dealer))
         entry = _entry(row, players)
         if entry is not None:
-            out.records.append(with_entry(_base(partie, players,
-                                                row.cells.get("Board") or str(board), dealer),
-                                          entry))
+            base = _base(partie, players, row.cells.get("Board") or str(board), dealer)
+            out.records.append(with_entry(base, entry))
             out.rows.append(number)
-    if out.ok:
-        _check(out, file, options)
-    return out
 
 
 def _columns(heading: tuple[int, list[str]], file: str, out: Imported) -> dict[int, str]:
