@@ -137,6 +137,17 @@ def test_score_counts_them_too(aces: Path) -> None:
     assert len(err) < 2000
 
 
+def test_score_counts_the_reader_errors_too(tmp_path: Path) -> None:
+    """300 records with the same misspelt call: three with line and caret, then a count."""
+    f = tmp_path / "x.ppn"
+    f.write_text("".join(f'[Event "x"]\n[Board "{n}"]\n[Auction "N"]\nHjarterr\n\n'
+                         for n in range(1, 301)), "utf-8")
+    code, _, err = _invoke("score", str(f), "--lang", "en")
+    assert code == EXIT_FINDINGS
+    assert err.count("unknown call 'Hjarterr'") == 3 and f"{f}:14:1: unknown call" in err
+    assert "… and 297 more like this (PPN)" in err and len(err) < 1500
+
+
 def test_replay_counts_the_reasons(aces: Path) -> None:
     code, out, _ = _invoke("replay", str(aces), "--lang", "en")
     assert code == EXIT_FINDINGS and "cannot be replayed" in out

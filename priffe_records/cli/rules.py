@@ -33,18 +33,18 @@ from priffe_records.cli.output import Output, emit, output_options
 from priffe_records.cli.preference_report import PrefSheetView
 from priffe_records.cli.report import FindingsReport, SheetView, summary
 from priffe_records.cli.sheet_page import write_sheet_files
-from priffe_records.format.errors import BadRecord
+from priffe_records.format.errors import BadRecord, PPNSyntaxError
 from priffe_records.format.reader import read
 from priffe_records.format.record import Record
 from priffe_records.format.writer import dumps, write
 from priffe_records.game.language import msg, msg_n, msg_p
 from priffe_records.rules.checks import Check, passed, present
-from priffe_records.rules.findings import Finding
+from priffe_records.rules.findings import Finding, Severity
 from priffe_records.rules.parallel import check_file, default_jobs
 from priffe_records.rules.preference.sheet import fill_preference, score_preference
 from priffe_records.rules.priffe.options import Options
 from priffe_records.rules.priffe.sheet import fill_records, score_parties
-from priffe_records.rules.repeats import counted
+from priffe_records.rules.repeats import Kind, counted, counted_by
 from priffe_records.rules.validate import validate
 
 
@@ -130,6 +130,11 @@ def passed_lines(checks: dict[int, tuple[Check, ...]], findings: Sequence[Findin
             line.append(f"{c.rules:<8} ")
             line.append(str(c.word))
             yield line
+
+
+def _reader_kind(e: PPNSyntaxError) -> Kind:
+    """A reader's error as the PPN findings it becomes: counted alike when repeated."""
+    return ("PPN", Severity.WARNING if e.is_warning else Severity.ERROR, e.message)
 
 
 def _errors_summary(errors: int, files: int, records: int) -> str:
@@ -260,9 +265,8 @@ def score_command(file: str, fill: bool, force: bool, output: str | None, html_o
         with open_input(path) as stream:
             records = list(read(stream, errors="collect", name=name))
         bad = [r for r in records if isinstance(r, BadRecord)]
-        for b in bad:
-            for e in b.errors:
-                click.echo(str(e), err=True)
+        for e in counted_by((e for b in bad for e in b.errors), _reader_kind):
+            click.echo(str(e) if isinstance(e, PPNSyntaxError) else e.message, err=True)
         sheets = score_parties(records, options=options)
         pref_sheets = score_preference(records)
         if html_out or csv_out:  # the sheet goes to the file(s), not the terminal

@@ -15,13 +15,17 @@ many more there are; machines (``--json``, ``--nl``) keep getting every finding.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from priffe_records.game.language import Message, msg_n, render
 from priffe_records.rules.findings import Finding, Severity
 
 SHOWN = 3  # findings of one kind shown before the rest are counted
+
+T = TypeVar("T")
+Kind = tuple[str, Severity, str]  # rule, severity, words: what "the same" means
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,16 +52,23 @@ def counted(findings: Iterable[Finding], shown: int = SHOWN) -> list[Finding | M
     """The findings in their order, each kind (rule, severity and words: all but the
     place) at most ``shown`` times, a :class:`More` after the last one shown. A kind
     with only one more than ``shown`` is shown whole: its count would take a line too."""
-    items = list(findings)
-    kinds = [(f.rule, f.severity, render(f.text)) for f in items]
+    return counted_by(findings, lambda f: (f.rule, f.severity, render(f.text)), shown)
+
+
+def counted_by(items: Iterable[T], kind: Callable[[T], Kind], shown: int = SHOWN
+               ) -> list[T | More]:
+    """:func:`counted` for anything ``kind`` tells the rule, severity and words of (the
+    reader's errors, say)."""
+    listed = list(items)
+    kinds = [kind(item) for item in listed]
     totals = Counter(kinds)
-    seen: Counter[tuple[str, Severity, str]] = Counter()
-    out: list[Finding | More] = []
-    for f, kind in zip(items, kinds, strict=True):
-        seen[kind] += 1
-        total = totals[kind]
-        if total <= shown + 1 or seen[kind] <= shown:
-            out.append(f)
-        if seen[kind] == shown and total > shown + 1:
-            out.append(More(f.rule, f.severity, total - shown, f.record))
+    seen: Counter[Kind] = Counter()
+    out: list[T | More] = []
+    for item, k in zip(listed, kinds, strict=True):
+        seen[k] += 1
+        total = totals[k]
+        if total <= shown + 1 or seen[k] <= shown:
+            out.append(item)
+        if seen[k] == shown and total > shown + 1:
+            out.append(More(k[0], k[1], total - shown, getattr(item, "record", None)))
     return out
