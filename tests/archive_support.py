@@ -10,7 +10,10 @@ from pathlib import Path
 
 from click.testing import CliRunner, Result
 
+from priffe_records.archive.store import canonical_text, content_hash
 from priffe_records.cli import cli
+from priffe_records.format.errors import BadRecord
+from priffe_records.format.record import Record
 from priffe_records.format.writer import write
 from priffe_records.rules.priffe.generate import PartieSpec, generate_partie
 
@@ -180,3 +183,9 @@ def natural_tables(db: Path) -> dict[str, list[tuple[object, ...]]]:
                 for table, sql in queries.items()}
     finally:
         conn.close()
+
+
+def distinct_texts(records: list[Record | BadRecord]) -> int:
+    """How many different texts these records are (the archive stores each once)."""
+    return len({content_hash(r.text if isinstance(r, BadRecord) else canonical_text(r))
+                for r in records})

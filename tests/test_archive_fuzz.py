@@ -18,6 +18,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from archive_support import distinct_texts
 from conftest import CORPUS, DATA, EXAMPLES
 
 from priffe_records import read
@@ -103,6 +104,34 @@ def test_import_survives_byte_level_damage(tmp_path: Path) -> None:
                             "deals d WHERE d.rubber_id = r.id)").fetchone()[0] == 0
     finally:
         conn.close()
+
+
+def test_a_fresh_import_of_a_damaged_file_stores_every_record(tmp_path: Path) -> None:
+    """Damage in one record never costs another (schema v8): a fresh import stores every
+    distinct text the reader yields and replaces nothing, whatever the damage did to the
+    parties (a misspelt Event splits one in runs; a repeated line makes two records).
+    Besides the sources, a pairs file written board by board (each board at six tables),
+    where a split run used to take the next tables' records for corrections."""
+    from test_archive_identity import bridgewebs_pairs
+
+    travellers = tmp_path / "travellers.pbn"
+    travellers.write_text(bridgewebs_pairs(2, tables=6, boards=3, sections="A",
+                                           by_table=False), "utf-8")
+    files = [travellers, *sources()]
+    rng = random.Random(12)
+    for case in range(CASES // 2):
+        source = files[case % len(files)] if case % 2 else travellers
+        data = source.read_bytes()
+        for _ in range(1 + rng.randrange(3)):
+            data = mutate(data, rng)
+        records = list(read(io.BytesIO(data), errors="collect", name=source.name))
+        db = open_archive(":memory:")
+        try:
+            s = import_file(db, io.BytesIO(data), name=source.name)
+            stored = db.execute("SELECT count(*) FROM deals").fetchone()[0]
+        finally:
+            db.close()
+        assert s.updated == 0 and stored == s.new == distinct_texts(records), (case, s)
 
 
 def test_import_of_a_file_with_one_very_long_line(tmp_path: Path) -> None:

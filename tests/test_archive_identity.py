@@ -17,7 +17,14 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from archive_support import consistent, count, natural_tables, partie_file, run
+from archive_support import (
+    consistent,
+    count,
+    distinct_texts,
+    natural_tables,
+    partie_file,
+    run,
+)
 from conftest import CORPUS, DATA, EXAMPLES
 from test_archive_jobs import pieces  # noqa: F401  (a fixture)
 from test_archive_truth import fresh, stats
@@ -26,7 +33,7 @@ from priffe_records import read, write
 from priffe_records.archive import schema
 from priffe_records.archive.identity import deal_key, partie_key
 from priffe_records.archive.schema import open_archive
-from priffe_records.archive.store import canonical_text, content_hash, import_file
+from priffe_records.archive.store import import_file
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.reader import loads
 
@@ -73,35 +80,37 @@ def bbo_teams(seed: int, boards: int = 12, event: str = "#4711{match} Teams") ->
     return "\n\n".join(out) + "\n"
 
 
-def bridgewebs_pairs(seed: int, tables: int = 5, boards: int = 8) -> str:
-    """A pairs evening of two sections, in the shape of a Bridgewebs PBN download written
-    by scorecard (table by table): Event ``Tuesday Pairs`` with the section in Site,
-    a Table tag, EW pairs moving each round; every board at every table of a section."""
+def bridgewebs_pairs(seed: int, tables: int = 5, boards: int = 8, *, sections: str = "AB",
+                     by_table: bool = True) -> str:
+    """A pairs evening, in the shape of a Bridgewebs PBN download: Event ``Tuesday Pairs``
+    with the section in Site, a Table tag, EW pairs moving each round; every board at
+    every table of a section. Written by scorecard (table by table, the sections
+    interleaved) or, ``by_table=False``, by traveller (board by board, every table)."""
     rng = random.Random(seed)
     hands = [_deal(rng) for _ in range(boards)]
     out = []
-    for table in range(1, tables + 1):
-        for section in "AB":
-            for b in range(boards):
-                ew = (table + b) % tables + 1
-                out.append(_record([
-                    ("Event", "Tuesday Pairs"), ("Site", f"Brackley BC {section}"),
-                    ("Date", "2026.11.24"), ("Board", str(b + 1)),
-                    ("West", f"{section}W{ew}"), ("North", f"{section}N{table}"),
-                    ("East", f"{section}E{ew}"), ("South", f"{section}S{table}"),
-                    ("Dealer", "NESW"[b % 4]), ("Deal", hands[b]),
-                    ("Declarer", "NESW"[rng.randrange(4)]),
-                    ("Contract", f"{rng.randrange(1, 8)}{rng.choice('CDHSN')}"),
-                    ("Result", str(rng.randrange(14))), ("Table", str(table))]))
+    order = ([(t, sec, b) for t in range(1, tables + 1) for sec in sections
+              for b in range(boards)] if by_table else
+             [(t, sec, b) for sec in sections for b in range(boards)
+              for t in range(1, tables + 1)])
+    for table, section, b in order:
+        ew = (table + b) % tables + 1
+        out.append(_record([
+            ("Event", "Tuesday Pairs"), ("Site", f"Brackley BC {section}"),
+            ("Date", "2026.11.24"), ("Board", str(b + 1)),
+            ("West", f"{section}W{ew}"), ("North", f"{section}N{table}"),
+            ("East", f"{section}E{ew}"), ("South", f"{section}S{table}"),
+            ("Dealer", "NESW"[b % 4]), ("Deal", hands[b]),
+            ("Declarer", "NESW"[rng.randrange(4)]),
+            ("Contract", f"{rng.randrange(1, 8)}{rng.choice('CDHSN')}"),
+            ("Result", str(rng.randrange(14))), ("Table", str(table))]))
     return "\n\n".join(out) + "\n"
 
 
 def _distinct(path: Path) -> tuple[int, int]:
     """Records the reader yields, and how many distinct texts they are."""
     records = list(read(path, errors="collect"))
-    texts = {content_hash(r.text if isinstance(r, BadRecord) else canonical_text(r))
-             for r in records}
-    return len(records), len(texts)
+    return len(records), distinct_texts(records)
 
 
 # ---------------------------------------------------------------- the keys
@@ -215,17 +224,25 @@ def test_jobs_store_a_tournament_as_one_process_does(tmp_path: Path, shape: str,
 
 
 def test_a_typo_in_one_event_loses_nothing(tmp_path: Path) -> None:
-    """One record's Event misspelt splits its partie in three; the far part is no
-    correction of the near one, and nothing is replaced."""
+    """A pairs file written board by board (every table of board 1, then of board 2, …):
+    one record's Site misspelt splits its run, and the records after it, board 1 at the
+    other tables, are no corrections of those before it. A Priffe partie likewise."""
+    text = bridgewebs_pairs(4, tables=6, boards=4, sections="A", by_table=False)
+    path = tmp_path / "travellers.pbn"
+    path.write_text(text.replace("Brackley BC A", "Brackley BC Ä", 2).replace(
+        "Brackley BC Ä", "Brackley BC A", 1), "utf-8")
+    assert len({r.get("Site") for r in read(path)}) == 2
     records = list(read(partie_file(tmp_path / "gen.ppn", 6, rubbers=2)))
     k = len(records) // 2
     records[k] = records[k].replace_tag("Event", "Torsdagspriffr")
-    path = tmp_path / "kväll.ppn"
-    write(records, path)
-    db = tmp_path / "a.db"
-    res = run("import", str(path), "--db", str(db))
-    assert f"{len(records)} new" in res.stdout and "updated" not in res.stdout
-    assert count(db) == len(records)
+    priffe = tmp_path / "kväll.ppn"
+    write(records, priffe)
+    for file in (path, priffe):
+        n = len(list(read(file)))
+        db = tmp_path / f"{file.stem}.db"
+        res = run("import", str(file), "--db", str(db))
+        assert f"{n} new" in res.stdout and "updated" not in res.stdout, res.stdout
+        assert count(db) == n
 
 
 def test_two_records_of_one_import_never_replace_each_other(tmp_path: Path) -> None:

@@ -6,8 +6,10 @@ parties: issue 9; a partie that already has stored deals is classified
 whole), and stores every record with its findings: historical games that break a rule
 are kept and flagged, never dropped. A record's text is identified by the
 SHA-256 of its canonical PPN text, so importing it again is a no-op; its
-place (partie, Rubber, Board) lets a corrected text supersede the stored one,
-and every change recomputes its whole partie. A file whose bytes are those
+place (partie, Rubber, Board and table: :mod:`priffe_records.archive.identity`)
+lets a corrected text of a later import supersede the stored one, and every
+change recomputes its whole partie. A partie is found by its content (Event,
+Site, Date, first players and hands), never by the file's path. A file whose bytes are those
 last imported under its name is recognised before it is parsed; in a changed
 file, a partie whose records are all stored is recognised by their raw texts
 (:mod:`priffe_records.archive.raw`) and only counted.
