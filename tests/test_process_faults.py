@@ -30,10 +30,8 @@ from priffe_records.rules import parallel
 from priffe_records.rules.findings import Finding, Severity
 from priffe_records.rules.repeats import More, counted
 
-# One record that repeats a tag: the reader reads it and reports the second Contract as an
-# error on the record (what two records run together without a blank line look like).
-TWICE = ('[Event "Klubbkväll"]\n[Board "1"]\n[Contract "Spela"]\n[Result "NS 7 EW 6"]\n'
-         '[Contract "Hjärter"]\n')
+# A Dealer that is no seat: the reader keeps the record, with a located error on it.
+NO_SEAT = '[Event "Klubbkväll"]\n[Board "1"]\n[Dealer "Q"]\n[Contract "Spela"]\n'
 # A Deal value the reader cannot read: the record is kept, with a located error.
 BAD_DEAL = '[Event "Klubbkväll"]\n[Board "1"]\n[Deal "W:garbage"]\n'
 
@@ -54,7 +52,7 @@ def _parse(*args: str) -> tuple[int, str, str]:
 # ---------------------------------------------------------------- parse's exit code
 
 
-@pytest.mark.parametrize("text", [TWICE, BAD_DEAL], ids=["tag-twice", "bad-deal"])
+@pytest.mark.parametrize("text", [NO_SEAT, BAD_DEAL], ids=["bad-dealer", "bad-deal"])
 def test_parse_exits_1_when_it_reports_an_error(tmp_path: Path, text: str) -> None:
     f = tmp_path / "a.ppn"
     f.write_text(text + '\n[Event "ok"]\n[Board "2"]\n', "utf-8")
@@ -67,7 +65,7 @@ def test_parse_exits_1_when_it_reports_an_error(tmp_path: Path, text: str) -> No
 
 def test_parse_says_it_in_swedish_too(tmp_path: Path) -> None:
     f = tmp_path / "a.ppn"
-    f.write_text(TWICE + "\n" + TWICE, "utf-8")
+    f.write_text(NO_SEAT + "\n" + NO_SEAT, "utf-8")
     code, _, err = _parse(str(f), "--lang", "sv")
     assert code == EXIT_FINDINGS and "2 poster har fel" in err
 
@@ -84,11 +82,11 @@ def test_parse_of_a_warning_only_exits_0(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_installed_parse_exits_1_on_a_record_with_an_error(tmp_path: Path) -> None:
     f = tmp_path / "a.ppn"
-    f.write_text(TWICE, "utf-8")
+    f.write_text(NO_SEAT, "utf-8")
     proc = subprocess.run([priffe_exe(), "parse", "--lang", "en", str(f)], capture_output=True,
                           text=True, timeout=120)
     assert proc.returncode == EXIT_FINDINGS, proc.stderr
-    assert f"{f}:5:1: tag [Contract] appears twice" in proc.stderr
+    assert f"{f}:3:10: Dealer 'Q' is not a seat" in proc.stderr
     assert "Traceback" not in proc.stderr
 
 
