@@ -471,9 +471,9 @@ def _v8(db: sqlite_utils.Database) -> None:
                    "ORDER BY id")
     first: dict[int, str] = {}
     idents: list[tuple[str | None, int]] = []
-    for deal_id, partie_id, ppn in db.execute(
+    for deal_id, partie_id, ppn in db.conn.execute(  # streamed: the texts are not held
             "SELECT id, partie_id, ppn FROM deals WHERE status != 'unreadable' "
-            "ORDER BY partie_id, line, id").fetchall():
+            "ORDER BY partie_id, line, id"):
         records = list(loads(ppn, errors="collect"))
         record = records[0] if len(records) == 1 else None
         if not isinstance(record, Record):
