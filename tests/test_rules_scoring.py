@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from rules_support import FORMAT_EXAMPLE, deal_with, errors, findings, ppn, rules, set_tag, sheet
 
 from priffe_records import loads
+from priffe_records.cli import cli
 from priffe_records.game.calls import Contract
 from priffe_records.game.cards import Hand, Rank, Seat
 from priffe_records.game.evaluation import honour_tricks, show_hs, suit_value
-from priffe_records.rules.checks import passed, present
+from priffe_records.rules.checks import named_rules, passed, present
 from priffe_records.rules.findings import Severity
 from priffe_records.rules.priffe.analysis import analyse_record
 from priffe_records.rules.priffe.options import PRESETS, parse_scoring
@@ -222,6 +225,31 @@ def test_R17_score_within_the_open_honours_is_taken_as_written_ok() -> None:
     assert o.score is not None and o.score.total == SidePoints(80, 50)
     assert [(f.rule, f.severity) for f in findings(text) if f.rule == "R17"] == \
         [("R17", Severity.UNVERIFIABLE)]
+
+
+def _passed_checks(text: str, tmp_path: Path) -> tuple[list[str], str]:
+    """The checks validate -v lists as passed: from the library, and as printed."""
+    [rec] = loads(text)
+    named = [r for f in findings(text) for r in named_rules(f)]
+    path = tmp_path / "v.ppn"
+    path.write_text(text, "utf-8")
+    res = CliRunner().invoke(cli, ["validate", "-v", str(path)])
+    return [c.name for c in passed(present(rec), named)], res.output
+
+
+def test_R17_honours_from_the_hands_pass_the_score_check_ok(tmp_path: Path) -> None:
+    names, out = _passed_checks(FORMAT_EXAMPLE, tmp_path)
+    assert "score" in names and "R14–R18" in out
+
+
+def test_R17_honours_taken_as_written_do_not_pass_the_score_check(tmp_path: Path) -> None:
+    """A sheet without hands or Honours: the 'not checked' finding names R17 among its rules
+    ('… honours are taken as written (R8, R12, R17)'), so -v no longer says R14–R18 passed."""
+    text = sheet("Hjärter", "E", "NS 10 EW 3", Score="NS 80 EW 0").replace(
+        '[Honours "NS 0 EW 0"]\n', "")
+    names, out = _passed_checks(text, tmp_path)
+    assert "score" not in names and "R14–R18" not in out
+    assert "taken as written (R8, R12, R17)" in out
 
 
 # R18 ------------------------------------------------------------------------------------------

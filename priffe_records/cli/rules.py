@@ -38,7 +38,7 @@ from priffe_records.format.reader import read
 from priffe_records.format.record import Record
 from priffe_records.format.writer import dumps, write
 from priffe_records.game.language import msg, msg_n, msg_p
-from priffe_records.rules.checks import Check, passed, present
+from priffe_records.rules.checks import Check, named_rules, passed, present
 from priffe_records.rules.findings import Finding, Severity
 from priffe_records.rules.parallel import check_file, default_jobs
 from priffe_records.rules.preference.sheet import fill_preference, score_preference
@@ -114,7 +114,7 @@ def passed_lines(checks: dict[int, tuple[Check, ...]], findings: Sequence[Findin
     """-v: each check that passed, record by record."""
     rules: dict[int, list[str]] = {}
     for f in findings:
-        rules.setdefault(f.record or 0, []).append(f.rule)
+        rules.setdefault(f.record or 0, []).extend(named_rules(f))
     for rec, present_checks in checks.items():
         ok = passed(present_checks, rules.get(rec, []))
         if not ok:
