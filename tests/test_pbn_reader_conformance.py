@@ -279,3 +279,23 @@ def test_a_control_byte_deep_in_a_file_read_in_small_blocks_is_still_found(
         data = (clean + f'[Event "x{odd}"]\n\n' + clean).encode("utf-8")
         found = [e for r in read(io.BytesIO(data), errors="collect") for e in r.errors]
         assert [e.location.line for e in found] == [118], odd
+
+
+def test_score_fill_and_export_write_the_shared_line_sheet_back_as_two_records(
+        tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from priffe_records.cli import cli
+
+    copy = tmp_path / "sheet.ppn"
+    copy.write_bytes((HERE / "typed-shared-line-event.ppn").read_bytes())
+    result = CliRunner().invoke(cli, ["score", "--fill", "--force", str(copy)])
+    assert result.exit_code == 0, result.output
+    filled = _records(copy)
+    assert [r.get("Board") for r in filled] == ["1", "2"]
+    db, out = tmp_path / "a.db", tmp_path / "out.ppn"
+    for args in (["import", "--db", str(db), str(copy)],
+                 ["export", "--db", str(db), "-o", str(out)]):
+        result = CliRunner().invoke(cli, args)
+        assert result.exit_code == 0, result.output
+    assert [r.get("Board") for r in _records(out)] == ["1", "2"]
