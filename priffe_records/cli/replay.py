@@ -84,7 +84,7 @@ def records_of_deal(texts: Sequence[tuple[int, str]], db: str, deal_id: int
     for ident, text in texts:
         if ident == deal_id:
             index = len(records) + 1
-        records.extend(loads(text, name=f"{db}#deal{ident}"))
+        records.extend(_readable(loads(text, errors="collect", name=f"{db}#deal{ident}")))
     return records, index
 
 
