@@ -166,12 +166,38 @@ def test_missing_file_says_how_to_start(tmp_path: Path) -> None:
     assert "priffe new -o" in res.stderr and "Traceback" not in res.output
 
 
-def test_preference_is_refused_clearly(tmp_path: Path) -> None:
+PREF_HAND = DATA / "preference-evening-hand.ppn"
+# Préférence: contract, declarer, who dropped out, the tricks of those who played, payments.
+PREF_ENGLISH = [
+    "Heartz", "Hearts", "Franz", "", "2 6 2", "N 1;E 10;S 1",  # a typo; payments wrong: P12
+    "c", "", "", "", "", "-",  # corrected: the payments were not on the paper after all
+    "pref", "E", "S", "3 7", "",  # Preference by its first letters; South dropped out
+    "handc", "Maria", "N E", "",  # both defenders dropped out: no tricks are asked
+    "",
+]
+PREF_SWEDISH = [
+    "Hearts", "Ö", "", "N 2 E 6 S 2", "N 1;E 10;S 1",
+    "rätta", "", "", "", "", "-",
+    "Preference", "Franz", "V", "Syd", "N 3 E 7", "",  # V: W stays empty (P1); then South
+    "HandClubs", "S", "Anna, Franz", "",
+    "",
+]
+
+
+@pytest.mark.parametrize(("lang", "answers"), [("en", PREF_ENGLISH), ("sv", PREF_SWEDISH)])
+def test_typed_preference_evening_is_the_hand_typed_file(tmp_path: Path, lang: str,
+                                                         answers: list[str]) -> None:
     path = tmp_path / "graz.ppn"
-    path.write_text((DATA / "preference-graz.ppn").read_text(encoding="utf-8"), encoding="utf-8")
-    res = add(path, [""])
-    assert res.exit_code == 2
-    assert "Préférence" in res.stderr
+    path.write_text(dumps(laid_out(list(read(PREF_HAND)))), encoding="utf-8")
+    res = add(path, answers, "--lang", lang)
+    assert res.exit_code == 0, res.output
+    assert path.read_text(encoding="utf-8") == PREF_HAND.read_text(encoding="utf-8")
+    said = res.stdout
+    assert "P12" in said
+    if lang == "en":
+        assert "did you mean 'Hearts'?" in said and "Tricks of N E: 3 7" in said
+    else:
+        assert "i Préférence är platserna N, Ö och S" in said and "Stick för N E: N 3 E 7" in said
 
 
 def test_nothing_written_when_the_text_would_not_read_back(

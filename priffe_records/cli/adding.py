@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
@@ -20,6 +21,7 @@ from rich.console import Console
 from priffe_records.cli.common import EXIT_FINDINGS, EXIT_OK, UserError, preset_option, user_errors
 from priffe_records.cli.inputs import display_name, is_stdin, stdin_bytes
 from priffe_records.cli.making import emit_records
+from priffe_records.cli.preference_report import PrefSheetView
 from priffe_records.cli.report import SheetView
 from priffe_records.format.atomic import write_text_atomically
 from priffe_records.format.errors import BadRecord
@@ -29,9 +31,11 @@ from priffe_records.format.sheet_rows import read_rows
 from priffe_records.game.calls import Contract
 from priffe_records.game.cards import SEATS, Seat, Side
 from priffe_records.game.language import Message, msg, msg_n
+from priffe_records.game.preference import CONTRACTS, is_preference
 from priffe_records.game.words import seat_name
 from priffe_records.rules.entry import (
     DealEntry,
+    Entry,
     EntryError,
     next_slot,
     parse_contract,
@@ -50,8 +54,12 @@ from priffe_records.rules.entry import (
     verified_text,
 )
 from priffe_records.rules.findings import Finding
+from priffe_records.rules.preference import entry as pref
+from priffe_records.rules.preference.entry import PrefEntry
+from priffe_records.rules.preference.sheet import score_preference
+from priffe_records.rules.preference.table import PLAYERS as PREF_SEATS
 from priffe_records.rules.priffe.options import Options
-from priffe_records.rules.priffe.sheet import PartieSheet, fill_records, score_parties
+from priffe_records.rules.priffe.sheet import fill_records, score_parties
 from priffe_records.rules.spreadsheet import import_rows
 
 T = TypeVar("T")
@@ -115,30 +123,70 @@ def _complete_with(words: Iterable[str]) -> None:
     readline.parse_and_bind("tab: complete")
 
 
-def _ask_entry(ask: Asker, record: Record, before: DealEntry | None) -> DealEntry | None:
-    """The deal's answers; ``None`` when the user stops (an empty contract, or no more input)."""
+def _contract_answer(ask: Asker, before: str | None, words: Iterable[str]) -> str | None:
+    """The first answer of a deal; ``None`` when the user stops (empty, or no more input)."""
     try:
-        contract_text = ask.line(msg("Contract (empty: stop)") if before is None
-                                 else msg("Contract"), before.contract.value if before else None,
-                                 [c.value for c in Contract])
+        text = ask.line(msg("Contract (empty: stop)") if before is None else msg("Contract"),
+                        before, words)
     except EndOfAnswers:
         return None
-    if not contract_text:
+    return text or None
+
+
+def _ask_entry(ask: Asker, record: Record, before: Entry | None) -> Entry | None:
+    """The deal's answers, in the words of the record's game; ``None`` when the user stops."""
+    if is_preference(record.get("Scoring")):
+        return _ask_pref_entry(ask, record, before if isinstance(before, PrefEntry) else None)
+    return _ask_priffe_entry(ask, record, before if isinstance(before, DealEntry) else None)
+
+
+def _ask_priffe_entry(ask: Asker, record: Record, before: DealEntry | None) -> DealEntry | None:
+    text = _contract_answer(ask, before.contract.value if before else None,
+                            [c.value for c in Contract])
+    if text is None:
         return None
-    contract = _again(ask, contract_text, parse_contract, msg("Contract"))
+    contract = _again(ask, text, parse_contract, msg("Contract"))
     players = players_of(record)
     declarer: Seat | None = None
     if contract.has_declarer:
         old = before.declarer.value if before and before.declarer else None
-        declarer = ask.value(msg("Declarer (seat or player)"), lambda t: parse_seat(t, players),
+        declarer = ask.value(msg("Declarer (seat or player)"), partial(parse_seat, players=players),
                              old, [*(s.value for s in SEATS), *players.values()])
     side = declarer.side if declarer is not None else Side.NS
     tricks = ask.value(msg("Tricks taken by {side}", side=side.value),
-                       lambda t: parse_tricks(t, side),
+                       partial(parse_tricks, side=side),
                        str(before.tricks[side]) if before else None)
     score = ask.value(msg("Score written on the sheet (empty: none)"), parse_points,
                       str(before.score) if before and before.score else None)
     return DealEntry(contract, declarer, tricks, score)
+
+
+def _ask_pref_entry(ask: Asker, record: Record, before: PrefEntry | None) -> PrefEntry | None:
+    """Préférence: contract, declarer, who dropped out, the tricks of those who played, and
+    the payments if written."""
+    text = _contract_answer(ask, before.contract.value if before else None,
+                            [b.value for b in CONTRACTS])
+    if text is None:
+        return None
+    contract = _again(ask, text, pref.parse_contract, msg("Contract"))
+    players = {s: n for s, n in players_of(record).items() if s in PREF_SEATS}
+    declarer = ask.value(msg("Declarer (seat or player)"),
+                         partial(pref.parse_player, players=players),
+                         before.declarer.value if before else None,
+                         [*(s.value for s in PREF_SEATS), *players.values()])
+    dropouts = ask.value(msg("Dropped out, in order (the declarer: gave up; empty: nobody)"),
+                         partial(pref.parse_dropouts, players=players),
+                         " ".join(s.value for s in before.dropouts) if before else None)
+    seats = pref.playing(declarer, dropouts)
+    tricks = ask.value(msg("Tricks of {seats}", seats=" ".join(s.value for s in seats)),
+                       partial(pref.parse_tricks, seats=seats),
+                       " ".join(str(n) for n in before.tricks.values())
+                       if before and before.tricks else None) if seats else None
+    old = before.score if before else None
+    score = ask.value(msg("Payments written on the sheet (N 1;E -20;S -11; empty: none)"),
+                      pref.parse_score, ";".join(f"{s.value} {n}" for s, n in old.items())
+                      if old else None)
+    return PrefEntry(contract, declarer, dropouts, tricks, score)
 
 
 def _again(ask: Asker, first: str, parse: Callable[[str], T], question: Message) -> T:
@@ -195,11 +243,17 @@ def _keep_anyway(ask: Asker) -> bool:
             return True
 
 
-def _sheet_of(records: list[Record], index: int, options: Options) -> PartieSheet | None:
+def _running_sheet(records: list[Record], index: int, options: Options
+                   ) -> SheetView | PrefSheetView | None:
     """The running sheet of the partie the deal at ``index`` belongs to."""
+    if is_preference(records[index].get("Scoring")):
+        for pref_sheet in score_preference(records):
+            if any(row.record == index + 1 for row in pref_sheet.rows):
+                return PrefSheetView(pref_sheet)
+        return None
     for sheet in score_parties(records, options=options):
         if any(getattr(row, "record", None) == index + 1 for row in sheet.rows):
-            return sheet
+            return SheetView(sheet)
     return None
 
 
@@ -216,9 +270,7 @@ def _read(path: Path) -> list[Record]:
         raise UserError(msg_n("{file}: {n} record could not be read: correct it first",
                               "{file}: {n} records could not be read: correct them first",
                               len(bad), file=path))
-    records = [r for r in got if isinstance(r, Record)]
-    refuse_preference(records)
-    return records
+    return [r for r in got if isinstance(r, Record)]
 
 
 def _one_deal(ask: Asker, records: list[Record], name: str, options: Options
@@ -235,7 +287,7 @@ def _one_deal(ask: Asker, records: list[Record], name: str, options: Options
         records = reseated(records, index, seats)
     record = records[index]
     _introduce(record)
-    before: DealEntry | None = None
+    before: Entry | None = None
     while True:
         entry = _ask_entry(ask, record, before)
         if entry is None:
@@ -263,7 +315,8 @@ def add_command(file: str, options: Options) -> None:
     deal fills the next empty deal 'priffe new' laid out (or
     is added at the end), and the file is rewritten in export format only
     when it reads back to the same records. An empty contract stops.
-    Answers may come from standard input, one a line.
+    Answers may come from standard input, one a line. In a Préférence
+    partie it asks for the drop-outs and the tricks of those who played.
     """
     path = Path(file)
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 120)
@@ -282,9 +335,9 @@ def add_command(file: str, options: Options) -> None:
                 break
             records, index = done
             saved += 1
-            sheet = _sheet_of(records, index, options)
+            sheet = _running_sheet(records, index, options)
             if sheet is not None:
-                console.print(SheetView(sheet))
+                console.print(sheet)
     click.echo(str(msg_n("saved {n} deal in {file}", "saved {n} deals in {file}", saved,
                          file=file)), err=True)
     sys.exit(EXIT_OK)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from priffe_records.format.reader import loads
 from priffe_records.format.record import PLAYER_TAGS, Record, Tag
@@ -40,8 +41,8 @@ from priffe_records.rules.validate import validate
 
 # What every deal of a partie repeats; a new deal copies them from the one before.
 PARTIE_TAGS = ("Event", "Site", "Date", *(PLAYER_TAGS[s] for s in SEATS), "Scoring")
-# The tags a deal's entry writes (and an open deal leaves empty).
-ENTRY_TAGS = ("Declarer", "Contract", "Result", "Score", "Honours")
+# The tags a deal's entry writes (and an open deal leaves empty); Dropout is Préférence's.
+ENTRY_TAGS = ("Declarer", "Contract", "Dropout", "Result", "Score", "Honours")
 # Swedish sheets write the sides NS and ÖV.
 _SIDE_ALIASES = re.compile(r"ÖV|OV|ØV", re.IGNORECASE)
 _TWO_NUMBERS = re.compile(r"^(-?\d+)\s*[-–/ ]\s*(-?\d+)$")
@@ -50,6 +51,12 @@ _ONE_SIDE = re.compile(r"^(NS|EW)\s*(-?\d+)$", re.IGNORECASE)
 
 class EntryError(PriffeError, ValueError):
     """A typed value that cannot be read; the message says what would be."""
+
+
+class Entry(Protocol):
+    """A deal as written on the sheet, in either game: it knows the tags it sets."""
+
+    def tags(self) -> dict[str, str]: ...
 
 
 def parse_contract(text: str) -> Contract:
@@ -133,9 +140,10 @@ def parse_tricks(text: str, side: Side | None) -> SidePoints:
 
 
 def parse_points(text: str) -> SidePoints | None:
-    """Points per side (a score, honours): ``NS 80 EW 0``, ``EW 40`` or ``80-0``; empty: none."""
+    """Points per side (a score, honours): ``NS 80 EW 0``, ``EW 40`` or ``80-0``; empty or
+    ``-``: none (``-`` also clears a value given before)."""
     t = _sides(text)
-    if not t:
+    if not t or t == "-":
         return None
     pair = _TWO_NUMBERS.match(t)
     if pair:
@@ -178,10 +186,11 @@ def is_open(record: Record) -> bool:
 
 
 def refuse_preference(records: Sequence[Record]) -> None:
-    """Typed entry is for Priffe: a Préférence deal has a talon, a pot and three players."""
+    """Spreadsheet rows are Priffe's: a Préférence deal has drop-outs and three players."""
     if any(is_preference(r.get("Scoring")) for r in records):
-        raise EntryError(msg("this is a Préférence partie: typing or importing Préférence deals "
-                             "is not supported yet; write them in the file (docs/preference.md)"))
+        raise EntryError(msg("this is a Préférence partie: importing Préférence deals from a "
+                             "spreadsheet is not supported yet; type them with 'priffe add' "
+                             "(docs/secretary.md)"))
 
 
 def next_slot(records: Sequence[Record]) -> int:
@@ -201,8 +210,9 @@ def new_deal(previous: Record) -> Record:
     tags = [Tag(n, v) for n in PARTIE_TAGS if (v := previous.get(n)) is not None]
     tags.insert(3, Tag("Board", _board_after(previous.get("Board"))))
     dealer = previous.get("Dealer")
+    game = "preference" if is_preference(previous.get("Scoring")) else "priffe"
     if dealer in {s.value for s in SEATS}:
-        tags.append(Tag("Dealer", next_dealer("priffe", Seat(dealer)).value))
+        tags.append(Tag("Dealer", next_dealer(game, Seat(dealer)).value))
     return Record(tuple(tags))
 
 
@@ -265,8 +275,9 @@ def reseated(records: Sequence[Record], index: int, seats: Mapping[Seat, str]) -
     return out
 
 
-def with_entry(record: Record, entry: DealEntry) -> Record:
-    """``record`` with the entry's values; a Score or Honours not written goes."""
+def with_entry(record: Record, entry: Entry) -> Record:
+    """``record`` with the entry's values; a tag the entry does not set (a Score not
+    written, a Préférence Result when nobody played) goes."""
     values = entry.tags()
     for name in ENTRY_TAGS:
         if name in values:
@@ -276,7 +287,7 @@ def with_entry(record: Record, entry: DealEntry) -> Record:
     return record
 
 
-def placed(records: Sequence[Record], index: int, entry: DealEntry) -> list[Record]:
+def placed(records: Sequence[Record], index: int, entry: Entry) -> list[Record]:
     """The partie with the entry in the deal at ``index`` (a new deal at the end)."""
     out = list(records)
     filled = with_entry(slot_record(records, index), entry)
