@@ -28,7 +28,8 @@ class _Decoded:
         self.bad_lines: set[int] = set()
 
     def __iter__(self) -> Iterator[str]:
-        return _decode_lines(self.raw, self.bad_lines)
+        # Since the reader conformance work: a byte order mark opening a line goes.
+        return (line.removeprefix("\ufeff") for line in _decode_lines(self.raw, self.bad_lines))
 
 
 def _decode_lines(raw: IO[bytes], bad_lines: set[int] | None = None) -> Iterator[str]:

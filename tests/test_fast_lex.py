@@ -167,7 +167,8 @@ CONFORMANCE = [b'[Event "x"]\n[Room "a"]\n[Room "b"] {c}\n[Site "##s"]\n[Site "#
                b'% PBN 2.1\n% EXPORT\n% PBN 2.1\n\n[Event "x"]\n\n% PBN 2.1\n% EXPORT\n\n'
                b'{c}\n\n[Event "y"]\n\n% end\n',
                b'[T "x;y"]\n1 2\n\n{end} ; x\n\n% fin\n',
-               b'[Event "V\xc3\xa4ster\xc3\xa5s\x92"]\n[Site "V\xe4ster\xe5s"]\n']
+               b'[Event "V\xc3\xa4ster\xc3\xa5s\x92"]\n[Site "V\xe4ster\xe5s"]\n',
+               b'\xef\xbb\xbf[Event "a"]\n\n\xef\xbb\xbf% PBN 2.1\n\xef\xbb\xbf[Event "b"]\n']
 
 
 @pytest.mark.parametrize("data", CONFORMANCE)

@@ -58,7 +58,8 @@ def same_chunks(data: bytes, first_line: int = 1) -> None:
         # ("\n\n" was one record): cut as a longer file is cut, line end by line end,
         # each line decoded as the reader decodes one (UTF-8, else Latin-1: b"\xe9" is é).
         body = data[3:] if data.startswith(codecs.BOM_UTF8) else data
-        lines = [split_reference._decode(part) for part in re.split(rb"\r\n|\r|\n", body)]
+        lines = [split_reference._decode(part).removeprefix("\ufeff")
+                 for part in re.split(rb"\r\n|\r|\n", body)]
         if lines[-1] == "":
             lines.pop()
         want = _seen(split_reference.joined(split_reference._split(lines, first_line)))

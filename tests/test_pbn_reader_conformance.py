@@ -299,3 +299,17 @@ def test_score_fill_and_export_write_the_shared_line_sheet_back_as_two_records(
         result = CliRunner().invoke(cli, args)
         assert result.exit_code == 0, result.output
     assert [r.get("Board") for r in _records(out)] == ["1", "2"]
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16"])
+def test_byte_order_marks_of_concatenated_files_are_no_text(encoding: str) -> None:
+    """Files saved with a byte order mark and joined with ``cat`` bring one per file: each
+    goes like the file's first, and the records read as without them."""
+    text = (HERE / "bridgewebs-concatenated.pbn").read_text("utf-8")
+    plain = list(read(io.BytesIO(text.encode(encoding)), errors="collect"))
+    marked = text.replace("% PBN 2.1\n% EXPORT\n", "\ufeff% PBN 2.1\n% EXPORT\n")
+    assert marked.count("\ufeff") == 4
+    data = marked.encode("utf-8-sig" if encoding == "utf-8" else encoding)
+    got = list(read(io.BytesIO(data), errors="collect"))
+    assert got == plain and all(isinstance(r, Record) and not r.errors for r in got)
+    assert list(loads(marked, errors="collect")) == plain

@@ -53,6 +53,7 @@ from priffe_records.format.record import (
     word_places,
 )
 from priffe_records.format.splitter import (
+    BOM,
     CONTROL,
     Chunk,
     Decoded,
@@ -1182,7 +1183,8 @@ def _read_any(source: Source, name: str | None, first_line: int = 1
         return
     label = name or str(getattr(source, "name", "<stream>"))
     if isinstance(source, io.TextIOBase):
-        yield from _records((line.rstrip("\r\n") for line in source), label, first_line)
+        yield from _records((line.rstrip("\r\n").removeprefix(BOM) for line in source), label,
+                            first_line)
     else:
         yield from _records(_Decoded(source), label, first_line)  # type: ignore[arg-type]
 

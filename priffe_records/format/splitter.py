@@ -77,7 +77,7 @@ def _wide_lines(head: bytes, raw: IO[bytes], bad_lines: set[int] | None) -> Iter
     for number, line in enumerate(wide, 1):
         if "\ufffd" in line and bad_lines is not None:
             bad_lines.add(number)
-        yield line.rstrip("\n")
+        yield line.rstrip("\n").removeprefix(BOM)
 
 
 class Oddity:
@@ -128,17 +128,29 @@ def _blocks(head: bytes, raw: IO[bytes], odd: Oddity | None = None) -> Iterator[
                     odd.seen = True  # a line may decode with U+FFFD
                 parts = re.split(rb"\r\n|\r|\n", block)
                 parts.pop()
-                yield "".join(_decode(part) + "\n" for part in parts)
+                yield "".join(_decode(part).removeprefix(BOM) + "\n" for part in parts)
             else:
                 if "\r" in text:
                     text = text.replace("\r\n", "\n").replace("\r", "\n")
+                if BOM in text:
+                    text = _without_boms(text)
                 yield text
         if not chunk:
             break
     if pending:
         if odd is not None:
             odd.seen = True  # the last line, without its line end: not worth a look
-        yield "".join(line + "\n" for line in _decode_cr(pending))
+        yield "".join(line.removeprefix(BOM) + "\n" for line in _decode_cr(pending))
+
+
+# A byte order mark at the start of a line inside a file: files concatenated with
+# ``cat`` each bring theirs. It is no text; it goes, as the one at the file's start.
+BOM = "\ufeff"
+
+
+def _without_boms(text: str) -> str:
+    """``text`` (whole lines) without a byte order mark at the start of any line."""
+    return text.removeprefix(BOM).replace("\n" + BOM, "\n")
 
 
 def _decode_cr(part: bytes) -> Iterator[str]:
@@ -323,6 +335,8 @@ def split_text(text: str, first_line: int = 1, *, header: bool = True) -> Iterat
     is not a file, so version lines at its top are comments (a record's own text)."""
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if BOM in text:
+        text = _without_boms(text)
     if text and not text.endswith("\n"):
         text += "\n"
     return attach_comments(split_blocks([text] if text else [], first_line, header=header),
