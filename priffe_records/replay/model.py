@@ -349,6 +349,7 @@ def build_replays(records: Sequence[Record], options: Options = PRESETS["sv"]
 
 
 _PLAYED = ("Deal", "Auction", "Play")  # the tags a replay shows, as hands, calls and tricks
+_END = 1 << 62  # past any line: the last tag's section runs to the end of its record
 
 
 def _why_not(record: Record, found: Sequence[Finding]) -> tuple[Finding, ...]:
@@ -362,7 +363,7 @@ def _why_not(record: Record, found: Sequence[Finding]) -> tuple[Finding, ...]:
         if tag is None or tag.location is None:
             continue
         first = tag.location.line
-        spans.append(range(first, next((s for s in starts if s > first), first + 1)))
+        spans.append(range(first, next((s for s in starts if s > first), _END)))
     return tuple(f for f in found if f.is_error and f.location is not None
                  and any(f.location.line in span for span in spans))
 
