@@ -111,3 +111,26 @@ def test_each_partie_starts_its_own_page(printed: Any, tmp_path: Path) -> None:
     two.write_text(text + "\n" + text.split("\n", 2)[2].replace("2026.11.26", "2026.12.03"),
                    encoding="utf-8")
     assert printed(page_of(two, tmp_path)) == [A4, A4]
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", ("Payments", "Balances", "Pot at the end: 50", "no play")),
+    ("sv", ("Betalningar", "Saldon", "Potten vid slutet: 50", "inget spel"))])
+def test_a_preference_partie_is_on_the_page(tmp_path: Path, lang: str,
+                                            words: tuple[str, ...]) -> None:
+    text = page_of(DATA / "preference-graz.ppn", tmp_path, "--lang", lang).read_text("utf-8")
+    for word in words:
+        assert word in text
+    assert "Préférence i Graz · Graz" in text and "1911.02.04" in text
+    assert "N +1 E -20 S -11" in text  # the first deal's payments, as the terminal shows them
+
+
+def test_priffe_and_preference_parties_print_a_page_each(printed: Any, tmp_path: Path) -> None:
+    both = tmp_path / "both.ppn"
+    graz = (DATA / "preference-graz.ppn").read_text(encoding="utf-8")
+    both.write_text(HAND.read_text(encoding="utf-8") + "\n" + graz.split("\n", 2)[2],
+                    encoding="utf-8")
+    page = page_of(both, tmp_path)
+    text = page.read_text(encoding="utf-8")
+    assert text.index("Klubbkväll · Uppsala") < text.index("Préférence i Graz")  # file order
+    assert printed(page) == [A4, A4]

@@ -17,7 +17,6 @@ with the replay and rules layers; Datasette stays an optional extra.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable
 from typing import Any
 
@@ -25,13 +24,10 @@ import sqlite_utils
 from datasette import hookimpl
 from datasette.utils.asgi import Response
 from markupsafe import Markup, escape
-from rich.console import Console
 
 from priffe_records.archive import stored_messages
 from priffe_records.archive.query import QueryError, partie_of_deal, partie_texts
-from priffe_records.cli.preference_report import PrefSheetView
 from priffe_records.cli.replay import records_of_deal, replays_of
-from priffe_records.cli.report import SheetView
 from priffe_records.cli.sheet_page import printable_page
 from priffe_records.format.reader import loads
 from priffe_records.format.record import Record
@@ -41,8 +37,6 @@ from priffe_records.replay.wording import words
 from priffe_records.rules.preference.sheet import score_preference
 from priffe_records.rules.priffe.options import PRESETS
 from priffe_records.rules.priffe.sheet import score_parties
-
-SHEET_WIDTH = 130
 
 
 def _not_found(text: str) -> Response:
@@ -79,20 +73,9 @@ async def deal_page(datasette: Any, request: Any) -> Response:
 
 
 def sheet_html(records: list[Record]) -> str:
-    """The score sheet(s) of the records as one HTML page: the printable page of
-    ``priffe score --html`` for Priffe, rich's own export of the terminal view for Préférence."""
-    sheets = [s for s in score_parties(records, options=PRESETS["sv"]) if s.rows]
-    if sheets and not any(p.rows for p in score_preference(records)):
-        return printable_page(records, sheets)
-    console = Console(record=True, width=SHEET_WIDTH, color_system="truecolor",
-                      force_terminal=True, file=io.StringIO())
-    for sheet in score_parties(records, options=PRESETS["sv"]):
-        if sheet.rows:
-            console.print(SheetView(sheet))
-    for pref in score_preference(records):
-        if pref.rows:
-            console.print(PrefSheetView(pref))
-    return console.export_html(inline_styles=True)
+    """The score sheet(s) of the records: the printable page of ``priffe score --html``."""
+    return printable_page(records, score_parties(records, options=PRESETS["sv"]),
+                          score_preference(records))
 
 
 async def sheet_page(datasette: Any, request: Any) -> Response:

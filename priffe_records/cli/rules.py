@@ -270,7 +270,7 @@ def score_command(file: str, fill: bool, force: bool, output: str | None, html_o
         sheets = score_parties(records, options=options)
         pref_sheets = score_preference(records)
         if html_out or csv_out:  # the sheet goes to the file(s), not the terminal
-            write_sheet_files(html_out, csv_out, records, sheets)
+            write_sheet_files(html_out, csv_out, records, sheets, pref_sheets)
             quiet = True
     for sheet in sheets if not quiet else ():
         if sheet.rows:

@@ -1,8 +1,10 @@
 """``priffe score --html`` and ``--csv``: the score sheet to print, and as spreadsheet rows.
 
-The printable page shows the cells of the terminal sheet (:mod:`priffe_records.cli.report`
-builds them; the page reuses them, so the two never differ): one A4 page a
-partie with its deals, rubber ends, standings and each rubber's settlement,
+The printable page shows the cells of the terminal sheets (:mod:`priffe_records.cli.report`
+and, for Préférence, :mod:`priffe_records.cli.preference_report` build them; the
+page reuses them, so the two never differ): one A4 page a partie with its
+deals, rubber ends, standings and each rubber's settlement (Préférence: the
+payments, pot and balances),
 the club's name and the date. It is black on white with rules, no colour
 carries meaning, and it is self-contained (no script, font or picture
 fetched), so it prints the same anywhere. The CSV is what ``priffe
@@ -17,13 +19,16 @@ import io
 import sys
 from collections.abc import Sequence
 
+from priffe_records.cli.preference_report import _COLUMNS as PREF_COLUMNS
+from priffe_records.cli.preference_report import _cells as pref_cells
 from priffe_records.cli.report import _COLUMNS, _deal_cells, _rubber_cells
 from priffe_records.format.atomic import write_text_atomically
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import PLAYER_TAGS, Record
 from priffe_records.game.cards import SEATS
-from priffe_records.game.language import language, msg
+from priffe_records.game.language import Message, language, msg, msg_p
 from priffe_records.game.words import seat_name
+from priffe_records.rules.preference.sheet import PrefSheet
 from priffe_records.rules.priffe.sheet import DealRow, PartieSheet, RubberRow
 from priffe_records.rules.spreadsheet import sheet_first, sheet_table
 
@@ -52,6 +57,7 @@ tr { break-inside: avoid; }
 @media screen { body { margin: 8mm; } .partie { margin-bottom: 12mm; } }
 """
 _ALIGN = {"right": "n", "center": "c"}
+Columns = Sequence[tuple[Message | str, str]]
 
 
 def _cells(cells: Sequence[str], classes: Sequence[str]) -> str:
@@ -60,21 +66,42 @@ def _cells(cells: Sequence[str], classes: Sequence[str]) -> str:
                                                                         strict=True))
 
 
-def _players(records: Sequence[Record], sheet: PartieSheet) -> str:
-    first = records[sheet_first(sheet) - 1]
+def _players(first: Record) -> str:
     named = [f"{seat_name(s)}: {first.get(PLAYER_TAGS[s])}" for s in SEATS
              if first.get(PLAYER_TAGS[s])]
     return html.escape(" · ".join(named))
 
 
-def _standings(sheet: PartieSheet) -> str:
-    if not sheet.standings:
+def _standings(standings: Sequence[tuple[str, int]], points: Message, after: str = "") -> str:
+    """The standings table (and a line after it, the Préférence pot)."""
+    if not standings:
         return ""
     rows = "".join(f'<tr><td>{html.escape(name)}</td><td class="n">{pts:+d}</td></tr>'
-                   for name, pts in sheet.standings)
+                   for name, pts in standings)
+    tail = f"<p>{html.escape(after)}</p>" if after else ""
     return (f'<div><h2>{html.escape(str(msg("Standings")))}</h2><table><tr>'
-            f'<th>{html.escape(str(msg("Player")))}</th><th>{html.escape(str(msg("Points")))}'
-            f"</th></tr>{rows}</table></div>")
+            f'<th>{html.escape(str(msg("Player")))}</th><th>{html.escape(str(points))}'
+            f"</th></tr>{rows}</table>{tail}</div>")
+
+
+def _section(sheet: PartieSheet | PrefSheet, first: Record, columns: Columns, body: str,
+             after: str) -> str:
+    """One partie's page: club, date, players, the table of deals, what comes after."""
+    head = "".join(f"<th>{html.escape(str(name))}</th>" for name, _ in columns)
+    club = " · ".join(x for x in (sheet.event, sheet.site) if x) or str(msg("Partie"))
+    return (f'<section class="partie"><h1>{html.escape(club)}</h1>'
+            f'<p class="when">{html.escape(sheet.date or "")}</p>'
+            f'<p class="players">{_players(first)}</p>'
+            f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+            f'<div class="after">{after}</div></section>')
+
+
+def _classes(columns: Columns, notes: bool) -> list[str]:
+    """Each column's alignment; with ``notes`` the last column takes the rest and wraps."""
+    classes = [_ALIGN.get(just, "") for _, just in columns]
+    if notes:
+        classes[-1] = "note"
+    return classes
 
 
 def _rubber_row(row: RubberRow) -> str:
@@ -90,39 +117,44 @@ def _rubber_row(row: RubberRow) -> str:
 
 
 def partie_html(records: Sequence[Record], sheet: PartieSheet) -> str:
-    """One partie's section: heading, the sheet's table, the standings."""
-    classes = [_ALIGN.get(just, "") for _, just in _COLUMNS]
-    classes[-1] = "note"
-    head = "".join(f"<th>{html.escape(str(name))}</th>" for name, _ in _COLUMNS)
-    body: list[str] = []
-    for row in sheet.rows:
-        if isinstance(row, DealRow):
-            body.append(f"<tr>{_cells(_deal_cells(row), classes)}</tr>")
-        elif isinstance(row, RubberRow):
-            body.append(_rubber_row(row))
-    club = " · ".join(x for x in (sheet.event, sheet.site) if x) or str(msg("Partie"))
-    return (f'<section class="partie"><h1>{html.escape(club)}</h1>'
-            f'<p class="when">{html.escape(sheet.date or "")}</p>'
-            f'<p class="players">{_players(records, sheet)}</p>'
-            f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
-            f'<div class="after">{_standings(sheet)}</div></section>')
+    """A Priffe partie: deals, rubber ends with their settlement, the standings."""
+    classes = _classes(_COLUMNS, notes=True)
+    body = "".join(f"<tr>{_cells(_deal_cells(row), classes)}</tr>" if isinstance(row, DealRow)
+                   else _rubber_row(row) for row in sheet.rows)
+    return _section(sheet, records[sheet_first(sheet) - 1], _COLUMNS, body,
+                    _standings(sheet.standings, msg("Points")))
 
 
-def printable_page(records: Sequence[Record | BadRecord], sheets: Sequence[PartieSheet]) -> str:
-    """The printable page: every partie with deals, one A4 page each, in the active language."""
+def pref_html(records: Sequence[Record], sheet: PrefSheet) -> str:
+    """A Préférence partie: deals with payments, pot and balances, the standings and the pot."""
+    classes = _classes(PREF_COLUMNS, notes=False)
+    body = "".join(f"<tr>{_cells(pref_cells(row), classes)}</tr>" for row in sheet.rows)
+    pot = str(msg("Pot at the end: {pot}", pot=sheet.pot)) if sheet.pot is not None else ""
+    return _section(sheet, records[sheet.rows[0].record - 1], PREF_COLUMNS, body,
+                    _standings(sheet.standings, msg_p("pref sheet", "Balance"), pot))
+
+
+def printable_page(records: Sequence[Record | BadRecord], sheets: Sequence[PartieSheet],
+                   prefs: Sequence[PrefSheet] = ()) -> str:
+    """The printable page: every partie with deals, in file order, one A4 page each, in the
+    active language."""
     good = [r if isinstance(r, Record) else Record() for r in records]
-    parts = "".join(partie_html(good, s) for s in sheets if s.rows)
-    title = html.escape(sheets[0].title if sheets else str(msg("Partie")))
+    parts = sorted([(sheet_first(s), partie_html(good, s)) for s in sheets if s.rows]
+                   + [(p.rows[0].record, pref_html(good, p)) for p in prefs if p.rows])
+    shown: list[PartieSheet | PrefSheet] = [*sheets, *prefs]
+    title = html.escape(next((s.title for s in shown if s.rows), str(msg("Partie"))))
     return (f'<!DOCTYPE html>\n<html lang="{language()}"><head><meta charset="utf-8">'
-            f"<title>{title}</title><style>{STYLE}</style></head><body>{parts}</body></html>\n")
+            f"<title>{title}</title><style>{STYLE}</style></head>"
+            f"<body>{''.join(part for _, part in parts)}</body></html>\n")
 
 
 def write_sheet_files(html_path: str | None, csv_path: str | None,
-                      records: Sequence[Record | BadRecord], sheets: Sequence[PartieSheet]
-                      ) -> None:
-    """``score --html`` and ``--csv``: each to its path ('-': standard output), atomically."""
+                      records: Sequence[Record | BadRecord], sheets: Sequence[PartieSheet],
+                      prefs: Sequence[PrefSheet] = ()) -> None:
+    """``score --html`` and ``--csv``: each to its path ('-': standard output), atomically.
+    The CSV has the Priffe parties (sheet-import reads Priffe only)."""
     if html_path:
-        _write(html_path, printable_page(records, sheets))
+        _write(html_path, printable_page(records, sheets, prefs))
     if csv_path:
         _write(csv_path, sheet_csv(records, sheets))
 
