@@ -224,10 +224,52 @@ def test_fill_writes_what_score_fill_writes(tmp_path: Path) -> None:
     assert imported(sheet, "--fill") == bare(list(read(filled)))
 
 
-def test_preference_is_refused(tmp_path: Path) -> None:
+PREF_HAND = DATA / "preference-evening-hand.ppn"
+PREF_SHEET = """Préférence i Graz
+Evenemang,Préférence i Graz
+Plats,Graz
+Datum,2026.11.26
+Nord,Anna
+Öst,Franz
+Syd,Maria
+
+Kontrakt,Spelförare,Avhopp,Stick,Betalningar
+Hearts,Franz,,2 6 2,
+pref,Ö,Maria,3 7,
+HandClubs,S,"Anna, Franz",,
+"""
+
+
+def test_preference_sheet_imports_to_the_hand_typed_records(tmp_path: Path) -> None:
+    """No Given and no Giv column: the dealer passes N -> E -> S, the boards count up."""
     path = tmp_path / "graz.csv"
-    path.write_text("Scoring,Preference\nKontrakt,Spelförare,Stick\nHjärter,N,6\n",
+    path.write_text(PREF_SHEET, encoding="utf-8")
+    assert imported(path, "--game", "preference") == bare(list(read(PREF_HAND)))
+    filled = tmp_path / "filled.ppn"
+    filled.write_bytes(PREF_HAND.read_bytes())
+    assert invoke("score", "--fill", str(filled)).exit_code == 0
+    again = path.with_name("again.csv")
+    again.write_bytes(path.read_bytes())
+    assert imported(again, "--game", "preference", "--fill") == bare(list(read(filled)))
+
+
+def test_preference_bad_cells_are_located(tmp_path: Path) -> None:
+    path = tmp_path / "graz.csv"
+    path.write_text(PREF_SHEET.replace("Hearts,Franz", "Hearts,V").replace("3 7", "3 4 3"),
                     encoding="utf-8")
-    res = invoke("sheet-import", str(path))
-    assert res.exit_code != 0
-    assert "Préférence" in res.output and "Traceback" not in res.output
+    res = invoke("sheet-import", "--game", "preference", str(path))
+    assert res.exit_code == 1
+    errors = [line for line in res.stderr.splitlines() if ": error" in line]
+    assert [e.split(": ")[0] for e in errors] == [f"{path}:10:Spelförare", f"{path}:11:Stick"]
+    assert "in Préférence the seats are N, E and S" in errors[0]
+    assert "give 2 numbers, the tricks of N E" in errors[1]
+
+
+@pytest.mark.parametrize("lang", ["en", "sv"])
+def test_preference_score_csv_round_trips(tmp_path: Path, lang: str) -> None:
+    out = tmp_path / "graz.csv"
+    res = invoke("score", "--lang", lang, str(PREF_HAND), "--csv", str(out))
+    assert res.exit_code == 0, res.output
+    assert ("Dropout,Tricks,Payments" if lang == "en" else "Avhopp,Stick,Betalningar") \
+        in out.read_text(encoding="utf-8")
+    assert imported(out) == bare(list(read(PREF_HAND)))

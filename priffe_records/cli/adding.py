@@ -20,7 +20,7 @@ from rich.console import Console
 
 from priffe_records.cli.common import EXIT_FINDINGS, EXIT_OK, UserError, preset_option, user_errors
 from priffe_records.cli.inputs import display_name, is_stdin, stdin_bytes
-from priffe_records.cli.making import emit_records
+from priffe_records.cli.making import GAME_OPTION, emit_records
 from priffe_records.cli.preference_report import PrefSheetView
 from priffe_records.cli.report import SheetView
 from priffe_records.format.atomic import write_text_atomically
@@ -47,7 +47,6 @@ from priffe_records.rules.entry import (
     players_of,
     r24_seats,
     record_findings,
-    refuse_preference,
     reseated,
     rubber_ended_before,
     slot_record,
@@ -56,7 +55,8 @@ from priffe_records.rules.entry import (
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.preference import entry as pref
 from priffe_records.rules.preference.entry import PrefEntry
-from priffe_records.rules.preference.sheet import score_preference
+from priffe_records.rules.preference.options import DEFAULT_OPTIONS as PREF_OPTIONS
+from priffe_records.rules.preference.sheet import fill_preference, score_preference
 from priffe_records.rules.preference.table import PLAYERS as PREF_SEATS
 from priffe_records.rules.priffe.options import Options
 from priffe_records.rules.priffe.sheet import fill_records, score_parties
@@ -357,11 +357,12 @@ def add_command(file: str, options: Options) -> None:
               default="N", show_default=True,
               help="The first dealer, when the sheet has no Dealer column.")
 @click.option("--fill", is_flag=True,
-              help="Also write the computed Score, Honours, ScoreRubber and Settlement.")
+              help="Also write the computed totals (as score --fill does).")
+@GAME_OPTION
 @preset_option
 def sheet_import_command(file: str, output: str | None, force: bool, event: str | None,
                          site: str | None, date: str | None, players: tuple[str, ...],
-                         dealer: str, fill: bool, options: Options) -> None:
+                         dealer: str, fill: bool, game: str, options: Options) -> None:
     """Turn a spreadsheet of one partie (CSV, TSV, ods, xlsx) into PPN: one row a deal.
 
     Columns are found by their headings, Swedish or English: Board/Giv,
@@ -370,16 +371,19 @@ def sheet_import_command(file: str, output: str | None, force: bool, event: str 
     name the partie: Event, Site, Date and the players (Nord, Öst …). Every
     bad cell is an error with its row and column, and the deals are checked
     by the rules; on any error nothing is written (exit 1). '-' reads CSV
-    from standard input; .xlsx needs the 'sheet' extra (openpyxl).
+    from standard input; .xlsx needs the 'sheet' extra (openpyxl). A
+    Préférence partie (--game preference, or a Scoring row) has the columns
+    Dropout/Avhopp and Payments/Betalningar instead of Honours.
     """
     name = display_name(file)
     given = {k: v for k, v in (("Event", event), ("Site", site), ("Date", date)) if v}
     given |= {PLAYER_TAGS[s]: n for s, n in zip(SEATS, players, strict=False)}
+    if game == "preference":
+        given["Scoring"] = PREF_OPTIONS.scoring()
     with user_errors():
         data = stdin_bytes().read() if is_stdin(file) else None
         got = import_rows(read_rows(file, data), name, given=given,
                           first_dealer=Seat(dealer.upper()), options=options)
-        refuse_preference(got.records)
     for problem in got.problems:
         click.echo(str(problem), err=True)
     errors = sum(p.is_error for p in got.problems)
@@ -389,7 +393,8 @@ def sheet_import_command(file: str, output: str | None, force: bool, event: str 
                         EXIT_FINDINGS)
     records = got.records
     if fill:
-        records = fill_records(records, score_parties(records, options=options))
+        records = fill_preference(fill_records(records, score_parties(records, options=options)),
+                                  score_preference(records))
     emit_records(records, output, force)
     sys.exit(EXIT_OK)
 

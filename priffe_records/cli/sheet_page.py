@@ -130,7 +130,7 @@ def pref_html(records: Sequence[Record], sheet: PrefSheet) -> str:
     classes = _classes(PREF_COLUMNS, notes=False)
     body = "".join(f"<tr>{_cells(pref_cells(row), classes)}</tr>" for row in sheet.rows)
     pot = str(msg("Pot at the end: {pot}", pot=sheet.pot)) if sheet.pot is not None else ""
-    return _section(sheet, records[sheet.rows[0].record - 1], PREF_COLUMNS, body,
+    return _section(sheet, records[sheet_first(sheet) - 1], PREF_COLUMNS, body,
                     _standings(sheet.standings, msg_p("pref sheet", "Balance"), pot))
 
 
@@ -140,7 +140,7 @@ def printable_page(records: Sequence[Record | BadRecord], sheets: Sequence[Parti
     active language."""
     good = [r if isinstance(r, Record) else Record() for r in records]
     parts = sorted([(sheet_first(s), partie_html(good, s)) for s in sheets if s.rows]
-                   + [(p.rows[0].record, pref_html(good, p)) for p in prefs if p.rows])
+                   + [(sheet_first(p), pref_html(good, p)) for p in prefs if p.rows])
     shown: list[PartieSheet | PrefSheet] = [*sheets, *prefs]
     title = html.escape(next((s.title for s in shown if s.rows), str(msg("Partie"))))
     return (f'<!DOCTYPE html>\n<html lang="{language()}"><head><meta charset="utf-8">'
@@ -151,20 +151,23 @@ def printable_page(records: Sequence[Record | BadRecord], sheets: Sequence[Parti
 def write_sheet_files(html_path: str | None, csv_path: str | None,
                       records: Sequence[Record | BadRecord], sheets: Sequence[PartieSheet],
                       prefs: Sequence[PrefSheet] = ()) -> None:
-    """``score --html`` and ``--csv``: each to its path ('-': standard output), atomically.
-    The CSV has the Priffe parties (sheet-import reads Priffe only)."""
+    """``score --html`` and ``--csv``: each to its path ('-': standard output), atomically."""
     if html_path:
         _write(html_path, printable_page(records, sheets, prefs))
     if csv_path:
-        _write(csv_path, sheet_csv(records, sheets))
+        _write(csv_path, sheet_csv(records, sheets, prefs))
 
 
-def sheet_csv(records: Sequence[Record | BadRecord], sheets: Sequence[PartieSheet]) -> str:
-    """Each partie's rows as ``sheet-import`` reads them, an empty row between parties."""
+def sheet_csv(records: Sequence[Record | BadRecord], sheets: Sequence[PartieSheet],
+              prefs: Sequence[PrefSheet] = ()) -> str:
+    """Each partie's rows as ``sheet-import`` reads them, in file order, an empty row
+    between parties."""
     good = [r if isinstance(r, Record) else Record() for r in records]
+    both: list[PartieSheet | PrefSheet] = [*sheets, *prefs]
+    shown = [s for s in both if s.rows]
     buf = io.StringIO()
     out = csv.writer(buf, lineterminator="\n")
-    for i, sheet in enumerate(s for s in sheets if s.rows):
+    for i, sheet in enumerate(sorted(shown, key=sheet_first)):
         if i:
             out.writerow([])
         out.writerows(sheet_table(good, sheet, language()))

@@ -185,14 +185,6 @@ def is_open(record: Record) -> bool:
                                                               "Play"))
 
 
-def refuse_preference(records: Sequence[Record]) -> None:
-    """Spreadsheet rows are Priffe's: a Préférence deal has drop-outs and three players."""
-    if any(is_preference(r.get("Scoring")) for r in records):
-        raise EntryError(msg("this is a Préférence partie: importing Préférence deals from a "
-                             "spreadsheet is not supported yet; type them with 'priffe add' "
-                             "(docs/secretary.md)"))
-
-
 def next_slot(records: Sequence[Record]) -> int:
     """Where the next deal goes: the first open deal of a laid-out evening, else the end."""
     for i, rec in enumerate(records):

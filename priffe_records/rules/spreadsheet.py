@@ -27,9 +27,11 @@ from priffe_records.format.record import PLAYER_TAGS, Record, Tag
 from priffe_records.format.values import is_unspecified
 from priffe_records.game.cards import SEATS, Seat, Side
 from priffe_records.game.language import Message, msg, render
+from priffe_records.game.preference import is_preference
 from priffe_records.rules.blank import next_dealer
 from priffe_records.rules.entry import (
     DealEntry,
+    Entry,
     parse_contract,
     parse_points,
     parse_seat,
@@ -38,6 +40,10 @@ from priffe_records.rules.entry import (
     with_entry,
 )
 from priffe_records.rules.findings import Finding, Severity
+from priffe_records.rules.preference import entry as pref
+from priffe_records.rules.preference.entry import PrefEntry
+from priffe_records.rules.preference.sheet import PrefRow, PrefSheet
+from priffe_records.rules.preference.table import PLAYERS as PREF_SEATS
 from priffe_records.rules.priffe.options import PRESETS, Options
 from priffe_records.rules.priffe.sheet import DealRow, PartieSheet
 from priffe_records.rules.validate import validate
@@ -50,8 +56,9 @@ HEADINGS: dict[str, tuple[str, ...]] = {
     "Contract": ("contract", "kontrakt", "slutbud"),
     "Declarer": ("declarer", "decl", "spelförare"),
     "Result": ("tricks", "result", "stick", "resultat"),
-    "Score": ("score", "poäng"),
+    "Score": ("score", "poäng", "payments", "betalningar"),
     "Honours": ("honours", "honors", "honnörer"),
+    "Dropout": ("dropout", "dropouts", "out", "avhopp", "ladesig"),  # Préférence (P9)
     # Players by seat, for a partie whose seats change at a rubber's end (R24): a name
     # holds from its row on.
     "North": ("north", "nord"), "East": ("east", "öst"), "South": ("south", "syd"),
@@ -74,6 +81,12 @@ WRITTEN = {"en": {"Board": "Board", "Dealer": "Dealer", "Contract": "Contract",
            "sv": {"Board": "Giv", "Dealer": "Given", "Contract": "Kontrakt",
                   "Declarer": "Spelförare", "Result": "Stick", "Honours": "Honnörer",
                   "Score": "Poäng"}}
+# A Préférence partie's columns (PREFERENCE.md's tags): drop-outs, payments, no honours.
+_PREF_ORDER = ("Board", "Dealer", "Contract", "Declarer", "Dropout", "Result", "Score")
+_PREF_WORDS = {"en": {"Dropout": "Dropout", "Score": "Payments"},
+               "sv": {"Dropout": "Avhopp", "Score": "Betalningar"}}
+PREF_WRITTEN = {lang: {c: (_PREF_WORDS[lang].get(c) or words[c]) for c in _PREF_ORDER}
+                for lang, words in WRITTEN.items()}
 META_WRITTEN = {"sv": {"Event": "Evenemang", "Site": "Plats", "Date": "Datum", "North": "Nord",
                        "East": "Öst", "South": "Syd", "West": "Väst", "Scoring": "Regler"}}
 PLAYER_COLUMNS = tuple(PLAYER_TAGS[s] for s in SEATS)
@@ -183,11 +196,30 @@ def _entry(row: _Row, players: Mapping[Seat, str]) -> DealEntry | None:
     return DealEntry(contract, declarer, tricks, score, honours)
 
 
+def _pref_entry(row: _Row, players: Mapping[Seat, str]) -> PrefEntry | None:
+    """A Préférence row's deal: contract, declarer, drop-outs, the tricks of those who
+    played (an empty cell when nobody did, P9), payments; ``None`` after a bad cell."""
+    before = len(row.problems)
+    contract = row.read("Contract", pref.parse_contract)
+    declarer = row.read("Declarer", partial(pref.parse_player, players=players))
+    dropouts = row.read("Dropout", partial(pref.parse_dropouts, players=players)) or ()
+    seats = pref.playing(declarer, dropouts) if declarer is not None else PREF_SEATS
+    tricks = row.read("Result", partial(pref.parse_tricks, seats=seats)) \
+        if seats or row.cells.get("Result") else None
+    score = row.read("Score", pref.parse_score)
+    if contract is None or declarer is None or len(row.problems) > before:
+        return None
+    return PrefEntry(contract, declarer, dropouts, tricks, score)
+
+
 def _partie(meta: Mapping[str, str], given: Mapping[str, str]) -> dict[str, str]:
-    """The partie's tags: options win over the sheet's own rows; unknowns are ``?``."""
+    """The partie's tags: options win over the sheet's own rows; unknowns are ``?``.
+    A Préférence partie has no West (P1)."""
+    scoring = given.get("Scoring") or meta.get("Scoring") or PRESETS["sv"].scoring_tag()
+    seats = PREF_SEATS if is_preference(scoring) else SEATS
     tags = {name: given.get(name) or meta.get(name) or "?"
-            for name in ("Event", "Site", "Date", *(PLAYER_TAGS[s] for s in SEATS))}
-    tags["Scoring"] = given.get("Scoring") or meta.get("Scoring") or PRESETS["sv"].scoring_tag()
+            for name in ("Event", "Site", "Date", *(PLAYER_TAGS[s] for s in seats))}
+    tags["Scoring"] = scoring
     return tags
 
 
@@ -238,7 +270,8 @@ def _deal_rows(rows: Sequence[tuple[int, list[str]]], columns: Mapping[int, str]
                partie: Mapping[str, str], first_dealer: Seat, out: Imported, file: str) -> None:
     """A record per deal row into ``out``; the board and dealer carry on from the row before,
     and a name in a player column holds from its row on."""
-    players = {s: partie[PLAYER_TAGS[s]] for s in SEATS}
+    game = "preference" if is_preference(partie["Scoring"]) else "priffe"
+    players = {s: partie[PLAYER_TAGS[s]] for s in (PREF_SEATS if game == "preference" else SEATS)}
     dealer: Seat | None = None
     board = 0
     for number, cells in rows:
@@ -247,12 +280,13 @@ def _deal_rows(rows: Sequence[tuple[int, list[str]]], columns: Mapping[int, str]
         row = _Row(number, {col: cells[i] if i < len(cells) else "" for i, col in columns.items()},
                    out.heads, file, out.problems)
         board = int(b) if (b := row.cells.get("Board", "")).isdigit() else board + 1
-        players |= {s: name for s in SEATS if (name := row.cells.get(PLAYER_TAGS[s]))}
+        players |= {s: name for s in players if (name := row.cells.get(PLAYER_TAGS[s]))}
         typed = row.read("Dealer", partial(parse_seat, players=dict(players))) \
             if row.cells.get("Dealer") else None
         dealer = typed if typed is not None else (
-            first_dealer if dealer is None else next_dealer("priffe", dealer))
-        entry = _entry(row, players)
+            first_dealer if dealer is None else next_dealer(game, dealer))
+        entry: Entry | None = _pref_entry(row, players) if game == "preference" \
+            else _entry(row, players)
         if entry is not None:
             base = _base(partie, players, row.cells.get("Board") or str(board), dealer)
             out.records.append(with_entry(base, entry))
@@ -295,31 +329,35 @@ def _column_of(f: Finding, rec: Record, heads: Mapping[str, str]) -> str | None:
     return None
 
 
-def sheet_table(records: Sequence[Record], sheet: PartieSheet, lang: str = "en"
+def sheet_table(records: Sequence[Record], sheet: PartieSheet | PrefSheet, lang: str = "en"
                 ) -> list[list[str]]:
     """A partie as rows :func:`import_rows` reads back to the same records.
 
     The deal columns are the records' own values (the score as written, not
-    as computed); ``Σ NS``/``Σ EW`` are the running totals, for the reader.
+    as computed); a Priffe sheet adds ``Σ NS``/``Σ EW``, the running totals,
+    for the reader. Player columns appear when the seats change.
     """
-    first = records[sheet_first(sheet) - 1]
+    deals = [records[r.record - 1] for r in sheet.rows if isinstance(r, DealRow | PrefRow)]
     names = META_WRITTEN.get(lang, {})
     table = [[names.get(tag, tag), value] for tag in META
-             if not is_unspecified(value := first.get(tag) or "")]
+             if not is_unspecified(value := deals[0].get(tag) or "")]
     table.append([])
-    heads = dict(WRITTEN.get(lang, WRITTEN["en"]))
-    deals = [records[r.record - 1] for r in sheet.rows if isinstance(r, DealRow)]
-    if len({tuple(r.get(t) for t in PLAYER_COLUMNS) for r in deals}) > 1:  # seats changed
-        heads |= {t: names.get(t, t) for t in PLAYER_COLUMNS}
-    table.append([*heads.values(), *COMPUTED])
+    preference = isinstance(sheet, PrefSheet)
+    words = PREF_WRITTEN if preference else WRITTEN
+    heads = dict(words.get(lang, words["en"]))
+    players = [t for t in PLAYER_COLUMNS if deals[0].get(t) is not None]
+    if len({tuple(r.get(t) for t in players) for r in deals}) > 1:  # seats changed
+        heads |= {t: names.get(t, t) for t in players}
+    table.append([*heads.values(), *(() if preference else COMPUTED)])
     for row in sheet.rows:
-        if isinstance(row, DealRow):
-            rec = records[row.record - 1]
+        if isinstance(row, PrefRow):
+            table.append([records[row.record - 1].get(tag) or "" for tag in heads])
+        elif isinstance(row, DealRow):
             totals = [str(row.totals.ns), str(row.totals.ew)] if row.totals else ["", ""]
-            table.append([rec.get(tag) or "" for tag in heads] + totals)
+            table.append([records[row.record - 1].get(tag) or "" for tag in heads] + totals)
     return table
 
 
-def sheet_first(sheet: PartieSheet) -> int:
+def sheet_first(sheet: PartieSheet | PrefSheet) -> int:
     """The record number of the sheet's first deal."""
-    return next(r.record for r in sheet.rows if isinstance(r, DealRow))
+    return next(r.record for r in sheet.rows if isinstance(r, DealRow | PrefRow))
