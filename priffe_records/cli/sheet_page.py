@@ -33,17 +33,17 @@ from priffe_records.rules.priffe.sheet import DealRow, PartieSheet, RubberRow
 from priffe_records.rules.spreadsheet import sheet_first, sheet_table
 
 STYLE = """
-@page { size: A4; margin: 12mm 12mm 14mm 12mm; }
+@page { size: A4; margin: 10mm 10mm 12mm 10mm; }
 * { box-sizing: border-box; }
-body { font: 8.5pt/1.2 "DejaVu Sans", Arial, sans-serif; color: #000; background: #fff;
+body { font: 8pt/1.15 "DejaVu Sans", Arial, sans-serif; color: #000; background: #fff;
        margin: 0; }
-.partie { break-after: page; page-break-after: always; max-width: 186mm; margin: 0 auto; }
+.partie { break-after: page; page-break-after: always; max-width: 190mm; margin: 0 auto; }
 .partie:last-child { break-after: auto; page-break-after: auto; }
-h1 { font-size: 14pt; margin: 0 0 1mm; }
+h1 { font-size: 13pt; margin: 0 0 1mm; }
 .when { margin: 0 0 1mm; font-size: 10pt; }
 .players { margin: 0 0 3mm; }
 table { border-collapse: collapse; width: 100%; }
-th, td { border: 0.4pt solid #000; padding: 0.3mm 1.2mm; vertical-align: top;
+th, td { border: 0.4pt solid #000; padding: 0.2mm 1mm; vertical-align: top;
          white-space: nowrap; }
 td.note { white-space: normal; width: 100%; }
 th { font-weight: bold; border-bottom: 1.2pt solid #000; }
