@@ -208,6 +208,18 @@ def test_control_characters_in_comments_are_escaped_and_counted_past_ten() -> No
     assert _at(more) == (2, 1)
 
 
+@pytest.mark.parametrize("data", [b'[Event "Bridge\x92s"]\n',  # Latin-1 line: byte 0x92
+                                  b'[Event "Bridge\xc2\x92s"]\n'])  # UTF-8 U+0092
+def test_c1_controls_are_control_characters_too(data: bytes) -> None:
+    """PBN §2.2: codes 128-159 are non-printing control characters, not used for PBN
+    data (the PBN verifier's errors_10 tests them); a Windows program's 0x92 apostrophe
+    read as Latin-1 is one."""
+    [rec] = read(io.BytesIO(data), errors="collect")
+    assert isinstance(rec, Record) and rec.get("Event") == "Bridge\\222s"
+    [warning] = rec.errors
+    assert warning.is_warning and _at(warning) == (1, 15) and "0x92" in warning.message
+
+
 def test_a_control_character_outside_a_string_is_still_a_syntax_error() -> None:
     [bad] = loads('[Event "x"]\x02\n', errors="collect")
     assert isinstance(bad, BadRecord)
@@ -281,7 +293,7 @@ def test_a_control_byte_deep_in_a_file_read_in_small_blocks_is_still_found(
 
     monkeypatch.setattr(splitter, "BLOCK", 64)
     clean = "".join(f'[Event "e"]\n[Board "{n}"]\n\n' for n in range(1, 40))
-    for odd in ("\x02", "\ufffd"):
+    for odd in ("\x02", "\ufffd", "\x85"):
         data = (clean + f'[Event "x{odd}"]\n\n' + clean).encode("utf-8")
         found = [e for r in read(io.BytesIO(data), errors="collect") for e in r.errors]
         assert [e.location.line for e in found] == [118], odd

@@ -93,15 +93,18 @@ class Oddity:
         self.seen = seen
 
 
-# Control bytes (as CONTROL below) and U+FFFD in UTF-8.
+# Control bytes (as CONTROL below), C1 controls and U+FFFD in UTF-8 (a block that is not
+# UTF-8 is looked at line by line anyway).
 _CONTROL_BYTES = bytes([*range(0x00, 0x09), *range(0x0E, 0x20), 0x7F])
+_C1_UTF8 = re.compile(rb"\xc2[\x80-\x9f]")
 _REPLACEMENT = "\ufffd".encode()
 
 
 def _odd_bytes(data: bytes) -> bool:
-    # b"\xef" first: one byte is found at memchr speed, the three of U+FFFD are not.
+    # A lead byte first: one byte is found at memchr speed, a sequence of them is not.
     return (len(data.translate(None, _CONTROL_BYTES)) != len(data)
-            or (b"\xef" in data and _REPLACEMENT in data))
+            or (b"\xef" in data and _REPLACEMENT in data)
+            or (b"\xc2" in data and _C1_UTF8.search(data) is not None))
 
 
 def _blocks(head: bytes, raw: IO[bytes], odd: Oddity | None = None) -> Iterator[str]:
@@ -266,10 +269,11 @@ class Chunk:
 
 
 # Characters PBN text may not hold (§2.2: no control characters but tab, vertical tab
-# and the line ends; form feed counts as a blank, as the grammar reads it), and U+FFFD,
-# which stands for a byte the decoder could not read.
-_ODD = re.compile("[\x00-\x08\x0e-\x1f\x7f\ufffd]")
-CONTROL = re.compile("[\x00-\x08\x0e-\x1f\x7f]")
+# and the line ends, form feed counting as a blank as the grammar reads it; nor DEL and
+# the C1 controls 128-159, "not used for PBN data"), and U+FFFD, which stands for a byte
+# the decoder could not read.
+_ODD = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x9f\ufffd]")
+CONTROL = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x9f]")
 
 
 def has_odd_characters(text: str) -> bool:
