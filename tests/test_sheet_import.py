@@ -273,3 +273,12 @@ def test_preference_score_csv_round_trips(tmp_path: Path, lang: str) -> None:
     assert ("Dropout,Tricks,Payments" if lang == "en" else "Avhopp,Stick,Betalningar") \
         in out.read_text(encoding="utf-8")
     assert imported(out) == bare(list(read(PREF_HAND)))
+
+
+def test_preference_first_dealer_and_players_are_checked(tmp_path: Path) -> None:
+    path = tmp_path / "graz.csv"
+    path.write_text(PREF_SHEET, encoding="utf-8")
+    res = invoke("sheet-import", "--game", "preference", "--dealer", "W", str(path))
+    assert res.exit_code == 1 and "the first dealer W does not play in Préférence" in res.stderr
+    res = invoke("sheet-import", "--game", "preference", *("-p", "A") * 4, str(path))
+    assert res.exit_code == 2 and "preference has 3 players; 4 were given" in res.stderr

@@ -33,6 +33,7 @@ from priffe_records.game.cards import SEATS, Seat, Side
 from priffe_records.game.language import Message, msg, msg_n
 from priffe_records.game.preference import CONTRACTS, is_preference
 from priffe_records.game.words import seat_name
+from priffe_records.rules.blank import seats as seats_of_game
 from priffe_records.rules.entry import (
     DealEntry,
     Entry,
@@ -376,8 +377,12 @@ def sheet_import_command(file: str, output: str | None, force: bool, event: str 
     Dropout/Avhopp and Payments/Betalningar instead of Honours.
     """
     name = display_name(file)
+    table = seats_of_game(game)
+    if len(players) > len(table):
+        raise UserError(msg("{game} has {count} players; {given} were given", game=game,
+                            count=len(table), given=len(players)))
     given = {k: v for k, v in (("Event", event), ("Site", site), ("Date", date)) if v}
-    given |= {PLAYER_TAGS[s]: n for s, n in zip(SEATS, players, strict=False)}
+    given |= {PLAYER_TAGS[s]: n for s, n in zip(table, players, strict=False)}
     if game == "preference":
         given["Scoring"] = PREF_OPTIONS.scoring()
     with user_errors():

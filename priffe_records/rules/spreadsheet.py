@@ -272,6 +272,11 @@ def _deal_rows(rows: Sequence[tuple[int, list[str]]], columns: Mapping[int, str]
     and a name in a player column holds from its row on."""
     game = "preference" if is_preference(partie["Scoring"]) else "priffe"
     players = {s: partie[PLAYER_TAGS[s]] for s in (PREF_SEATS if game == "preference" else SEATS)}
+    if first_dealer not in players:  # West, in Préférence
+        out.problems.append(Problem(file, rows[0][0] if rows else 1, None, msg(
+            "the first dealer {seat} does not play in Préférence: N, E or S (P2)",
+            seat=first_dealer.value)))
+        return
     dealer: Seat | None = None
     board = 0
     for number, cells in rows:
