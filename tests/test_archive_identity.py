@@ -264,6 +264,34 @@ def test_two_records_of_one_import_never_replace_each_other(tmp_path: Path) -> N
     assert "1 updated" in res.stdout and count(db) == len(records) + 2
 
 
+def test_a_record_met_earlier_in_the_import_is_not_replaced(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Re-import of a file with two runs of one partie: a new record of the second run at
+    the place of a record the first run gives unchanged is another record of the same
+    import, kept beside it, as a fresh import of the file keeps both; also when the first
+    run is recognised by its raw texts and counted unparsed."""
+    from priffe_records.archive import store
+
+    records = list(read(partie_file(tmp_path / "gen.ppn", 9, rubbers=1)))
+    other = records[0].replace_tag("Event", "Annat")
+    twin = records[0].replace_tag("Result", "NS 0 EW 13")
+    variant = records[1].replace_tag("Result", "NS 0 EW 13")
+    path = tmp_path / "kväll.ppn"
+    for lookup in (True, False):
+        with monkeypatch.context() as m:
+            if not lookup:
+                m.setattr(store.Store, "known", lambda self, raws: {})
+            db = tmp_path / f"{lookup}.db"
+            (tmp_path / str(lookup)).mkdir()
+            write([*records, other, twin], path)
+            run("import", str(path), "--db", str(db))
+            write([*records, other, twin, variant], path)
+            res = run("import", str(path), "--db", str(db))
+            assert "updated" not in res.stdout and "1 new" in res.stdout, res.stdout
+            assert count(db) == len(records) + 3
+            assert natural_tables(db) == natural_tables(fresh(tmp_path / str(lookup), path))
+
+
 # ---------------------------------------------------------------- copies of a partie
 
 

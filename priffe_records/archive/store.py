@@ -214,11 +214,12 @@ class Store:
         self.as_new = as_new
         self.created: dict[PartieKey, int] = {}
         self.touched: set[int] = set()  # parties with a partie_sources row of this import
-        # Deals this import wrote: ids past the largest at its start, and those it replaced.
-        # Two records of one import never replace each other.
+        # Two records of one import never replace each other: deals it inserted (ids past
+        # the largest at its start) and texts it met (the first 16 hex digits of each hash,
+        # about 60 bytes a record) are its own.
         self.first_new = int(db.execute("SELECT coalesce(max(id), 0) FROM deals")
                              .fetchone()[0]) + 1
-        self.rewritten: set[int] = set()
+        self.met: set[str] = set()
         self.replacements: list[Replacement] = []
         self.players: dict[str, int] = {}
         self._rubber: tuple[int, int, int] | None = None  # (partie, number, id) last asked for
@@ -255,7 +256,9 @@ class Store:
         return found
 
     def hashed(self, record: Record | BadRecord | None, digest: str) -> None:
-        """A record's canonical hash is known: remember its raw text's (when it has one)."""
+        """A record's canonical hash is known: remember its raw text's (when it has one),
+        and that this import met it."""
+        self.met.add(digest[:16])
         raw = self.raw_keys.pop(id(record), None)
         if raw is not None:
             self.remember_raw(raw, digest)
@@ -272,9 +275,10 @@ class Store:
                                      self.raws)
             self.raws = []
 
-    def mine(self, deal_id: int) -> bool:
-        """Whether this import wrote the deal (then no record of it may replace it)."""
-        return deal_id >= self.first_new or deal_id in self.rewritten
+    def mine(self, deal: StoredDeal) -> bool:
+        """Whether the deal is a record of this import (then no other record of it may
+        replace it): inserted by it, or its text met in it, in any run of any partie."""
+        return deal.id >= self.first_new or deal.hash[:16] in self.met
 
     def find_partie(self, key: PartieKey) -> int | None:
         """The stored partie with this identity (the oldest, when several share it), by
@@ -390,7 +394,6 @@ class Store:
             self.db.execute(f"DELETE FROM {table} WHERE deal_id = ?", [deal_id])
         self.db.execute(self.update_deal_sql, [*row, deal_id])
         self._children([(deal_id, cast(int | None, row[0]), r)])
-        self.rewritten.add(deal_id)
 
     def history(self, old: StoredDeal, action: str, line: int | None = None) -> None:
         """Keep a superseded or removed record's text, when and by what (file, and the
@@ -515,7 +518,7 @@ def _classify(store: Store, group: list[Record | BadRecord],
         items.append(item)
     free: dict[str, deque[StoredDeal]] = {}
     for d in stored:
-        if d.ident is not None and d.id not in claimed and not store.mine(d.id):
+        if d.ident is not None and d.id not in claimed and not store.mine(d):
             free.setdefault(d.ident, deque()).append(d)
     for item in items if free else ():
         ident = deal_ident(item.record) if item.kind == "new" and item.record else None
@@ -767,6 +770,7 @@ def store_group(store: Store, reader: RawReader, group: Iterator[Record | BadRec
             return
         known.append(item)
     if _only_counted(store, known):
+        store.met.update(k.digest[:16] for k in known)
         for _ in known:
             summary["records"] += 1
             summary["duplicates"] += 1

@@ -184,6 +184,7 @@ def _store_sent(store: Store, key: PartieKey | None,
         if isinstance(event, tuple):
             desc, r, raw = event
             digest = digest_of(r)
+            store.met.add(digest[:16])
             if raw is not None:
                 store.remember_raw(raw, digest)
             kind: Kind = "elsewhere" if digest in seen or digest in stored else "new"
