@@ -16,7 +16,7 @@ Check records against the rules (RULES.md) and score a partie:
 >>> score_partie(loads(sheet)).rows[0].score
 SidePoints(ns=90, ew=0)
 >>> [(f.rule, f.severity.value) for f in validate(loads(sheet.replace("EW 0\\"", "EW 1\\"")))]
-[('R12', 'error'), ('R8', 'unverifiable')]
+[('R12', 'error'), ('R17', 'error'), ('R8', 'unverifiable')]
 """
 
 from __future__ import annotations
