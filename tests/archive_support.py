@@ -19,7 +19,9 @@ from priffe_records.rules.priffe.generate import PartieSpec, generate_partie
 
 # A hand-written file: file-level % lines, leading comments, comments after
 # tags, calls and cards, a record that breaks R15 (its Score), and a record
-# that cannot be read (a misspelt call). Names are Swedish, with diacritics.
+# that cannot be read (its Board tag pair is not closed, so its place in the
+# partie is unknown; a misspelt call alone would cost only its auction). Names
+# are Swedish, with diacritics.
 MESSY = """\
 % PPN 1.0
 % EXPORT
@@ -77,7 +79,7 @@ D8 S8 SQ D3
 [Event "Klubbkväll"]
 [Site "Västerås"]
 [Date "2026.11.29"]
-[Board "3"]
+[Board "3]
 [Auction "S"]
 Hjärterr Pass
 """

@@ -7,10 +7,16 @@ one program's output (its first lines say which); every test also checks
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
+from click.testing import CliRunner
 from conftest import DATA
 
-from priffe_records import dumps, loads, read
+from priffe_records import dumps, loads, read, validate
+from priffe_records.cli import cli
+from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record
 
 FIXTURES = DATA / "conformance"
@@ -155,3 +161,154 @@ def test_bridge_call_list_in_swedish() -> None:
     [rec] = loads('[Scoring "MP"]\n[Auction "N"]\nall\n', errors="collect")
     assert rec.errors[0].text.render("sv") == (
         "okänt bud 'all' (bud i bridge: Pass X XX AP 1C 1D 1H 1S 1NT 2C … 7NT)")
+
+
+# ---------------------------------------------------------------- a bad token costs its section
+
+
+def _one(name: str) -> list[Record | BadRecord]:
+    return list(read(FIXTURES / name, errors="collect"))
+
+
+def test_a_bad_call_costs_the_auction_only() -> None:
+    """rpbridge.net shape, 'all' typed for AP: deal, names, play and every tag are kept."""
+    [rec] = _one("rpbridge-bad-call.pbn")
+    assert isinstance(rec, Record)
+    assert rec.get("Deal") == ("S:A3.J76.K7.AKT654 Q62.AKQ42.A865.3 K8754.53.J932.87 "
+                               "JT9.T98.QT4.QJ92")
+    assert [rec.get(s) for s in ("West", "North", "East", "South")] == [
+        "Lindqvist", "Berg", "Holm", "Dahl"]
+    assert (rec.get("Vulnerable"), rec.get("Contract"), rec.get("Annotator")) == (
+        "All", "3NT", "rpbridge")
+    assert rec.play is not None and rec.play.texts == ("HT", "S5", "H2", "H6", "*")
+    # The auction is unknown: no calls are made up from what was readable around 'all'.
+    assert rec.auction is None and [t.name for t in rec.unread] == ["Auction"]
+    assert rec.get("Auction") == "S"
+    [error] = rec.errors
+    assert (error.location.line, error.location.column, error.is_warning) == (19, 5, False)
+
+
+def test_the_unread_section_is_written_back_as_it_was() -> None:
+    records = _one("rpbridge-bad-call.pbn")
+    text = dumps(records)
+    assert '[Auction "S"]\n1C 1H 1S Pass\n3NT all\n[Play "W"]\n' in text
+    back = list(loads(text, errors="collect"))
+    assert back == records and dumps(back) == text
+
+
+def test_a_bad_table_cell_costs_the_table_only() -> None:
+    """Magic Contest shape, a name cell without its closing quote."""
+    [rec] = _one("magic-contest-bad-cell.pbn")
+    assert isinstance(rec, Record) and rec.has_errors
+    assert rec.get("Deal", "").startswith("N:A3.J76") and rec.get("Application") == (
+        "Magic Contest")
+    [table] = rec.unread
+    assert table.name == "ScoreTable" and table.value.startswith("Table\\2R;")
+    assert rec.to_dict()["tags"][-1]["damaged"].splitlines()[2].endswith('"Ek;Ås')  # type: ignore[index]
+    text = dumps([rec])
+    assert text.endswith((FIXTURES / "magic-contest-bad-cell.pbn").read_text("utf-8").split(
+        "[Application", 1)[1].split("\n", 1)[1])
+    assert list(loads(text, errors="collect")) == [rec]
+
+
+def test_a_bad_card_in_a_partie_costs_its_play_and_no_other_finding() -> None:
+    """priffe's own export shape, one card retyped as Z6: the deal is scored from its tags,
+    the rubber is unknown from its own ScoreRubber on (as after an unreadable record), and
+    nothing else is said."""
+    path = FIXTURES / "priffe-bad-card.ppn"
+    records = list(read(path, errors="collect"))
+    assert all(isinstance(r, Record) for r in records)
+    damaged = records[1]
+    assert isinstance(damaged, Record) and damaged.get("Board") == "2"
+    assert damaged.get("North") == "Astrid Lindqvist" and damaged.play is None
+    found = [(f.record, f.rule, f.severity.value) for f in validate(records)]
+    assert found == [(2, "PPN", "error"), (2, "R12", "unverifiable"),
+                     (2, "R23", "unverifiable")]
+    text = dumps(records)
+    assert list(loads(text, errors="collect")) == records
+
+
+def test_a_broken_free_tag_pair_costs_that_tag() -> None:
+    """A tag pair the engine needs no value of (here a team name) may lose its value."""
+    text = '[Event "x"]\n[Board "1"]\n[HomeTeam "Poland]\n[Dealer "N"]\n'
+    [rec] = loads(text, errors="collect")
+    assert isinstance(rec, Record) and rec.get("Dealer") == "N"
+    [team] = rec.unread
+    assert (team.name, team.value) == ("HomeTeam", "")
+    assert dumps([rec]).endswith('[HomeTeam "Poland]\n')
+    assert list(loads(dumps([rec]), errors="collect")) == [rec]
+
+
+@pytest.mark.parametrize("text", [
+    '[Event "x"]\n[Board "1]\n[Dealer "N"]\n',  # the record's place in its partie is unknown
+    '[Event "x"] [Site "y]\n[Dealer "N"]\n',  # a second tag pair inside the broken part
+    '[Event "x"]\n[Note "1:a]\n',  # a note's text is read by the engine
+])
+def test_a_broken_tag_pair_the_engine_needs_still_costs_the_record(text: str) -> None:
+    [rec] = loads(text, errors="collect")
+    assert isinstance(rec, BadRecord)
+    assert dumps([rec]).endswith(text)
+
+
+def test_a_comment_left_open_is_written_last_so_it_takes_nothing_in() -> None:
+    """'{' left open in the play runs to the end of the record: written last, it still does."""
+    text = ('[Event "x"]\n[Score "NS 20 EW 0"]\n[Play "N"]\nSA SK {oops\nSQ SJ\n')
+    [rec] = loads(text, errors="collect")
+    assert isinstance(rec, Record) and rec.get("Score") == "NS 20 EW 0"
+    out = dumps([rec])
+    assert out.endswith('[Score "NS 20 EW 0"]\n[Play "N"]\nSA SK {oops\nSQ SJ\n')
+    assert list(loads(out, errors="collect")) == [rec]
+
+
+def test_fmt_refuses_a_file_with_an_unread_section(tmp_path: Path) -> None:
+    f = tmp_path / "bad.pbn"
+    original = (FIXTURES / "rpbridge-bad-call.pbn").read_text("utf-8")
+    f.write_text(original, "utf-8")
+    result = CliRunner().invoke(cli, ["fmt", str(f)])
+    assert result.exit_code == 1 and "unknown call 'all'" in result.output
+    assert f.read_text("utf-8") == original
+
+
+def test_parse_json_shows_the_deal_names_and_the_error() -> None:
+    result = CliRunner().invoke(cli, ["parse", "--json", str(FIXTURES / "rpbridge-bad-call.pbn")])
+    assert result.exit_code == 1
+    data = json.loads(result.stdout.splitlines()[0])
+    tags = {t["name"]: t for t in data["tags"]}
+    assert tags["Deal"]["value"].startswith("S:A3.J76") and tags["South"]["value"] == "Dahl"
+    assert tags["Auction"]["damaged"] == '[Auction "S"]\n1C 1H 1S Pass\n3NT all'
+    assert [e["line"] for e in data["errors"]] == [19]
+
+
+def test_the_archive_keeps_the_deal_and_the_text(tmp_path: Path) -> None:
+    db = str(tmp_path / "a.db")
+    path = str(FIXTURES / "priffe-bad-card.ppn")
+    assert CliRunner().invoke(cli, ["import", "--db", db, path]).exit_code == 0
+    result = CliRunner().invoke(cli, ["sql", "--db", db, "--nl",
+                                      "SELECT board, contract, players, errors, ppn FROM deals "
+                                      "WHERE board = '2'"])
+    [row] = [json.loads(line) for line in result.stdout.splitlines()]
+    assert row["contract"] == "Tvångsnoll" and "Astrid Lindqvist" in row["players"]
+    assert row["errors"] == 1 and "SA ST SJ Z6" in row["ppn"]
+
+
+def test_an_unread_auction_that_alone_gave_the_contract_makes_the_rubber_unknown() -> None:
+    """Without the auction board 2 has no contract: its score, and the rubber's totals
+    after it, are unknown; no R8 'nothing to score', no R22/R23 errors on board 3."""
+    text = (FIXTURES / "priffe-bad-card.ppn").read_text("utf-8")
+    text = text.replace("SA ST SJ Z6", "SA ST SJ S6").replace('[Contract "Tvångsnoll"]\n', "", 1)
+    text = text.replace("Pass Pass Klöver Pass", "Pass Pass Klövr Pass", 1)
+    records = list(loads(text, errors="collect"))
+    assert [r.get("Board") for r in records] == ["1", "2", "3"]  # type: ignore[union-attr]
+    found = [(f.record, f.rule, f.severity.value) for f in validate(records)]
+    assert found == [(2, "PPN", "error"), (3, "R23", "unverifiable")]
+
+
+def test_r8_nothing_to_score_is_said_of_a_record_without_contract_or_auction() -> None:
+    [rec] = loads('[Event "x"]\n[Dealer "N"]\n[Auction "E"]\n', errors="collect")
+    assert [(f.rule, f.severity.value) for f in validate([rec])] == [("R8", "warning")]
+
+
+def test_r8_nothing_to_score_is_not_said_of_an_unread_auction() -> None:
+    """The auction is there but unknown: its located error says all there is to say."""
+    [rec] = loads('[Event "x"]\n[Dealer "N"]\n[Auction "E"]\nPass Pas\n', errors="collect")
+    assert [(f.rule, f.severity.value) for f in validate([rec])] == [("PPN", "error")]

@@ -264,7 +264,8 @@ def score_command(file: str, fill: bool, force: bool, output: str | None, html_o
             raise UserError(msg("{file}: no such file", file=file))
         with open_input(path) as stream:
             records = list(read(stream, errors="collect", name=name))
-        bad = [r for r in records if isinstance(r, BadRecord)]
+        # A record with a part that could not be read is not filled in either.
+        bad = [r for r in records if isinstance(r, BadRecord) or r.unread]
         for e in counted_by((e for b in bad for e in b.errors), _reader_kind):
             click.echo(str(e) if isinstance(e, PPNSyntaxError) else e.message, err=True)
         sheets = score_parties(records, options=options)

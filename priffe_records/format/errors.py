@@ -85,6 +85,8 @@ class PPNSyntaxError(PriffeError):
 class BadRecord:
     """A record whose text the grammar could not read, yielded instead of it in collecting mode.
 
+    Only where no one tag's section can hold the error (a syntax error in a section
+    costs that section alone: see :class:`~priffe_records.format.record.DamagedSection`).
     ``text`` is the record's source, so nothing of the file is lost, and
     ``errors`` holds every syntax error found in it (reading resumes at the
     next line or tag after each). ``partial`` is what could be read, for a

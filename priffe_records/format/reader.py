@@ -18,6 +18,7 @@ and one bad record never costs the rest of the file.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import io
 import os
@@ -39,8 +40,11 @@ from priffe_records.format.parser import (
     unclosed,
 )
 from priffe_records.format.record import (
+    HEAD_TAGS,
+    SCORE_TAGS,
     Comment,
     CommentKind,
+    DamagedSection,
     Location,
     Marks,
     RawSection,
@@ -158,6 +162,7 @@ class _Builder:
         # inherit skip its look at every tag.
         self.hashes = True
         self.first: Location | None = None  # where the record starts
+        self.damaged = False  # a tag's section could not be read: kept as its text
 
     def loc(self, tok: LarkToken, extra: int = 0) -> Location:
         """Where a Lark token starts, shifted by ``extra`` columns."""
@@ -191,6 +196,10 @@ class _Builder:
             if isinstance(item, tuple):
                 kind, toks = item
                 tags.extend(self.block(kind, toks))
+            elif isinstance(item, _Damage):
+                self.damaged = True
+                tags.append(item.tag)
+                self.damage_errors(item.read)
             else:
                 leading.append(self.comment(item))  # type: ignore[arg-type]
         by_name = {t.name: t for t in reversed(tags)}  # the first tag of each name
@@ -207,6 +216,16 @@ class _Builder:
         first = self.first or Location(self.name, self.chunk.first_line, 1)
         errors = tuple(sorted(self.errors, key=_place)) if self.errors else ()
         return Record(tuple(tags), tuple(leading), defaults, first, errors)
+
+    def damage_errors(self, read: list[object]) -> None:
+        """The errors of what could be read around a syntax error, so the user sees them
+        all in one round; the tags are dropped (the part is kept as its text, so nothing
+        of it is lost)."""
+        lossy = self.lossy
+        for item in read:
+            if isinstance(item, tuple):
+                self.block(*item)
+        self.lossy = lossy
 
     def block(self, kind: str, toks: list[LarkToken]) -> list[Tag]:
         """The tag pair(s) of one block; section data belongs to the last of them."""
@@ -305,6 +324,8 @@ class _Builder:
                        kind=f"lost {column}")
         per_line: dict[int, int] = {}
         for item in items:
+            if isinstance(item, _Damage):  # its text holds none (_damaged): only what was read
+                continue
             toks: list[LarkToken] = item[1] if isinstance(item, tuple) else [item]  # type: ignore[list-item]
             for tok in toks:
                 value = tok.value
@@ -636,10 +657,12 @@ class _Builder:
         priffe: bool | None = None  # Result only
         nowhere = _nowhere(self.name)
         touched = _PREFERENCE_NORMALISED if self.preference else _NORMALISED
+        damaged = self.damaged
         for i, t in enumerate(tags):
             name = t.name
-            if name not in touched:
-                continue  # a free text tag: kept as written
+            if name not in touched or (damaged and isinstance(t.section, DamagedSection)
+                                       and not t.section.pair):
+                continue  # a free text tag, or a broken tag pair: its value is unknown
             value = t.value
             v = value.strip()
             if name in _SEAT_TAGS and v in _SEATS:
@@ -1053,10 +1076,12 @@ def _parse_record(chunk: _Chunk, name: str, state: _FileState) -> Record | BadRe
     builder.hashes = '"#' in text or not _FAST_BUILD  # a quoted value may start with '#'
     location = builder.first = Location(name, chunk.first_line, 1)
     syntax: list[PPNSyntaxError] = []
+    kept = False  # every syntax error is inside a section kept as its text
     try:
         items = parse_chunk(text)
     except UnexpectedInput:
-        items, syntax = _recover(chunk, name, _call_family(text, state, builder.preference))
+        items, syntax, kept = _recover(chunk, name,
+                                       _call_family(text, state, builder.preference))
     if chunk.odd and has_odd_characters(text):  # control characters, bytes that were no text
         builder.odd_characters(items)
         text = escape_controls(text)  # an unreadable record is written as its text
@@ -1071,6 +1096,10 @@ def _parse_record(chunk: _Chunk, name: str, state: _FileState) -> Record | BadRe
         return BadRecord((err,), location, text)
     if not syntax and not builder.lossy:
         return record
+    if kept and not builder.lossy:
+        # A bad token cost its section: the record keeps the rest, with the errors.
+        return dataclasses.replace(record, errors=tuple(sorted([*syntax, *record.errors],
+                                                               key=_place)))
     state.lost, state.lost_at = location, state.count
     errors = sorted([*syntax, *record.errors], key=lambda e: (e.location.line,
                                                                e.location.column))
@@ -1089,28 +1118,86 @@ def _segments(lines: list[str]) -> Iterator[tuple[int, int]]:
 
 
 def _recover(chunk: _Chunk, name: str, family: str = "priffe"
-             ) -> tuple[list[object], list[PPNSyntaxError]]:
-    """Every syntax error of a record, and what could be read around them.
+             ) -> tuple[list[object], list[PPNSyntaxError], bool]:
+    """Every syntax error of a record, what could be read around them, and whether each
+    error could be kept inside one tag's section.
 
     Each tag pair with its section data is parsed on its own, and inside
-    section data an error skips to the next line, so one typo costs one line
-    and the user sees all the errors of a hand-typed record in one round.
+    section data an error skips to the next line, so the user sees all the
+    errors of a hand-typed record in one round. A part with an error becomes
+    one tag whose section is its text as written (:func:`_damaged`); where no
+    such tag can hold it, the record stays unread (the last value is False).
     """
     items: list[object] = []
     errors: list[PPNSyntaxError] = []
+    kept = True
     segments = list(_segments(chunk.lines))
     for start, end in segments:
         lines = chunk.lines[start:end]
         got, found = parse_segment("\n".join(lines) + "\n")
         if start:
             _shift(got, start)
-        items.extend(got)
+        damaged = _damaged(lines, name, chunk.first_line + start) if found else None
+        kept = kept and (damaged is not None or not found)
+        if damaged is not None:
+            items.append(_Damage(damaged, got))
+        else:
+            items.extend(got)
         for exc in found:
             first = chunk.first_line + start
             errors.append(unclosed(exc, name, first, lines)
                           if ends_early(exc) and end < len(chunk.lines) else
                           explain(exc, name, first, lines, family))
-    return items, errors
+    return items, errors, kept
+
+
+@dataclass(frozen=True, slots=True)
+class _Damage:
+    """A part with a syntax error: the tag that keeps its text, and what could be read."""
+
+    tag: Tag
+    read: list[object]
+
+
+# A tag pair whole at the start of a line, and the name of one that is not.
+_WHOLE_TAG = re.compile(r'[ \t]*\[[ \t]*([A-Z][A-Za-z0-9_]*)[ \t]+"((?:\\.|[^"\\\n])*)"[ \t]*\]')
+_TAG_START = re.compile(r"[ \t]*\[[ \t]*([A-Z][A-Za-z0-9_]*)")
+# Tags the engine reads a value of (identification, scores, notes): when such a tag pair
+# is itself broken, its value is unknown and the record cannot be placed or scored.
+_VALUE_NEEDED = frozenset({*HEAD_TAGS, *SCORE_TAGS, "Note"})
+
+
+def _damaged(lines: list[str], file: str, line: int) -> Tag | None:
+    """The tag that keeps a part with a syntax error (a tag pair and its section data,
+    ``lines`` from ``line``) as its text, so the error costs that section only.
+
+    When the tag pair is whole, the tag keeps its name and value and only its section
+    data is unread; when the tag pair itself is broken its value is unknown, which only
+    a tag whose value the engine does not need (Auction, Play, a table, a free tag) may
+    be. None when the part holds another tag pair, starts with none, or is broken where
+    a value is needed: the record then stays unread.
+    """
+    first = lines[0]
+    whole = _WHOLE_TAG.match(first)
+    if whole is not None:
+        tag_name, value, end = whole.group(1), _unescape(whole.group(2)), whole.end()
+    else:
+        start = _TAG_START.match(first)
+        if start is None or start.group(1) in _VALUE_NEEDED:
+            return None
+        tag_name, value, end = start.group(1), "", start.end()
+    text = "\n".join(lines)
+    if "[" in text[end:]:
+        return None  # another tag pair may be in there: its value would be lost unseen
+    if CONTROL.search(text) is not None:
+        return None  # no export holds a control character, and escaped it might read
+    column = first.index("[") + 1
+    vcolumn = whole.start(2) + 1 if whole is not None else column
+    depth = 0
+    for row in lines:
+        depth = _brace_state(row, depth)
+    return Tag.read(tag_name, value, (), DamagedSection(text, depth != 0, whole is not None),
+                    file, line, column, line, vcolumn)
 
 
 def _shift(items: list[object], lines: int) -> None:

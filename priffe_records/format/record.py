@@ -261,6 +261,26 @@ class RawSection:
     rows: tuple[tuple[str, ...], ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class DamagedSection:
+    """A tag pair and its section data that could not be read, kept as the lines written.
+
+    A bad token costs its section, not the record: the tag keeps its name (and its
+    value when the tag pair itself was whole), the writer puts ``text`` back as it
+    was, and the engine sees no section here, so it takes that part as unknown.
+    Without ``pair`` the tag pair itself was broken and the tag's value is unknown.
+    ``open_comment`` says the text ends inside a ``{`` comment: it must then be
+    written last, or reading it again would take what follows into the comment.
+    """
+
+    text: str
+    open_comment: bool = False
+    pair: bool = True  # the tag pair itself was whole, so the tag's value is as written
+
+
+Sections = Section | RawSection | DamagedSection
+
+
 class Tag:
     """A tag pair and what follows it up to the next tag.
 
@@ -280,14 +300,14 @@ class Tag:
     _name: str
     _value: str
     _comments: tuple[Comment, ...]
-    _section: Section | RawSection | None
+    _section: Sections | None
     _inherit: str | None
     _loc: Location | int | None  # an int is line << 32 | column in _file
     _vloc: Location | int | None
     _file: str
 
     def __init__(self, name: str, value: str, comments: tuple[Comment, ...] = (),
-                 section: Section | RawSection | None = None, inherit: str | None = None,
+                 section: Sections | None = None, inherit: str | None = None,
                  location: Location | None = None, value_location: Location | None = None
                  ) -> None:
         self._name = name
@@ -301,7 +321,7 @@ class Tag:
 
     @classmethod
     def read(cls, name: str, value: str, comments: tuple[Comment, ...],
-             section: Section | RawSection | None, file: str, line: int, column: int,
+             section: Sections | None, file: str, line: int, column: int,
              value_line: int, value_column: int) -> Tag:
         """The reader's constructor: the locations are made from the numbers when asked."""
         self = cls.__new__(cls)
@@ -372,7 +392,7 @@ class Tag:
         def comments(self) -> tuple[Comment, ...]: ...
 
         @property
-        def section(self) -> Section | RawSection | None: ...
+        def section(self) -> Sections | None: ...
 
         @property
         def inherit(self) -> str | None: ...
@@ -444,7 +464,7 @@ class _TagFields:
     name: str
     value: str
     comments: tuple[Comment, ...] = ()
-    section: Section | RawSection | None = None
+    section: Sections | None = None
     inherit: str | None = None
     location: Location | None = field(default=None, compare=False, repr=False)
     value_location: Location | None = field(default=None, compare=False, repr=False)
@@ -497,6 +517,9 @@ def export_order(tags: tuple[Tag, ...]) -> list[Tag]:
             key = (4, 0, tag.name)
         else:  # a supplemental section: after every tag pair (PBN §3.1)
             key = (5, 0, tag.name)
+        data = tag.section
+        if isinstance(data, DamagedSection) and data.open_comment:
+            key = (6, 0, "")  # last: its open comment would take in what follows
         keyed.append((key, i, tag))
     keyed.sort(key=lambda k: (k[0], k[1]))
     return [t for _, _, t in keyed]
@@ -618,6 +641,8 @@ class Record:
                 d["tokens"] = toks
             elif isinstance(t.section, RawSection):
                 d["rows"] = [list(r) for r in t.section.rows]
+            elif isinstance(t.section, DamagedSection):
+                d["damaged"] = t.section.text
             tags.append(d)
         out: dict[str, object] = {}
         if self.location is not None:
@@ -646,6 +671,11 @@ class Record:
         else:
             tags.append(Tag(name, value))
         return Record(tuple(tags), self.leading, self.defaults, self.location, self.errors)
+
+    @property
+    def unread(self) -> tuple[Tag, ...]:
+        """The tags whose section (or tag pair) could not be read: kept as their text."""
+        return tuple(t for t in self.tags if isinstance(t.section, DamagedSection))
 
     @property
     def has_errors(self) -> bool:

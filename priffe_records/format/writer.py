@@ -29,6 +29,7 @@ from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import (
     NO_MARKS,
     CommentKind,
+    DamagedSection,
     RawSection,
     Record,
     Section,
@@ -129,6 +130,8 @@ def _section_lines(section: Section, width: int = 4) -> list[str]:
 
 
 def _tag_lines(tag: Tag, resolve: bool, play_width: int = 4) -> list[str]:
+    if isinstance(tag.section, DamagedSection):
+        return tag.section.text.split("\n")  # unread: written back as it was
     value = tag.value if resolve else tag.written_value
     lines = [f"[{tag.name} {escape(value)}]"]
     lines.extend(c.pbn() for c in tag.comments)

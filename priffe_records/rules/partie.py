@@ -69,8 +69,11 @@ def _steps(records: Iterable[Record | BadRecord], options: Options, conventions:
                 families[scoring] = family
         o = family.analyse(item, options, conventions).placed(i)
         found = (*_read_findings(item.errors, i), *o.findings) if item.errors else o.findings
+        # An auction or play that could not be read is unknown: the deal counts, but what
+        # it did to the partie's totals is not known, as after an unreadable record.
+        lost = item.location if o.in_family and _unread_deal(item) else None
         if o.in_family and o.is_diagram:
-            yield _Step(i, found)  # a deal diagram, not a deal of the partie
+            yield _Step(i, found, lost=lost)  # a deal diagram, not a deal of the partie
             continue
         starts = None
         if o.in_family:
@@ -78,7 +81,12 @@ def _steps(records: Iterable[Record | BadRecord], options: Options, conventions:
             if key is None or (family.name, *where) != key:
                 key = (family.name, *where)
                 starts = (family, where)
-        yield _Step(i, found, o if o.in_family else None, starts)
+        yield _Step(i, found, o if o.in_family else None, starts, lost)
+
+
+def _unread_deal(record: Record) -> bool:
+    """Whether the record's Auction or Play could not be read (kept as its text)."""
+    return any(t.name in ("Auction", "Play") for t in record.unread) if record.errors else False
 
 
 def parties(records: Iterable[Record | BadRecord], *, options: Options = PRESETS["sv"],

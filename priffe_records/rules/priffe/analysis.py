@@ -490,8 +490,9 @@ def full_analysis(record: Record, default: Options = PRESETS["sv"],
             f.append(error("R7", msg("{contract} needs a Declarer: the seat that made the final "
                                      "bid (R7)", contract=contract.value), decl_loc))
     elif auction is None or auction.complete:
-        f.append(warning("R8", msg("the record names no contract and has no auction: nothing "
-                                   "to score (R8)"), record.location))
+        if not any(t.name == "Auction" for t in record.unread):  # unread: its error says it
+            f.append(warning("R8", msg("the record names no contract and has no auction: "
+                                       "nothing to score (R8)"), record.location))
         return DealOutcome(record=record, options=options, dealer=dealer, players=players,
                            deal=deal, auction=auction, findings=tuple(f))
 
