@@ -83,6 +83,10 @@ def _with_play(rec: Record, tokens: list[Token], ended: bool | None = None) -> R
     return Record(tags, rec.leading, rec.defaults, rec.location)
 
 
+# Kinds of damage that pick among the play's cards, and how many they need.
+_CARDS_NEEDED = {0: 2, 1: 1, 2: 1, 3: 2, 11: 2}
+
+
 def corrupt(rec: Record, rng: random.Random) -> Record:
     """One random damage of the kind a score sheet or a typist makes."""
     assert rec.play is not None
@@ -93,6 +97,8 @@ def corrupt(rec: Record, rng: random.Random) -> Record:
         deal = Deal.parse(str(rec.get("Deal")))
     except ValueError:  # damaged before: damage something else
         kind = rng.choice((0, 1, 2, 3, 4, 5, 6, 10, 11))
+    if len(cards) < _CARDS_NEEDED.get(kind, 0):  # a play cut down before: add a card instead
+        kind = 4
     if kind == 0:  # two cards of the play swapped (a revoke or a wrong owner)
         a, b = rng.sample(cards, 2)
         tokens[a], tokens[b] = tokens[b], tokens[a]
