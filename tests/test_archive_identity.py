@@ -334,6 +334,34 @@ def test_a_copy_of_a_partie_is_the_same_partie(tmp_path: Path, case: str) -> Non
     consistent(db)
 
 
+def test_a_corrected_first_deal_is_the_same_partie(tmp_path: Path) -> None:
+    """The first deal's hands corrected (so the partie's key changes) in a copy under
+    another name: found by its other texts, the first deal replaced, and the partie then
+    known by its corrected first deal, as a fresh import knows it; after the first deal is
+    removed, by the deal that is first now."""
+    original = partie_file(tmp_path / "kväll.ppn", 16, rubbers=2)
+    records = list(read(original))
+    fixed = records[0].replace_tag("Deal", str(records[1].get("Deal")))
+    assert partie_key(fixed) != partie_key(records[0])
+    copy = tmp_path / "rättad" / "kväll.ppn"
+    copy.parent.mkdir()
+    write([fixed, *records[1:]], copy)
+    db = tmp_path / "a.db"
+    run("import", str(original), "--db", str(db))
+    res = run("import", str(copy), "--db", str(db))
+    assert f"0 new, 1 updated, {len(records) - 1} duplicates" in res.stdout, res.stdout
+    assert natural_tables(db) == natural_tables(fresh(tmp_path, copy))
+    assert run("remove", "--db", str(db), "--id", "1").exit_code == 0
+    rest = tmp_path / "resten" / "kväll.ppn"
+    rest.parent.mkdir()
+    write(records[1:], rest)
+    # Lines stay those of the file the deals came from: the parties, rubbers and
+    # settlements are compared.
+    after, again = natural_tables(db), natural_tables(fresh(tmp_path / "resten", rest))
+    for table in ("parties", "rubbers", "settlements"):
+        assert after[table] == again[table], table
+
+
 def test_a_dot_prefixed_path_is_the_same_partie(tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     partie_file(tmp_path / "a.ppn", 12, rubbers=2)

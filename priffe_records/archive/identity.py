@@ -16,7 +16,10 @@ path of the file it came from. This module says what "the same" means; the store
   leaves the key alone, so a corrected copy is the same partie; two evenings of one
   name, place, date and four players differ in their first hands. A score sheet
   without hands is known by its players alone; one naming nobody either by Event, Site
-  and Date alone.
+  and Date alone. When no stored partie has a run's key, the store takes the one with
+  the same Event, Site and Date holding the text of the run's first or second record
+  (a corrected first deal: :meth:`~priffe_records.archive.store.Store.find_partie`), and
+  a partie recomputed whole takes the key of its first deal as it is then.
 
 >>> from priffe_records.format.reader import loads
 >>> a, b = loads('[Event "x"]\\n[Board "1"]\\n[Room "Open"]\\n[North "Anna"]\\n\\n'

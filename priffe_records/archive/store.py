@@ -280,15 +280,37 @@ class Store:
         replace it): inserted by it, or its text met in it, in any run of any partie."""
         return deal.id >= self.first_new or deal.hash[:16] in self.met
 
-    def find_partie(self, key: PartieKey) -> int | None:
+    def find_partie(self, key: PartieKey,
+                    firsts: Callable[[], Sequence[str]] | None = None) -> int | None:
         """The stored partie with this identity (the oldest, when several share it), by
         content whatever the file is called (:func:`~priffe_records.archive.identity.
-        partie_key`); with ``--as-new`` only one this import made."""
+        partie_key`); with ``--as-new`` only one this import made.
+
+        ``firsts`` gives the hashes of the run's first two readable records: when no
+        partie has the key but one with the same Event, Site and Date holds one of those
+        texts, it is that partie with its first deal corrected (its players or hands).
+        """
         if self.as_new or key in self.created:
             return self.created.get(key)
         row = self.db.execute("SELECT id FROM parties WHERE identity = ? ORDER BY id LIMIT 1",
                               [key.text()]).fetchone()
+        if row is None and firsts is not None and self.db.execute(
+                "SELECT 1 FROM parties WHERE event IS ? AND site IS ? AND date IS ? LIMIT 1",
+                list(key.head)).fetchone() is not None:
+            texts = list(firsts())
+            row = self.db.execute(
+                "SELECT d.partie_id FROM deals d JOIN parties p ON p.id = d.partie_id "
+                f"WHERE d.hash IN ({', '.join('?' * len(texts))}) AND p.event IS ? "
+                "AND p.site IS ? AND p.date IS ? ORDER BY d.partie_id LIMIT 1",
+                [*texts, *key.head]).fetchone() if texts else None
         return int(row[0]) if row is not None else None
+
+    def follow_first(self, partie_id: int, first: Record | None) -> None:
+        """A recomputed partie is known by its first deal as it is now (corrected, or the
+        one after a removed first deal), as a fresh import of its records would know it."""
+        if first is not None:
+            self.db.execute("UPDATE parties SET identity = ? WHERE id = ? AND identity IS NOT ?",
+                            [partie_key(first).text(), partie_id, partie_key(first).text()])
 
     def partie(self, key: PartieKey) -> int:
         found = self.find_partie(key)
@@ -602,6 +624,7 @@ class _PartieWriter:
         self.summary, self.reject_invalid, self.progress = summary, reject_invalid, progress
         self.seen = seen
         self.here: set[int] = set()  # rubbers with a deal stored in this partie
+        self.first_kept: Record | None = None  # the first record stored in the partie
         self.new: list[tuple[tuple[Value, ...], Ready]] = []  # inserted in one batch
 
     def checked(self, item: _Item, facts: engine.DealFacts) -> None:
@@ -629,6 +652,8 @@ class _PartieWriter:
                 self.partie_id = store.partie(self.first)
             if self.partie_id is not None and item.from_file:
                 store.imported_into(self.partie_id)
+            if self.first_kept is None and isinstance(item.record, Record):
+                self.first_kept = item.record
             rubber_id = None
             if self.partie_id is not None and number is not None:
                 rubber_id = store.rubber(self.partie_id, number)
@@ -685,8 +710,9 @@ class _PartieWriter:
 def _write_partie(store: Store, partie_id: int | None, first: PartieKey | None,
                   items: Iterable[_Item], summary: dict[str, int], reject_invalid: bool,
                   progress: Callable[[int], None] | None, seen: _Seen | None = None,
-                  written: dict[int, Written] | None = None) -> None:
-    """Check the partie with the engine as it streams, write what changed, refresh the rest.
+                  written: dict[int, Written] | None = None) -> Record | None:
+    """Check the partie with the engine as it streams, write what changed, refresh the rest;
+    the partie's first record stored (or kept) now.
 
     Memory: a window of new deals and one rubber's bookkeeping (issue 9), plus
     whatever ``items`` holds (a partie with stored deals is classified whole).
@@ -710,6 +736,7 @@ def _write_partie(store: Store, partie_id: int | None, first: PartieKey | None,
         else:
             loose.append(checked)
     writer.finish(loose)
+    return writer.first_kept
 
 
 def _store_partie(store: Store, group: Iterator[Record | BadRecord], summary: dict[str, int],
@@ -723,15 +750,17 @@ def _store_partie(store: Store, group: Iterator[Record | BadRecord], summary: di
     skipped: a re-import costs reading and hashing only.
     """
     head: list[Record | BadRecord] = []
-    first: Record | None = None
+    firsts: list[Record] = []  # the run's first two readable records
     for item in group:
         head.append(item)
         if isinstance(item, Record):
-            first = item
-            break
+            firsts.append(item)
+            if len(firsts) == 2:
+                break
     records = chain(head, group)
-    key = partie_key(first) if first is not None else None
-    partie_id = store.find_partie(key) if key is not None else None
+    key = partie_key(firsts[0]) if firsts else None
+    partie_id = store.find_partie(key, lambda: [content_hash(canonical_text(r))
+                                                for r in firsts]) if key is not None else None
     stored = store.partie_deals(partie_id) if partie_id is not None else []
     if not stored:
         seen = _Seen()
@@ -747,8 +776,10 @@ def _store_partie(store: Store, group: Iterator[Record | BadRecord], summary: di
                 if progress is not None:
                     progress(summary["records"])
         return
-    _write_partie(store, partie_id, key, items, summary, reject_invalid, progress,
-                  written=store.written(partie_id) if partie_id is not None else None)
+    first = _write_partie(store, partie_id, key, items, summary, reject_invalid, progress,
+                          written=store.written(partie_id) if partie_id is not None else None)
+    if partie_id is not None:
+        store.follow_first(partie_id, first)
 
 
 def store_group(store: Store, reader: RawReader, group: Iterator[Record | BadRecord | Known],
@@ -803,8 +834,9 @@ def recompute_partie(store: Store, partie_id: int) -> None:
             store.db.execute(sql, [partie_id])
         store._rubber = None
         return
-    _write_partie(store, partie_id, None, items, dict.fromkeys(_COUNTS, 0), False, None,
-                  written=store.written(partie_id))
+    first = _write_partie(store, partie_id, None, items, dict.fromkeys(_COUNTS, 0), False,
+                          None, written=store.written(partie_id))
+    store.follow_first(partie_id, first)
 
 
 class _Counting(io.RawIOBase):

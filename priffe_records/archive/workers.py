@@ -156,17 +156,22 @@ def _needs_whole(store: Store, sent: list[SentPartie], written: set[PartieKey]) 
     """Whether a partie of the slice has deals stored already (then the one-process path
     decides what supersedes what)."""
     keys: set[PartieKey] = set()
-    for _, key, _ in sent:
+    for _, key, events in sent:
         if key is None:
             continue
         if key in written or key in keys:
             return True
         keys.add(key)
-        partie_id = store.find_partie(key)
+        partie_id = store.find_partie(key, partial(_firsts, events))
         if partie_id is not None and store.db.execute(
                 "SELECT 1 FROM deals WHERE partie_id = ? LIMIT 1", [partie_id]).fetchone():
             return True
     return False
+
+
+def _firsts(events: list[Sent | engine.RubberFacts | engine.FindingRow]) -> list[str]:
+    """The hashes of a sent partie's first two readable records (Store.find_partie)."""
+    return [digest_of(e[1]) for e in events if isinstance(e, tuple) and not e[0][0]][:2]
 
 
 def _store_sent(store: Store, key: PartieKey | None,
