@@ -22,28 +22,39 @@ SidePoints(ns=90, ew=0)
 from __future__ import annotations
 
 from priffe_records.format.errors import BadRecord, PPNSyntaxError, PriffeError
+from priffe_records.format.headers import read_headers
 from priffe_records.format.reader import loads, read
 from priffe_records.format.record import Record, Tag
 from priffe_records.format.writer import dumps, format_record, write
 from priffe_records.replay.model import DealReplay, build_replays
+from priffe_records.rules.findings import Finding, Severity
+from priffe_records.rules.partie import parties
+from priffe_records.rules.priffe.options import PRESETS, Options, OptionsError
 from priffe_records.rules.priffe.sheet import score_partie, score_parties
 from priffe_records.rules.validate import validate
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "PRESETS",
     "BadRecord",
     "DealReplay",
+    "Finding",
+    "Options",
+    "OptionsError",
     "PPNSyntaxError",
     "PriffeError",
     "Record",
+    "Severity",
     "Tag",
     "__version__",
     "build_replays",
     "dumps",
     "format_record",
     "loads",
+    "parties",
     "read",
+    "read_headers",
     "score_partie",
     "score_parties",
     "validate",

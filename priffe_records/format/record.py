@@ -556,6 +556,31 @@ class Record:
     def __hash__(self) -> int:
         return hash(self._key())
 
+    def __getitem__(self, name: str) -> str:
+        """``record["Event"]``: the effective value, as :meth:`get`; KeyError when there is none.
+
+        A mapping's habits (python-chess's ``game.headers["Event"]``), so a
+        notebook reads a record the way it reads any table of tags.
+        """
+        value = self.get(name)
+        if value is None:
+            raise KeyError(name)
+        return value
+
+    def __contains__(self, name: object) -> bool:
+        """``"Event" in record``: whether the record has a value for that tag, own or inherited."""
+        return isinstance(name, str) and self.get(name) is not None
+
+    # Not a mapping to loop over: ``for x in record`` would walk its tag names and
+    # hide the usual mistake of passing one record where a list of them is wanted.
+    __iter__ = None
+
+    def __str__(self) -> str:
+        """The record as PPN, the writer's text for it (``repr`` stays the dataclass's)."""
+        from priffe_records.format.writer import format_record  # the writer imports this module
+
+        return format_record(self)
+
     def tag(self, name: str) -> Tag | None:
         """The first tag of that name, if any."""
         index = self._index
