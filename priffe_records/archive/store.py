@@ -220,6 +220,8 @@ class Store:
         self.first_new = int(db.execute("SELECT coalesce(max(id), 0) FROM deals")
                              .fetchone()[0]) + 1
         self.met: set[str] = set()
+        self.first_partie = int(db.execute("SELECT coalesce(max(id), 0) FROM parties")
+                                .fetchone()[0]) + 1  # parties from here on: this import's
         self.replacements: list[Replacement] = []
         self.players: dict[str, int] = {}
         self._rubber: tuple[int, int, int] | None = None  # (partie, number, id) last asked for
@@ -289,14 +291,15 @@ class Store:
         ``firsts`` gives the hashes of the run's first two readable records: when no
         partie has the key but one with the same Event, Site and Date holds one of those
         texts, it is that partie with its first deal corrected (its players or hands).
+        Only parties of earlier imports are looked at: this import's texts are its own.
         """
         if self.as_new or key in self.created:
             return self.created.get(key)
         row = self.db.execute("SELECT id FROM parties WHERE identity = ? ORDER BY id LIMIT 1",
                               [key.text()]).fetchone()
         if row is None and firsts is not None and self.db.execute(
-                "SELECT 1 FROM parties WHERE event IS ? AND site IS ? AND date IS ? LIMIT 1",
-                list(key.head)).fetchone() is not None:
+                "SELECT 1 FROM parties WHERE event IS ? AND site IS ? AND date IS ? "
+                "AND id < ? LIMIT 1", [*key.head, self.first_partie]).fetchone() is not None:
             texts = list(firsts())
             row = self.db.execute(
                 "SELECT d.partie_id FROM deals d JOIN parties p ON p.id = d.partie_id "
