@@ -6,6 +6,9 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from click.testing import CliRunner, Result
@@ -137,15 +140,46 @@ def priffe_process() -> list[str]:
     return [sys.executable, "-c", "from priffe_records.cli import main; main()"]
 
 
+def stall_after(after: int) -> None:
+    """Make this process's imports stop (sleep) after ``after`` records of a file, inside
+    its transaction, so a test can kill it mid-file deterministically."""
+    import click
+
+    from priffe_records.cli import archive
+
+    original = archive._Progress.file
+
+    @contextmanager
+    def file(self: archive._Progress, path: Path) -> Iterator[Callable[[int, int], None]]:
+        with original(self, path) as tick:
+            def stalling(done: int, records: int) -> None:
+                tick(done, records)
+                if records == after:
+                    click.echo("priffe: test stall", err=True)
+                    time.sleep(600)
+            yield stalling
+
+    archive._Progress.file = file  # type: ignore[method-assign]
+
+
+def stalling_process(after: int) -> list[str]:
+    """``priffe`` in a fresh interpreter whose imports stall (see :func:`stall_after`)."""
+    here = str(Path(__file__).parent)
+    return [sys.executable, "-c", f"import sys; sys.path.insert(0, {here!r}); "
+            f"import archive_support; archive_support.stall_after({after}); "
+            "from priffe_records.cli import main; main()"]
+
+
 def _interruptible() -> None:
     # A job started with '&' by a shell without job control (a CI runner, a script)
     # inherits SIGINT ignored, and Python then never raises KeyboardInterrupt.
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def spawn(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
+def spawn(*args: str, env: dict[str, str] | None = None,
+          command: list[str] | None = None) -> subprocess.Popen[str]:
     """The installed command in its own process, interruptible by SIGINT like one run by hand."""
-    return subprocess.Popen([*priffe_process(), *args], stdout=subprocess.PIPE,
+    return subprocess.Popen([*(command or priffe_process()), *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env,
                             preexec_fn=_interruptible)
 

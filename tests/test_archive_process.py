@@ -12,10 +12,9 @@ import time
 from pathlib import Path
 
 import pytest
-from archive_support import big_file, consistent, count, partie_file, spawn
+from archive_support import big_file, consistent, count, partie_file, spawn, stalling_process
 
 from priffe_records import read
-from priffe_records.cli.archive import STALL_ENV
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
@@ -89,7 +88,7 @@ def test_two_imports_at_once_both_land(tmp_path: Path) -> None:
 
 def _stalled(args: list[str], after: int) -> subprocess.Popen[str]:
     """An import that stops inside its transaction after ``after`` records of a file."""
-    proc = spawn(*args, env={**os.environ, STALL_ENV: str(after)})
+    proc = spawn(*args, command=stalling_process(after))
     assert proc.stderr is not None
     line = proc.stderr.readline()  # blocks until the hook has fired
     assert "test stall" in line, line

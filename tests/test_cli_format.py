@@ -67,7 +67,7 @@ def test_missing_file_is_one_clear_line(tmp_path: Path) -> None:
 
 
 def test_parse_json_one_record_per_line() -> None:
-    code, out, _ = run("parse", "--json", str(CANON))
+    code, out, _ = run("parse", "--nl", str(CANON))
     assert code == 0
     lines = [json.loads(x) for x in out.splitlines()]
     assert len(lines) == 2

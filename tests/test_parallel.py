@@ -194,7 +194,7 @@ def test_cli_jobs_output_is_identical(tmp_path: Path) -> None:
     outs = []
     for jobs in ("1", "2"):
         res = runner.invoke(cli, ["validate", "--jobs", jobs, str(path)])
-        as_json = runner.invoke(cli, ["validate", "--json", "-j", jobs, str(path)])
+        as_json = runner.invoke(cli, ["validate", "--nl", "-j", jobs, str(path)])
         outs.append((res.exit_code, res.output, as_json.exit_code, as_json.output))
     assert outs[0] == outs[1]
     assert outs[0][0] == 1 and json.loads(outs[0][3].splitlines()[0])["rule"]

@@ -270,7 +270,7 @@ def test_fmt_refuses_a_file_with_an_unread_section(tmp_path: Path) -> None:
 
 
 def test_parse_json_shows_the_deal_names_and_the_error() -> None:
-    result = CliRunner().invoke(cli, ["parse", "--json", str(FIXTURES / "rpbridge-bad-call.pbn")])
+    result = CliRunner().invoke(cli, ["parse", "--nl", str(FIXTURES / "rpbridge-bad-call.pbn")])
     assert result.exit_code == 1
     data = json.loads(result.stdout.splitlines()[0])
     tags = {t["name"]: t for t in data["tags"]}

@@ -19,11 +19,10 @@ import time
 from pathlib import Path
 
 import pytest
-from archive_support import big_file
+from archive_support import big_file, stalling_process
 from click.testing import CliRunner
 
 from priffe_records.cli import cli
-from priffe_records.cli.archive import STALL_ENV
 from priffe_records.cli.common import EXIT_FINDINGS, EXIT_OK
 from priffe_records.format.record import Location
 from priffe_records.rules import parallel
@@ -122,7 +121,7 @@ def test_validate_counts_what_it_would_repeat_R2(aces: Path) -> None:
 
 
 def test_machines_get_every_finding(aces: Path) -> None:
-    code, out, _ = _invoke("validate", str(aces), "--json")
+    code, out, _ = _invoke("validate", str(aces), "--nl")
     rows = [json.loads(line) for line in out.splitlines()]
     assert code == EXIT_FINDINGS and sum(r["message"] == TWICE_R2 for r in rows) == 8999
     assert "more like this" not in out
@@ -257,12 +256,12 @@ def test_workers_end_when_the_parent_is_killed(tmp_path: Path, command: str) -> 
     not blocked for ever on the pool's pipe holding memory and the file."""
     big = _large(tmp_path / "big.ppn")
     args = [priffe_exe(), command, "--jobs", "2", str(big)]
-    env = dict(os.environ)
     if command == "import":
-        args += ["--db", str(tmp_path / "k.db")]
-        env[STALL_ENV] = "3000"  # the parent waits in its transaction, the workers are up
+        # the parent waits in its transaction, the workers are up
+        args = [*stalling_process(3000), command, "--jobs", "2", str(big),
+                "--db", str(tmp_path / "k.db")]
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            text=True, env=env)
+                            text=True)
     try:
         if command == "import":
             assert proc.stderr is not None

@@ -27,7 +27,7 @@ def test_validate_clean_file_exits_0(tmp_path: Path) -> None:
 
 
 def test_validate_broken_file_matches_golden_json() -> None:
-    code, out, err = run("validate", "--json", str(DATA / "broken.ppn"))
+    code, out, err = run("validate", "--nl", str(DATA / "broken.ppn"))
     assert code == 1
     rows = [json.loads(line) for line in out.splitlines()]
     for r in rows:
@@ -68,7 +68,7 @@ def test_validate_conventions_and_preset_flags(tmp_path: Path) -> None:
     f.write_text(text, encoding="utf-8")
     assert run("validate", str(f))[0] == 1  # sv: honours in two hands score nothing
     assert run("validate", "--preset", "en", str(f))[0] == 0  # en: the side holds three, 20
-    code, out, _ = run("validate", "--conventions", "--preset", "en", "--json", str(f))
+    code, out, _ = run("validate", "--conventions", "--preset", "en", "--nl", str(f))
     assert code == 0 and all(json.loads(line)["rule"] == "R9" for line in out.splitlines())
 
 
@@ -78,7 +78,7 @@ def test_validate_bad_preset_is_usage_error() -> None:
 
 
 def test_validate_bridge_corpus_never_crashes(corpus_dir: Path) -> None:
-    code, out, err = run("validate", "--json", str(corpus_dir))
+    code, out, err = run("validate", "--nl", str(corpus_dir))
     assert code == 1 and "Traceback" not in out + err
     msgs = [json.loads(line)["message"] for line in out.splitlines()]
     assert any(m.startswith("not a Priffe record") for m in msgs)

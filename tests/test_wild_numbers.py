@@ -73,7 +73,7 @@ def sheet(tmp_path: Path, name: str) -> tuple[Path, str, int]:
 @pytest.mark.parametrize("name", sorted(WILD))
 def test_each_wild_number_is_one_located_finding(tmp_path: Path, name: str) -> None:
     path, rule, line = sheet(tmp_path, name)
-    res = run("validate", "--json", str(path))
+    res = run("validate", "--nl", str(path))
     assert res.exit_code in (0, 1), res.output
     found = [json.loads(x) for x in res.stdout.splitlines()]
     assert any(f["rule"] == rule and f["line"] == line and f["column"] for f in found), found
@@ -103,12 +103,12 @@ def test_one_bad_file_never_hides_the_others(tmp_path: Path) -> None:
     c.write_text(good.replace("Klubbkväll", "Nationskväll"), "utf-8")
     bad = tmp_path / "bad.ppn"
     bad.write_text(SHEET.format(tag='[Rubber "²"]', result='[Result "14"]'), "utf-8")
-    res = run("validate", "--json", str(a), str(bad), str(c))
+    res = run("validate", "--nl", str(a), str(bad), str(c))
     files = {json.loads(x)["file"] for x in res.stdout.splitlines()}
     assert files == {str(a), str(bad), str(c)}, res.output
     assert "3 files" in res.stderr
     # A path that is not there: the others are checked and counted, exit 2 at the end.
-    res = run("validate", "--json", str(a), str(tmp_path / "saknas.ppn"), str(c))
+    res = run("validate", "--nl", str(a), str(tmp_path / "saknas.ppn"), str(c))
     assert res.exit_code == 2 and "saknas.ppn: no such file" in res.stderr
     assert {json.loads(x)["file"] for x in res.stdout.splitlines()} == {str(a), str(c)}
     assert "2 files" in res.stderr

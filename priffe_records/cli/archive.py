@@ -8,10 +8,8 @@ into one ``priffe: …`` line (exit 2) instead of a traceback.
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import sys
-import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -67,9 +65,6 @@ from priffe_records.game.language import msg, msg_n
 from priffe_records.rules.parallel import default_jobs
 
 F = TypeVar("F", bound=Callable[..., Any])
-# Test hook: stop (sleep) after this many records of a file, inside its
-# transaction, so a test can kill the process mid-file deterministically.
-STALL_ENV = "PRIFFE_TEST_STALL_AFTER"
 
 
 def db_option(f: F) -> F:
@@ -251,8 +246,6 @@ class _Progress:
             self.bar = Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
                                 TextColumn("{task.fields[records]:>7} " + str(msg("records"))),
                                 TimeRemainingColumn(), console=console, transient=True)
-        self.stall = int(os.environ[STALL_ENV]) if os.environ.get(STALL_ENV, "").isdigit() \
-            else 0
 
     def say(self, line: str, err: bool = False) -> None:
         """A line on stdout (or stderr), above the bar when it shares the screen."""
@@ -276,9 +269,6 @@ class _Progress:
         def tick(done: int, records: int) -> None:
             if bar is not None and task is not None:
                 bar.update(task, completed=done, records=records)
-            if self.stall and records == self.stall:
-                click.echo("priffe: test stall", err=True)
-                time.sleep(600)
 
         try:
             yield tick
@@ -345,10 +335,14 @@ def sql_command(statement: str, db_path: str, timeout: float, out: Output,
                 output: str | None) -> None:
     """Run one read-only SQL STATEMENT on the archive (the database is opened read-only).
 
+    STATEMENT '-' reads the SQL from standard input, as sqlite-utils does.
+
     With --format ppn the result must have a column named ppn (e.g.
     "SELECT ppn FROM deals WHERE …"); its records are written as a PPN file.
     """
     with archive_errors(db_path):
+        if statement == "-":
+            statement = sys.stdin.read()
         db = _open_readonly(db_path, timeout)
         columns, rows = run_sql(db, statement)
         if out.style == "ppn":
@@ -365,10 +359,11 @@ def sql_command(statement: str, db_path: str, timeout: float, out: Output,
 @click.command("export")
 @db_option
 @filter_options
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, allow_dash=True),
-              help="The PPN file to write (atomically); '-' for stdout.")
+@click.option("-o", "--output", default="-", type=click.Path(dir_okay=False, allow_dash=True),
+              help="The PPN file to write (atomically); '-' or none: standard output.")
 def export_command(db_path: str, timeout: float, output: str, **kw: Any) -> None:
-    """Write archived records back to a PPN file, in import order (filters as in query)."""
+    """Write archived records as PPN, in import order (filters as in query), to standard
+    output or, with -o, to a file."""
     filters = _filters(kw)
     with archive_errors(db_path):
         db = _open_readonly(db_path, timeout)

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import difflib
 import io
-import json
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -23,7 +22,7 @@ from priffe_records.cli.common import (
     user_errors,
 )
 from priffe_records.cli.inputs import display_name, is_stdin, open_input
-from priffe_records.cli.output import Output, emit, output_options
+from priffe_records.cli.output import Output, emit, json_objects, output_options
 from priffe_records.format.atomic import atomic_text
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.reader import read
@@ -220,28 +219,31 @@ def _parse_row(rec: Record | BadRecord) -> tuple[object, ...]:
 
 @click.command("parse")
 @click.argument("files", nargs=-1, required=True, type=click.Path())
-@output_options(json_lines=True)
+@output_options()
 def parse_command(files: tuple[str, ...], out: Output) -> None:
     """Read FILES and show their records; syntax errors are listed with file:line:col.
 
-    --json (or --nl) prints each record as one line of JSON, an unreadable
-    one as {"errors": …}; --table, --csv and --tsv one row per record.
+    --json prints the records as one JSON array, --nl one record a line
+    (an unreadable one as {"errors": …}); --table, --csv and --tsv one row
+    per record.
     '-' reads standard input. Exit status 1 when any record could not be
     read or has an error (the others are still shown), as for validate.
     """
     failed = flawed = 0  # unreadable records; records read with an error in them
     rows: list[tuple[object, ...]] = []
-    with user_errors(), _pipe_closed_is_fine():
+    with user_errors(), _pipe_closed_is_fine(), _json_or_nothing(out) as put:
         for path in expand_paths(files):
             with open_input(path) as stream:
                 for rec in read(stream, errors="collect", name=display_name(path)):
                     failed += isinstance(rec, BadRecord)
                     flawed += isinstance(rec, Record) and rec.has_errors
                     report_bad(rec)
-                    if out.style in ("table", "csv", "tsv") and out.chosen:
+                    if put is not None:
+                        put(_as_json(rec))
+                    elif out.chosen:
                         rows.append(_parse_row(rec))
                     else:
-                        _show(rec, out.is_json)
+                        _show(rec)
         if rows:
             emit(PARSE_COLUMNS, rows, out)
     if failed:
@@ -253,24 +255,35 @@ def parse_command(files: tuple[str, ...], out: Output) -> None:
     sys.exit(EXIT_FINDINGS if failed or flawed else EXIT_OK)
 
 
-def _show(rec: Record | BadRecord, as_json: bool) -> None:
-    """Print one record, or an unreadable one's errors as JSON (stderr has them already)."""
-    if isinstance(rec, BadRecord):
-        if as_json:
-            click.echo(json.dumps({"file": rec.location.file, "line": rec.location.line,
-                                   "errors": [e.to_dict() for e in rec.errors]},
-                                  ensure_ascii=False))
+@contextmanager
+def _json_or_nothing(out: Output) -> Iterator[Callable[[object], None] | None]:
+    """The JSON writer for --json/--nl, else None (rows or lines are printed instead)."""
+    if not out.is_json:
+        yield None
         return
-    if as_json:
-        data = rec.to_dict()
-        if rec.errors:
-            data["errors"] = [e.to_dict() for e in rec.errors]
-        click.echo(json.dumps(data, ensure_ascii=False))
-    else:
-        loc = rec.location
-        where = f"{loc.file}:{loc.line}" if loc else "?"
-        fields = [f"{n}={rec.get(n)}" for n in _PARSE_TAGS if rec.get(n) is not None]
-        click.echo(f"{where}: " + (" ".join(fields) or str(msg("(no identification tags)"))))
+    with json_objects(out) as put:
+        yield put
+
+
+def _as_json(rec: Record | BadRecord) -> dict[str, object]:
+    """A record as JSON, or an unreadable one's location and errors (stderr has them too)."""
+    if isinstance(rec, BadRecord):
+        return {"file": rec.location.file, "line": rec.location.line,
+                "errors": [e.to_dict() for e in rec.errors]}
+    data = rec.to_dict()
+    if rec.errors:
+        data["errors"] = [e.to_dict() for e in rec.errors]
+    return data
+
+
+def _show(rec: Record | BadRecord) -> None:
+    """One line per record: where it is and its identification tags."""
+    if isinstance(rec, BadRecord):
+        return
+    loc = rec.location
+    where = f"{loc.file}:{loc.line}" if loc else "?"
+    fields = [f"{n}={rec.get(n)}" for n in _PARSE_TAGS if rec.get(n) is not None]
+    click.echo(f"{where}: " + (" ".join(fields) or str(msg("(no identification tags)"))))
 
 
 COMMANDS: list[click.Command] = [fmt_command, parse_command]

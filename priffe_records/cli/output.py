@@ -3,7 +3,8 @@
 ``--table`` (the default), ``--json``, ``--nl``, ``--csv``, ``--tsv``,
 ``--no-headers`` and ``--fmt`` mean the same on ``query``, ``sql``,
 ``stats``, ``parse`` and ``validate``, because they come from this one
-decorator and are printed by this one :func:`emit`. The older spelling
+decorator and are printed by this one :func:`emit`: ``--json`` is one JSON
+array, ``--nl`` one object a line, as in sqlite-utils. The older spelling
 ``--format table|json|csv`` stays as a hidden alias so scripts keep working.
 """
 
@@ -13,7 +14,8 @@ import csv
 import functools
 import json
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -100,21 +102,16 @@ class Output:
         return self.style in ("json", "nl")
 
 
-def output_options(*, json_lines: bool = False, extra_formats: Sequence[str] = ()
-                   ) -> Callable[[F], F]:
+def output_options(*, extra_formats: Sequence[str] = ()) -> Callable[[F], F]:
     """Add the output options to a command; the command receives ``out: Output``.
 
-    ``json_lines``: ``--json`` keeps the meaning it had on this command before
-    these options existed (one object per line, as ``--nl``).
     ``extra_formats``: further values of the hidden ``--format`` alias (``ppn``),
     passed through as ``Output.style``.
     """
-    json_help = ("Output JSON, one object per line (the same as --nl)." if json_lines
-                 else "Output JSON: a list of objects.")
     options = [
         click.option("--table", "as_table", is_flag=True,
                      help="Output a table (the default)."),
-        click.option("--json", "as_json", is_flag=True, help=json_help),
+        click.option("--json", "as_json", is_flag=True, help="Output JSON: a list of objects."),
         click.option("--nl", "as_nl", is_flag=True,
                      help="Output newline-delimited JSON: one object per line."),
         click.option("--csv", "as_csv", is_flag=True, help="Output CSV."),
@@ -137,8 +134,7 @@ def output_options(*, json_lines: bool = False, extra_formats: Sequence[str] = (
                     as_tsv: bool, no_headers: bool, fmt: str | None,
                     legacy_format: str | None, **kwargs: Any) -> Any:
             named = [style for style, on in (("table", as_table or fmt is not None),
-                                             ("json", as_json and not json_lines),
-                                             ("nl", as_nl or (as_json and json_lines)),
+                                             ("json", as_json), ("nl", as_nl),
                                              ("csv", as_csv), ("tsv", as_tsv)) if on]
             if legacy_format is not None:
                 named.append(legacy_format)
@@ -163,6 +159,28 @@ def json_value(v: object) -> str:
     return v.hex() if isinstance(v, bytes) else str(v)
 
 
+@contextmanager
+def json_objects(output: Output) -> Iterator[Callable[[object], None]]:
+    """Write objects to stdout as they come: one array (``--json``) or one a line (``--nl``).
+
+    Streamed, so a large result is never held whole; the array is closed
+    even when no object came (``[]``), so the output always parses.
+    """
+    out = sys.stdout
+    lines = output.style == "nl"
+    count = 0
+
+    def put(obj: object) -> None:
+        nonlocal count
+        text = json.dumps(obj, ensure_ascii=False, default=json_value)
+        out.write(text + "\n" if lines else ("," if count else "[") + "\n  " + text)
+        count += 1
+
+    yield put
+    if not lines:
+        out.write("\n]\n" if count else "[]\n")
+
+
 def _cell(v: object, column: str = "", labels: bool = False) -> str:
     if v is None:
         return ""
@@ -180,19 +198,11 @@ def emit(columns: Sequence[str], rows: Iterable[Sequence[Any]], output: Output,
     title = None if title is None else str(title)
     out = sys.stdout
     n = 0
-    if output.style == "json":
-        out.write("[")
-        for row in rows:
-            obj = dict(zip(columns, row, strict=True))
-            out.write(("," if n else "") + "\n  "
-                      + json.dumps(obj, ensure_ascii=False, default=json_value))
-            n += 1
-        out.write("\n]\n" if n else "]\n")
-    elif output.style == "nl":
-        for row in rows:
-            out.write(json.dumps(dict(zip(columns, row, strict=True)), ensure_ascii=False,
-                                 default=json_value) + "\n")
-            n += 1
+    if output.is_json:
+        with json_objects(output) as put:
+            for row in rows:
+                put(dict(zip(columns, row, strict=True)))
+                n += 1
     elif output.style in ("csv", "tsv"):
         w = csv.writer(out, lineterminator="\n",
                        delimiter="\t" if output.style == "tsv" else ",")

@@ -202,7 +202,29 @@ def _step(replays: Sequence[AnyReplay], w: Words) -> None:
         console.print(pref_step_view(r, w, k) if isinstance(r, PrefReplay)
                       else step_view(r, w, k))
 
-    walk(len(positions), show, read_key)
+    try:
+        walk(len(positions), show, _step_key)
+    finally:  # q, the last Next, Ctrl-C: the key help is no use any more
+        console.file.write(CLEAR_LAST_LINE)
+        console.file.flush()
+
+
+# Cursor up one line, erase it: the step view ends with the key help and a newline.
+CLEAR_LAST_LINE = "\x1b[1A\x1b[2K"
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports Ctrl-C
+
+
+def _step_key() -> str:
+    """The next key; Ctrl-C (read as a key in raw mode) interrupts, as it does elsewhere."""
+    key = read_key()
+    if key == "ctrl-c":
+        raise KeyboardInterrupt
+    return key
+
+
+def _on_terminal() -> bool:
+    """--step needs a keyboard and a screen; a pipe gets every position at once."""
+    return sys.stdout.isatty() and sys.stdin.isatty()
 
 
 @click.command("replay")
@@ -260,14 +282,15 @@ def replay_command(file: str | None, board: int | None, rubber: int | None, db: 
                                      len(chosen), file=html)),
                        err=True)
         else:
-            terminal = sys.stdout.isatty() and sys.stdin.isatty()
             try:
-                if step and terminal:
+                if step and _on_terminal():
                     _step(chosen, w)
                 else:
                     _show_all(chosen, w, sys.stdout.isatty() and not _no_color(), verbose)
             except BrokenPipeError:
                 quiet_stdout()  # `priffe replay … | head`: the reader has all it wants
+            except KeyboardInterrupt:
+                sys.exit(EXIT_INTERRUPTED)
     stopped = any(r.stop is not None for r in chosen)
     sys.exit(EXIT_FINDINGS if stopped or _not_replayed(chosen, board is not None or bool(index))
              else EXIT_OK)

@@ -148,7 +148,7 @@ def _errors_summary(errors: int, files: int, records: int) -> str:
 
 @click.command("validate")
 @click.argument("files", nargs=-1, required=True, type=click.Path())
-@output_options(json_lines=True)
+@output_options()
 @click.option("--conventions", is_flag=True,
               help="Also warn about opening bids the conventions do not allow (R9).")
 @quiet_verbose_options()

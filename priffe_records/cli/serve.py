@@ -8,6 +8,8 @@ without it the command says how to get it. The server listens on
 from __future__ import annotations
 
 import asyncio
+import errno
+import socket
 import sys
 import webbrowser
 from pathlib import Path
@@ -18,7 +20,7 @@ import click
 
 from priffe_records.archive.metadata import metadata
 from priffe_records.cli.common import EXIT_UNUSABLE, UserError, user_errors
-from priffe_records.game.language import msg
+from priffe_records.game.language import msg, os_reason
 
 HOST = "127.0.0.1"
 INSTALL_HINT = ("priffe serve needs Datasette, an optional extra: "
@@ -53,30 +55,69 @@ def build(db_path: str) -> Any:
                          settings={"default_page_size": 50})
 
 
+def listen(port: int) -> socket.socket:
+    """The listening socket, bound before anything is printed: a busy port is one clear error.
+
+    Port 0 asks the system for a free port; the socket knows which it got.
+    """
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((HOST, port))
+    except OSError as e:
+        sock.close()
+        if e.errno == errno.EADDRINUSE:
+            raise UserError(msg("port {port} on {host} is in use by another program: choose "
+                                "another with --port, or --port 0 for any free one",
+                                host=HOST, port=port)) from None
+        raise UserError(msg("cannot listen on {host}:{port}: {error}", host=HOST, port=port,
+                            error=os_reason(e))) from None
+    return sock
+
+
 @click.command("serve")
-@click.argument("db", default="priffe.db", type=click.Path(dir_okay=False))
+@click.argument("db_arg", metavar="[DB]", required=False, type=click.Path(dir_okay=False))
+@click.option("--db", "db_path", type=click.Path(dir_okay=False), default=None,
+              show_default="priffe.db", help="The archive database (SQLite).")
 @click.option("-p", "--port", type=click.IntRange(min=0, max=65535), default=8001,
               show_default=True, help="Port on 127.0.0.1 (0: any free port).")
 @click.option("--open", "open_browser", is_flag=True, help="Open the archive in a web browser.")
-def serve_command(db: str, port: int, open_browser: bool) -> None:
-    """Browse the archive DB in Datasette on 127.0.0.1: tables, search, canned queries.
+def serve_command(db_arg: str | None, db_path: str | None, port: int,
+                  open_browser: bool) -> None:
+    """Browse the archive (--db) in Datasette on 127.0.0.1: tables, search, canned queries.
 
     Every deal links to its replay (the same page as 'priffe replay --html')
-    and every partie to its score sheet. Stop with Ctrl+C.
+    and every partie to its score sheet. Stop with Ctrl+C. The database as
+    an argument (priffe serve DB) is the older spelling of --db.
     """
     with user_errors():
+        db = _which_db(db_arg, db_path)
         if not Path(db).is_file():
             raise UserError(msg("{db}: no such archive (create it with 'priffe import')", db=db))
         ds = build(db)
         import uvicorn
 
         asyncio.run(ds.invoke_startup())
-        url = f"http://{HOST}:{port}/"
+        sock = listen(port)
+        url = f"http://{HOST}:{sock.getsockname()[1]}/"
         click.echo(str(msg("serving {db} at {url} (Ctrl+C stops)", db=db, url=url)), err=True)
-        if open_browser and port:
+        if open_browser:
             webbrowser.open(url)
-        uvicorn.run(ds.app(), host=HOST, port=port, log_level="warning", lifespan="on")
+        config = uvicorn.Config(ds.app(), log_level="warning", lifespan="on")
+        with sock:
+            uvicorn.Server(config).run(sockets=[sock])
     sys.exit(0)
+
+
+def _which_db(db_arg: str | None, db_path: str | None) -> str:
+    """``--db``, or the older positional DB with a warning; both at once is a usage error."""
+    if db_arg is None:
+        return db_path or "priffe.db"
+    if db_path is not None:
+        raise click.UsageError(str(msg("give the database once: --db FILE")))
+    click.echo("priffe: " + str(msg("'priffe serve DB' is deprecated: write 'priffe serve "
+                                    "--db DB', as for every other command")), err=True)
+    return db_arg
 
 
 COMMANDS: list[click.Command] = [serve_command]

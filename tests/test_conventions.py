@@ -1,0 +1,181 @@
+"""The CLI's conventions, as sqlite-utils, Datasette and black users expect them.
+
+``--json`` is one array and ``--nl`` one object a line on every command; ``sql -``
+reads standard input; ``export`` without ``-o`` writes standard output; ``serve``
+takes ``--db``, prints the real port and refuses a busy one before saying it
+serves; Ctrl-C in ``replay --step`` exits 130 and the key help does not stay.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import socket
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+from conftest import DATA, EXAMPLES, GOLDEN
+
+from priffe_records.cli import cli
+from priffe_records.cli import replay as replay_cli
+from priffe_records.format.reader import read
+
+BROKEN = DATA / "broken.ppn"
+PARTIE = EXAMPLES / "partie-uppsala.ppn"
+
+
+def invoke(*args: str, stdin: str | bytes | None = None, lang: str = "en") -> Result:
+    return CliRunner().invoke(cli, [*args, "--lang", lang] if args[0] != "serve" else list(args),
+                              input=stdin, env={"PRIFFE_LANG": lang})
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = tmp_path_factory.mktemp("conventions") / "klubb.db"
+    res = CliRunner().invoke(cli, ["import", "--db", str(db), str(EXAMPLES)])
+    assert res.exit_code == 0, res.output
+    return db
+
+
+# --json is an array, --nl is lines: the same on every command ------------------------------
+
+
+@pytest.mark.parametrize("command", ["validate", "parse"])
+def test_json_is_one_array_and_nl_the_same_objects_a_line(command: str) -> None:
+    as_json = invoke(command, "--json", str(BROKEN))
+    as_nl = invoke(command, "--nl", str(BROKEN))
+    assert as_json.exit_code == as_nl.exit_code == 1
+    array = json.loads(as_json.stdout)
+    assert isinstance(array, list) and array
+    assert array == [json.loads(line) for line in as_nl.stdout.splitlines()]
+
+
+def test_json_of_nothing_is_an_empty_array() -> None:
+    res = invoke("validate", "--json", str(PARTIE))
+    assert res.exit_code == 0 and json.loads(res.stdout) == []
+
+
+def test_query_and_validate_agree_on_json(archive: Path) -> None:
+    query = json.loads(invoke("query", "--db", str(archive), "--json").stdout)
+    validate = json.loads(invoke("validate", "--json", str(BROKEN)).stdout)
+    assert isinstance(query, list) and isinstance(validate, list)
+
+
+# sql -, export to stdout ---------------------------------------------------------------------
+
+
+def test_sql_dash_reads_the_statement_from_stdin(archive: Path) -> None:
+    res = invoke("sql", "-", "--db", str(archive), "--json",
+                 stdin="SELECT count(*) AS n FROM deals\n")
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)[0]["n"] == len(list(read(PARTIE))) + sum(
+        len(list(read(p))) for p in EXAMPLES.glob("*.ppn") if p != PARTIE)
+
+
+def test_export_without_output_writes_stdout(archive: Path) -> None:
+    res = invoke("export", "--db", str(archive))
+    assert res.exit_code == 0, res.output
+    deals = invoke("sql", "SELECT count(*) AS n FROM deals", "--db", str(archive), "--json")
+    assert len(list(read(io.BytesIO(res.stdout_bytes)))) == json.loads(deals.stdout)[0]["n"]
+    assert "record(s) written" in res.stderr
+
+
+# serve: --db, the real port, a busy port ------------------------------------------------------
+
+
+class _Served:
+    """Stands in for uvicorn's server and the browser: records what serve asked of them."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        import uvicorn
+
+        self.opened: list[str] = []
+        self.ports: list[int] = []
+        served = self
+
+        def run(server: Any, sockets: list[socket.socket]) -> None:
+            served.ports += [s.getsockname()[1] for s in sockets]
+
+        monkeypatch.setattr(uvicorn.Server, "run", run)
+        monkeypatch.setattr("webbrowser.open", self.opened.append)
+
+
+def test_serve_takes_db_and_port_zero_says_the_real_port_and_opens_it(
+        archive: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("datasette")
+    served = _Served(monkeypatch)
+    res = invoke("serve", "--db", str(archive), "--port", "0", "--open")
+    assert res.exit_code == 0, res.output
+    (port,) = served.ports
+    url = f"http://127.0.0.1:{port}/"
+    assert port != 0 and url in res.stderr and ":0/" not in res.stderr
+    assert served.opened == [url]
+    assert "deprecated" not in res.stderr
+
+
+def test_serve_db_as_an_argument_still_works_with_a_warning(
+        archive: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("datasette")
+    _Served(monkeypatch)
+    res = invoke("serve", str(archive), "--port", "0")
+    assert res.exit_code == 0, res.output
+    assert "deprecated" in res.stderr and "--db" in res.stderr
+    both = invoke("serve", str(archive), "--db", str(archive))
+    assert both.exit_code == 2 and "--db" in both.stderr
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", "is in use"), ("sv", "används")])
+def test_a_busy_port_is_one_clear_error_and_no_success_line(
+        archive: Path, monkeypatch: pytest.MonkeyPatch, lang: str, words: str) -> None:
+    pytest.importorskip("datasette")
+    served = _Served(monkeypatch)
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        res = invoke("serve", "--db", str(archive), "--port", str(port), "--lang", lang)
+    assert res.exit_code == 2
+    assert res.stderr.startswith("priffe: ") and words in res.stderr and str(port) in res.stderr
+    assert "serving" not in res.stderr and "Traceback" not in res.output
+    assert served.ports == []
+
+
+# replay --step: Ctrl-C, and the key help after q -----------------------------------------------
+
+
+def _keys(monkeypatch: pytest.MonkeyPatch, *keys: str) -> None:
+    pressed = iter(keys)
+    monkeypatch.setattr(replay_cli, "read_key", lambda: next(pressed))
+
+
+def test_step_ctrl_c_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:
+    _keys(monkeypatch, "enter", "ctrl-c")
+    monkeypatch.setattr(replay_cli, "_on_terminal", lambda: True)
+    res = invoke("replay", str(GOLDEN / "replay-example.ppn"), "--step")
+    assert res.exit_code == 130
+    assert "Traceback" not in res.output
+
+
+def test_step_quit_exits_0(monkeypatch: pytest.MonkeyPatch) -> None:
+    _keys(monkeypatch, "enter", "q")
+    monkeypatch.setattr(replay_cli, "_on_terminal", lambda: True)
+    res = invoke("replay", str(GOLDEN / "replay-example.ppn"), "--step")
+    assert res.exit_code == 0
+
+
+@pytest.mark.parametrize("last", ["q", "ctrl-c"])
+def test_step_clears_the_key_help_when_it_ends(monkeypatch: pytest.MonkeyPatch, last: str,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    _keys(monkeypatch, "enter", last)
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setattr(replay_cli, "_on_terminal", lambda: True)
+    monkeypatch.setattr(sys, "argv", ["priffe"])
+    with pytest.raises(SystemExit):
+        cli.main(["replay", str(GOLDEN / "replay-example.ppn"), "--step", "--lang", "en"])
+    out = capsys.readouterr().out
+    help_at = out.rindex("q quit")
+    assert out.endswith(replay_cli.CLEAR_LAST_LINE) and help_at < len(out) - len(
+        replay_cli.CLEAR_LAST_LINE) and out[help_at:].count("\n") == 1
