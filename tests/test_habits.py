@@ -6,8 +6,11 @@ import io
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner, Result
 
 import priffe_records as pr
+from priffe_records.archive.query import QueryError, pbn_date
+from priffe_records.cli import cli
 from priffe_records.format.reader import loads, read
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -75,3 +78,61 @@ def test_read_headers_inherits_as_read_does() -> None:
     assert got == full
     assert [h.get("Event") for h in got] == ["Klubb", "Klubb", "Cup", "Cup"]
     assert got[1]["Site"] == "Lund" and got[3]["Dealer"] == "#"
+
+
+# ---------------------------------------------------------------- dates are days of the calendar
+
+
+def invoke(*args: str) -> Result:
+    return CliRunner().invoke(cli, list(args))
+
+
+@pytest.mark.parametrize("value", ["2026.02.30", "2026.13.01", "2025.02.29", "????.04.31"])
+def test_a_date_that_is_no_day_costs_a_located_warning(value: str) -> None:
+    [r] = loads(f'[Event "Klubb"]\n[Date "{value}"]\n')
+    assert r["Date"] == value  # kept as written
+    [w] = r.errors
+    assert w.is_warning and (w.location.line, w.location.column) == (2, 8)
+    assert "no day of the calendar" in str(w)
+
+
+@pytest.mark.parametrize("value", ["2024.02.29", "2026.??.??", "????.02.29", "2026.12.??", "?"])
+def test_a_real_or_partly_unknown_date_reads_quietly(value: str) -> None:
+    [r] = loads(f'[Date "{value}"]\n')
+    assert r.errors == ()
+
+
+def test_an_iso_date_that_is_no_day_is_not_turned_into_one() -> None:
+    [r] = loads('[Date "2026-02-30"]\n')
+    assert r["Date"] == "2026-02-30" and len(r.errors) == 1
+
+
+@pytest.mark.parametrize("value", ["2026-13-01", "igår", "2026.02.30", "26.10.17"])
+def test_new_refuses_a_date_that_is_no_day(value: str) -> None:
+    result = invoke("new", "--date", value)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert f"--date {value!r} is not a day of the calendar" in result.stderr
+
+
+@pytest.mark.parametrize(("value", "written"), [("2026-10-17", "2026.10.17"),
+                                                ("2026.??.??", "2026.??.??")])
+def test_new_writes_the_date_in_pbn_form(value: str, written: str) -> None:
+    result = invoke("new", "--date", value, "--deals", "1")
+    assert result.exit_code == 0 and f'[Date "{written}"]' in result.stdout
+
+
+@pytest.mark.parametrize("option", ["--date-from", "--date-to"])
+def test_query_refuses_a_date_that_is_no_day(option: str, tmp_path: Path) -> None:
+    db = str(tmp_path / "a.db")
+    assert invoke("import", "--db", db, str(UPPSALA)).exit_code == 0
+    bad = invoke("query", "--db", db, option, "2026-02-30")
+    assert bad.exit_code == 2 and "date '2026-02-30' is not a day of the calendar" in bad.stderr
+    assert invoke("query", "--db", db, option, "2026.02").exit_code == 0
+    assert pbn_date("2024-2-29") == "2024.02.29"
+    with pytest.raises(QueryError):
+        pbn_date("2026.00")
+
+
+def test_an_inherited_date_is_resolved_not_read_as_a_date() -> None:
+    [a, b] = loads('[Date "##2026.02.30"]\n[Board "1"]\n\n[Date "#"]\n[Board "2"]\n')
+    assert a["Date"] == b["Date"] == "2026.02.30"

@@ -27,6 +27,7 @@ import sqlite_utils
 from priffe_records.format.errors import BadRecord, PriffeError
 from priffe_records.format.reader import loads
 from priffe_records.format.record import Record
+from priffe_records.format.values import real_day
 from priffe_records.format.writer import write
 from priffe_records.game.calls import Contract
 from priffe_records.game.language import Message, msg, reason
@@ -85,6 +86,8 @@ def pbn_date(text: str) -> str:
         raise QueryError(msg("date {text!r}: write YYYY.MM.DD (or YYYY-MM-DD, YYYY.MM, YYYY)",
                              text=text))
     parts = [m.group(1)] + [p.zfill(2) for p in m.groups()[1:] if p]
+    if not real_day(*[*parts, "??", "??"][:3]):
+        raise QueryError(msg("date {text!r} is not a day of the calendar", text=text))
     return ".".join(parts)
 
 

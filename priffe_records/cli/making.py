@@ -17,6 +17,7 @@ from click.shell_completion import get_completion_class
 from priffe_records.cli.common import EXIT_OK, UserError, user_errors
 from priffe_records.format.atomic import write_text_atomically
 from priffe_records.format.record import Record
+from priffe_records.format.values import exact_date
 from priffe_records.format.writer import dumps
 from priffe_records.game.language import msg, msg_n
 from priffe_records.rules.blank import GAMES, random_deals, seats, skeleton
@@ -76,7 +77,10 @@ def new_command(players: tuple[str, ...], event: str, site: str, date: str | Non
     if first not in {s.value for s in table}:
         raise UserError(msg("in {game} the dealer is one of {seats}", game=game,
                             seats=", ".join(s.value for s in table)))
-    when = date or datetime.date.today().strftime("%Y.%m.%d")
+    when = datetime.date.today().strftime("%Y.%m.%d") if date is None else exact_date(date)
+    if when is None:
+        raise UserError(msg("--date {value!r} is not a day of the calendar: write YYYY.MM.DD "
+                            "(2026.10.17), '?' for an unknown digit (2026.??.??)", value=date))
     emit_records(skeleton(game, deals=deals, dealer=first, players=players, event=event,
                           site=site, date=when), output, force)
     sys.exit(EXIT_OK)

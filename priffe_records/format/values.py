@@ -13,10 +13,15 @@ value.
 ('95.06.10', '2021.03.30', '3/4/2021')
 >>> is_unspecified(" ? "), is_unspecified("-"), is_unspecified("-", dash=True)
 (True, False, True)
+>>> str(normalise_date("2026.02.30")[1])
+"Date '2026.02.30' is no day of the calendar; kept as written (PBN §3.4.3)"
+>>> exact_date("2026-10-17"), exact_date("2026.??.??"), exact_date("2026.13.01"), exact_date("igår")
+('2026.10.17', '2026.??.??', None, None)
 """
 
 from __future__ import annotations
 
+import calendar
 import re
 
 from priffe_records.game.language import Message, msg
@@ -24,6 +29,7 @@ from priffe_records.game.language import Message, msg
 UNKNOWN = "?"  # PBN §3.4: the value is not known
 
 _DATE_OK = re.compile(r"^(\?*|[0-9?]{4}\.[0-9?]{2}\.[0-9?]{2})$")
+_DATE_PARTS = re.compile(r"^([0-9?]{4})[.-]([0-9?]{2})[.-]([0-9?]{2})$")
 _DATE_LOOSE_OK = re.compile(r"^[0-9?]{1,4}\.[0-9?]{1,2}\.[0-9?]{1,2}$")
 # Certain readings only: a four-digit year first, then month and day.
 _DATE_ISO = re.compile(r"^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})$")
@@ -47,10 +53,43 @@ def is_unspecified(value: str | None, *, dash: bool = False) -> bool:
     return v in ("", UNKNOWN) or (dash and v == "-")
 
 
+def real_day(year: str, month: str, day: str) -> bool:
+    """Whether the parts can be a day of the calendar; a part of ``?`` is unknown and fits.
+
+    ``2026.02.30`` cannot (February has 28 days that year), ``????.02.29`` can.
+    """
+    known = [None if "?" in p else int(p) for p in (year, month, day)]
+    y, m, d = known
+    if m is not None and not 1 <= m <= 12:
+        return False
+    if d is None:
+        return True
+    longest = 31 if m is None else calendar.monthrange(2000 if y is None else max(y, 1), m)[1]
+    return 1 <= d <= longest
+
+
+def exact_date(text: str) -> str | None:
+    """``YYYY.MM.DD`` for a day written so (or ``YYYY-MM-DD``), ``?`` for unknown digits; else None.
+
+    The strict reading a command option needs (``priffe new --date``): a date
+    the program writes must be one it reads back without a warning.
+    """
+    m = _DATE_PARTS.match(text.strip())
+    if not m or not real_day(*m.groups()):
+        return None
+    return ".".join(m.groups())
+
+
 def normalise_date(value: str) -> tuple[str, Message | None]:
-    """The value to keep and, when it is not PBN's ``YYYY.MM.DD``, a warning."""
+    """The value to keep and, when it is not PBN's ``YYYY.MM.DD`` of a real day, a warning."""
     v = value.strip()
-    if _DATE_OK.match(v) or v.startswith("#"):
+    if v.startswith("#"):
+        return value, None  # "#" or "##…": inheritance, resolved after this look
+    if _DATE_OK.match(v):
+        parts = v.split(".")
+        if len(parts) == 3 and not real_day(*parts):
+            return value, msg("Date {value!r} is no day of the calendar; kept as written "
+                              "(PBN §3.4.3)", value=value)
         return value, None
     m = _DATE_ISO.match(v) or _DATE_PACKED.match(v)
     ymd: tuple[int, int, int] | None = None
@@ -62,7 +101,7 @@ def normalise_date(value: str) -> tuple[str, Message | None]:
             ymd = (year, b, a) if a > 12 else (year, a, b)
     if ymd is not None:
         year, month, day = ymd
-        if 1 <= month <= 12 and 1 <= day <= 31 and year >= 1000:
+        if year >= 1000 and real_day(str(year), str(month), str(day)):
             fixed = f"{year:04d}.{month:02d}.{day:02d}"
             return fixed, msg("Date {value!r} is not YYYY.MM.DD; read as {fixed} (PBN §3.4.3)",
                               value=value, fixed=fixed)
