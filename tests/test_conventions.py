@@ -179,3 +179,33 @@ def test_step_clears_the_key_help_when_it_ends(monkeypatch: pytest.MonkeyPatch, 
     help_at = out.rindex("q quit")
     assert out.endswith(replay_cli.CLEAR_LAST_LINE) and help_at < len(out) - len(
         replay_cli.CLEAR_LAST_LINE) and out[help_at:].count("\n") == 1
+
+
+# fmt --diff names what a text diff cannot show --------------------------------------------------
+
+
+@pytest.mark.parametrize(("damage", "en", "sv"), [
+    (lambda b: b.replace(b"\n", b"\r\n"), "line ends CRLF → LF", "radslut CRLF → LF"),
+    (lambda b: b.replace(b"\n", b"\r"), "line ends CR → LF", "radslut CR → LF"),
+    (lambda b: b"\xef\xbb\xbf" + b, "byte order mark removed", "byte order mark (BOM) tas bort"),
+    (lambda b: b.decode("utf-8").encode("latin-1"), "encoding Latin-1 → UTF-8",
+     "teckenkodning Latin-1 → UTF-8"),
+])
+def test_fmt_diff_shows_the_changes_check_reports(tmp_path: Path, damage: Any, en: str,
+                                                  sv: str) -> None:
+    path = tmp_path / "partie.ppn"
+    canonical = invoke("fmt", "-", stdin=PARTIE.read_bytes())
+    assert canonical.exit_code == 0, canonical.output
+    path.write_bytes(damage(canonical.stdout_bytes))
+    assert invoke("fmt", "--check", str(path)).exit_code == 1
+    for lang, words in (("en", en), ("sv", sv)):
+        res = invoke("fmt", "--diff", str(path), lang=lang)
+        assert res.exit_code == 0
+        assert res.stdout == f"{path}: {words}\n", "one line says it; the text is the same"
+
+
+def test_fmt_diff_of_a_canonical_file_is_empty(tmp_path: Path) -> None:
+    path = tmp_path / "partie.ppn"
+    path.write_bytes(invoke("fmt", "-", stdin=PARTIE.read_bytes()).stdout_bytes)
+    res = invoke("fmt", "--diff", str(path))
+    assert res.exit_code == 0 and res.stdout == ""

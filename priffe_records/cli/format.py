@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import difflib
 import io
 import shutil
@@ -29,7 +30,7 @@ from priffe_records.format.reader import read
 from priffe_records.format.record import Record
 from priffe_records.format.rewrite import reformat
 from priffe_records.format.writer import HEADER, dumps, format_record
-from priffe_records.game.language import msg, msg_n
+from priffe_records.game.language import Message, msg, msg_n
 
 PPN_SUFFIXES = (".ppn", ".pbn")
 
@@ -68,6 +69,26 @@ def unified(raw: bytes, new: str, name: str) -> list[str]:
     return list(difflib.unified_diff(old.splitlines(keepends=True),
                                      new.splitlines(keepends=True),
                                      f"{name}\t(original)", f"{name}\t(formatted)"))
+
+
+def byte_changes(raw: bytes) -> list[Message]:
+    """What fmt changes that a text diff cannot show: line ends, encoding, byte order mark.
+
+    black's --diff names such changes in words; without them a file that
+    only has CRLF line ends would show an empty diff and still "would reformat".
+    """
+    changes: list[Message] = []
+    if raw.startswith(codecs.BOM_UTF8):
+        changes.append(msg("byte order mark removed"))
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        changes.append(msg("encoding Latin-1 → UTF-8"))
+    if b"\r\n" in raw:
+        changes.append(msg("line ends CRLF → LF"))
+    elif b"\r" in raw:
+        changes.append(msg("line ends CR → LF"))
+    return changes
 
 
 @contextmanager
@@ -166,6 +187,8 @@ def _fmt_in_memory(path: Path, check: bool, show_diff: bool, resolve_inheritance
             sys.stdout.write(new)
         return "same"
     if show_diff:
+        for change in byte_changes(raw):  # before the diff, where patch skips text
+            sys.stdout.write(f"{display_name(path)}: {change}\n")
         sys.stdout.writelines(unified(raw, new, display_name(path)))
     elif not check:
         sys.stdout.write(new)  # standard input: nothing to rewrite in place
