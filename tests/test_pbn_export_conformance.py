@@ -312,3 +312,17 @@ def test_r8_nothing_to_score_is_not_said_of_an_unread_auction() -> None:
     """The auction is there but unknown: its located error says all there is to say."""
     [rec] = loads('[Event "x"]\n[Dealer "N"]\n[Auction "E"]\nPass Pas\n', errors="collect")
     assert [(f.rule, f.severity.value) for f in validate([rec])] == [("PPN", "error")]
+
+
+def test_an_annotation_with_nothing_to_follow_costs_its_section_only() -> None:
+    """BBO shape with a hand-added note reference before the first call: the model cannot
+    hold it, so the auction is kept as its text; the play and every tag are read."""
+    text = (FIXTURES / "bbo-vulnerable.pbn").read_text("utf-8").replace(
+        "1NT       Pass", "=1= 1NT       Pass", 1)
+    [rec] = loads(text, errors="collect")
+    assert isinstance(rec, Record) and [t.name for t in rec.unread] == ["Auction"]
+    assert rec.play is not None and rec.get("Vulnerable") == "EW"
+    assert [e.message for e in rec.errors] == ["annotation '=1=' must follow a call"]
+    out = dumps([rec])
+    assert "\n=1= 1NT       Pass      3NT       Pass      \n" in out
+    assert list(loads(out, errors="collect")) == [rec]

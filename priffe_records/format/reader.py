@@ -195,7 +195,10 @@ class _Builder:
         for item in items:
             if isinstance(item, tuple):
                 kind, toks = item
-                tags.extend(self.block(kind, toks))
+                if kind == "plain":
+                    tags.extend(self.block(kind, toks))
+                else:
+                    tags.append(self.section_tag(kind, toks))
             elif isinstance(item, _Damage):
                 self.damaged = True
                 tags.append(item.tag)
@@ -216,6 +219,24 @@ class _Builder:
         first = self.first or Location(self.name, self.chunk.first_line, 1)
         errors = tuple(sorted(self.errors, key=_place)) if self.errors else ()
         return Record(tuple(tags), tuple(leading), defaults, first, errors)
+
+    def section_tag(self, kind: str, toks: list[LarkToken]) -> Tag:
+        """An Auction or Play tag; when its section holds what the model cannot keep (an
+        annotation with nothing to follow, a misplaced irregularity …), the section is kept
+        as its text (:func:`_damaged`) with the error, instead of costing the record."""
+        lossy, self.lossy = self.lossy, False
+        [tag] = self.block(kind, toks)
+        if self.lossy:
+            first = toks[0].line or 1
+            for start, end in _segments(self.chunk.lines):
+                if start == first - 1:
+                    damaged = _damaged(self.chunk.lines[start:end], self.name,
+                                       self.chunk.first_line + start)
+                    if damaged is not None:
+                        tag, self.lossy, self.damaged = damaged, False, True
+                    break
+        self.lossy = lossy or self.lossy
+        return tag
 
     def damage_errors(self, read: list[object]) -> None:
         """The errors of what could be read around a syntax error, so the user sees them
