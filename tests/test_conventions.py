@@ -209,3 +209,75 @@ def test_fmt_diff_of_a_canonical_file_is_empty(tmp_path: Path) -> None:
     path.write_bytes(invoke("fmt", "-", stdin=PARTIE.read_bytes()).stdout_bytes)
     res = invoke("fmt", "--diff", str(path))
     assert res.exit_code == 0 and res.stdout == ""
+
+
+# serve: Datasette's escaped search, the saved search query, the pages ---------------------------
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The archive as priffe serve builds it, with Datasette's test client; one player is
+    called Anna-Lisa and one site St. Eriks (hand-written, shaped like make_examples' output)."""
+    pytest.importorskip("datasette")
+    import asyncio
+
+    from priffe_records.cli.serve import build
+
+    db = tmp_path_factory.mktemp("served") / "klubb.db"
+    text = PARTIE.read_text("utf-8")
+    names = sorted({r.get("North") for r in read(PARTIE)} - {None})
+    text = text.replace(str(names[0]), "Anna-Lisa Berg").replace('[Site "', '[Site "St. Eriks ')
+    source = tmp_path_factory.mktemp("src") / "anna-lisa.ppn"
+    source.write_text(text, "utf-8")
+    res = CliRunner().invoke(cli, ["import", "--db", str(db), str(source)])
+    assert res.exit_code == 0, res.output
+    ds = build(str(db))
+    asyncio.run(ds.invoke_startup())
+
+    def get(path: str) -> Any:
+        return asyncio.run(ds.client.get(path))
+
+    return get
+
+
+@pytest.mark.parametrize("words", ["Anna-Lisa", "St. Eriks", "Anna-Lisa Berg", '"Anna'])
+def test_table_search_escapes_like_query_text(served: Any, words: str) -> None:
+    from urllib.parse import quote
+
+    res = served(f"/klubb/deals.json?_search={quote(words)}&_shape=array")
+    assert res.status_code == 200, res.text
+    assert res.json(), words
+
+
+@pytest.mark.parametrize(("words", "found"), [
+    ("", False), ("Anna-Lisa", True), ("St. Eriks", True), ('St. "Eriks', True),
+    ("OR", False), ("Nobody", False)])
+def test_the_saved_search_query_escapes_its_words(served: Any, words: str, found: bool) -> None:
+    from urllib.parse import quote
+
+    res = served(f"/klubb/search.json?words={quote(words)}&_shape=array")
+    assert res.status_code == 200, res.text
+    assert bool(res.json()) is found
+    page = served(f"/klubb/search?words={quote(words)}")
+    assert page.status_code == 200 and "syntax error" not in page.text
+    assert "no such column" not in page.text
+
+
+def test_the_sheet_page_has_datasettes_title_navigation_and_tables(served: Any) -> None:
+    res = served("/klubb/parties/1/sheet")
+    assert res.status_code == 200
+    html = res.text
+    assert "<title>" in html and "<title></title>" not in html
+    assert 'class="crumbs"' in html and 'href="/klubb"' in html  # Datasette's navigation
+    assert "<table" in html and "─" not in html and "│" not in html  # no terminal lines
+    assert 'name="viewport"' in html and "/-/priffe-records.css" in html
+    printable = served("/klubb/parties/1/sheet?print=1")
+    assert printable.status_code == 200 and "@page { size: A4;" in printable.text
+
+
+def test_the_findings_page_hides_the_internal_message_json(served: Any) -> None:
+    css = served("/-/priffe-records.css")
+    assert css.status_code == 200
+    assert "td.col-message_json" in css.text and "display: none" in css.text
+    page = served("/klubb/findings")
+    assert page.status_code == 200 and "/-/priffe-records.css" in page.text

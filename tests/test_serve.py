@@ -59,7 +59,7 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def server(archive: Path) -> Iterator[str]:
     exe = shutil.which("priffe", path=str(Path(sys.executable).parent)) or "priffe"
     port = _free_port()
-    proc = subprocess.Popen([exe, "serve", str(archive), "--port", str(port)], env=ENV,
+    proc = subprocess.Popen([exe, "serve", "--db", str(archive), "--port", str(port)], env=ENV,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"
     try:
@@ -120,7 +120,8 @@ def test_a_deal_page_is_the_replay_viewer(server: str, archive: Path, tmp_path: 
 def test_a_partie_page_is_its_score_sheet(server: str) -> None:
     status, html = get(server + "/klubb/parties/1/sheet")
     assert status == 200 and "Standings" in html and "Σ NS" in html
-    assert "@page { size: A4;" in html  # the printable page of priffe score --html
+    status, html = get(server + "/klubb/parties/1/sheet?print=1")
+    assert status == 200 and "@page { size: A4;" in html  # priffe score --html's page
     assert 'href="/klubb/parties/1/sheet"' in get(server + "/klubb/parties")[1]
     assert get(server + "/klubb/parties/99999/sheet")[0] == 404
 
@@ -128,13 +129,13 @@ def test_a_partie_page_is_its_score_sheet(server: str) -> None:
 def test_without_datasette_the_message_says_how_to_install(
         monkeypatch: pytest.MonkeyPatch, archive: Path) -> None:
     monkeypatch.setitem(sys.modules, "datasette.app", None)  # import fails as if missing
-    res = CliRunner().invoke(cli, ["serve", str(archive)])
+    res = CliRunner().invoke(cli, ["serve", "--db", str(archive)])
     assert res.exit_code == 2
     assert "pip install 'priffe-records[serve]'" in res.stderr
 
 
 def test_a_missing_archive_is_one_clear_line(tmp_path: Path) -> None:
-    res = CliRunner().invoke(cli, ["serve", str(tmp_path / "none.db")])
+    res = CliRunner().invoke(cli, ["serve", "--db", str(tmp_path / "none.db")])
     assert res.exit_code == 2 and "none.db" in res.stderr and "Traceback" not in res.output
 
 

@@ -407,7 +407,7 @@ def stats_command(db_path: str, timeout: float, player: str | None, out: Output)
 def metadata_command(db_path: str, timeout: float, output: str | None) -> None:
     """Write the Datasette metadata (labels, facets, canned queries) for the archive.
 
-    Then: datasette NAME.db -m NAME.metadata.json (or simply: priffe serve NAME.db)
+    Then: datasette NAME.db -m NAME.metadata.json (or simply: priffe serve --db NAME.db)
     """
     with archive_errors(db_path):
         _open_readonly(db_path, timeout).close()

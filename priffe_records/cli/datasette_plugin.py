@@ -7,7 +7,8 @@ pages to every priffe archive Datasette serves:
 * ``/DB/deals/ID/replay`` — the self-contained hand viewer, the same page
   ``priffe replay --html`` writes, built from the partie the deal belongs to
   (so games and rubber totals are the importer's);
-* ``/DB/parties/ID/sheet`` — the partie's score sheet, the printable page
+* ``/DB/parties/ID/sheet`` — the partie's score sheet in Datasette's own
+  layout (title, navigation, tables); ``?print=1`` gives the printable page
   ``priffe score --html`` writes (one A4 page a partie).
 
 and links to them from the ``ppn`` column of ``deals`` and the ``event``
@@ -28,10 +29,10 @@ from markupsafe import Markup, escape
 from priffe_records.archive import stored_messages
 from priffe_records.archive.query import QueryError, partie_of_deal, partie_texts
 from priffe_records.cli.replay import records_of_deal, replays_of
-from priffe_records.cli.sheet_page import printable_page
+from priffe_records.cli.sheet_page import printable_page, sheet_parts
 from priffe_records.format.reader import loads
 from priffe_records.format.record import Record
-from priffe_records.game.language import language
+from priffe_records.game.language import language, msg
 from priffe_records.replay.html import render_page
 from priffe_records.replay.wording import words
 from priffe_records.rules.preference.sheet import score_preference
@@ -78,8 +79,40 @@ def sheet_html(records: list[Record]) -> str:
                           score_preference(records))
 
 
+# The sheet inside Datasette's base page: its title, navigation and stylesheet.
+SHEET_TEMPLATE = """{% extends "base.html" %}
+{% block title %}{{ title }}{% endblock %}
+{% block crumbs %}{{ crumbs.nav(request=request, database=database, table="parties") }}
+{% endblock %}
+{% block content %}
+<h1>{{ title }}</h1>
+<p><a href="{{ printable }}">{{ print_label }}</a></p>
+<div class="priffe-sheet">{{ body }}</div>
+{% endblock %}
+"""
+
+# Our pages' additions to Datasette's stylesheet: the sheet's rules, wide tables that
+# scroll inside their box on a phone, and findings.message_json (the stored message
+# the message column shows translated) left out of the table page.
+CSS = """
+.priffe-sheet { overflow-x: auto; max-width: 100%; }
+.priffe-sheet table { border-collapse: collapse; margin-bottom: 1em; }
+.priffe-sheet th, .priffe-sheet td { border: 1px solid #999; padding: 2px 6px;
+  vertical-align: top; white-space: nowrap; }
+.priffe-sheet td.note { white-space: normal; }
+.priffe-sheet td.n { text-align: right; font-variant-numeric: tabular-nums; }
+.priffe-sheet td.c { text-align: center; }
+.priffe-sheet tr.rubber td { font-weight: bold; }
+.priffe-sheet .after { display: flex; flex-wrap: wrap; gap: 1.5em; }
+.priffe-sheet .after table { width: auto; }
+th.col-message_json, td.col-message_json { display: none; }
+"""
+CSS_PATH = "/-/priffe-records.css"
+
+
 async def sheet_page(datasette: Any, request: Any) -> Response:
-    """The score sheet of one archived partie."""
+    """The score sheet of one archived partie, in Datasette's layout (``?print=1``: the
+    printable page)."""
     found = await _rows(datasette, request, partie_texts)
     if isinstance(found, Response):
         return found
@@ -87,7 +120,25 @@ async def sheet_page(datasette: Any, request: Any) -> Response:
     if not rows:
         return _not_found(f"{name}: no partie with id {partie_id}")
     records = [rec for ident, text in rows for rec in loads(text, name=f"{name}#deal{ident}")]
-    return Response.html(sheet_html(records))
+    if request.args.get("print"):
+        return Response.html(sheet_html(records))
+    title, body = sheet_parts(records, score_parties(records, options=PRESETS["sv"]),
+                              score_preference(records))
+    template = datasette.jinja_env.from_string(SHEET_TEMPLATE)
+    return Response.html(await datasette.render_template(template, {
+        "title": title, "body": Markup(body), "database": name,
+        "printable": request.path + "?print=1", "print_label": str(msg("printable page")),
+    }, request=request))
+
+
+async def css_page(datasette: Any, request: Any) -> Response:
+    return Response(CSS, content_type="text/css; charset=utf-8")
+
+
+@hookimpl  # type: ignore[untyped-decorator]
+def extra_css_urls(datasette: Any) -> list[dict[str, str]]:
+    """Our stylesheet on every page Datasette renders (the sheet's rules, hidden columns)."""
+    return [{"url": datasette.urls.path(CSS_PATH)}]
 
 
 @hookimpl  # type: ignore[untyped-decorator]
@@ -95,6 +146,7 @@ def register_routes() -> list[tuple[str, Any]]:
     return [
         (r"^/(?P<database>[^/]+)/deals/(?P<id>\d+)/replay$", deal_page),
         (r"^/(?P<database>[^/]+)/parties/(?P<id>\d+)/sheet$", sheet_page),
+        (r"^" + CSS_PATH + "$", css_page),
     ]
 
 

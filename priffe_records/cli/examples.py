@@ -58,7 +58,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
                    "priffe completion zsh > ~/.zfunc/_priffe",
                    "priffe completion fish > ~/.config/fish/completions/priffe.fish"),
     "serve": ("priffe serve",
-              "priffe serve klubb.db --port 8002",
+              "priffe serve --db klubb.db --port 8002",
               "priffe serve --open"),
 }
 

@@ -138,14 +138,22 @@ def printable_page(records: Sequence[Record | BadRecord], sheets: Sequence[Parti
                    prefs: Sequence[PrefSheet] = ()) -> str:
     """The printable page: every partie with deals, in file order, one A4 page each, in the
     active language."""
+    title, body = sheet_parts(records, sheets, prefs)
+    return (f'<!DOCTYPE html>\n<html lang="{language()}"><head><meta charset="utf-8">'
+            f"<title>{html.escape(title)}</title><style>{STYLE}</style></head>"
+            f"<body>{body}</body></html>\n")
+
+
+def sheet_parts(records: Sequence[Record | BadRecord], sheets: Sequence[PartieSheet],
+                prefs: Sequence[PrefSheet] = ()) -> tuple[str, str]:
+    """The page's title (plain text) and its body's HTML: the printable page and
+    ``priffe serve``'s sheet page (inside Datasette's own layout) show the same."""
     good = [r if isinstance(r, Record) else Record() for r in records]
     parts = sorted([(sheet_first(s), partie_html(good, s)) for s in sheets if s.rows]
                    + [(sheet_first(p), pref_html(good, p)) for p in prefs if p.rows])
     shown: list[PartieSheet | PrefSheet] = [*sheets, *prefs]
-    title = html.escape(next((s.title for s in shown if s.rows), str(msg("Partie"))))
-    return (f'<!DOCTYPE html>\n<html lang="{language()}"><head><meta charset="utf-8">'
-            f"<title>{title}</title><style>{STYLE}</style></head>"
-            f"<body>{''.join(part for _, part in parts)}</body></html>\n")
+    title = next((s.title for s in shown if s.rows), str(msg("Partie")))
+    return title, "".join(part for _, part in parts)
 
 
 def write_sheet_files(html_path: str | None, csv_path: str | None,
