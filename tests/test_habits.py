@@ -136,3 +136,50 @@ def test_query_refuses_a_date_that_is_no_day(option: str, tmp_path: Path) -> Non
 def test_an_inherited_date_is_resolved_not_read_as_a_date() -> None:
     [a, b] = loads('[Date "##2026.02.30"]\n[Board "1"]\n\n[Date "#"]\n[Board "2"]\n')
     assert a["Date"] == b["Date"] == "2026.02.30"
+
+
+# ---------------------------------------------------- seats as a Swedish sheet writes them
+
+SHEET = ('[North "David Öhrnström"]\n[East "Bo"]\n[South "Cia"]\n[West "Dan"]\n'
+         '[Dealer "{dealer}"]\n[Scoring "Priffe"]\n[Declarer "{declarer}"]\n'
+         '[Contract "Spela"]\n[Result "NS 5 EW 8"]\n[Honours "NS 0 EW 0"]\n')
+
+
+@pytest.mark.parametrize(("dealer", "declarer", "seats"), [
+    ("Ö", "V", ("E", "W")), ("ö", "v", ("E", "W")), ("Nord", "Väst", ("N", "W")),
+    ("SYD", "öst", ("S", "E")), ("north", "West", ("N", "W"))])
+def test_swedish_seat_letters_and_names_read_as_seats(dealer: str, declarer: str,
+                                                      seats: tuple[str, str]) -> None:
+    [r] = loads(SHEET.format(dealer=dealer, declarer=declarer))
+    assert (r["Dealer"], r["Declarer"]) == seats and r.errors == ()
+    assert f'[Dealer "{seats[0]}"]' in pr.dumps([r])  # export keeps N/E/S/W, as PBN
+    assert [f.rule for f in pr.validate([r]) if f.severity is pr.Severity.ERROR] == []
+
+
+def test_R7_a_players_name_as_declarer_is_one_error_that_says_where_he_sits() -> None:
+    [r] = loads(SHEET.format(dealer="N", declarer="Bo"))
+    errors = [f for f in pr.validate([r]) if f.severity is pr.Severity.ERROR]
+    assert [(f.rule, f.message) for f in errors] == [
+        ("R7", "Declarer 'Bo' is not a seat (N, E, S or W); Bo sits East: write E (R7)")]
+    assert errors[0].location is not None and errors[0].location.line == 7
+
+
+def test_R7_a_near_seat_word_asks_which_seat() -> None:
+    [r] = loads(SHEET.format(dealer="N", declarer="Nort"))
+    [f] = [f for f in pr.validate([r]) if f.severity is pr.Severity.ERROR]
+    assert f.message == "Declarer 'Nort' is not a seat (N, E, S or W); did you mean N (North)? (R7)"
+
+
+def test_R3_a_dealer_that_is_no_seat_is_one_error_with_the_players_seat() -> None:
+    [r] = loads(SHEET.format(dealer="david", declarer="N"), errors="collect")
+    assert isinstance(r, pr.Record)
+    errors = [f for f in pr.validate([r]) if f.severity is pr.Severity.ERROR]
+    assert [(f.rule, f.message) for f in errors] == [
+        ("PPN", "Dealer 'david' is not a seat: N, E, S or W; David Öhrnström sits North: "
+                "write N")]
+
+
+def test_R3_a_dealer_a_program_built_is_checked_by_the_rule() -> None:
+    [r] = loads(SHEET.format(dealer="N", declarer="N"))
+    r = r.replace_tag("Dealer", "X")  # no reader saw it
+    assert [f.rule for f in pr.validate([r]) if f.severity is pr.Severity.ERROR] == ["R3"]

@@ -41,6 +41,7 @@ from priffe_records.format.parser import (
 )
 from priffe_records.format.record import (
     HEAD_TAGS,
+    PLAYER_TAGS,
     SCORE_TAGS,
     Comment,
     CommentKind,
@@ -85,6 +86,7 @@ from priffe_records.game.preference import (
     is_preference,
     parse_seat_numbers,
 )
+from priffe_records.game.words import seat_from_word, seat_hint
 
 Source = str | os.PathLike[str] | IO[bytes] | IO[str]
 
@@ -688,13 +690,12 @@ class _Builder:
             v = value.strip()
             if name in _SEAT_TAGS and v in _SEATS:
                 value = v  # nearly always: already canonical
-            elif name in ("Dealer", "Declarer") and _seat_or_none(v) is not None:
-                value = v.upper()
+            elif name in ("Dealer", "Declarer") and (seat := _seat_or_none(v)) is not None:
+                value = seat.value
             elif name == "Dealer" and not is_unspecified(v) and v != "#":
-                self.error(msg("Dealer {value!r} is not a seat: N, E, S or W",
-                               value=_short(value)), t.value_location or nowhere)
+                self.error(_not_a_seat(value, by_name), t.value_location or nowhere)
             elif name in ("Auction", "Play"):
-                if _seat_or_none(v) is None:
+                if (seat := _seat_or_none(v)) is None:
                     self.error(msg("{tag} {value!r} must name the seat of the first call: N, "
                                    "E, S or W", tag=name, value=_short(value))
                                if name == "Auction" else
@@ -702,7 +703,7 @@ class _Builder:
                                    "E, S or W", tag=name, value=_short(value)),
                                t.value_location or nowhere)
                 else:
-                    value = v.upper()
+                    value = seat.value
             elif name == "Deal" and not is_unspecified(v) and v != "#":
                 try:
                     value = canonical_deal(v, dealer)
@@ -980,11 +981,19 @@ def _unescape(s: str) -> str:
     return re.sub(r'\\([\\"])', r"\1", s)
 
 
-_SEAT_OF = {s.value: s for s in Seat}
-
-
 def _seat_or_none(v: str) -> Seat | None:
-    return _SEAT_OF.get(v.strip().upper())
+    """A seat tag's seat: N/E/S/W as PBN, and Ö, V, Nord, Väst … as a Swedish sheet writes them."""
+    return seat_from_word(v)
+
+
+def _not_a_seat(value: str, by_name: dict[str, Tag]) -> Message:
+    """Dealer's error, with the seat a player's name or a near word points to."""
+    players = {seat: by_name[tag].value for seat, tag in PLAYER_TAGS.items() if tag in by_name}
+    hint = seat_hint(value, players)
+    if hint is None:
+        return msg("Dealer {value!r} is not a seat: N, E, S or W", value=_short(value))
+    return msg("Dealer {value!r} is not a seat: N, E, S or W; {hint}", value=_short(value),
+               hint=hint)
 
 
 def _normalise_result(value: str, declarer: Seat | None) -> str:

@@ -7,9 +7,19 @@ sentence gets Swedish words: ``Syd``, ``hjärter``, ``♥D`` (Ä K D Kn).
 South hearts ♥Q
 >>> print(card_name(Card.parse("HQ")).render("sv"), card_name(Card.parse("ST")).render("sv"))
 ♥D ♠10
+
+A seat is read in the words a player writes, in either language:
+
+>>> seat_from_word("Ö"), seat_from_word(" väst "), seat_from_word("North"), seat_from_word("Bo")
+(<Seat.E: 'E'>, <Seat.W: 'W'>, <Seat.N: 'N'>, None)
+>>> print(seat_hint("david", {Seat.N: "David Öhrnström", Seat.E: "Bo"}), seat_hint("Nort", {}))
+David Öhrnström sits North: write N did you mean N (North)?
 """
 
 from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping
 
 from priffe_records.game.cards import Card, Rank, Seat, Suit
 from priffe_records.game.language import Message, msg, msg_p
@@ -40,3 +50,43 @@ def rank_name(rank: Rank) -> Message:
 def card_name(card: Card) -> Message:
     """``♦3``, ``♥10``, ``♥D``: what a player writes on a sheet."""
     return Message("{suit}{rank}", {"suit": card.suit.symbol, "rank": rank_name(card.rank)})
+
+
+# Each seat's letter and name in English and Swedish (Ö and V are the Swedish letters).
+_SEAT_WORDS = {word: seat for seat, words in (
+    (Seat.N, ("n", "north", "nord")), (Seat.E, ("e", "east", "ö", "öst")),
+    (Seat.S, ("s", "south", "syd")), (Seat.W, ("w", "west", "v", "väst"))) for word in words}
+
+
+def seat_from_word(text: str) -> Seat | None:
+    """The seat a letter or name stands for (``N``, ``Ö``, ``Nord``, ``west``; any case), else None.
+
+    The program prints Ö and V in Swedish, so it reads them wherever a seat belongs.
+    """
+    return _SEAT_WORDS.get(text.strip().casefold())
+
+
+def seat_hint(text: str, players: Mapping[Seat, str | None]) -> Message | None:
+    """What was likely meant where a seat belongs: a player's seat, or the nearest seat word.
+
+    A player's name (whole, its start, or nearly) says where that player sits;
+    anything close to a seat word (``Nort``) asks whether that seat was meant.
+    """
+    key = text.strip().casefold()
+    if not key:
+        return None
+    named = {seat: name.strip() for seat, name in players.items()
+             if name and name.strip() not in ("", "?", "-")}
+    folded = {name.casefold(): seat for seat, name in named.items()}
+    starts = [seat for name, seat in folded.items() if name.startswith(key)]
+    near = difflib.get_close_matches(key, folded, n=1, cutoff=0.75)
+    seat = folded.get(key) or (starts[0] if len(starts) == 1 else None) or \
+        (folded[near[0]] if near else None)
+    if seat is not None:
+        return msg("{name} sits {seat}: write {letter}", name=named[seat],
+                   seat=seat_name(seat), letter=seat.value)
+    word = difflib.get_close_matches(key, _SEAT_WORDS, n=1, cutoff=0.6)
+    if word:
+        seat = _SEAT_WORDS[word[0]]
+        return msg("did you mean {letter} ({seat})?", letter=seat.value, seat=seat_name(seat))
+    return None

@@ -31,7 +31,7 @@ from priffe_records.game.cards import SEATS, Seat, Side
 from priffe_records.game.errors import PriffeError
 from priffe_records.game.language import listing, msg
 from priffe_records.game.preference import is_preference
-from priffe_records.game.words import seat_name
+from priffe_records.game.words import seat_from_word
 from priffe_records.rules.blank import next_dealer
 from priffe_records.rules.findings import Finding, Severity
 from priffe_records.rules.priffe.options import PRESETS, Options
@@ -76,22 +76,14 @@ def parse_contract(text: str) -> Contract:
         raise EntryError(e.message) from None
 
 
-def _seat_words(seat: Seat) -> set[str]:
-    """A seat's letter and name in both languages; Ö and V are Swedish letters for E and W."""
-    name = seat_name(seat)
-    words = {seat.value, name.render("sv"), name.render("en")}
-    words |= {"Ö"} if seat is Seat.E else {"V"} if seat is Seat.W else set()
-    return {w.casefold() for w in words}
-
-
 def parse_seat(text: str, players: Mapping[Seat, str]) -> Seat:
     """A seat letter or name (N, Nord, Ö, West), or a player's name or its unique start."""
     key = text.strip().casefold()
     if not key:
         raise EntryError(msg("no declarer given"))
-    for seat in SEATS:
-        if key in _seat_words(seat):
-            return seat
+    seat = seat_from_word(key)
+    if seat is not None:
+        return seat
     named = {s: n.casefold() for s, n in players.items() if not is_unspecified(n)}
     exact = [s for s, n in named.items() if n == key]
     starts = exact or [s for s, n in named.items() if n.startswith(key)]

@@ -26,7 +26,7 @@ from priffe_records.game.cards import (
 )
 from priffe_records.game.evaluation import honour_tricks, is_guarded, show_hs, suit_values
 from priffe_records.game.language import Message, listing, msg, msg_n, reason
-from priffe_records.game.words import card_name, seat_name, suit_name
+from priffe_records.game.words import card_name, seat_from_word, seat_hint, seat_name, suit_name
 from priffe_records.rules.findings import Finding, error, tag_location, unverifiable, warning
 from priffe_records.rules.players import seated_names
 from priffe_records.rules.priffe.auction import AuctionResult, run_auction
@@ -89,13 +89,16 @@ def _seat_tag(record: Record, name: str, rule: str, findings: list[Finding]) -> 
     if not _given(text):
         return None
     assert text is not None
-    try:
-        return Seat.parse(text)
-    except CardError:
-        findings.append(error(rule, msg("{tag} {text!r} is not a seat (N, E, S or W) ({rule})",
-                                        tag=name, text=text, rule=rule),
-                              tag_location(record, name)))
-        return None
+    seat = seat_from_word(text)
+    where = tag_location(record, name)
+    if seat is not None or any(e.location == where and not e.is_warning for e in record.errors):
+        return seat  # a seat, or one the reader has already said is none: one error a mistake
+    hint = seat_hint(text, {s: record.get(tag) for s, tag in PLAYER_TAGS.items()})
+    findings.append(error(rule, msg("{tag} {text!r} is not a seat (N, E, S or W) ({rule})",
+                                    tag=name, text=text, rule=rule) if hint is None else
+                          msg("{tag} {text!r} is not a seat (N, E, S or W); {hint} ({rule})",
+                              tag=name, text=text, hint=hint, rule=rule), where))
+    return None
 
 
 def _shift(loc: Location | None, columns: int) -> Location | None:
@@ -486,7 +489,9 @@ def full_analysis(record: Record, default: Options = PRESETS["sv"],
                                          seat=seat_name(claimed_declarer)),
                                decl_loc))
             declarer = None
-        elif declarer is None:
+        elif declarer is None and (claimed_declarer is not None
+                                   or not _given(record.get("Declarer"))):
+            # (a Declarer given that is no seat has had its one error above)
             f.append(error("R7", msg("{contract} needs a Declarer: the seat that made the final "
                                      "bid (R7)", contract=contract.value), decl_loc))
     elif auction is None or auction.complete:
