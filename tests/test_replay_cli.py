@@ -245,7 +245,8 @@ def test_the_page_says_why_too(tmp_path: Path) -> None:
 
 
 def test_a_stored_deal_with_an_unreadable_deal_says_why(tmp_path: Path) -> None:
-    """From the archive as from the file: the reason, located in the stored text, exit 1."""
+    """From the archive as from the file: the reason, located in the file and at the line
+    the deal was imported from, exit 1."""
     f = tmp_path / "trasig.ppn"
     f.write_text(FOURTEEN.replace("W:Q.AJ852.AT983.652", "W:garbage"), "utf-8")
     db_path = tmp_path / "a.db"
@@ -256,4 +257,4 @@ def test_a_stored_deal_with_an_unreadable_deal_says_why(tmp_path: Path) -> None:
     code, out, err = run("--db", str(db_path), "--id", "1", "--lang", "en")
     assert code == 1, err
     assert "Board 1: Play by West, NS 9 EW 4 — cannot be replayed:" in out
-    assert f"error R2: {db_path}#deal1:" in out and "must have four suits" in out
+    assert f"error R2: {f}:6:10:" in out and "must have four suits" in out

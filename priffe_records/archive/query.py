@@ -20,7 +20,7 @@ import re
 import sqlite3
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 import sqlite_utils
 
@@ -223,8 +223,26 @@ def export(db: sqlite_utils.Database, filters: Filters,
     return write(matching_records(db, filters), out)
 
 
-def partie_of_deal(db: sqlite_utils.Database, deal_id: int) -> list[tuple[int, str]]:
-    """``(id, ppn)`` of every deal in the partie holding ``deal_id``, in partie order.
+class StoredText(NamedTuple):
+    """A stored deal's text and where it was read from (``source``, its first ``line``), so
+    what is found in it is told at the user's file and line."""
+
+    id: int
+    ppn: str
+    source: str | None = None
+    line: int | None = None
+
+
+_STORED = "SELECT id, ppn, source, line FROM deals"
+
+
+def _stored(rows: Iterator[tuple[Any, ...]]) -> list[StoredText]:
+    return [StoredText(int(i), str(text), None if src is None else str(src),
+                       None if line is None else int(line)) for i, text, src, line in rows]
+
+
+def partie_of_deal(db: sqlite_utils.Database, deal_id: int) -> list[StoredText]:
+    """Every deal in the partie holding ``deal_id``, in partie order.
 
     The replay needs the whole partie so games and rubber totals come out as
     on import; a deal stored without a partie (unreadable) comes alone.
@@ -233,15 +251,13 @@ def partie_of_deal(db: sqlite_utils.Database, deal_id: int) -> list[tuple[int, s
     if row is None:
         raise QueryError(msg("no deal with id {id} (see 'priffe query')", id=deal_id))
     where, params = ("id = ?", [deal_id]) if row[0] is None else ("partie_id = ?", [row[0]])
-    rows = db.execute(f"SELECT id, ppn FROM deals WHERE {where} ORDER BY line, id", params)
-    return [(int(i), str(text)) for i, text in rows]
+    return _stored(db.execute(f"{_STORED} WHERE {where} ORDER BY line, id", params))
 
 
-def partie_texts(db: sqlite_utils.Database, partie_id: int) -> list[tuple[int, str]]:
-    """``(id, ppn)`` of every deal of partie ``partie_id``, in partie order (its score sheet)."""
-    rows = db.execute("SELECT id, ppn FROM deals WHERE partie_id = ? ORDER BY line, id",
-                      [partie_id])
-    return [(int(i), str(text)) for i, text in rows]
+def partie_texts(db: sqlite_utils.Database, partie_id: int) -> list[StoredText]:
+    """Every deal of partie ``partie_id``, in partie order (its score sheet)."""
+    return _stored(db.execute(f"{_STORED} WHERE partie_id = ? ORDER BY line, id",
+                              [partie_id]))
 
 
 # ---------------------------------------------------------------- read-only SQL
@@ -306,6 +322,22 @@ def _table(db: sqlite_utils.Database, title: Message, sql: str,
     return Table(title, tuple(d[0] for d in cur.description), tuple(cur.fetchall()))
 
 
+# Who declared a deal: the view's declarer role, and in Préférence (no sides, so the view
+# calls every seat 'forced') the seat the Declarer tag names.
+_DECLARED = ("(role = 'declarer' OR (role = 'forced' AND declarer = seat AND deal_id IN "
+             "(SELECT id FROM deals WHERE game = 'Preference')))")
+
+
+# The contract_success view, counting a Préférence deal's declarer (it has no declaring side).
+_CONTRACT_SUCCESS = (
+    "SELECT contract, count(*) AS deals, "
+    "sum(declaring_side IS NOT NULL OR (game = 'Preference' AND COALESCE(declarer, '') <> '')"
+    ") AS declared, "
+    "sum(made = 1) AS made, sum(made = 0) AS defeated, "
+    "round(100.0 * sum(made = 1) / nullif(sum(made IS NOT NULL), 0), 1) AS success_pct "
+    "FROM deals WHERE contract IS NOT NULL GROUP BY contract ORDER BY deals DESC")
+
+
 def stats(db: sqlite_utils.Database, player: str | None = None) -> list[Table]:
     """Standings (R23/R24 settlements summed), per-player results and contract success."""
     if player is not None and db.execute(_PLAYER_IDS, [player.casefold()]).fetchone() is None:
@@ -315,24 +347,27 @@ def stats(db: sqlite_utils.Database, player: str | None = None) -> list[Table]:
     tables = [
         _table(db, msg("Standings (individual settlements, R23/R24)"),
                f"SELECT player, rubbers, settlement FROM player_standings{only}", params),
-        _table(db, msg("Players"), "SELECT player, deals, declared, made, penalty_suffered, "
-               "penalty_inflicted, slams, points, settlement FROM player_results" + only, params),
+        _table(db, msg("Players"), "SELECT player, deals, x.declared, x.made, "
+               "penalty_suffered, penalty_inflicted, slams, points, settlement "
+               f"FROM player_results JOIN (SELECT player_id, sum({_DECLARED}) AS declared, "
+               f"sum({_DECLARED} AND made = 1) AS made FROM player_deals GROUP BY player_id) x "
+               f"USING (player_id){only} ORDER BY settlement DESC, player", params),
         _table(db, msg("Contracts declared, by player"),
                "SELECT player, contract, count(*) AS declared, sum(made = 1) AS made, "
-               "sum(made = 0) AS defeated FROM player_deals WHERE role = 'declarer'"
+               f"sum(made = 0) AS defeated FROM player_deals WHERE {_DECLARED}"
                + (f" AND player_id IN ({_PLAYER_IDS})" if player else "")
                + " GROUP BY player_id, contract ORDER BY player, declared DESC", params),
     ]
     if player:
         tables.append(_table(
             db, msg("Contracts played, by kind"),
-            "SELECT contract, count(*) AS deals, sum(role = 'declarer') AS declared, "
+            f"SELECT contract, count(*) AS deals, sum({_DECLARED}) AS declared, "
             "sum(role = 'partner') AS partner, sum(role = 'defender') AS defended, "
             "sum(slam IS NOT NULL) AS slams FROM player_deals "
             f"WHERE player_id IN ({_PLAYER_IDS}) "
             "GROUP BY contract ORDER BY deals DESC", params))
     else:
-        tables.append(_table(db, msg("Contract success rates"), "SELECT * FROM contract_success"))
+        tables.append(_table(db, msg("Contract success rates"), _CONTRACT_SUCCESS))
     pref = _table(db, msg("Préférence standings (balances, antes included, P13/P14)"),
                   f"SELECT player, parties, deals, balance FROM preference_standings{only}",
                   params)

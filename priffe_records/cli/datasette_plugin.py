@@ -27,10 +27,10 @@ from datasette.utils.asgi import Response
 from markupsafe import Markup, escape
 
 from priffe_records.archive import stored_messages
-from priffe_records.archive.query import QueryError, partie_of_deal, partie_texts
-from priffe_records.cli.replay import records_of_deal, replays_of
+from priffe_records.archive.query import QueryError, StoredText, partie_of_deal, partie_texts
+from priffe_records.cli.replay import Unreadable, records_of_deal, replays_of, stored_records
 from priffe_records.cli.sheet_page import printable_page, sheet_parts
-from priffe_records.format.reader import loads
+from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record
 from priffe_records.game.language import language, msg
 from priffe_records.replay.html import render_page
@@ -45,8 +45,8 @@ def _not_found(text: str) -> Response:
 
 
 async def _rows(datasette: Any, request: Any,
-                read: Callable[[sqlite_utils.Database, int], list[tuple[int, str]]]
-                ) -> tuple[str, int, list[tuple[int, str]]] | Response:
+                read: Callable[[sqlite_utils.Database, int], list[StoredText]]
+                ) -> tuple[str, int, list[StoredText]] | Response:
     """The database name, the id in the URL and the stored texts ``read`` finds for it."""
     name = request.url_vars["database"]
     ident = int(request.url_vars["id"])
@@ -70,10 +70,23 @@ async def deal_page(datasette: Any, request: Any) -> Response:
     records, index = records_of_deal(rows, name, deal_id)
     replays = replays_of(records, PRESETS["sv"])
     chosen = [replays[index - 1]] if index else replays
-    return Response.html(render_page(chosen, words(language())))
+    if len(chosen) == 1 and isinstance(chosen[0], Unreadable):
+        return _unreadable_page(chosen[0])
+    return Response.html(render_page([r for r in chosen if not isinstance(r, Unreadable)],
+                                     words(language())))
 
 
-def sheet_html(records: list[Record]) -> str:
+def _unreadable_page(deal: Unreadable) -> Response:
+    """A stored deal the reader could not read: the reader's error with the file and line it
+    was imported from, in the reader's language, instead of a replay (the others replay)."""
+    title = escape(str(msg("record {record} could not be read, so it cannot be replayed",
+                           record=deal.index)))
+    return Response.html(f'<!DOCTYPE html>\n<html lang="{language()}"><head><meta '
+                         f'charset="utf-8"><title>{title}</title></head><body><h1>{title}</h1>'
+                         f"<pre>{escape(str(deal.error))}</pre></body></html>\n")
+
+
+def sheet_html(records: list[Record | BadRecord]) -> str:
     """The score sheet(s) of the records: the printable page of ``priffe score --html``."""
     return printable_page(records, score_parties(records, options=PRESETS["sv"]),
                           score_preference(records))
@@ -119,7 +132,7 @@ async def sheet_page(datasette: Any, request: Any) -> Response:
     name, partie_id, rows = found
     if not rows:
         return _not_found(f"{name}: no partie with id {partie_id}")
-    records = [rec for ident, text in rows for rec in loads(text, name=f"{name}#deal{ident}")]
+    records = [rec for stored in rows for rec in stored_records(stored, name)]
     if request.args.get("print"):
         return Response.html(sheet_html(records))
     title, body = sheet_parts(records, score_parties(records, options=PRESETS["sv"]),

@@ -6,14 +6,14 @@ import io
 import os
 import sqlite3
 import sys
-from collections.abc import Iterable, Sequence
-from dataclasses import replace
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 import click
 from rich.console import Console
 from rich.text import Text
 
-from priffe_records.archive.query import QueryError, partie_of_deal
+from priffe_records.archive.query import QueryError, StoredText, partie_of_deal
 from priffe_records.archive.schema import describe_sqlite_error, open_archive
 from priffe_records.cli.common import (
     EXIT_FINDINGS,
@@ -26,7 +26,7 @@ from priffe_records.cli.common import (
 )
 from priffe_records.cli.inputs import display_name, open_input
 from priffe_records.cli.rules import passed_lines
-from priffe_records.format.errors import BadRecord
+from priffe_records.format.errors import BadRecord, PPNSyntaxError
 from priffe_records.format.reader import loads, read
 from priffe_records.format.record import Record
 from priffe_records.game.language import language, msg, msg_n
@@ -48,7 +48,7 @@ from priffe_records.rules.priffe.options import Options
 PLAIN_WIDTH = 80  # piped output has a fixed width, so files and tests do not depend on $COLUMNS
 
 
-def _db_records(db: str, deal_id: int) -> tuple[list[Record], int]:
+def _db_records(db: str, deal_id: int) -> tuple[list[Record | BadRecord], int]:
     """The records of the partie holding deal ``deal_id``, and that deal's 1-based position.
 
     Reads the canonical PPN text the archive keeps for each deal, opened
@@ -73,32 +73,73 @@ def _db_records(db: str, deal_id: int) -> tuple[list[Record], int]:
     return records_of_deal(texts, db, deal_id)
 
 
-def records_of_deal(texts: Sequence[tuple[int, str]], db: str, deal_id: int
-                    ) -> tuple[list[Record], int]:
+def records_of_deal(texts: Sequence[StoredText], db: str, deal_id: int
+                    ) -> tuple[list[Record | BadRecord], int]:
     """The stored texts of a partie as records, and deal ``deal_id``'s 1-based position.
 
     Shared with the Datasette plugin, which reads the same rows.
     """
-    records: list[Record] = []
+    records: list[Record | BadRecord] = []
     index = 0
-    for ident, text in texts:
-        if ident == deal_id:
+    for stored in texts:
+        if stored.id == deal_id:
             index = len(records) + 1
-        records.extend(_readable(loads(text, errors="collect", name=f"{db}#deal{ident}")))
+        records.extend(stored_records(stored, db))
     return records, index
 
 
-def replays_of(records: Sequence[Record], options: Options) -> list[AnyReplay]:
-    """Every record arranged for replay, each by its own family's engine."""
+def stored_records(stored: StoredText, db: str) -> list[Record | BadRecord]:
+    """A stored text read as at import: an unreadable record stays one, and what is found
+    in it is located in the file and at the line it was imported from."""
+    name = stored.source or f"{db}#deal{stored.id}"
+    return list(loads(stored.ppn, errors="collect", name=name, first_line=stored.line or 1))
+
+
+@dataclass(frozen=True, slots=True)
+class Unreadable:
+    """A record the reader could not read, in its place among the replays: it costs only
+    itself, and says why with its file and line."""
+
+    record: BadRecord
+    index: int  # 1-based position in the records given
+
+    @property
+    def board(self) -> str | None:
+        return self.record.partial.get("Board") if self.record.partial is not None else None
+
+    @property
+    def rubber(self) -> str | None:
+        return self.record.partial.get("Rubber") if self.record.partial is not None else None
+
+    @property
+    def error(self) -> PPNSyntaxError:
+        return self.record.errors[0]
+
+    def text(self) -> str:
+        """The reader's located error, then why there is nothing to replay."""
+        return (f"{self.error}\n" + str(msg("record {record} could not be read, so it cannot "
+                                            "be replayed", record=self.index)) + "\n")
+
+
+def replays_of(records: Sequence[Record | BadRecord], options: Options
+               ) -> list[AnyReplay | Unreadable]:
+    """Every record arranged for replay, each by its own family's engine; an unreadable
+    one in its place, so the others' rubber totals know a deal is missing."""
     pref = build_pref_replays(records)
-    return [pref.get(r.index, r) for r in build_replays(records, options)]
+    out: list[AnyReplay | Unreadable] = [pref.get(r.index, r)
+                                         for r in build_replays(records, options)]
+    for i, item in enumerate(records, 1):
+        if isinstance(item, BadRecord):
+            out.insert(i - 1, Unreadable(item, i))
+    return out
 
 
 AnyReplay = DealReplay | PrefReplay
+Shown = AnyReplay | Unreadable
 
 
-def _select(replays: Sequence[AnyReplay], name: str, board: int | None,
-            rubber: int | None) -> list[AnyReplay]:
+def _select(replays: Sequence[Shown], name: str, board: int | None,
+            rubber: int | None) -> list[Shown]:
     chosen = list(replays)
     if rubber is not None:
         chosen = [r for r in chosen if (r.rubber or "").strip() == str(rubber)]
@@ -118,7 +159,7 @@ def _select(replays: Sequence[AnyReplay], name: str, board: int | None,
     return chosen
 
 
-def _check_priffe(replays: Sequence[AnyReplay]) -> None:
+def _check_priffe(replays: Sequence[Shown]) -> None:
     """A record of another game (bridge) cannot be replayed: say where and why."""
     for r in replays:
         if isinstance(r, DealReplay) and not r.outcome.priffe:
@@ -163,11 +204,14 @@ def _passed(r: AnyReplay) -> list[Text]:
                               {r.index: record.get("Board")}))
 
 
-def _show_all(replays: Sequence[AnyReplay], w: Words, interactive: bool,
+def _show_all(replays: Sequence[Shown], w: Words, interactive: bool,
               verbose: bool = False) -> None:
     out = sys.stdout
     if not interactive:
         for i, r in enumerate(replays):
+            if isinstance(r, Unreadable):
+                out.write(("\n" if i else "") + r.text())
+                continue
             out.write(("\n" if i else "") + _plain(r, w))
             for line in _passed(r) if verbose else ():
                 out.write(line.plain + "\n")
@@ -176,6 +220,9 @@ def _show_all(replays: Sequence[AnyReplay], w: Words, interactive: bool,
     for i, r in enumerate(replays):
         if i:
             console.print()
+        if isinstance(r, Unreadable):
+            console.print(Text(r.text().rstrip("\n"), style="red"))
+            continue
         if isinstance(r, PrefReplay):
             console.print(pref_view(r, w))
         else:
@@ -266,52 +313,47 @@ def replay_command(file: str | None, board: int | None, rubber: int | None, db: 
         else:
             name = display_name(file)
             with open_input(file) as stream:
-                records, index = _readable(read(stream, errors="collect", name=name)), 0
+                records, index = list(read(stream, errors="collect", name=name)), 0
         if not records:
             raise UserError(msg("{file}: no records", file=name))
         replays = replays_of(records, options)
         if index:
             replays = [replays[index - 1]]
-        chosen = _select(replays, name, board, rubber)
-        _check_priffe(chosen)
-        if quiet:
-            chosen = [_errors_only(r) for r in chosen]
+        shown = _select(replays, name, board, rubber)
+        _check_priffe(shown)
+        chosen = [r if isinstance(r, Unreadable) or not quiet else _errors_only(r)
+                  for r in shown]
         if html is not None:
-            write_page(html, chosen, w)
-            click.echo(str(msg_n("wrote {file} ({n} deal)", "wrote {file} ({n} deals)",
-                                     len(chosen), file=html)),
-                       err=True)
+            pages = [r for r in chosen if not isinstance(r, Unreadable)]
+            for r in chosen:
+                if isinstance(r, Unreadable):  # the others are on the page; it says why not
+                    click.echo(r.text().rstrip("\n"), err=True)
+            if pages or not chosen:
+                write_page(html, pages, w)
+                click.echo(str(msg_n("wrote {file} ({n} deal)", "wrote {file} ({n} deals)",
+                                     len(pages), file=html)), err=True)
         else:
             try:
                 if step and _on_terminal():
-                    _step(chosen, w)
+                    _step([r for r in chosen if not isinstance(r, Unreadable)], w)
                 else:
                     _show_all(chosen, w, sys.stdout.isatty() and not _no_color(), verbose)
             except BrokenPipeError:
                 quiet_stdout()  # `priffe replay … | head`: the reader has all it wants
             except KeyboardInterrupt:
                 sys.exit(EXIT_INTERRUPTED)
-    stopped = any(r.stop is not None for r in chosen)
+    stopped = any(isinstance(r, Unreadable) or r.stop is not None for r in chosen)
     sys.exit(EXIT_FINDINGS if stopped or _not_replayed(chosen, board is not None or bool(index))
              else EXIT_OK)
 
 
-def _readable(items: Iterable[Record | BadRecord]) -> list[Record]:
-    """The records; an unreadable one stops the replay with its first located error. A
-    record read with a bad value is kept: the replay shows what it can and says why."""
-    records: list[Record] = []
-    for item in items:
-        if isinstance(item, BadRecord):
-            raise item.errors[0]
-        records.append(item)
-    return records
-
-
-def _not_replayed(chosen: Sequence[AnyReplay], singled_out: bool) -> bool:
-    """Exit 1 when a deal cannot be replayed because of an error, or when the one deal
-    asked for (``--board``, ``--id``) has nothing to replay."""
+def _not_replayed(chosen: Sequence[Shown], singled_out: bool) -> bool:
+    """Exit 1 when a deal cannot be replayed because of an error, when a section of it
+    could not be read (a misspelt call: shown without it), or when the one deal asked
+    for (``--board``, ``--id``) has nothing to replay."""
     deals = [r for r in chosen if isinstance(r, DealReplay)]
-    return any(r.why_not for r in deals) or (
+    unread = any(f.rule == "PPN" and f.is_error for r in deals for f in r.other_findings)
+    return unread or any(r.why_not for r in deals) or (
         singled_out and len(chosen) == 1 and bool(deals) and not deals[0].playable)
 
 

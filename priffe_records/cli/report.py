@@ -15,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from priffe_records.format.errors import PPNSyntaxError
-from priffe_records.game.language import Message, msg, msg_n, msg_p
+from priffe_records.game.language import Message, msg, msg_n, msg_p, render
 from priffe_records.rules.findings import Finding, Severity, sort_key
 from priffe_records.rules.priffe.scoring import SidePoints
 from priffe_records.rules.priffe.sheet import DealRow, PartieSheet, RubberRow
@@ -152,7 +152,9 @@ def _deal_cells(r: DealRow) -> list[str]:
 
 
 def _rubber_cells(r: RubberRow) -> list[str]:
-    if not r.finished:
+    if not r.finished and r.unknown:
+        text = render(r.unknown)  # a deal could not be scored: the totals are unknown
+    elif not r.finished:
         text = str(msg("not finished: no settlement"))
     elif r.winner is None:
         text = str(msg("tie: settles 0"))

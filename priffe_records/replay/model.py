@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
+from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Location, Record
 from priffe_records.game.calls import Call, Contract
 from priffe_records.game.cards import SEATS, Card, Deal, Seat, Side, Suit, sorted_cards
@@ -275,7 +276,7 @@ def _game(line: DealLine, toward_before: SidePoints) -> GameState:
                      line.totals)
 
 
-def _books(records: Sequence[Record], options: Options
+def _books(records: Sequence[Record | BadRecord], options: Options
            ) -> tuple[dict[int, DealLine], dict[int, list[Finding]], dict[int, GameState]]:
     """The validator's own run over all records: outcomes, findings and rubber steps by index.
 
@@ -300,17 +301,20 @@ def _books(records: Sequence[Record], options: Options
     return lines, found, games
 
 
-def build_replays(records: Sequence[Record], options: Options = PRESETS["sv"]
+def build_replays(records: Sequence[Record | BadRecord], options: Options = PRESETS["sv"]
                   ) -> list[DealReplay]:
     """Run the validator over the records and arrange each one for replay.
 
     All records are given (not just the one shown) so the rubber's games and
     totals follow it from its first deal, exactly as ``priffe validate`` sees
-    them. ``options`` are for records without a Scoring tag.
+    them; an unreadable record has no replay, but the books hear of it.
+    ``options`` are for records without a Scoring tag.
     """
     lines, found, games = _books(records, options)
     out: list[DealReplay] = []
     for i, rec in enumerate(records, 1):
+        if isinstance(rec, BadRecord):
+            continue
         line = lines.get(i)
         o = line.outcome if line is not None else replace(analyse_record(rec, options), index=i)
         calls, call_stop = _calls(o)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record
 from priffe_records.game.cards import SUITS, Card, Seat
 from priffe_records.game.language import Message, msg, msg_p
@@ -79,7 +80,7 @@ class PrefReplay:
         return out
 
 
-def build_pref_replays(records: Sequence[Record]) -> dict[int, PrefReplay]:
+def build_pref_replays(records: Sequence[Record | BadRecord]) -> dict[int, PrefReplay]:
     """The Préférence records of ``records`` by their 1-based position."""
     out: dict[int, PrefReplay] = {}
     for p in parties(records):

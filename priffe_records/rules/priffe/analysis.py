@@ -495,7 +495,8 @@ def full_analysis(record: Record, default: Options = PRESETS["sv"],
             f.append(error("R7", msg("{contract} needs a Declarer: the seat that made the final "
                                      "bid (R7)", contract=contract.value), decl_loc))
     elif auction is None or auction.complete:
-        if not any(t.name == "Auction" for t in record.unread):  # unread: its error says it
+        # An unread Auction or an unreadable Contract: its own error says it.
+        if not any(t.name == "Auction" for t in record.unread) and not _given(contract_text):
             f.append(warning("R8", msg("the record names no contract and has no auction: "
                                        "nothing to score (R8)"), record.location))
         return DealOutcome(record=record, options=options, dealer=dealer, players=players,

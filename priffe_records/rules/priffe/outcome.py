@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 
 from priffe_records.format.record import Record
+from priffe_records.format.values import is_unspecified
 from priffe_records.game.calls import Contract
 from priffe_records.game.cards import Deal, Seat
 from priffe_records.rules.findings import Finding
@@ -53,8 +54,13 @@ class DealOutcome:
 
     @property
     def is_diagram(self) -> bool:
-        """A deal shown without auction or contract: not a deal of the partie."""
-        return self.priffe and self.contract is None and self.auction is None
+        """A deal shown without auction or contract: not a deal of the partie.
+
+        A Contract written but unreadable (``Nol``) is a deal that could not be
+        scored, not a diagram: leaving it out would drop a deal from the sheet.
+        """
+        return self.priffe and self.contract is None and self.auction is None \
+            and is_unspecified(self.record.get("Contract"))
 
     def placed(self, index: int) -> DealOutcome:
         # A copy field by field: dataclasses.replace cost ~5 µs a record (issue 9).

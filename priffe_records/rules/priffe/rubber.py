@@ -264,6 +264,12 @@ class PartieScorer:
             if tag is not None:
                 self._number, self.tag = tag, tag
             self._check_rotation(o)
+        elif self.state is None and self._moved(o):
+            # The totals are unknown since a deal could not be scored, so the rubber's end
+            # is too: a change of seats is where the next rubber began (R24), not a finding.
+            self._close_rubber()
+            self._start_rubber(tag)
+            self._check_rotation(o)
         else:
             self._check_same_seats(o)
             prev = self.last.dealer
@@ -316,12 +322,16 @@ class PartieScorer:
             return None
         return int(value)
 
-    def _check_same_seats(self, o: DealOutcome) -> None:
+    def _moved(self, o: DealOutcome) -> bool:
+        """Whether the players sit otherwise than at the rubber's first deal."""
         assert self.first is not None
         if o.players == self.first.players:
-            return  # the same names as written: the same seating
+            return False  # the same names as written: the same seating
         seats, first = _seating(o), _seating(self.first)
-        if seats is not None and first is not None and seats != first:
+        return seats is not None and first is not None and seats != first
+
+    def _check_same_seats(self, o: DealOutcome) -> None:
+        if self._moved(o):
             self._report(o, warning(
                 "R24", msg("the players change seats within a rubber; seats change only "
                            "between rubbers (R24)"), tag_location(o.record, "North", value=False)))

@@ -19,11 +19,11 @@ sheet and the findings never disagree. Rendering lives elsewhere
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 
 from priffe_records.format.errors import BadRecord, PriffeError
-from priffe_records.format.record import Record
+from priffe_records.format.record import Location, Record
 from priffe_records.game.calls import Contract
 from priffe_records.game.cards import Seat, Side
 from priffe_records.game.language import Message, listing, msg, render
@@ -62,6 +62,8 @@ class DealRow:
     note_text: Message | str = ""  # slam, claim: words for the sheet's note column
     ends_rubber: bool | None = None  # R22; None when an earlier deal could not be scored
     honours_known: bool = False  # from the hands or the Honours tag, not inferred from Score
+    errors: tuple[Finding, ...] = ()  # the record's errors: the row is marked with them
+    unreadable: bool = False  # the record could not be read at all: only its place is known
 
     @property
     def note(self) -> str:
@@ -78,6 +80,34 @@ class RubberRow:
     finished: bool
     winner: Side | None
     settlement: tuple[tuple[str, Seat, int], ...]
+    unknown: Message | str = ""  # why the totals are unknown: a deal that could not be scored
+
+
+@dataclass(frozen=True, slots=True)
+class Unscored:
+    """A deal of the partie that could not be scored, and why (its first error, located)."""
+
+    record: int
+    board: str | None
+    location: Location | None
+    reason: Message | str
+
+    @property
+    def deal(self) -> Message:
+        return msg("board {board}", board=self.board) if self.board else \
+            msg("record {record}", record=self.record)
+
+    @property
+    def text(self) -> Message:
+        """``board 3 (file:line) could not be scored: …``, for the deal's note."""
+        return msg("{deal} ({where}) could not be scored: {reason}", deal=self.deal,
+                   where=str(self.location) if self.location else "?", reason=self.reason)
+
+    @property
+    def since(self) -> Message:
+        """Why a rubber's totals are unknown from this deal on, for its end's note."""
+        return msg("totals unknown from {deal} ({where}) on: {reason}", deal=self.deal,
+                   where=str(self.location) if self.location else "?", reason=self.reason)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,10 +118,16 @@ class PartieSheet:
     rows: tuple[DealRow | RubberRow, ...]
     standings: tuple[tuple[str, int], ...]
     findings: tuple[Finding, ...]
+    unscored: tuple[Unscored, ...] = ()  # deals that are rows but count in no total
 
     @property
     def title(self) -> str:
         return " · ".join(x for x in (self.event, self.site, self.date) if x) or "Partie"
+
+    @property
+    def complete(self) -> bool:
+        """Whether every deal of the partie was scored (the totals are whole)."""
+        return not self.unscored
 
 
 def _deal_row(line: DealLine) -> DealRow:
@@ -117,22 +153,95 @@ def _rubber_row(end: RubberEnd) -> RubberRow:
                      tuple((name, seat, pts) for seat, name, pts in end.settlement))
 
 
-def sheet_of(result: PartieResult) -> PartieSheet:
-    """Lay a partie out in sheet order: deals, each rubber's end after its last deal."""
+def sheet_of(result: PartieResult, lost: Sequence[BadRecord | None] = ()) -> PartieSheet:
+    """Lay a partie out in sheet order: deals, each rubber's end after its last deal.
+
+    ``lost`` holds the input's unreadable records by position (``None`` for the
+    others): each of this partie's is a row too, in its place, so a deal the
+    reader could not read is still on the sheet, marked with its error.
+    """
+    errors: dict[int, list[Finding]] = {}
+    for f in result.findings:
+        if f.is_error and f.record is not None:
+            errors.setdefault(f.record, []).append(f)
     rows: list[DealRow | RubberRow] = []
     for i, line in enumerate(result.lines):
-        rows.append(_deal_row(line))
+        row = _deal_row(line)
+        rows.append(replace(row, errors=tuple(errors.get(row.record, ()))))
         nxt = result.lines[i + 1].seq if i + 1 < len(result.lines) else None
         if nxt != line.seq:
             rows.append(_rubber_row(result.rubbers[line.seq]))
+    for index in sorted(errors):
+        bad = lost[index - 1] if index <= len(lost) else None
+        if bad is not None:
+            _insert(rows, _lost_row(index, bad, tuple(errors[index])))
+    rows, unscored = _mark_unscored(rows)
     return PartieSheet(result.event, result.site, result.date, tuple(rows), result.standings,
-                       result.findings)
+                       result.findings, unscored)
+
+
+def _lost_row(index: int, bad: BadRecord, errors: tuple[Finding, ...]) -> DealRow:
+    """An unreadable record's row: its board and dealer when the reader got that far."""
+    part = bad.partial
+    board = part.get("Board") if part is not None else None
+    dealer_text = (part.get("Dealer") or "").strip().upper() if part is not None else ""
+    dealer = Seat(dealer_text) if dealer_text in ("N", "E", "S", "W") else None
+    return DealRow(index, board, 0, dealer, None, None, None, None, None, None, None, None,
+                   None, SidePoints(), SidePoints(), errors=errors, unreadable=True)
+
+
+def _insert(rows: list[DealRow | RubberRow], row: DealRow) -> None:
+    """Put ``row`` before the first deal that comes after it in the input (else before the
+    last rubber's end), taking that rubber's number."""
+    at = next((k for k, r in enumerate(rows) if isinstance(r, DealRow) and r.record > row.record),
+              len(rows) - 1 if rows and isinstance(rows[-1], RubberRow) else len(rows))
+    near = rows[at] if at < len(rows) else (rows[at - 1] if at else None)
+    rows.insert(at, replace(row, rubber=near.rubber) if near is not None else row)
+
+
+def _mark_unscored(rows: list[DealRow | RubberRow]
+                   ) -> tuple[list[DealRow | RubberRow], tuple[Unscored, ...]]:
+    """Each deal that could not be scored, noted on its row; the rubber's end says from
+    which deal on its totals are unknown (also after one scored with an unread section)."""
+    out: list[DealRow | RubberRow] = []
+    unscored: list[Unscored] = []
+    since: Unscored | None = None  # the first bad deal of this rubber the totals stop at
+    for row in rows:
+        if isinstance(row, RubberRow):
+            out.append(replace(row, unknown=since.since) if row.totals is None and since
+                       else row)
+            since = None
+            continue
+        bad = _bad(row)
+        if bad is not None and row.score is None:
+            unscored.append(bad)
+            notes = [n for n in (row.note_text, bad.text) if n]
+            row = replace(row, note_text=listing(notes, None))
+        if bad is not None and row.totals is None:
+            since = since or bad
+        out.append(row)
+    return out, tuple(unscored)
+
+
+def _bad(row: DealRow) -> Unscored | None:
+    """The row's first error as an :class:`Unscored`, or ``None`` for a row without one."""
+    if not (row.errors or row.unreadable):
+        return None
+    first = row.errors[0] if row.errors else None
+    return Unscored(row.record, row.board, first.location if first else None,
+                    first.text if first else msg("the record could not be read"))
 
 
 def score_parties(records: Iterable[Record | BadRecord], *, options: Options = PRESETS["sv"]
                   ) -> list[PartieSheet]:
-    """One sheet per partie (consecutive records with the same Event, Site and Date)."""
-    return [sheet_of(p) for p in parties(records, options=options)
+    """One sheet per partie (consecutive records with the same Event, Site and Date).
+
+    A deal that could not be scored (an unreadable record or contract) is a row
+    marked with its error, and the sheet's ``unscored`` names it.
+    """
+    items = list(records)
+    lost = [x if isinstance(x, BadRecord) else None for x in items]
+    return [sheet_of(p, lost) for p in parties(items, options=options)
             if isinstance(p, PartieResult) and (p.lines or p.findings)]
 
 
