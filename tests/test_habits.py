@@ -183,3 +183,43 @@ def test_R3_a_dealer_a_program_built_is_checked_by_the_rule() -> None:
     [r] = loads(SHEET.format(dealer="N", declarer="N"))
     r = r.replace_tag("Dealer", "X")  # no reader saw it
     assert [f.rule for f in pr.validate([r]) if f.severity is pr.Severity.ERROR] == ["R3"]
+
+
+# ---------------------------------------------------- formats the program prints, it reads
+
+PLAIN = ('[Dealer "N"]\n[Scoring "Priffe"]\n[Declarer "N"]\n[Contract "Spela"]\n'
+         '[Result "{result}"]\n[Score "{score}"]\n[Honours "NS 0 EW 0"]\n')
+
+
+@pytest.mark.parametrize("result", ["8-5", "8–5", " 8 – 5 ", "NS 8 EW 5", "8", "NS 8"])
+def test_R12_tricks_as_the_sheet_prints_them_read_ns_first(result: str) -> None:
+    [r] = loads(PLAIN.format(result=result, score="NS 20 EW 0"))
+    assert r["Result"] == "NS 8 EW 5"
+    assert [f for f in pr.validate([r]) if f.severity is pr.Severity.ERROR] == []
+
+
+def test_R12_dashed_tricks_that_are_not_13_are_an_error() -> None:
+    [r] = loads(PLAIN.format(result="8-6", score="NS 20 EW 0"))
+    [f] = [f for f in pr.validate([r]) if f.severity is pr.Severity.ERROR]
+    assert f.rule == "R12" and "14 tricks" in f.message
+
+
+@pytest.mark.parametrize("score", ["20", "+20", "20–0", "20-0", "NS 20 EW 0"])
+def test_R15_a_score_as_the_sheet_prints_it_or_bare_reads(score: str) -> None:
+    [r] = loads(PLAIN.format(result="NS 8 EW 5", score=score))
+    assert [f for f in pr.validate([r]) if f.severity is pr.Severity.ERROR] == [], score
+
+
+def test_R15_a_bare_score_is_the_declaring_sides_and_is_checked() -> None:
+    [r] = loads(PLAIN.format(result="NS 8 EW 5", score="30"))
+    [f] = [f for f in pr.validate([r]) if f.severity is pr.Severity.ERROR]
+    assert f.rule == "R15" and f.message.startswith("Score says NS 30 EW 0, but the deal scores "
+                                                    "NS 20 EW 0")
+
+
+def test_R15_a_bare_score_without_a_declarer_is_an_error() -> None:
+    text = PLAIN.format(result="NS 8 EW 5", score="20").replace("Spela", "Tvångsnoll")
+    [r] = loads(text.replace('[Declarer "N"]', '[Declarer ""]'))
+    errors = [f for f in pr.validate([r]) if f.severity is pr.Severity.ERROR]
+    assert [(f.rule, f.message) for f in errors] == [
+        ("R15", "Score '20' does not say which side scored: write 'NS n EW m' (R15)")]

@@ -108,6 +108,7 @@ _CALL_SUFFIX_NAG = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 _RESULT_BOTH = re.compile(r"^\s*(NS|EW)\s+([0-9]{1,9})\s+(NS|EW)\s+([0-9]{1,9})\s*$", re.I)
 _RESULT_ONE = re.compile(r"^\s*(NS|EW)\s+([0-9]{1,9})\s*$", re.I)
 _TRICKS = re.compile(r"^\s*([0-9]{1,9})\s*$")
+_RESULT_DASHED = re.compile(r"^\s*([0-9]{1,2})\s*[-–]\s*([0-9]{1,2})\s*$")
 
 
 # ---------------------------------------------------------------- decoding, splitting
@@ -1002,6 +1003,9 @@ def _normalise_result(value: str, declarer: Seat | None) -> str:
     if m and m.group(1).upper() != m.group(3).upper():
         counts = {m.group(1).upper(): int(m.group(2)), m.group(3).upper(): int(m.group(4))}
         return f"NS {counts['NS']} EW {counts['EW']}"
+    m = _RESULT_DASHED.match(value)  # "8–5", as the score sheet prints it: NS first
+    if m and int(m.group(1)) + int(m.group(2)) == 13:
+        return f"NS {int(m.group(1))} EW {int(m.group(2))}"
     m = _RESULT_ONE.match(value)
     side, n = (m.group(1).upper(), int(m.group(2))) if m else (None, None)
     bare = _TRICKS.match(value)

@@ -45,12 +45,14 @@ from priffe_records.rules.priffe.play import PlayResult, opening_leader, replay
 from priffe_records.rules.priffe.scoring import (
     DealScore,
     SidePoints,
+    claimed_number,
     declaring_side,
     honour_values,
     score_deal,
 )
 
 _BARE_NUMBER = re.compile(r"^\s*\d+\s*$")
+_BARE_SCORE = re.compile(r"^\s*[+-]?\d+\s*$")
 _CONTRACT_WORDS = "Spela, Noll, Hjärter, Ruter, Tvångsnoll, Passnoll"
 
 
@@ -71,6 +73,32 @@ def _claim(record: Record, name: str, rule: str, findings: list[Finding],
         findings.append(error(rule, msg("{tag} {reason} ({rule})", tag=name, reason=reason(e),
                                         rule=rule), tag_location(record, name)))
         return None
+
+
+def _claim_score(record: Record, contract: Contract | None, declarer: Seat | None,
+                 findings: list[Finding]) -> SidePoints | None:
+    """Score as ``NS n EW m`` (or ``n–m``); a bare number is the declaring side's points.
+
+    PBN's ``<score>`` is the declarer's score, as a bare Result is the declarer's
+    tricks: the other side's part (its honours) is then 0, and a Score whose
+    honours went the other way says so by not matching.
+    """
+    text = record.get("Score")
+    if text is None or not _BARE_SCORE.match(text):
+        return _claim(record, "Score", "R15", findings)
+    side = declaring_side(contract, declarer) if contract is not None else None
+    if side is None:
+        findings.append(error("R15", msg("Score {text!r} does not say which side scored: write "
+                                         "'NS n EW m' (R15)", text=text),
+                              tag_location(record, "Score")))
+        return None
+    try:
+        n = claimed_number(text.strip(), text)
+    except ValueError as e:
+        findings.append(error("R15", msg("{tag} {reason} ({rule})", tag="Score", reason=reason(e),
+                                         rule="R15"), tag_location(record, "Score")))
+        return None
+    return SidePoints.one(side, n) if n >= 0 else SidePoints.one(side.other, -n)
 
 
 def _check_players(record: Record, findings: list[Finding]) -> tuple[str | None, ...]:
@@ -559,7 +587,7 @@ def full_analysis(record: Record, default: Options = PRESETS["sv"],
 
     # The deal's score (R14–R17).
     score: DealScore | None = None
-    claimed_score = _claim(record, "Score", "R15", f)
+    claimed_score = _claim_score(record, contract, declarer, f)
     open_note = open_honours is not None
     if contract is not None and tricks is not None and (declarer or not contract.has_declarer):
         if used_honours is None and claimed_score is not None:

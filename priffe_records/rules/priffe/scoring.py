@@ -27,6 +27,8 @@ from priffe_records.rules.priffe.cardbits import card_id, deal_masks
 from priffe_records.rules.priffe.options import ForcedHonours, HonoursVariant, Options
 
 _PAIR = re.compile(r"^\s*(NS|EW)\s+(-?\d+)\s*(?:[;,]?\s*(NS|EW)\s+(-?\d+))?\s*$", re.IGNORECASE)
+# NS's number, a dash, EW's: how the score sheet prints tricks and points ("8–5").
+_DASHED = re.compile(r"^\s*(\d+)\s*[-–]\s*(\d+)\s*$")
 # A claimed number (Score, Honours, Result, ScoreRubber, Settlement) is at most what a
 # SQLite integer holds, 2**63 - 1: more is no score, and the archive could not store it.
 # Python's int() of thousands of digits raises, so the digits are counted first.
@@ -83,7 +85,11 @@ class SidePoints:
 
     @classmethod
     def parse(cls, text: str, total: int | None = None) -> SidePoints:
-        """Read ``NS 8 EW 5``; with ``total``, ``NS 8`` alone means ``EW total-8``."""
+        """Read ``NS 8 EW 5``, or ``8–5`` (``8-5``) as the sheet prints it, NS first;
+        with ``total``, ``NS 8`` alone means ``EW total-8``."""
+        dashed = _DASHED.match(text)
+        if dashed:
+            return cls(claimed_number(dashed.group(1), text), claimed_number(dashed.group(2), text))
         m = _PAIR.match(text)
         if not m or (m.group(3) and m.group(3).upper() == m.group(1).upper()):
             raise ValueError(msg("{text!r} is not of the form 'NS n EW m'", text=text))
