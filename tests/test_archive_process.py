@@ -66,10 +66,10 @@ def test_installed_command_import_query_stats_export(tmp_path: Path) -> None:
     assert head.returncode == 0 and err == b""
     # Remove a file's deals (dry run first), then import them again.
     gone = priffe("remove", "--source", "examples/lund.ppn", "--dry-run")
-    assert gone.returncode == 0 and "would remove deal 1:" in gone.stdout
+    assert gone.returncode == 0 and "would remove the deal with id 1:" in gone.stdout
     gone = priffe("remove", "--source", "examples/lund.ppn")
     back = priffe("import", "examples/")
-    assert back.returncode == 0 and f"{gone.stdout.count('removed deal')} new" in back.stdout
+    assert back.returncode == 0 and f"{gone.stdout.count('removed the deal')} new" in back.stdout
 
 
 def test_two_imports_at_once_both_land(tmp_path: Path) -> None:

@@ -147,10 +147,10 @@ def test_remove_dry_run_then_remove_recomputes_the_partie(tmp_path: Path) -> Non
                                [whole[last_of_rubber_1].location.line]).fetchone()[0]
     conn.close()
     res = run("remove", "--db", str(db), "--id", str(deal_id), "--dry-run")
-    assert res.exit_code == 0 and f"would remove deal {deal_id}" in res.stdout
+    assert res.exit_code == 0 and f"would remove the deal with id {deal_id}" in res.stdout
     assert snapshot(db) == first
     res = run("remove", "--db", str(db), "--id", str(deal_id))
-    assert res.exit_code == 0 and f"removed deal {deal_id}" in res.stdout
+    assert res.exit_code == 0 and f"removed the deal with id {deal_id}" in res.stdout
     # As if the file had never held that record.
     rest = tmp_path / "rest" / "lund.ppn"
     rest.parent.mkdir()
@@ -177,7 +177,7 @@ def test_remove_by_source_event_and_partie(tmp_path: Path) -> None:
     run("import", str(a), str(b), "--db", str(db))
     n_a, n_b = len(list(read(a))), len(list(read(b)))
     res = run("remove", "--db", str(db), "--event", "Nationskväll", "--dry-run")
-    assert res.stdout.count("would remove deal") == n_b and count(db) == n_a + n_b
+    assert res.stdout.count("would remove the deal") == n_b and count(db) == n_a + n_b
     assert run("remove", "--db", str(db), "--source", str(b)).exit_code == 0
     assert count(db) == n_a and count(db, "parties") == 1
     consistent(db)

@@ -281,3 +281,33 @@ def test_the_findings_page_hides_the_internal_message_json(served: Any) -> None:
     assert "td.col-message_json" in css.text and "display: none" in css.text
     page = served("/klubb/findings")
     assert page.status_code == 200 and "/-/priffe-records.css" in page.text
+
+
+# remove: an id is not a board; what the recomputation finds is said -----------------------------
+
+
+@pytest.mark.parametrize("dry_run", [True, False])
+def test_remove_says_id_and_board_and_the_later_deal_that_no_longer_agrees_R23(
+        tmp_path: Path, dry_run: bool) -> None:
+    db = tmp_path / "r.db"
+    assert invoke("import", "--db", str(db), str(PARTIE)).exit_code == 0
+    ids = json.loads(invoke("sql", "SELECT id, board FROM deals ORDER BY id", "--db", str(db),
+                            "--json").stdout)
+    second, third = ids[1], ids[2]
+    args = ["remove", "--db", str(db), "--id", str(second["id"]),
+            *(["--dry-run"] if dry_run else [])]
+    for lang, deal_id, board, later in (
+            ("en", "deal with id {}", "board {}", "the deal with id {} (board {}) no longer "
+             "agrees: ScoreRubber says"),
+            ("sv", "giv med id {}", "giv {}", "giv med id {} (giv {}) stämmer inte längre: "
+             "ScoreRubber säger")):
+        res = invoke(*args, lang=lang) if dry_run or lang == "en" else None
+        if res is None:
+            continue
+        assert res.exit_code == 0, res.output
+        assert deal_id.format(second["id"]) in res.stdout
+        assert board.format(second["board"]) in res.stdout
+        assert later.format(third["id"], third["board"]) in res.stderr and "(R23)" in res.stderr
+    findings = json.loads(invoke("sql", "SELECT deal_id, rule FROM findings WHERE message LIKE "
+                                 "'ScoreRubber%'", "--db", str(db), "--json").stdout)
+    assert findings == ([] if dry_run else [{"deal_id": third["id"], "rule": "R23"}])

@@ -76,12 +76,13 @@ def test_sql_keeps_the_statement_s_own_column_names(db: str) -> None:
 
 def test_remove_speaks_swedish(db: str) -> None:
     code, out, err = _run("remove", "--lang", "sv", "--db", db, "--id", "1", "--dry-run")
-    assert code == 0 and out.startswith("skulle ta bort giv 1: ")
+    assert code == 0 and out.startswith("skulle ta bort giv med id 1: ")
     assert "skulle ta bort 1 giv; 1 parti skulle räknas om" in err
     code, _, err = _run("remove", "--lang", "sv", "--db", db)
     assert code == 2 and "ange vad som ska tas bort" in err
     code, out, err = _run("remove", "--lang", "en", "--db", db, "--id", "1", "--dry-run")
-    assert out.startswith("would remove deal 1: ") and "would remove 1 deal; 1 partie" in err
+    assert out.startswith("would remove the deal with id 1: ")
+    assert "would remove 1 deal; 1 partie" in err
 
 
 def _sql(db: str, lang: str, statement: str) -> list[dict[str, object]]:

@@ -4,7 +4,10 @@ A removed record's text is kept in ``deal_history`` (action ``removed``),
 so a removal can be looked up and undone by importing the text again. The
 parties that lose deals are recomputed from the records they keep: their
 rubbers, settlements and findings are as a fresh import of those records
-would make them. One transaction: all of it happens, or none.
+would make them. One transaction: all of it happens, or none. A kept deal
+whose written claims no longer hold (its ScoreRubber counted the removed deal)
+gets its finding, and the removal lists those new findings, a dry run too (it
+recomputes, then rolls back).
 """
 
 from __future__ import annotations
@@ -59,6 +62,8 @@ class Removal:
     deals: tuple[tuple[int, str | None, str | None, str | None, str], ...]
     parties: tuple[int, ...]  # the parties recomputed (or emptied and removed)
     dry_run: bool
+    # Findings the recomputation gave kept deals: (deal id, board, message, message_json)
+    new_findings: tuple[tuple[int, str | None, str, str | None], ...] = ()
 
 
 def remove(db: sqlite_utils.Database, selection: Selection, *, dry_run: bool = False,
@@ -73,16 +78,21 @@ def remove(db: sqlite_utils.Database, selection: Selection, *, dry_run: bool = F
                               f"line, ppn, imported_at FROM deals WHERE {where} ORDER BY id",
                               params).fetchall()
             parties = tuple(sorted({int(r[1]) for r in rows if r[1] is not None}))
-            result = Removal(tuple((int(r[0]), r[2], r[3], r[4], r[5]) for r in rows),
-                             parties, dry_run)
-            if dry_run or not rows:
+            if not rows:
                 db.execute("ROLLBACK")
-                return result
+                return Removal((), parties, dry_run)
+            before = _findings(db, parties)
             store = Store(db, by)
             _delete(store, [StoredDeal(int(r[0]), r[6], r[7], int(r[8] or 0), r[5], r[9],
                                        r[10]) for r in rows])
             for partie_id in parties:
                 recompute_partie(store, partie_id)
+            new = tuple(f for f in _findings(db, parties) if f not in before)
+            result = Removal(tuple((int(r[0]), r[2], r[3], r[4], r[5]) for r in rows),
+                             parties, dry_run, new)
+            if dry_run:
+                db.execute("ROLLBACK")
+                return result
             # Files whose records went must be read in full when imported again.
             db.execute("DELETE FROM sources")
             db.execute("COMMIT")
@@ -96,6 +106,16 @@ def remove(db: sqlite_utils.Database, selection: Selection, *, dry_run: bool = F
         raise ArchiveError(msg("{error}; nothing was removed",
                                error=describe_sqlite_error(str(row[2] or ":memory:"), e))
                            ) from None
+
+
+def _findings(db: sqlite_utils.Database, parties: Sequence[int]
+              ) -> list[tuple[int, str | None, str, str | None]]:
+    """The error findings of the deals of ``parties``, in deal order."""
+    marks = ", ".join("?" * len(parties))
+    return [(int(r[0]), r[1], r[2], r[3]) for r in db.execute(
+        "SELECT d.id, d.board, f.message, f.message_json FROM findings f "
+        f"JOIN deals d ON d.id = f.deal_id WHERE d.partie_id IN ({marks}) "
+        "AND f.severity = 'error' ORDER BY d.id, f.id", list(parties)).fetchall()]
 
 
 def _delete(store: Store, deals: Sequence[StoredDeal]) -> None:

@@ -27,6 +27,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from priffe_records.archive import stored_messages
 from priffe_records.archive.metadata import ensure_metadata, write_metadata
 from priffe_records.archive.query import (
     FULL_COLUMNS,
@@ -443,8 +444,13 @@ def remove_command(db_path: str, timeout: float, deal_ids: tuple[int, ...],
     for ident, ev, board, date, src in done.deals:
         what = " · ".join(str(x) for x in (ev, date, msg("board {board}", board=board)
                                            if board else None, src) if x)
-        click.echo(str(msg("would remove deal {id}: {what}", id=ident, what=what) if dry_run
-                       else msg("removed deal {id}: {what}", id=ident, what=what)))
+        click.echo(str(msg("would remove the deal with id {id}: {what}", id=ident, what=what)
+                       if dry_run else
+                       msg("removed the deal with id {id}: {what}", id=ident, what=what)))
+    for ident, board, text, data in done.new_findings:  # claims that counted what went
+        click.echo(str(msg("the deal with id {id} (board {board}) no longer agrees: {finding}",
+                           id=ident, board=board or "?",
+                           finding=stored_messages.shown(data, text) or text)), err=True)
     deals = msg_n("{n} deal", "{n} deals", len(done.deals))
     parties = msg_n("{n} partie", "{n} parties", len(done.parties))
     click.echo(str(msg("would remove {deals}; {parties} would be recomputed", deals=deals,
