@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,10 @@ import priffe_records as pr
 from priffe_records.archive.query import QueryError, pbn_date
 from priffe_records.cli import cli
 from priffe_records.format.reader import loads, read
+from priffe_records.format.record import Location
+from priffe_records.game.language import msg
+from priffe_records.rules.findings import Finding
+from priffe_records.rules.repeats import More, counted
 
 ROOT = Path(__file__).resolve().parent.parent
 UPPSALA = ROOT / "examples" / "partie-uppsala.ppn"
@@ -223,3 +228,35 @@ def test_R15_a_bare_score_without_a_declarer_is_an_error() -> None:
     errors = [f for f in pr.validate([r]) if f.severity is pr.Severity.ERROR]
     assert [(f.rule, f.message) for f in errors] == [
         ("R15", "Score '20' does not say which side scored: write 'NS n EW m' (R15)")]
+
+
+# ---------------------------------------------------- noise
+
+
+def test_R8_a_plain_score_sheet_says_once_that_it_has_no_hands() -> None:
+    sheet = str(ROOT / "examples" / "protokoll-1952.ppn")
+    shown = invoke("validate", sheet)
+    lines = [ln for ln in shown.stdout.splitlines() if "R8" in ln]
+    assert len(lines) == 2 and "not checked (no Auction, Play or Deal)" in lines[0]
+    assert "… and 13 more like this (R8)" in lines[1]
+    assert "14 unverifiable" in shown.stdout
+    every = json.loads(invoke("validate", "--json", sheet).stdout)  # machines get them all
+    assert [f["rule"] for f in every] == ["R8"] * 14
+
+
+def test_R8_not_checked_notes_that_differ_in_their_parts_are_one_kind() -> None:
+    where = Location("a.ppn", 1, 1)
+    notes = [Finding("R8", pr.Severity.UNVERIFIABLE, msg("not checked ({why}): {what} are taken "
+                                                          "as written ({rules})", why=why,
+                                                          what="x", rules="R8"), where, i)
+             for i, why in enumerate(["no Auction or Deal", "no Auction, Play or Deal"] * 3)]
+    other = [Finding("R2", pr.Severity.ERROR, msg("bad"), where, 1)] * 3
+    out = counted(notes + other)
+    assert out[0] is notes[0] and isinstance(out[1], More) and out[1].count == 5
+    assert out[2:] == other  # other kinds keep their three
+
+
+def test_a_missing_file_gives_its_error_and_no_summary() -> None:
+    result = invoke("validate", "finns-inte.ppn")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.strip() == "priffe: finns-inte.ppn: no such file"

@@ -219,6 +219,8 @@ def validate_command(files: tuple[str, ...], out: Output, conventions: bool, qui
                 console.print(line)
     if out.chosen:
         emit(FINDING_COLUMNS, rows, out)
+    if unusable and not paths_read:
+        sys.exit(EXIT_UNUSABLE)  # nothing was checked: its error said so, no "0 files" summary
     if quiet:
         total = _errors_summary(sum(f.is_error for f in all_findings), paths_read, n_records)
     else:

@@ -48,17 +48,32 @@ class More:
         return render(self.text)
 
 
+# The note that a record without hands is taken as written ("not checked (no Auction,
+# Play or Deal): …"): true of every deal of a plain score sheet, so a report says it
+# once, whatever parts each deal lacks, and counts the others.
+_UNCHECKED: Kind = ("", Severity.UNVERIFIABLE, "not checked")
+
+
+def _kind(f: Finding) -> Kind:
+    if f.severity is Severity.UNVERIFIABLE and \
+            getattr(f.text, "id", "").startswith("not checked ("):
+        return (f.rule, *_UNCHECKED[1:])
+    return (f.rule, f.severity, render(f.text))
+
+
 def counted(findings: Iterable[Finding], shown: int = SHOWN) -> list[Finding | More]:
     """The findings in their order, each kind (rule, severity and words: all but the
     place) at most ``shown`` times, a :class:`More` after the last one shown. A kind
-    with only one more than ``shown`` is shown whole: its count would take a line too."""
-    return counted_by(findings, lambda f: (f.rule, f.severity, render(f.text)), shown)
+    with only one more than ``shown`` is shown whole: its count would take a line too.
+    The "not checked" note of a record without hands is one kind, shown once."""
+    return counted_by(findings, _kind, shown,
+                      once=lambda k: k[1:] == _UNCHECKED[1:])
 
 
-def counted_by(items: Iterable[T], kind: Callable[[T], Kind], shown: int = SHOWN
-               ) -> list[T | More]:
+def counted_by(items: Iterable[T], kind: Callable[[T], Kind], shown: int = SHOWN, *,
+               once: Callable[[Kind], bool] | None = None) -> list[T | More]:
     """:func:`counted` for anything ``kind`` tells the rule, severity and words of (the
-    reader's errors, say)."""
+    reader's errors, say); a kind ``once`` picks is shown once, then counted."""
     listed = list(items)
     kinds = [kind(item) for item in listed]
     totals = Counter(kinds)
@@ -67,8 +82,9 @@ def counted_by(items: Iterable[T], kind: Callable[[T], Kind], shown: int = SHOWN
     for item, k in zip(listed, kinds, strict=True):
         seen[k] += 1
         total = totals[k]
-        if total <= shown + 1 or seen[k] <= shown:
+        limit = 1 if once is not None and once(k) else shown
+        if total <= limit + 1 or seen[k] <= limit:
             out.append(item)
-        if seen[k] == shown and total > shown + 1:
-            out.append(More(k[0], k[1], total - shown, getattr(item, "record", None)))
+        if seen[k] == limit and total > limit + 1:
+            out.append(More(k[0], k[1], total - limit, getattr(item, "record", None)))
     return out
