@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 from conftest import DATA, EXAMPLES, GOLDEN
+from test_replay_browser import browser  # noqa: F401 - the shared browser fixture
 
 from priffe_records.cli import cli
 from priffe_records.cli import replay as replay_cli
@@ -25,6 +26,7 @@ from priffe_records.format.reader import read
 
 BROKEN = DATA / "broken.ppn"
 PARTIE = EXAMPLES / "partie-uppsala.ppn"
+SHEET_ONLY = EXAMPLES / "protokoll-1952.ppn"  # a score sheet: no hands, no play
 
 
 def invoke(*args: str, stdin: str | bytes | None = None, lang: str = "en") -> Result:
@@ -229,7 +231,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Any:
     text = text.replace(str(names[0]), "Anna-Lisa Berg").replace('[Site "', '[Site "St. Eriks ')
     source = tmp_path_factory.mktemp("src") / "anna-lisa.ppn"
     source.write_text(text, "utf-8")
-    res = CliRunner().invoke(cli, ["import", "--db", str(db), str(source)])
+    res = CliRunner().invoke(cli, ["import", "--db", str(db), str(source), str(SHEET_ONLY)])
     assert res.exit_code == 0, res.output
     ds = build(str(db))
     asyncio.run(ds.invoke_startup())
@@ -311,3 +313,35 @@ def test_remove_says_id_and_board_and_the_later_deal_that_no_longer_agrees_R23(
     findings = json.loads(invoke("sql", "SELECT deal_id, rule FROM findings WHERE message LIKE "
                                  "'ScoreRubber%'", "--db", str(db), "--json").stdout)
     assert findings == ([] if dry_run else [{"deal_id": third["id"], "rule": "R23"}])
+
+
+def _sheet_only_deal(served: Any) -> int:
+    rows = served("/klubb/deals.json?_shape=array&source__endswith=protokoll-1952.ppn").json()
+    return int(rows[0]["id"])
+
+
+def test_a_score_sheet_deal_page_hides_the_hands_and_fits_a_phone(served: Any) -> None:
+    res = served(f"/klubb/deals/{_sheet_only_deal(served)}/replay")
+    assert res.status_code == 200
+    html = res.text
+    assert '"summary":' in html  # the page shows the one-line summary, not the table
+    # main is display:flex; without this rule its hidden attribute showed four empty hands
+    assert "[hidden] { display: none !important; }" in html
+    assert 'name="viewport" content="width=device-width' in html
+    assert "@media (max-width: 600px)" in html and "white-space: normal" in html
+
+
+def test_the_deal_pages_at_400_px_in_a_real_browser(served: Any, request: pytest.FixtureRequest,
+                                                   tmp_path: Path) -> None:
+    """Nothing scrolls sideways at 400 px, and a score-sheet deal shows no hand boxes."""
+    chromium: Any = request.getfixturevalue("browser")
+    pg = chromium.new_page(viewport={"width": 400, "height": 800})
+    try:
+        for deal_id, hands in ((1, True), (_sheet_only_deal(served), False)):
+            page = tmp_path / f"deal{deal_id}.html"
+            page.write_text(served(f"/klubb/deals/{deal_id}/replay").text, "utf-8")
+            pg.goto(page.as_uri())
+            assert pg.evaluate("document.documentElement.scrollWidth") <= 400
+            assert pg.is_visible("#seat-N") is hands
+    finally:
+        pg.close()
