@@ -345,3 +345,9 @@ def test_the_deal_pages_at_400_px_in_a_real_browser(served: Any, request: pytest
             assert pg.is_visible("#seat-N") is hands
     finally:
         pg.close()
+
+
+def test_json_stays_one_array_when_a_later_file_is_missing(tmp_path: Path) -> None:
+    res = invoke("parse", "--json", str(PARTIE), str(tmp_path / "saknas.ppn"))
+    assert res.exit_code == 2 and "saknas.ppn" in res.stderr
+    assert len(json.loads(res.stdout)) == len(list(read(PARTIE)))

@@ -164,7 +164,7 @@ def json_objects(output: Output) -> Iterator[Callable[[object], None]]:
     """Write objects to stdout as they come: one array (``--json``) or one a line (``--nl``).
 
     Streamed, so a large result is never held whole; the array is closed
-    even when no object came (``[]``), so the output always parses.
+    even when no object came (``[]``) or an error ended the command early.
     """
     out = sys.stdout
     lines = output.style == "nl"
@@ -176,9 +176,11 @@ def json_objects(output: Output) -> Iterator[Callable[[object], None]]:
         out.write(text + "\n" if lines else ("," if count else "[") + "\n  " + text)
         count += 1
 
-    yield put
-    if not lines:
-        out.write("\n]\n" if count else "[]\n")
+    try:
+        yield put
+    finally:  # closed also when an error stops the command: what came still parses
+        if not lines:
+            out.write("\n]\n" if count else "[]\n")
 
 
 def _cell(v: object, column: str = "", labels: bool = False) -> str:
