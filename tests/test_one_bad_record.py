@@ -24,6 +24,7 @@ from priffe_records.cli import cli
 from priffe_records.format.reader import loads
 from priffe_records.format.writer import dumps
 from priffe_records.rules.blank import random_deals
+from priffe_records.rules.preference.sheet import score_preference
 from priffe_records.rules.priffe.sheet import DealRow, RubberRow, score_partie
 
 HAND = ROOT / "tests" / "data" / "evening-hand.ppn"
@@ -243,3 +244,32 @@ def test_stats_count_what_preference_players_declared_and_made(tmp_path: Path) -
     code, out, _ = _run("stats", "--db", str(db), "--json", "--player", "Bertil")
     kinds = {c["contract"]: c["declared"] for c in json.loads(out)["Contracts played, by kind"]}
     assert kinds == {"Clubs": 0, "Hearts": 1, "Preference": 1}
+
+
+def test_preference_sheet_keeps_an_unreadable_deal_in_its_place(tmp_path: Path) -> None:
+    text = (ROOT / "tests" / "data" / "preference-graz.ppn").read_text(encoding="utf-8")
+    text = text.replace('[Contract "Clubs"]', '[Contract "Clubs]')  # deal 3: unreadable
+    path = tmp_path / "graz.ppn"
+    path.write_text(text, encoding="utf-8")
+    [sheet] = score_preference(loads(text, errors="collect", name=str(path)))
+    assert [(r.board, r.unreadable) for r in sheet.rows] == [
+        ("1", False), ("2", False), ("3", True)]
+    assert sheet.unreadable[0].errors[0].location is not None
+    bad = _line(text, '"Clubs]')
+    assert sheet.unreadable[0].errors[0].location.line == bad
+    csv = tmp_path / "graz.csv"
+    code, _, err = _run("score", "--csv", str(csv), str(path))
+    assert code == 1 and f"{path}:{bad}:" in err
+    rows = csv.read_text(encoding="utf-8").splitlines()
+    assert rows[-1].startswith("2,") and all(r.strip(",") for r in rows[-3:])
+
+
+def test_score_csv_writes_no_empty_row_for_an_unreadable_deal(tmp_path: Path) -> None:
+    path, _ = _hand_evening(tmp_path, "unreadable")
+    csv = tmp_path / "kvall.csv"
+    code, _, _ = _run("score", "--csv", str(csv), str(path))
+    assert code == 1
+    rows = csv.read_text(encoding="utf-8").splitlines()
+    head = next(i for i, r in enumerate(rows) if r.startswith("Board,") or r.startswith("Giv,"))
+    deals = rows[head + 1:]
+    assert [r.split(",")[0] for r in deals] == [str(n) for n in range(1, 10)]

@@ -8,11 +8,12 @@ user gave is silently dropped.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 from priffe_records.format.errors import BadRecord, PPNSyntaxError
 from priffe_records.format.record import Location, Record
+from priffe_records.game.cards import Seat
 from priffe_records.rules.family import (
     GameFamily,
     Outcome,
@@ -189,3 +190,39 @@ def steps(records: Iterable[Record | BadRecord], *, options: Options = PRESETS["
     :func:`findings` are built on the same steps.
     """
     return _steps(records, options, conventions)
+
+
+class Lost(NamedTuple):
+    """An unreadable record of a partie, for its sheet: where it stood and what the reader
+    got of its board and dealer, with its errors."""
+
+    record: int  # 1-based position in the input
+    board: str | None
+    dealer: Seat | None
+    errors: tuple[Finding, ...]
+
+
+def errors_by_record(found: Iterable[Finding]) -> dict[int, list[Finding]]:
+    """A partie's errors by the 1-based position of their record."""
+    out: dict[int, list[Finding]] = {}
+    for f in found:
+        if f.is_error and f.record is not None:
+            out.setdefault(f.record, []).append(f)
+    return out
+
+
+def lost_records(found: Iterable[Finding], items: Sequence[Record | BadRecord]) -> list[Lost]:
+    """The unreadable records among ``items`` that belong to the partie with findings
+    ``found`` (the reader's errors are the partie's findings), in input order, so a sheet
+    can show each as a row in its place instead of leaving it out."""
+    errors = errors_by_record(found)
+    out: list[Lost] = []
+    for i in sorted(errors):
+        item = items[i - 1] if i <= len(items) else None
+        if isinstance(item, BadRecord):
+            part = item.partial
+            board = part.get("Board") if part is not None else None
+            text = (part.get("Dealer") or "").strip().upper() if part is not None else ""
+            dealer = Seat(text) if text in ("N", "E", "S", "W") else None
+            out.append(Lost(i, board, dealer, tuple(errors[i])))
+    return out

@@ -342,7 +342,8 @@ def sheet_table(records: Sequence[Record], sheet: PartieSheet | PrefSheet, lang:
     as computed); a Priffe sheet adds ``Σ NS``/``Σ EW``, the running totals,
     for the reader. Player columns appear when the seats change.
     """
-    deals = [records[r.record - 1] for r in sheet.rows if isinstance(r, DealRow | PrefRow)]
+    read = [r for r in sheet.rows if not isinstance(r, DealRow | PrefRow) or not r.unreadable]
+    deals = [records[r.record - 1] for r in read if isinstance(r, DealRow | PrefRow)]
     names = META_WRITTEN.get(lang, {})
     table = [[names.get(tag, tag), value] for tag in META
              if not is_unspecified(value := deals[0].get(tag) or "")]
@@ -354,7 +355,7 @@ def sheet_table(records: Sequence[Record], sheet: PartieSheet | PrefSheet, lang:
     if len({tuple(r.get(t) for t in players) for r in deals}) > 1:  # seats changed
         heads |= {t: names.get(t, t) for t in players}
     table.append([*heads.values(), *(() if preference else COMPUTED)])
-    for row in sheet.rows:
+    for row in read:  # an unreadable record has no cells to write: its error says so
         if isinstance(row, PrefRow):
             table.append([records[row.record - 1].get(tag) or "" for tag in heads])
         elif isinstance(row, DealRow):
@@ -365,4 +366,5 @@ def sheet_table(records: Sequence[Record], sheet: PartieSheet | PrefSheet, lang:
 
 def sheet_first(sheet: PartieSheet | PrefSheet) -> int:
     """The record number of the sheet's first deal."""
-    return next(r.record for r in sheet.rows if isinstance(r, DealRow | PrefRow))
+    deals = [r for r in sheet.rows if isinstance(r, DealRow | PrefRow)]
+    return next((r.record for r in deals if not r.unreadable), deals[0].record)

@@ -13,15 +13,15 @@ findings never disagree. Rendering lives in the CLI.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record
 from priffe_records.game.cards import Seat
 from priffe_records.game.preference import Bid, format_seat_numbers
 from priffe_records.rules.findings import Finding
-from priffe_records.rules.partie import parties
+from priffe_records.rules.partie import errors_by_record, lost_records, parties
 
 from .books import PrefLine, PrefPartie
 from .table import PLAYERS
@@ -44,6 +44,8 @@ class PrefRow:
     score: dict[Seat, int] | None
     pot: int | None
     balances: dict[Seat, int] | None  # by seat for this deal's seating
+    errors: tuple[Finding, ...] = ()  # the record's errors: the row is marked with them
+    unreadable: bool = False  # the record could not be read at all: only its place is known
 
     def values(self) -> dict[str, str]:
         """The Score, Pot and Balance tags this row fills in (``--fill``)."""
@@ -73,6 +75,12 @@ class PrefSheet:
     def title(self) -> str:
         return " · ".join(x for x in (self.event, self.site, self.date) if x) or "Partie"
 
+    @property
+    def unreadable(self) -> tuple[PrefRow, ...]:
+        """The rows of records that could not be read: the pot and balances after each are
+        taken from the next claims (P14), not computed."""
+        return tuple(r for r in self.rows if r.unreadable)
+
 
 def _row(line: PrefLine) -> PrefRow:
     o = line.outcome
@@ -86,14 +94,23 @@ def _row(line: PrefLine) -> PrefRow:
                    o.tricks, line.ante, line.score, line.pot, balances)
 
 
-def sheet_of(p: PrefPartie) -> PrefSheet:
-    return PrefSheet(p.event, p.site, p.date, tuple(_row(line) for line in p.lines),
-                     p.standings, p.pot, p.findings)
+def sheet_of(p: PrefPartie, items: Sequence[Record | BadRecord] = ()) -> PrefSheet:
+    """The partie's rows in input order, each with its errors; an unreadable record of
+    the partie (among ``items``, the input) is a row too, in its place."""
+    errors = errors_by_record(p.findings)
+    rows = [_row(line) for line in p.lines]
+    rows = [replace(r, errors=tuple(errors.get(r.record, ()))) for r in rows]
+    for lost in lost_records(p.findings, items):
+        rows.append(PrefRow(lost.record, lost.board, lost.dealer, None, None, None, (), False,
+                            None, 0, None, None, None, errors=lost.errors, unreadable=True))
+    rows.sort(key=lambda r: r.record)
+    return PrefSheet(p.event, p.site, p.date, tuple(rows), p.standings, p.pot, p.findings)
 
 
 def score_preference(records: Iterable[Record | BadRecord]) -> list[PrefSheet]:
     """One sheet per Préférence partie of ``records`` (Priffe parties are left out)."""
-    return [sheet_of(p) for p in parties(records) if isinstance(p, PrefPartie)]
+    items = list(records)
+    return [sheet_of(p, items) for p in parties(items) if isinstance(p, PrefPartie)]
 
 
 def fill_preference(records: list[Record], sheets: list[PrefSheet]) -> list[Record]:

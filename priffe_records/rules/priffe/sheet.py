@@ -28,7 +28,7 @@ from priffe_records.game.calls import Contract
 from priffe_records.game.cards import Seat, Side
 from priffe_records.game.language import Message, listing, msg, render
 from priffe_records.rules.findings import Finding
-from priffe_records.rules.partie import parties
+from priffe_records.rules.partie import errors_by_record, lost_records, parties
 from priffe_records.rules.priffe.options import PRESETS, Options
 from priffe_records.rules.priffe.rubber import (
     DealLine,
@@ -153,17 +153,14 @@ def _rubber_row(end: RubberEnd) -> RubberRow:
                      tuple((name, seat, pts) for seat, name, pts in end.settlement))
 
 
-def sheet_of(result: PartieResult, lost: Sequence[BadRecord | None] = ()) -> PartieSheet:
+def sheet_of(result: PartieResult, items: Sequence[Record | BadRecord] = ()) -> PartieSheet:
     """Lay a partie out in sheet order: deals, each rubber's end after its last deal.
 
-    ``lost`` holds the input's unreadable records by position (``None`` for the
-    others): each of this partie's is a row too, in its place, so a deal the
-    reader could not read is still on the sheet, marked with its error.
+    ``items`` is the input the partie came from: each of its unreadable records
+    that belongs to this partie is a row too, in its place, so a deal the reader
+    could not read is still on the sheet, marked with its error.
     """
-    errors: dict[int, list[Finding]] = {}
-    for f in result.findings:
-        if f.is_error and f.record is not None:
-            errors.setdefault(f.record, []).append(f)
+    errors = errors_by_record(result.findings)
     rows: list[DealRow | RubberRow] = []
     for i, line in enumerate(result.lines):
         row = _deal_row(line)
@@ -171,23 +168,13 @@ def sheet_of(result: PartieResult, lost: Sequence[BadRecord | None] = ()) -> Par
         nxt = result.lines[i + 1].seq if i + 1 < len(result.lines) else None
         if nxt != line.seq:
             rows.append(_rubber_row(result.rubbers[line.seq]))
-    for index in sorted(errors):
-        bad = lost[index - 1] if index <= len(lost) else None
-        if bad is not None:
-            _insert(rows, _lost_row(index, bad, tuple(errors[index])))
+    for lost in lost_records(result.findings, items):
+        _insert(rows, DealRow(lost.record, lost.board, 0, lost.dealer, None, None, None, None,
+                              None, None, None, None, None, SidePoints(), SidePoints(),
+                              errors=lost.errors, unreadable=True))
     rows, unscored = _mark_unscored(rows)
     return PartieSheet(result.event, result.site, result.date, tuple(rows), result.standings,
                        result.findings, unscored)
-
-
-def _lost_row(index: int, bad: BadRecord, errors: tuple[Finding, ...]) -> DealRow:
-    """An unreadable record's row: its board and dealer when the reader got that far."""
-    part = bad.partial
-    board = part.get("Board") if part is not None else None
-    dealer_text = (part.get("Dealer") or "").strip().upper() if part is not None else ""
-    dealer = Seat(dealer_text) if dealer_text in ("N", "E", "S", "W") else None
-    return DealRow(index, board, 0, dealer, None, None, None, None, None, None, None, None,
-                   None, SidePoints(), SidePoints(), errors=errors, unreadable=True)
 
 
 def _insert(rows: list[DealRow | RubberRow], row: DealRow) -> None:
@@ -240,8 +227,7 @@ def score_parties(records: Iterable[Record | BadRecord], *, options: Options = P
     marked with its error, and the sheet's ``unscored`` names it.
     """
     items = list(records)
-    lost = [x if isinstance(x, BadRecord) else None for x in items]
-    return [sheet_of(p, lost) for p in parties(items, options=options)
+    return [sheet_of(p, items) for p in parties(items, options=options)
             if isinstance(p, PartieResult) and (p.lines or p.findings)]
 
 
