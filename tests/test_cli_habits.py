@@ -259,6 +259,9 @@ def test_fmt_diff_shows_the_change_and_touches_nothing(tmp_path: Path) -> None:
     res = invoke("fmt", "--diff", str(messy))
     assert res.exit_code == 0 and messy.read_bytes() == before
     lines = res.stdout.splitlines()
+    # what a text diff cannot show comes first, as a patch's preamble (MESSY has CRLF ends)
+    assert lines[0] == f"{messy}: line ends CRLF → LF"
+    lines = lines[1:]
     assert lines[0] == f"--- {messy}\t(original)" and lines[1] == f"+++ {messy}\t(formatted)"
     assert any(x.startswith("@@ ") for x in lines)
     # the diff applied to the original gives what fmt writes
@@ -273,7 +276,7 @@ def test_fmt_check_diff_exits_1_when_something_would_change(tmp_path: Path) -> N
     messy = tmp_path / "messy.ppn"
     messy.write_bytes(MESSY.read_bytes())
     res = invoke("fmt", "--check", "--diff", str(messy))
-    assert res.exit_code == 1 and res.stdout.startswith("---")
+    assert res.exit_code == 1 and res.stdout.splitlines()[1].startswith("---")
 
 
 # Datasette metadata per database ------------------------------------------------------------------
