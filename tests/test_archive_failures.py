@@ -155,7 +155,7 @@ def test_a_file_that_vanishes_mid_import(tmp_path: Path, stored: Path,
     assert res.exit_code == 2
     assert f"priffe: {going}: No such file or directory while reading; nothing of it was " \
            "imported" in res.stderr
-    assert "staying.ppn" in res.stdout and "1 file(s) not imported" in res.stdout
+    assert "staying.ppn" in res.stdout and "1 file not imported" in res.stdout
     with sqlite3.connect(stored) as conn:
         sources = {r[0] for r in conn.execute("SELECT DISTINCT source FROM deals")}
     conn.close()

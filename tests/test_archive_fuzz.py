@@ -161,4 +161,4 @@ def test_cli_import_of_damaged_files_never_shows_a_traceback(tmp_path: Path,
         paths.append(str(path))
     res = run("import", *paths, "--db", str(tmp_path / "a.db"))
     assert res.exit_code == 0, res.output
-    assert f"{len(paths)} file(s)" in res.stdout
+    assert f"{len(paths)} file" in res.stdout

@@ -203,7 +203,7 @@ def test_import_of_a_missing_path_imports_the_others(tmp_path: Path) -> None:
     assert res.exit_code == 2
     assert "saknas.ppn: no such file; not imported" in res.stderr
     assert count(db) == len(list(read(a))) + len(list(read(c)))
-    assert "1 file(s) not imported" in res.stdout
+    assert "1 file not imported" in res.stdout
 
 
 def test_a_later_file_extending_a_partie_recomputes_it(tmp_path: Path) -> None:

@@ -65,17 +65,19 @@ def test_score_breakdown_names_its_rules() -> None:
     assert lines["R19–R20"] == "NS makes its first game: +10"
     assert lines["R19–R21"] == "Rubber so far: NS 90 EW 0"
     sv = {line.rule: line.text for line in score_lines(r, WORDS["sv"])}
-    assert sv["R14–R15"] == "NS tar 10 stick (4 över 6): 4 straffstick à 20 = 80"
+    assert sv["R14–R15"] == "NS tar 10 stick (4 över 6): 4 strafftrick à 20 = 80"
+    assert sv["R15–R17"] == "Givens poäng: NS 80 EW 0"
+    assert sv["R17"] == "Honnörer: inga poäng för honnörer"
 
 
 def test_honours_line_per_language_and_variant() -> None:
     [r] = build_replays(list(read(EXAMPLE)))
     assert honours_line(r, WORDS["sv"]) == (
-        "Hedrar (♥Ä K D Kn): N ♥Ä, S ♥K D, V ♥Kn → 0 (R17, honours=hand)")
+        "Honnörer (♥Ä K D Kn): N ♥Ä, S ♥K D, V ♥Kn → 0 (R17, honnörer räknas på en hand)")
     text = EXAMPLE.read_text("utf-8").replace('"Priffe"', '"Priffe;preset=en"')
     [en] = build_replays(list(loads(text)))
     assert honours_line(en, WORDS["en"]) == (
-        "Honours (♥A K Q J): N ♥A, S ♥K Q, W ♥J → NS 20 (R17, honours=side)")
+        "Honours (♥A K Q J): N ♥A, S ♥K Q, W ♥J → NS 20 (R17, honours count for the side)")
 
 
 def test_second_game_follows_the_rubber() -> None:

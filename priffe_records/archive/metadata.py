@@ -20,55 +20,58 @@ from typing import Any
 
 from priffe_records.archive.schema import SCHEMA_VERSION
 from priffe_records.format.atomic import write_text_atomically
+from priffe_records.game.language import Message, msg
 
 METADATA_NAME = "priffe.metadata.json"  # the default archive's (priffe.db)
 VERSION_KEY = "priffe_schema_version"  # marks a file we wrote, and for which schema
 
-_DEAL_COLUMNS = {
-    "event": "Event tag", "site": "Site tag", "date": "Date tag (YYYY.MM.DD)",
-    "rubber": "rubber number within the partie", "board": "deal number within the partie",
-    "contract": "Spela, Noll, Hjärter, Ruter, Tvångsnoll or Passnoll (R8)",
-    "declarer": "seat of the final bidder (R7); empty in forced contracts",
-    "declaring_side": "NS or EW; empty in forced contracts",
-    "made": "1 if the declaring side reached its aim (R14), 0 if not",
-    "scoring_side": "the side that scores tricks (R14)",
-    "scoring_tricks": "n of R14: tricks counted for the scoring side",
-    "penalty_tricks": "penalty tricks (strafftrick) scored by the defenders (R15)",
-    "slam": "small or grand (R16)",
-    "score_ns": "deal score computed by the rules engine", "score_ew": "",
-    "claimed_score_ns": "Score tag as written", "claimed_score_ew": "",
-    "rubber_ns": "running rubber total computed (R19–R23)", "rubber_ew": "",
-    "claimed_rubber_ns": "ScoreRubber tag as written", "claimed_rubber_ew": "",
-    "errors": "error findings of the validator", "status":
-    "clean, warnings, errors, or unreadable (a syntax error: the raw text is kept)",
-    "ppn": "the record's canonical PPN text", "hash": "SHA-256 of ppn: the record's identity",
-    "game": "the game family: Priffe or Preference (Austrian Préférence, PREFERENCE.md)",
-    "pot": "Préférence: the pot after the deal, computed by the partie's books (P12–P13)",
+_DEAL_COLUMNS: dict[str, Message | None] = {
+    "event": msg("Event tag"), "site": msg("Site tag"), "date": msg("Date tag (YYYY.MM.DD)"),
+    "rubber": msg("rubber number within the partie"),
+    "board": msg("deal number within the partie"),
+    "contract": msg("Spela, Noll, Hjärter, Ruter, Tvångsnoll or Passnoll (R8)"),
+    "declarer": msg("seat of the final bidder (R7); empty in forced contracts"),
+    "declaring_side": msg("NS or EW; empty in forced contracts"),
+    "made": msg("1 if the declaring side reached its aim (R14), 0 if not"),
+    "scoring_side": msg("the side that scores tricks (R14)"),
+    "scoring_tricks": msg("n of R14: tricks counted for the scoring side"),
+    "penalty_tricks": msg("penalty tricks (strafftrick) scored by the defenders (R15)"),
+    "slam": msg("small or grand (R16)"),
+    "score_ns": msg("deal score computed by the rules engine"), "score_ew": None,
+    "claimed_score_ns": msg("Score tag as written"), "claimed_score_ew": None,
+    "rubber_ns": msg("running rubber total computed (R19–R23)"), "rubber_ew": None,
+    "claimed_rubber_ns": msg("ScoreRubber tag as written"), "claimed_rubber_ew": None,
+    "errors": msg("error findings of the validator"), "status":
+    msg("clean, warnings, errors, or unreadable (a syntax error: the raw text is kept)"),
+    "ppn": msg("the record's canonical PPN text"),
+    "hash": msg("SHA-256 of ppn: the record's identity"),
+    "game": msg("the game family: Priffe or Preference (Austrian Préférence, PREFERENCE.md)"),
+    "pot": msg("Préférence: the pot after the deal, computed by the partie's books (P12–P13)"),
 }
 
-_QUERIES: dict[str, dict[str, Any]] = {
+_QUERIES: dict[str, dict[str, Any]] = {  # the titles are messages, shown in the language
     "deals_of_player": {
-        "title": "Deals of a player",
+        "title": msg("Deals of a player"),
         "sql": "SELECT d.id, d.date, d.event, d.board, pd.seat, pd.role, d.contract, "
                "d.declarer, d.tricks_ns, d.tricks_ew, d.made, pd.points, d.status "
                "FROM player_deals pd JOIN deals d ON d.id = pd.deal_id "
                "WHERE pd.player = :player COLLATE NOCASE ORDER BY d.id",
     },
     "standings": {
-        "title": "Individual standings (R23/R24)",
+        "title": msg("Individual standings (R23/R24)"),
         "sql": "SELECT * FROM player_standings",
     },
     "player_results": {
-        "title": "Per-player results",
+        "title": msg("Per-player results"),
         "sql": "SELECT * FROM player_results",
     },
     "contract_success": {
-        "title": "Contract success rates",
+        "title": msg("Contract success rates"),
         "sql": "SELECT * FROM contract_success",
     },
-    "slams": {"title": "Slams (R16)", "sql": "SELECT * FROM slams ORDER BY deal_id"},
+    "slams": {"title": msg("Slams (R16)"), "sql": "SELECT * FROM slams ORDER BY deal_id"},
     "records_with_errors": {
-        "title": "Records with errors, and why",
+        "title": msg("Records with errors, and why"),
         "sql": "SELECT d.id, d.source, d.line, d.status, f.rule, f.severity, "
                "priffe_message(f.message_json, f.message) AS message "
                "FROM deals d JOIN findings f ON f.deal_id = d.id "
@@ -77,7 +80,7 @@ _QUERIES: dict[str, dict[str, Any]] = {
     # Datasette's escape_fts makes each word plain text (Anna-Lisa, St. Eriks), as
     # 'priffe query --text' does; an empty box (the form as first opened) finds nothing.
     "search": {
-        "title": "Search events, sites, players and commentary",
+        "title": msg("Search events, sites, players and commentary"),
         "sql": "SELECT d.id, d.date, d.event, d.site, d.players, d.contract, d.commentary "
                "FROM deals d JOIN deals_fts ON deals_fts.rowid = d.id "
                "WHERE deals_fts MATCH coalesce(nullif(escape_fts(:words), ''), '\"\"') "
@@ -87,50 +90,59 @@ _QUERIES: dict[str, dict[str, Any]] = {
 
 
 def metadata(db_path: str | os.PathLike[str]) -> dict[str, Any]:
-    """The metadata document for a database file (its key is the file's stem)."""
+    """The metadata document for a database file (its key is the file's stem), its titles
+    and descriptions in the active language: ``serve`` makes it at each start in the
+    reader's language, ``import`` and ``metadata`` write it in theirs."""
     name = Path(db_path).stem
     return {
         VERSION_KEY: SCHEMA_VERSION,
-        "title": "Priffe archive",
-        "description": "Records of the Swedish card game Priffe, imported from PPN files "
-                       f"by priffe-records (archive schema version {SCHEMA_VERSION}).",
+        "title": str(msg("Priffe archive")),
+        "description": str(msg("Records of the Swedish card game Priffe, imported from PPN "
+                               "files by priffe-records (archive schema version {version}).",
+                               version=SCHEMA_VERSION)),
         "databases": {name: {
             "tables": {
                 "deals": {
                     "label_column": "board",
-                    "description": "One row per record (deal or score-sheet line); "
-                                   "rule findings are in findings.",
+                    "description": str(msg("One row per record (deal or score-sheet line); "
+                                           "rule findings are in findings.")),
                     "facets": ["game", "contract", "status", "event", "declaring_side", "slam"],
                     "sortable_columns": ["date", "event", "board", "contract", "errors",
                                          "score_ns", "score_ew"],
                     "fts_table": "deals_fts", "fts_pk": "id",
-                    "columns": {k: v for k, v in _DEAL_COLUMNS.items() if v},
+                    "columns": {k: str(v) for k, v in _DEAL_COLUMNS.items() if v},
                 },
                 "parties": {"label_column": "event",
-                            "description": "A partie: consecutive records with the same "
-                                           "Event, Site and Date, known by those, the players "
-                                           "and the hands of its first deal (identity), "
-                                           "whatever file it came from.",
+                            "description": str(msg(
+                                "A partie: consecutive records with the same Event, Site and "
+                                "Date, known by those, the players and the hands of its first "
+                                "deal (identity), whatever file it came from.")),
                             "facets": ["site", "source"]},
-                "partie_sources": {"description": "Each import that stored deals of a "
-                                                  "partie: the file as named, and when.",
+                "partie_sources": {"description": str(msg(
+                                       "Each import that stored deals of a partie: the file "
+                                       "as named, and when.")),
                                    "facets": ["source"]},
-                "players": {"label_column": "name", "description": "One row per name."},
+                "players": {"label_column": "name",
+                            "description": str(msg("One row per name."))},
                 "rubbers": {"label_column": "number", "facets": ["winner", "complete"]},
                 "seats": {"facets": ["seat", "side"],
-                          "columns": {"balance_change": "Préférence: the seat's change of "
-                                      "balance in this deal, antes included (P12–P14)"}},
-                "preference_standings": {"description": "Préférence: each player's balance "
-                                         "summed over every partie (antes included)."},
+                          "columns": {"balance_change": str(msg(
+                              "Préférence: the seat's change of balance in this deal, antes "
+                              "included (P12–P14)"))}},
+                "preference_standings": {"description": str(msg(
+                    "Préférence: each player's balance summed over every partie (antes "
+                    "included)."))},
                 "calls": {"facets": ["call", "seat"]},
                 "tricks": {"facets": ["leader", "winner"]},
-                "findings": {"description": "What the validator said about each record.",
+                "findings": {"description": str(msg("What the validator said about each "
+                                                    "record.")),
                              "facets": ["rule", "severity"]},
-                "settlements": {"description": "Individual settlement per seat of each "
-                                               "finished rubber (R23)."},
+                "settlements": {"description": str(msg(
+                    "Individual settlement per seat of each finished rubber (R23)."))},
                 "raw_texts": {"hidden": True},  # the importer's cache (schema v7)
             },
-            "queries": _QUERIES,
+            "queries": {name: {k: str(v) for k, v in q.items()}
+                        for name, q in _QUERIES.items()},
         }},
     }
 

@@ -308,18 +308,20 @@ def _cursor_rows(cur: sqlite3.Cursor) -> Iterator[tuple[Any, ...]]:
 class Table:
     """A titled result table, for the CLI to show or print as JSON.
 
-    The title is shown in the reader's language; JSON and CSV key it in English
-    (``title.render("en")``), as their column names are, so scripts read one spelling."""
+    The title is shown in the reader's language; JSON and CSV name the table by its
+    ``key``, a word like their column names (``contract_success``), so scripts read one
+    spelling in every language."""
 
+    key: str
     title: Message
     columns: tuple[str, ...]
     rows: tuple[tuple[Any, ...], ...]
 
 
-def _table(db: sqlite_utils.Database, title: Message, sql: str,
+def _table(db: sqlite_utils.Database, key: str, title: Message, sql: str,
            params: Sequence[Any] = ()) -> Table:
     cur = db.execute(sql, list(params))
-    return Table(title, tuple(d[0] for d in cur.description), tuple(cur.fetchall()))
+    return Table(key, title, tuple(d[0] for d in cur.description), tuple(cur.fetchall()))
 
 
 # Who declared a deal: the view's declarer role, and in Préférence (no sides, so the view
@@ -345,14 +347,14 @@ def stats(db: sqlite_utils.Database, player: str | None = None) -> list[Table]:
     only = f" WHERE player_id IN ({_PLAYER_IDS})" if player else ""
     params = [player.casefold()] if player else []
     tables = [
-        _table(db, msg("Standings (individual settlements, R23/R24)"),
+        _table(db, "standings", msg("Standings (individual settlements, R23/R24)"),
                f"SELECT player, rubbers, settlement FROM player_standings{only}", params),
-        _table(db, msg("Players"), "SELECT player, deals, x.declared, x.made, "
+        _table(db, "players", msg("Players"), "SELECT player, deals, x.declared, x.made, "
                "penalty_suffered, penalty_inflicted, slams, points, settlement "
                f"FROM player_results JOIN (SELECT player_id, sum({_DECLARED}) AS declared, "
                f"sum({_DECLARED} AND made = 1) AS made FROM player_deals GROUP BY player_id) x "
                f"USING (player_id){only} ORDER BY settlement DESC, player", params),
-        _table(db, msg("Contracts declared, by player"),
+        _table(db, "contracts_declared", msg("Contracts declared, by player"),
                "SELECT player, contract, count(*) AS declared, sum(made = 1) AS made, "
                f"sum(made = 0) AS defeated FROM player_deals WHERE {_DECLARED}"
                + (f" AND player_id IN ({_PLAYER_IDS})" if player else "")
@@ -360,15 +362,17 @@ def stats(db: sqlite_utils.Database, player: str | None = None) -> list[Table]:
     ]
     if player:
         tables.append(_table(
-            db, msg("Contracts played, by kind"),
+            db, "contracts_played", msg("Contracts played, by kind"),
             f"SELECT contract, count(*) AS deals, sum({_DECLARED}) AS declared, "
             "sum(role = 'partner') AS partner, sum(role = 'defender') AS defended, "
             "sum(slam IS NOT NULL) AS slams FROM player_deals "
             f"WHERE player_id IN ({_PLAYER_IDS}) "
             "GROUP BY contract ORDER BY deals DESC", params))
     else:
-        tables.append(_table(db, msg("Contract success rates"), _CONTRACT_SUCCESS))
-    pref = _table(db, msg("Préférence standings (balances, antes included, P13/P14)"),
+        tables.append(_table(db, "contract_success", msg("Contract success rates"),
+                             _CONTRACT_SUCCESS))
+    pref = _table(db, "preference_standings",
+                  msg("Préférence standings (balances, antes included, P13/P14)"),
                   f"SELECT player, parties, deals, balance FROM preference_standings{only}",
                   params)
     if pref.rows:

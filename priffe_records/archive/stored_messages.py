@@ -138,7 +138,9 @@ def _words() -> dict[str, Message]:
     # context is a heading or a label, so it only counts when nothing else has the text.
     for context, ident, _plural, template, _form in sorted(
             _entries(), key=lambda e: e[0] is not None):
-        if "{" not in template:
+        # Préférence's bid names share their Swedish with Priffe's file words (Ruter), which
+        # a message keeps as text: such a word is never read back as a Préférence bid.
+        if "{" not in template and context != "préférence bid":
             out.setdefault(template, Message(ident, context=context))
     return out
 

@@ -216,25 +216,31 @@ def import_command(paths: tuple[str, ...], db_path: str, timeout: float,
     t = totals
     if quiet:
         sys.exit(EXIT_UNUSABLE if failed + missing else EXIT_OK)
-    click.echo(str(msg("{files} file(s), {records} records: {new} new, ", files=len(files) - failed,
-                       records=t["records"], new=t["new"]))
-               + (str(msg("{n} updated, ", n=t["updated"])) if t["updated"] else "")
-               + str(msg("{duplicates} duplicates, {errors} with errors",
-                         duplicates=t["duplicates"], errors=t["with_errors"]))
-               + (str(msg(" ({n} unreadable)", n=t["unreadable"])) if t["unreadable"] else "")
-               + (str(msg(", {n} rejected", n=t["rejected"])) if t["rejected"] else "")
-               + (str(msg("; {n} file(s) not imported", n=failed + missing))
-                  if failed + missing else ""))
+    click.echo(str(msg_n("{n} file", "{n} files", len(files) - failed)) + ", "
+               + _counts(t["records"], t["new"], t["updated"], t["duplicates"],
+                         t["with_errors"], t["rejected"])
+               + (str(msg_n(" ({n} unreadable)", " ({n} unreadable)", t["unreadable"]))
+                  if t["unreadable"] else "")
+               + (str(msg_n("; {n} file not imported", "; {n} files not imported",
+                            failed + missing)) if failed + missing else ""))
     sys.exit(EXIT_UNUSABLE if failed + missing else EXIT_OK)
 
 
 def _summary_line(s: FileSummary) -> str:
-    return (f"{s.source}: " + str(msg("{records} records: {new} new, ", records=s.records,
-                                      new=s.new))
-            + (str(msg("{n} updated, ", n=s.updated)) if s.updated else "")
-            + str(msg("{duplicates} duplicates, {errors} with errors", duplicates=s.duplicates,
-                      errors=s.with_errors))
-            + (str(msg(", {n} rejected", n=s.rejected)) if s.rejected else ""))
+    return f"{s.source}: " + _counts(s.records, s.new, s.updated, s.duplicates, s.with_errors,
+                                     s.rejected)
+
+
+def _counts(records: int, new: int, updated: int, duplicates: int, errors: int,
+            rejected: int) -> str:
+    """``3 records: 1 new, 2 duplicates, 0 with errors``, each count agreeing with its noun
+    (``1 post: 1 ny``), as an import prints it per file and in total."""
+    return (str(msg_n("{n} record", "{n} records", records)) + ": "
+            + str(msg_n("{n} new", "{n} new", new)) + ", "
+            + (str(msg_n("{n} updated", "{n} updated", updated)) + ", " if updated else "")
+            + str(msg_n("{n} duplicate", "{n} duplicates", duplicates)) + ", "
+            + str(msg_n("{n} with errors", "{n} with errors", errors))
+            + (str(msg_n(", {n} rejected", ", {n} rejected", rejected)) if rejected else ""))
 
 
 class _Progress:
@@ -323,7 +329,7 @@ def query_command(db_path: str, timeout: float, out: Output, output: str | None,
                                        else FULL_COLUMNS, limit=limit)
             n = emit(columns, rows, out)
         if out.style == "table" or (out.style == "ppn" and output not in (None, "-")):
-            click.echo(str(msg("{n} deal(s)", n=n)), err=True)
+            click.echo(str(msg_n("{n} deal", "{n} deals", n)), err=True)
 
 
 @click.command("sql")
@@ -369,8 +375,9 @@ def export_command(db_path: str, timeout: float, output: str, **kw: Any) -> None
     with archive_errors(db_path):
         db = _open_readonly(db_path, timeout)
         n = export(db, filters, sys.stdout if output == "-" else output)
-        click.echo(str(msg("{n} record(s) written", n=n) if output == "-" else
-                       msg("{n} record(s) written to {file}", n=n, file=output)), err=True)
+        click.echo(str(msg_n("{n} record written", "{n} records written", n) if output == "-"
+                       else msg_n("{n} record written to {file}", "{n} records written to {file}",
+                                  n, file=output)), err=True)
 
 
 @click.command("stats")
@@ -380,24 +387,24 @@ def export_command(db_path: str, timeout: float, output: str, **kw: Any) -> None
 def stats_command(db_path: str, timeout: float, player: str | None, out: Output) -> None:
     """Standings (R23/R24 settlements), per-player results and contract success rates.
 
-    --json gives one object keyed by table title; --nl one object per row
-    with its table's title; --csv and --tsv a '# title' line before each table.
+    --json gives one object keyed by table (standings, players,
+    contracts_declared, contract_success, …); --nl one object per row with its
+    table's key; --csv and --tsv a '# key' line before each table.
     """
     with archive_errors(db_path):
         db = _open_readonly(db_path, timeout)
         tables = stats(db, player)
         if out.style == "json":
-            doc = {t.title.render("en"): [dict(zip(t.columns, r, strict=True)) for r in t.rows]
+            doc = {t.key: [dict(zip(t.columns, r, strict=True)) for r in t.rows]
                    for t in tables}
             click.echo(json.dumps(doc, ensure_ascii=False, indent=2, default=json_value))
             return
         for t in tables:
             if out.style == "nl":
-                title = t.title.render("en")
-                emit(["table", *t.columns], ([title, *r] for r in t.rows), out)
+                emit(["table", *t.columns], ([t.key, *r] for r in t.rows), out)
                 continue
             if out.style in ("csv", "tsv"):
-                click.echo(f"# {t.title.render('en')}")
+                click.echo(f"# {t.key}")
             emit(t.columns, t.rows, out, title=t.title)
 
 

@@ -21,7 +21,14 @@ from typing import IO, Any
 
 import click
 
-from priffe_records.game.language import DEFAULT_LANGUAGE, Message, catalog, language, msg_p
+from priffe_records.game.language import (
+    DEFAULT_LANGUAGE,
+    Message,
+    catalog,
+    language,
+    msg,
+    msg_p,
+)
 
 # Modules of click that bind `_` / `ngettext` at import (Windows-only _winconsole left out).
 _MODULES = ("core", "decorators", "exceptions", "formatting", "parser", "shell_completion",
@@ -114,6 +121,8 @@ METAVARS: dict[str, Message] = {
     "PATH": msg_p("metavar", "PATH"), "DIRECTORY": msg_p("metavar", "DIRECTORY"),
     "N": msg_p("metavar", "N"), "R": msg_p("metavar", "R"), "DB": msg_p("metavar", "DB"),
 }
+# Words click translates as _(variable), which no extractor sees: "[required]" in --help.
+COMPUTED_WORDS: tuple[Message, ...] = (msg("required"),)
 # What click calls a number in "'x' is not a valid integer."
 NUMBER_TYPES: dict[str, Message] = {
     "integer": msg_p("number type", "integer"), "integer range": msg_p("number type", "integer"),

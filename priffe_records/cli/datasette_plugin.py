@@ -32,7 +32,7 @@ from priffe_records.cli.replay import Unreadable, records_of_deal, replays_of, s
 from priffe_records.cli.sheet_page import printable_page, sheet_parts
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record
-from priffe_records.game.language import language, msg
+from priffe_records.game.language import language, msg, msg_p
 from priffe_records.replay.html import render_page
 from priffe_records.replay.wording import words
 from priffe_records.rules.preference.sheet import score_preference
@@ -53,7 +53,7 @@ async def _rows(datasette: Any, request: Any,
     try:
         db = datasette.get_database(name)
     except KeyError:
-        return _not_found(f"no database {name}")
+        return _not_found(str(msg("no database {name}", name=name)))
     try:
         rows = await db.execute_fn(lambda conn: read(sqlite_utils.Database(conn), ident))
     except QueryError as e:
@@ -131,7 +131,7 @@ async def sheet_page(datasette: Any, request: Any) -> Response:
         return found
     name, partie_id, rows = found
     if not rows:
-        return _not_found(f"{name}: no partie with id {partie_id}")
+        return _not_found(str(msg("{name}: no partie with id {id}", name=name, id=partie_id)))
     records = [rec for stored in rows for rec in stored_records(stored, name)]
     if request.args.get("print"):
         return Response.html(sheet_html(records))
@@ -185,9 +185,11 @@ def render_cell(row: Any, value: Any, column: str, table: str | None, database: 
         return Markup("{}").format(stored_messages.shown(data, value)) if data else None
     if table == "deals" and column == "ppn" and ident is not None:
         href = datasette.urls.path(f"/{database}/deals/{int(ident)}/replay")
-        return Markup('<a href="{}">replay ▶</a><details><summary>PPN</summary>'
-                      "<pre>{}</pre></details>").format(href, value or "")
+        return Markup('<a href="{}">{} ▶</a><details><summary>PPN</summary>'
+                      "<pre>{}</pre></details>").format(href, msg_p("link", "replay").render(),
+                                                        value or "")
     if table == "parties" and column == "event" and ident is not None:
         href = datasette.urls.path(f"/{database}/parties/{int(ident)}/sheet")
-        return Markup('{} · <a href="{}">score sheet</a>').format(value or "", href)
+        return Markup('{} · <a href="{}">{}</a>').format(value or "", href,
+                                                         msg_p("link", "score sheet").render())
     return None

@@ -24,7 +24,9 @@ import tabulate
 from rich.console import Console
 from rich.table import Table
 
-from priffe_records.game.language import Message, msg, msg_p
+from priffe_records.game.language import Message, msg, msg_p, number, percent
+from priffe_records.game.preference import Bid
+from priffe_records.game.words import bid_name
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -79,6 +81,8 @@ CELL_LABELS: dict[tuple[str, str], Message] = {
     ("severity", "error"): msg_p("severity", "error"),
     ("severity", "warning"): msg_p("severity", "warning"),
     ("severity", "unverifiable"): msg_p("severity", "unverifiable"),
+    # Préférence contracts are stored as the file's words (HandClubs); Priffe's are Swedish.
+    **{("contract", bid.value): bid_name(bid) for bid in Bid},
 }
 
 
@@ -186,6 +190,8 @@ def json_objects(output: Output) -> Iterator[Callable[[object], None]]:
 def _cell(v: object, column: str = "", labels: bool = False) -> str:
     if v is None:
         return ""
+    if labels and isinstance(v, float):  # a table speaks the reader's language: 62,5 %
+        return percent(v) if column.endswith("_pct") else number(v)
     label = CELL_LABELS.get((column, v)) if labels and isinstance(v, str) else None
     return str(v) if label is None else label.render()
 

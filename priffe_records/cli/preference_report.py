@@ -9,6 +9,7 @@ from rich.table import Table
 
 from priffe_records.game.cards import Seat
 from priffe_records.game.language import msg, msg_p
+from priffe_records.game.words import bid_name
 from priffe_records.rules.preference.sheet import PrefRow, PrefSheet
 from priffe_records.rules.preference.table import PLAYERS
 
@@ -33,8 +34,8 @@ def _cells(r: PrefRow) -> list[str]:
     if r.gave_up:
         out += str(msg(" (gave up)"))
     return [r.board or str(r.record), r.dealer.value if r.dealer else "",
-            r.declarer.value if r.declarer else "", r.bid.value if r.bid else "",
-            r.contract.value if r.contract else "?", out,
+            r.declarer.value if r.declarer else "", bid_name(r.bid).render() if r.bid else "",
+            bid_name(r.contract).render() if r.contract else "?", out,
             _seats(r.tricks, signed=False) if r.tricks is not None else
             (str(msg("no play")) if r.gave_up or len(r.dropouts) == 2 else "?"),
             str(r.ante) if r.ante else "", _seats(r.score),

@@ -23,8 +23,8 @@ from priffe_records.cli.common import EXIT_UNUSABLE, UserError, user_errors
 from priffe_records.game.language import msg, os_reason
 
 HOST = "127.0.0.1"
-INSTALL_HINT = ("priffe serve needs Datasette, an optional extra: "
-                "pip install 'priffe-records[serve]'")
+INSTALL_HINT = msg("priffe serve needs Datasette, an optional extra: "
+                   "pip install 'priffe-records[serve]'")
 
 
 def _datasette() -> tuple[ModuleType, ModuleType]:

@@ -2,8 +2,8 @@
 
 Used by developers (``python -m priffe_records.game.catalogs update``), by the
 tests and by the package build (``setup.py`` loads this file by path, so it
-imports nothing of the package). Babel is a build and test requirement, not a
-runtime one: the running program only reads the compiled ``.mo`` files.
+imports nothing of the package). The running program reads the compiled ``.mo`` files;
+it needs Babel only for numbers (:func:`~priffe_records.game.language.number`).
 """
 
 from __future__ import annotations

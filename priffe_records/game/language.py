@@ -75,7 +75,7 @@ class Message:
             return text
         values = {k: render(v, lang) for k, v in self.params.items()}
         if self.plural is not None:
-            values.setdefault("n", str(self.n))
+            values.setdefault("n", number(self.n if self.n is not None else 1, lang))
         return text.format(**values)
 
     def __str__(self) -> str:
@@ -149,6 +149,45 @@ def reason(error: BaseException) -> Message | str:
 def translate(text: str, lang: str | None = None) -> str:
     """A plain marked string (:func:`N_`) in ``lang``."""
     return catalog(lang or _current.get()).gettext(text)
+
+
+# ------------------------------------------------------------------ numbers
+
+
+def number(value: float, lang: str | None = None, decimals: int | None = None) -> str:
+    """A count or a measure as the reader writes it (Babel's rules for the language):
+    ``1 234`` and ``2,5`` in Swedish, ``1,234`` and ``2.5`` in English; ``decimals`` fixes
+    how many digits follow the decimal sign.
+
+    >>> number(2.5, "sv"), number(1234, "en"), number(100, "sv", decimals=1)
+    ('2,5', '1,234', '100,0')
+    """
+    from babel.numbers import format_decimal  # only when a number is shown: import cost
+
+    pattern = None if decimals is None else "#,##0" + ("." + "0" * decimals if decimals else "")
+    return format_decimal(value, format=pattern, locale=_babel_locale(lang),
+                          decimal_quantization=decimals is not None)
+
+
+def percent(value: float, lang: str | None = None, decimals: int = 1) -> str:
+    """A percentage given as 0–100, in the language's own pattern: ``100,0 %`` in Swedish
+    (a no-break space before the sign), ``100.0%`` in English.
+
+    >>> percent(100, "sv").replace("\xa0", " "), percent(62.5, "en")
+    ('100,0 %', '62.5%')
+    """
+    from babel import Locale
+    from babel.numbers import format_percent
+
+    locale = Locale.parse(_babel_locale(lang))
+    pattern = locale.percent_formats[None].pattern
+    if decimals:
+        pattern = pattern.replace("0", "0." + "0" * decimals, 1)
+    return format_percent(value / 100, format=pattern, locale=locale)
+
+
+def _babel_locale(lang: str | None) -> str:
+    return {"sv": "sv_SE", "en": "en_GB"}[_checked(lang or _current.get())]
 
 
 # ------------------------------------------------------------------ the active language

@@ -23,6 +23,7 @@ from collections.abc import Mapping
 
 from priffe_records.game.cards import Card, Rank, Seat, Suit
 from priffe_records.game.language import Message, msg, msg_p
+from priffe_records.game.preference import Bid
 
 _SEAT_NAMES = {Seat.N: msg("North"), Seat.E: msg("East"), Seat.S: msg("South"),
                Seat.W: msg("West")}
@@ -31,6 +32,23 @@ _SUIT_NAMES = {Suit.S: msg("spades"), Suit.H: msg("hearts"), Suit.D: msg("diamon
 # Only the honours differ: Swedish players write Ä K D Kn.
 _RANK_NAMES = {Rank.ACE: msg_p("rank", "A"), Rank.KING: msg_p("rank", "K"),
                Rank.QUEEN: msg_p("rank", "Q"), Rank.JACK: msg_p("rank", "J")}
+
+# Préférence's words; English shows the file's own word, Swedish the players' (P3).
+_BID_NAMES = {
+    Bid.PASS: msg_p("préférence bid", "Pass"), Bid.CLUBS: msg_p("préférence bid", "Clubs"),
+    Bid.SPADES: msg_p("préférence bid", "Spades"),
+    Bid.DIAMONDS: msg_p("préférence bid", "Diamonds"),
+    Bid.HEARTS: msg_p("préférence bid", "Hearts"),
+    Bid.HAND_CLUBS: msg_p("préférence bid", "HandClubs"),
+    Bid.HAND_SPADES: msg_p("préférence bid", "HandSpades"),
+    Bid.HAND_DIAMONDS: msg_p("préférence bid", "HandDiamonds"),
+    Bid.PREFERENCE: msg_p("préférence bid", "Preference"),
+}
+
+
+def bid_name(bid: Bid) -> Message:
+    """``HandClubs`` in English (the file's word), ``Handklöver`` in Swedish."""
+    return _BID_NAMES[bid]
 
 
 def seat_name(seat: Seat) -> Message:

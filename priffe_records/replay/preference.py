@@ -26,6 +26,7 @@ from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record
 from priffe_records.game.cards import SUITS, Card, Seat
 from priffe_records.game.language import Message, msg, msg_p
+from priffe_records.game.words import bid_name
 from priffe_records.replay.wording import Words, check_line, where
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.partie import parties
@@ -150,7 +151,7 @@ def roles(r: PrefReplay, w: Words) -> str:
 
 def contract_text(r: PrefReplay, w: Words) -> str:
     o = r.outcome
-    parts = [f"{w.contract}: {o.contract.value if o.contract else '?'}"]
+    parts = [f"{w.contract}: {bid_name(o.contract).render(w.lang) if o.contract else '?'}"]
     if o.discard:
         parts.append(_t(w, "discard") + " " + " ".join(w.card(c) for c in o.discard))
     out = [s for s in o.dropouts if s is not o.declarer]
@@ -165,7 +166,7 @@ def auction_text(r: PrefReplay, w: Words) -> str:
     a = r.outcome.auction
     if a is None:
         return "—"
-    return " · ".join(f"{c.seat.value} {c.bid.value if c.bid else '?'}" +
+    return " · ".join(f"{c.seat.value} {bid_name(c.bid).render(w.lang) if c.bid else '?'}" +
                       (f" ({_t(w, 'hold')})" if c.hold else "") for c in a.calls)
 
 

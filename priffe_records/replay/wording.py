@@ -14,15 +14,17 @@ a score-sheet record without hands or play: nothing to replay
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 
 from priffe_records.format.values import is_unspecified
 from priffe_records.game.calls import Call, Contract
 from priffe_records.game.cards import SUITS, Card, Rank, Seat, Side, sorted_cards
 from priffe_records.game.evaluation import show_hs
-from priffe_records.game.language import render
+from priffe_records.game.language import LANGUAGES, Message, msg_p, render
+from priffe_records.game.words import rank_name, seat_name
 from priffe_records.replay.model import CallView, DealReplay, ScoreLine
 from priffe_records.rules.findings import Finding, Severity
 from priffe_records.rules.priffe.scoring import SidePoints
@@ -65,13 +67,15 @@ class Words:
     unknown: str
     take: str
     tricks_word: str
+    odd_tricks_word: str
     over: str
     under: str
     penalty_tricks_word: str
     each: str
     small_slam: str
     grand_slam: str
-    penalty_slam: str
+    penalty_small_slam: str
+    penalty_grand_slam: str
     no_slam: str
     honours_none: str
     game_points: str
@@ -120,58 +124,92 @@ class Words:
         return contract.word(self.lang)
 
 
-_SV_RANKS = {Rank.ACE: "Ä", Rank.QUEEN: "D", Rank.JACK: "Kn", Rank.TEN: "10"}
-_EN_RANKS = {Rank.TEN: "10"}
+def _labels() -> dict[str, Message]:
+    """Every label's English text, looked up in the catalogue (context ``replay``) like any
+    other message: the Swedish words live in the ``.po`` file, checked against the glossary."""
+    return {
+        "board": msg_p("replay", "Board"), "rubber": msg_p("replay", "Rubber"),
+        "dealer": msg_p("replay", "Dealer"), "forehand": msg_p("replay", "Forehand"),
+        "declarer": msg_p("replay", "declarer"), "contract": msg_p("replay", "Contract"),
+        "trumps": msg_p("replay", "trumps"), "no_trumps": msg_p("replay", "no trumps"),
+        "auction": msg_p("replay", "Auction"), "honours": msg_p("replay", "Honours"),
+        "hs": msg_p("replay", "hs"), "trick": msg_p("replay", "Trick"),
+        "lead": msg_p("replay", "Lead"), "cards": msg_p("replay", "Cards in the order played"),
+        "winner": msg_p("replay", "Won by"), "play": msg_p("replay", "The play"),
+        "score": msg_p("replay", "Score"), "checks": msg_p("replay", "Checks"),
+        "stopped": msg_p("replay", "The replay stops here, at an illegal move"),
+        "claim": msg_p("replay", "The remaining tricks are claimed (*)"),
+        "unknown": msg_p("replay", "unknown"),
+        "nothing": msg_p("replay",
+                         "a score-sheet record without hands or play: nothing to replay"),
+        "cannot": msg_p("replay", "cannot be replayed"), "take": msg_p("replay", "take"),
+        "tricks_word": msg_p("replay", "tricks"), "odd_tricks_word": msg_p("replay", "odd tricks"),
+        "over": msg_p("replay", "over"), "under": msg_p("replay", "under"),
+        "penalty_tricks_word": msg_p("replay", "penalty tricks"), "each": msg_p("replay", "×"),
+        "small_slam": msg_p("replay", "small slam"), "grand_slam": msg_p("replay", "grand slam"),
+        "penalty_small_slam": msg_p("replay", "small penalty slam"),
+        "penalty_grand_slam": msg_p("replay", "grand penalty slam"),
+        "no_slam": msg_p("replay", "no slam"), "honours_none": msg_p("replay", "no honour points"),
+        "game_points": msg_p("replay", "toward game"),
+        "first_game": msg_p("replay", "makes its first game"),
+        "second_game": msg_p("replay", "makes its second game"),
+        "no_game": msg_p("replay", "no game"),
+        "forfeit": msg_p("replay", "forfeits its points toward that game"),
+        "deal_total": msg_p("replay", "Deal score"),
+        "rubber_total": msg_p("replay", "Rubber so far"),
+        "by": msg_p("replay", "by"),
+        "step_help": msg_p("replay", "Enter/space/→ next · ← or b back · q quit"),
+        "previous": msg_p("replay", "Previous"), "next": msg_p("replay", "Next"),
+        "deal_word": msg_p("replay", "Deal"), "cards_left": msg_p("replay", "cards left"),
+    }
 
-WORDS: dict[str, Words] = {
-    "sv": Words(
-        "sv", ("Nord", "Öst", "Syd", "Väst"), ("N", "Ö", "S", "V"), _SV_RANKS,
-        board="Giv", rubber="Robbert", dealer="Given", forehand="Förhand",
-        declarer="spelförare", contract="Kontrakt", trumps="trumf", no_trumps="ingen trumf",
-        auction="Budgivning", honours="Hedrar", hs="hs", trick="Stick", lead="Utspel",
-        cards="Kort i spelordning", winner="Tar", play="Spelet", score="Poäng",
-        checks="Kontroll", stopped="Uppspelningen stannar här, vid ett otillåtet drag",
-        claim="Resten av sticken tas i anspråk (*)", unknown="okänd",
-        nothing="ett protokoll utan händer eller spel: inget att spela upp",
-        cannot="kan inte spelas upp",
-        take="tar", tricks_word="stick", over="över", under="under",
-        penalty_tricks_word="straffstick", each="à",
-        small_slam="lillslam", grand_slam="storslam", penalty_slam="straff", no_slam="ingen slam",
-        honours_none="inga poäng för hedrar", game_points="mot utgång",
-        first_game="gör första utgången", second_game="gör andra utgången",
-        no_game="ingen utgång", forfeit="förlorar sina poäng mot utgången",
-        deal_total="Givets poäng", rubber_total="Robbert hittills", by="av",
-        step_help="Enter/mellanslag/→ nästa · ← eller b tillbaka · q avsluta",
-        previous="Föregående", next="Nästa", deal_word="Giv", cards_left="kort kvar"),
-    "en": Words(
-        "en", ("North", "East", "South", "West"), ("N", "E", "S", "W"), _EN_RANKS,
-        board="Board", rubber="Rubber", dealer="Dealer", forehand="Forehand",
-        declarer="declarer", contract="Contract", trumps="trumps", no_trumps="no trumps",
-        auction="Auction", honours="Honours", hs="hs", trick="Trick", lead="Lead",
-        cards="Cards in the order played", winner="Won by", play="The play", score="Score",
-        checks="Checks", stopped="The replay stops here, at an illegal move",
-        claim="The remaining tricks are claimed (*)", unknown="unknown",
-        nothing="a score-sheet record without hands or play: nothing to replay",
-        cannot="cannot be replayed",
-        take="take", tricks_word="tricks", over="over", under="under",
-        penalty_tricks_word="penalty tricks", each="×",
-        small_slam="small slam", grand_slam="grand slam", penalty_slam="penalty",
-        no_slam="no slam", honours_none="no honour points", game_points="toward game",
-        first_game="makes its first game", second_game="makes its second game",
-        no_game="no game", forfeit="forfeits its points toward that game",
-        deal_total="Deal score", rubber_total="Rubber so far", by="by",
-        step_help="Enter/space/→ next · ← or b back · q quit",
-        previous="Previous", next="Next", deal_word="Deal", cards_left="cards left"),
+
+# How the honours count (the Scoring tag's honours=hand|side, R17), said in words.
+_HONOURS_VARIANTS: dict[str, Message] = {
+    "hand": msg_p("replay", "honours count in one hand"),
+    "side": msg_p("replay", "honours count for the side"),
 }
 
+_SHORT_SEATS = (msg_p("seat letter", "N"), msg_p("seat letter", "E"),
+                msg_p("seat letter", "S"), msg_p("seat letter", "W"))
 
+
+@cache
 def words(lang: str) -> Words:
-    """The labels for ``sv`` or ``en``; anything else is a caller's mistake."""
-    try:
-        return WORDS[lang]
-    except KeyError:
-        raise ValueError(f"language {lang!r} is not available (use sv or en)") from None
+    """The labels for ``sv`` or ``en`` from the catalogue; anything else is a caller's
+    mistake."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"language {lang!r} is not available (use sv or en)")
+    ranks = {r: rank_name(r).render(lang) for r in Rank}
+    return Words(lang, _four(tuple(seat_name(s).render(lang) for s in _SEATS)),
+                 _four(tuple(m.render(lang) for m in _SHORT_SEATS)), ranks,
+                 **{k: m.render(lang) for k, m in _labels().items()})
 
+
+def _four(names: tuple[str, ...]) -> tuple[str, str, str, str]:
+    north, east, south, west = names
+    return north, east, south, west
+
+
+_SEATS = sorted(Seat, key=lambda s: s.index)
+
+
+class _ByLanguage(Mapping[str, Words]):
+    """``WORDS["sv"]``: the labels of a language, built from the catalogue when first asked."""
+
+    def __getitem__(self, lang: str) -> Words:
+        if lang not in LANGUAGES:
+            raise KeyError(lang)
+        return words(lang)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(LANGUAGES)
+
+    def __len__(self) -> int:
+        return len(LANGUAGES)
+
+
+WORDS: Mapping[str, Words] = _ByLanguage()
 
 
 # ------------------------------------------------------------------ wording
@@ -234,7 +272,9 @@ def honours_line(r: DealReplay, w: Words) -> str | None:
                  for s, cs in sorted(by_seat.items(), key=lambda kv: kv[0].index)]
     points = _points(h.points) if h.points is not None else "?"
     where = f": {', '.join(parts)}" if parts else ""
-    return f"{w.honours} ({names}){where} → {points} (R17, honours={h.variant.value})"
+    counted = _HONOURS_VARIANTS.get(h.variant.value)
+    how = counted.render(w.lang) if counted is not None else f"honours={h.variant.value}"
+    return f"{w.honours} ({names}){where} → {points} (R17, {how})"
 
 
 def _points(p: SidePoints) -> str:
@@ -254,16 +294,17 @@ def score_lines(r: DealReplay, w: Words) -> list[ScoreLine]:
         return []
     side = ds.scoring_side.value
     took = r.result[ds.scoring_side] if r.result is not None else None
-    word = w.penalty_tricks_word if ds.penalty else w.tricks_word
+    word = w.penalty_tricks_word if ds.penalty else w.odd_tricks_word
     per = 20 if ds.penalty else 10
     base = f"{ds.n} {w.over} 6" if ds.contract.kind == "positive" else f"{ds.n} {w.under} 7"
     lines = [ScoreLine("R14–R15", f"{side} {w.take} {took} {w.tricks_word} ({base}): {ds.n} "
                        f"{word} {w.each} {per} = {ds.trick_points}",
                        SidePoints.one(ds.scoring_side, ds.trick_points))]
     if ds.slam:
-        name = w.grand_slam if ds.n == 7 else w.small_slam
         if ds.penalty:
-            name = f"{w.penalty_slam} {name}" if w.lang == "en" else f"{w.penalty_slam}{name}"
+            name = w.penalty_grand_slam if ds.n == 7 else w.penalty_small_slam
+        else:
+            name = w.grand_slam if ds.n == 7 else w.small_slam
         lines.append(ScoreLine("R16", f"{side} {name} +{ds.slam}",
                                SidePoints.one(ds.scoring_side, ds.slam)))
     else:
