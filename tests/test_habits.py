@@ -260,3 +260,44 @@ def test_a_missing_file_gives_its_error_and_no_summary() -> None:
     result = invoke("validate", "finns-inte.ppn")
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.strip() == "priffe: finns-inte.ppn: no such file"
+
+
+# ---------------------------------------------------- players' names over a partie
+
+DEAL = ('[Event "Klubb"]\n[Date "2026.03.01"]\n[Rubber "1"]\n[Board "{board}"]\n'
+        '[North "{north}"]\n[East "Bo"]\n[South "Cia"]\n[West "{west}"]\n[Dealer "{dealer}"]\n'
+        '[Declarer "N"]\n[Contract "Spela"]\n[Result "NS 8 EW 5"]\n[Honours "NS 0 EW 0"]\n')
+
+
+def partie(*names: tuple[str, str]) -> list[pr.Record]:
+    text = "\n".join(DEAL.format(board=i + 1, north=north, west=west, dealer="NESW"[i % 4])
+                     for i, (north, west) in enumerate(names))
+    return list(loads(text))
+
+
+def r24(records: list[pr.Record]) -> list[tuple[int | None, str]]:
+    return [(f.location.line if f.location else None, f.message)
+            for f in pr.validate(records) if f.rule == "R24"]
+
+
+@pytest.mark.parametrize("slip", ["David Ohrnstrom", "david öhrnström", "David", "David Öhrnstöm"])
+def test_R24_a_near_miss_name_is_one_warning_at_its_place(slip: str) -> None:
+    records = partie(("David Öhrnström", "Dan"), (slip, "Dan"), (slip, "Dan"))
+    assert r24(records) == [(19, f"{slip!r} (North) is nearly 'David Öhrnström', who plays in "
+                                 "this partie: did you mean 'David Öhrnström'? (R24)")]
+
+
+def test_R24_the_same_names_throughout_say_nothing() -> None:
+    assert r24(partie(("David Öhrnström", "Dan"), ("David Öhrnström", "Dan"))) == []
+
+
+def test_R24_more_players_than_seats_is_one_warning() -> None:
+    records = partie(("Anna", "Dan"), ("Anna", "Erik"), ("Anna", "Dan"))
+    assert r24(records) == [(22, "'Erik' (West) makes more players than seats in this partie: "
+                                 "Anna, Bo, Cia, Dan, Erik (R24)")]
+
+
+def test_R24_a_slip_is_not_a_change_of_seats() -> None:
+    # Without the slip read as its player, board 2 would move David to a new seat.
+    records = partie(("David Öhrnström", "Dan"), ("David Ohrnstrom", "Dan"))
+    assert [m for _, m in r24(records) if "change seats" in m] == []

@@ -20,12 +20,13 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from priffe_records.format.record import Location, Record
+from priffe_records.format.record import PLAYER_TAGS, Location, Record
 from priffe_records.format.values import is_unspecified
 from priffe_records.game.cards import SEATS, Seat, Side
 from priffe_records.game.language import Message, msg, reason
 from priffe_records.game.words import seat_name
 from priffe_records.rules.findings import Finding, error, tag_location, unverifiable, warning
+from priffe_records.rules.players import PartieNames
 from priffe_records.rules.priffe.analysis import DealOutcome
 from priffe_records.rules.priffe.options import Options
 from priffe_records.rules.priffe.scoring import ZERO, SidePoints, claimed_number, parse_points
@@ -184,6 +185,8 @@ class PartieScorer:
         self._last_pairing: frozenset[frozenset[str]] | None = None
         self._block: list[frozenset[frozenset[str]]] = []  # this block of six rubbers (R24)
         self._number = 0
+        self._names = PartieNames(len(SEATS))
+        self._newcomer = False  # the deal being added brought a fifth player (warned)
         self._start_rubber(None)
 
     def stream(self, *, rubbers: bool = False) -> None:
@@ -237,6 +240,7 @@ class PartieScorer:
 
     def add(self, o: DealOutcome) -> DealLine:
         rec = o.record
+        self._newcomer = self._check_names(o)
         tag = self._rubber_tag(o)
         if self.state is not None and self.state.ended:
             if tag is not None and tag == self.tag:
@@ -327,14 +331,42 @@ class PartieScorer:
         assert self.first is not None
         if o.players == self.first.players:
             return False  # the same names as written: the same seating
-        seats, first = _seating(o), _seating(self.first)
+        seats, first = self._seating(o), self._seating(self.first)
         return seats is not None and first is not None and seats != first
 
+    def _check_names(self, o: DealOutcome) -> bool:
+        """R24: the same four players all partie; a name nearly one of theirs is a slip.
+
+        True when the deal brings a player more than the seats hold: that warning
+        is the one its change of seating gets."""
+        newcomer = False
+        for i, name, known in self._names.see(o.players):
+            where = tag_location(o.record, PLAYER_TAGS[SEATS[i]])
+            if known is not None:
+                self._report(o, warning("R24", msg(
+                    "{name!r} ({seat}) is nearly {known!r}, who plays in this partie: did you "
+                    "mean {known!r}? (R24)", name=name, seat=seat_name(SEATS[i]), known=known),
+                    where))
+            else:
+                newcomer = True
+                self._report(o, warning("R24", msg(
+                    "{name!r} ({seat}) makes more players than seats in this partie: {names} "
+                    "(R24)", name=name, seat=seat_name(SEATS[i]),
+                    names=", ".join(self._names.names)), where))
+        return newcomer
+
     def _check_same_seats(self, o: DealOutcome) -> None:
-        if self._moved(o):
+        if not self._newcomer and self._moved(o):
             self._report(o, warning(
                 "R24", msg("the players change seats within a rubber; seats change only "
                            "between rubbers (R24)"), tag_location(o.record, "North", value=False)))
+
+    def _seating(self, o: DealOutcome) -> tuple[str, ...] | None:
+        """:func:`_seating` with a misspelt name read as the player it is near (warned once)."""
+        if not self._names.aliased(o.players):
+            return _seating(o)
+        names = tuple(self._names.canonical(n).casefold() for n in o.players if n is not None)
+        return names if len(names) == 4 else None
 
     def _check_rotation(self, o: DealOutcome) -> None:
         """R24: partners change every rubber, each pairing twice in six rubbers."""
