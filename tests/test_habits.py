@@ -301,3 +301,19 @@ def test_R24_a_slip_is_not_a_change_of_seats() -> None:
     # Without the slip read as its player, board 2 would move David to a new seat.
     records = partie(("David Öhrnström", "Dan"), ("David Ohrnstrom", "Dan"))
     assert [m for _, m in r24(records) if "change seats" in m] == []
+
+
+def test_P1_a_preference_partie_warns_of_a_slip_and_a_fourth_player() -> None:
+    text = (ROOT / "examples" / "preference-graz.ppn").read_text(encoding="utf-8")
+    lines = text.splitlines(keepends=True)
+    assert lines[40] == '[North "Anna Kofler"]\n' and lines[73] == '[East "Bertil Strand"]\n'
+    lines[40] = '[North "anna kofler"]\n'
+    lines[73] = '[East "Dora Wenger"]\n'
+    found = [(f.location.line if f.location else None, f.message)
+             for f in pr.validate(loads("".join(lines))) if f.rule == "P1"]
+    assert found == [
+        (41, "'anna kofler' (North) is nearly 'Anna Kofler', who plays in this partie: did you "
+             "mean 'Anna Kofler'? (P1)"),
+        (74, "'Dora Wenger' (East) makes more players than seats in this partie: Anna Kofler, "
+             "Bertil Strand, Cecilia Huber, Dora Wenger (P1)")]
+    assert [f for f in pr.validate(loads(text)) if f.rule == "P1"] == []

@@ -30,8 +30,11 @@ from collections.abc import Sequence
 from priffe_records.format.record import PLAYER_TAGS, Record
 from priffe_records.format.values import is_unspecified
 from priffe_records.game.cards import SEATS, Seat
+from priffe_records.game.language import msg
+from priffe_records.game.words import seat_name
+from priffe_records.rules.findings import Finding, tag_location, warning
 
-__all__ = ["SEATS", "seated_names"]
+__all__ = ["SEATS", "PartieNames", "name_slips", "seated_names"]
 
 
 def seated_names(record: Record, seats: Sequence[Seat], *, dash: bool = False
@@ -122,3 +125,27 @@ class PartieNames:
                 return known
         close = difflib.get_close_matches(key, self._known, n=1, cutoff=0.85)
         return self._known[close[0]] if close else None
+
+
+def name_slips(book: PartieNames, record: Record, names: Sequence[str | None],
+               seats: Sequence[Seat], rule: str) -> tuple[list[Finding], bool]:
+    """The warnings for a deal's names against the partie's (``rule``: the family's rule of
+    who plays), and whether a player more than the seats hold came with it (the family
+    then says no more of that deal's change of seating)."""
+    found: list[Finding] = []
+    newcomer = False
+    for i, name, known in book.see(names):
+        seat = seats[i]
+        where = tag_location(record, PLAYER_TAGS[seat])
+        if known is not None:
+            found.append(warning(rule, msg(
+                "{name!r} ({seat}) is nearly {known!r}, who plays in this partie: did you mean "
+                "{known!r}? ({rule})", name=name, seat=seat_name(seat), known=known, rule=rule),
+                where))
+        else:
+            newcomer = True
+            found.append(warning(rule, msg(
+                "{name!r} ({seat}) makes more players than seats in this partie: {names} "
+                "({rule})", name=name, seat=seat_name(seat), names=", ".join(book.names),
+                rule=rule), where))
+    return found, newcomer

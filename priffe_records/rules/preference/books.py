@@ -18,6 +18,7 @@ from priffe_records.game.language import msg, reason
 from priffe_records.game.preference import format_seat_numbers, parse_seat_numbers
 from priffe_records.game.words import seat_name
 from priffe_records.rules.findings import Finding, error, sort_key, tag_location, unverifiable
+from priffe_records.rules.players import PartieNames, name_slips
 
 from .analysis import PrefOutcome
 from .deal import given
@@ -72,6 +73,7 @@ class PrefBooks:
         self.lines: list[PrefLine] = []
         self.findings: list[Finding] = []
         self.last: PrefOutcome | None = None
+        self._names = PartieNames(len(PLAYERS))
 
     def lost(self, where: Location, index: int) -> None:
         """An unreadable record inside the partie: from here on the books are unsure."""
@@ -85,7 +87,7 @@ class PrefBooks:
         self.balances = None
 
     def add(self, o: PrefOutcome) -> PrefLine:
-        f: list[Finding] = []
+        f, _ = name_slips(self._names, o.record, o.players, PLAYERS, "P1")
         self._rotation(o, f)
         players = [_owner(o, s) for s in PLAYERS]
         ante = 0

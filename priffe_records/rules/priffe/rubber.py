@@ -20,13 +20,13 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from priffe_records.format.record import PLAYER_TAGS, Location, Record
+from priffe_records.format.record import Location, Record
 from priffe_records.format.values import is_unspecified
 from priffe_records.game.cards import SEATS, Seat, Side
 from priffe_records.game.language import Message, msg, reason
 from priffe_records.game.words import seat_name
 from priffe_records.rules.findings import Finding, error, tag_location, unverifiable, warning
-from priffe_records.rules.players import PartieNames
+from priffe_records.rules.players import PartieNames, name_slips
 from priffe_records.rules.priffe.analysis import DealOutcome
 from priffe_records.rules.priffe.options import Options
 from priffe_records.rules.priffe.scoring import ZERO, SidePoints, claimed_number, parse_points
@@ -339,20 +339,9 @@ class PartieScorer:
 
         True when the deal brings a player more than the seats hold: that warning
         is the one its change of seating gets."""
-        newcomer = False
-        for i, name, known in self._names.see(o.players):
-            where = tag_location(o.record, PLAYER_TAGS[SEATS[i]])
-            if known is not None:
-                self._report(o, warning("R24", msg(
-                    "{name!r} ({seat}) is nearly {known!r}, who plays in this partie: did you "
-                    "mean {known!r}? (R24)", name=name, seat=seat_name(SEATS[i]), known=known),
-                    where))
-            else:
-                newcomer = True
-                self._report(o, warning("R24", msg(
-                    "{name!r} ({seat}) makes more players than seats in this partie: {names} "
-                    "(R24)", name=name, seat=seat_name(SEATS[i]),
-                    names=", ".join(self._names.names)), where))
+        found, newcomer = name_slips(self._names, o.record, o.players, SEATS, "R24")
+        for finding in found:
+            self._report(o, finding)
         return newcomer
 
     def _check_same_seats(self, o: DealOutcome) -> None:
