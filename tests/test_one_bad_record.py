@@ -120,6 +120,9 @@ def test_score_and_validate_name_the_bad_deals_with_file_and_line(
         assert re.search(rf"│\s+{board} │", out), board
     unscored = "could not be scored" if lang == "en" else "kunde inte räknas"
     assert flat.count(unscored) >= (2 if bad10 == "unreadable" else 1)
+    standings = ("the standings count only the rubbers whose totals are known" if lang == "en"
+                 else "ställningen räknar bara de robbertar vars summor är kända")
+    assert standings in flat
     assert f"{path}:{_line(text, 'Nol')}:12:" in err
     code, out, _ = _run("validate", "--lang", lang, str(path))
     assert code == 1

@@ -130,6 +130,8 @@ class SheetView:
             for name, pts in self.sheet.standings:
                 st.add_row(name, f"{pts:+d}")
             yield st
+        if self.sheet.standings_note:
+            yield Text(render(self.sheet.standings_note))
 
 
 def _deal_cells(r: DealRow) -> list[str]:

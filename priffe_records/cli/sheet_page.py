@@ -26,7 +26,7 @@ from priffe_records.format.atomic import write_text_atomically
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import PLAYER_TAGS, Record
 from priffe_records.game.cards import SEATS
-from priffe_records.game.language import Message, language, msg, msg_p
+from priffe_records.game.language import Message, language, msg, msg_p, render
 from priffe_records.game.words import seat_name
 from priffe_records.rules.preference.sheet import PrefSheet
 from priffe_records.rules.priffe.sheet import DealRow, PartieSheet, RubberRow
@@ -122,7 +122,7 @@ def partie_html(records: Sequence[Record], sheet: PartieSheet) -> str:
     body = "".join(f"<tr>{_cells(_deal_cells(row), classes)}</tr>" if isinstance(row, DealRow)
                    else _rubber_row(row) for row in sheet.rows)
     return _section(sheet, records[sheet_first(sheet) - 1], _COLUMNS, body,
-                    _standings(sheet.standings, msg("Points")))
+                    _standings(sheet.standings, msg("Points"), render(sheet.standings_note)))
 
 
 def pref_html(records: Sequence[Record], sheet: PrefSheet) -> str:

@@ -26,7 +26,7 @@ from priffe_records.format.errors import BadRecord, PriffeError
 from priffe_records.format.record import Location, Record
 from priffe_records.game.calls import Contract
 from priffe_records.game.cards import Seat, Side
-from priffe_records.game.language import Message, listing, msg, render
+from priffe_records.game.language import Message, listing, msg, msg_n, render
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.partie import errors_by_record, lost_records, parties
 from priffe_records.rules.priffe.options import PRESETS, Options
@@ -128,6 +128,14 @@ class PartieSheet:
     def complete(self) -> bool:
         """Whether every deal of the partie was scored (the totals are whole)."""
         return not self.unscored
+
+    @property
+    def standings_note(self) -> Message | str:
+        """Under the standings: how many deals could not be scored ("" when none)."""
+        n = len(self.unscored)
+        return msg_n("{n} deal could not be scored: the standings count only the rubbers "
+                     "whose totals are known", "{n} deals could not be scored: the standings "
+                     "count only the rubbers whose totals are known", n) if n else ""
 
 
 def _deal_row(line: DealLine) -> DealRow:
