@@ -236,16 +236,16 @@ def test_stats_count_what_preference_players_declared_and_made(tmp_path: Path) -
     code, out, _ = _run("stats", "--db", str(db), "--json")
     assert code == 0
     tables = json.loads(out)
-    players = {p["player"]: (p["declared"], p["made"]) for p in tables["Players"]}
+    players = {p["player"]: (p["declared"], p["made"]) for p in tables["players"]}
     assert players == {"Anna": (0, 0), "Bertil": (2, 1), "Cecilia": (1, 0)}
     declared = {(c["player"], c["contract"]): (c["declared"], c["made"])
-                for c in tables["Contracts declared, by player"]}
+                for c in tables["contracts_declared"]}
     assert declared == {("Bertil", "Preference"): (1, 1), ("Bertil", "Hearts"): (1, 0),
                         ("Cecilia", "Clubs"): (1, 0)}
-    rates = {c["contract"]: c["declared"] for c in tables["Contract success rates"]}
+    rates = {c["contract"]: c["declared"] for c in tables["contract_success"]}
     assert rates == {"Clubs": 1, "Hearts": 1, "Preference": 1}
     code, out, _ = _run("stats", "--db", str(db), "--json", "--player", "Bertil")
-    kinds = {c["contract"]: c["declared"] for c in json.loads(out)["Contracts played, by kind"]}
+    kinds = {c["contract"]: c["declared"] for c in json.loads(out)["contracts_played"]}
     assert kinds == {"Clubs": 0, "Hearts": 1, "Preference": 1}
 
 
