@@ -276,3 +276,38 @@ def test_score_csv_writes_no_empty_row_for_an_unreadable_deal(tmp_path: Path) ->
     head = next(i for i, r in enumerate(rows) if r.startswith("Board,") or r.startswith("Giv,"))
     deals = rows[head + 1:]
     assert [r.split(",")[0] for r in deals] == [str(n) for n in range(1, 10)]
+
+
+def _rules(text: str) -> list[tuple[str, int | None]]:
+    """The warnings and errors of ``text``: rule and record."""
+    from priffe_records.rules.partie import findings
+    return [(f.rule, f.record) for f in findings(loads(text, errors="collect"))
+            if f.severity.value != "unverifiable"]
+
+
+def test_r3_dealer_order_goes_on_from_a_deal_that_could_not_be_scored() -> None:
+    text = _swap(HAND.read_text(encoding="utf-8"), "3", '[Contract "Noll"]',
+                 '[Contract "Nol"]')
+    assert ("R3", 4) not in _rules(text)  # board 3 dealt by South: West is next
+
+
+def test_r3_a_wrong_dealer_after_a_deal_that_could_not_be_scored_is_found() -> None:
+    text = _swap(HAND.read_text(encoding="utf-8"), "3", '[Contract "Noll"]',
+                 '[Contract "Nol"]')
+    text = _swap(text, "4", '[Dealer "W"]', '[Dealer "N"]')
+    assert ("R3", 4) in _rules(text)
+
+
+def test_r24_seats_change_where_unknown_totals_may_have_ended_the_rubber() -> None:
+    text = _swap(HAND.read_text(encoding="utf-8"), "3", '[Contract "Noll"]',
+                 '[Contract "Nol"]')
+    assert not [r for r in _rules(text) if r[0] == "R24"]
+
+
+def test_r24_seats_change_within_a_rubber_whose_totals_are_known() -> None:
+    text = _swap(HAND.read_text(encoding="utf-8"), "3", '[Contract "Noll"]',
+                 '[Contract "Nol"]')
+    # Board 2, before the deal that could not be scored, changes seats within rubber 1.
+    text = _swap(text, "2", '[East "Bertil"]\n[South "Cecilia"]',
+                 '[East "Cecilia"]\n[South "Bertil"]')
+    assert ("R24", 2) in _rules(text)
