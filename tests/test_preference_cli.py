@@ -65,7 +65,7 @@ def test_mixed_file_checks_each_record_by_its_family(tmp_path: Path) -> None:
     code, out = run("validate", str(mixed))
     assert code == 0, out
     code, out = run("score", str(mixed))
-    assert code == 0 and "rubber end" in out and "Pot at the end" in out
+    assert code == 0 and "end of rubber 1" in out and "Pot at the end" in out
 
 
 def test_fmt_writes_three_card_rows(tmp_path: Path) -> None:

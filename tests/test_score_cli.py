@@ -34,7 +34,8 @@ def test_score_prints_sheet_with_rubber_ends_and_standings(tmp_path: Path) -> No
     code, out, _ = run("score", str(f))
     assert code == 0
     assert "Klubbkväll · Uppsala · 2026.11.29" in out
-    assert out.count("rubber end") == 2 and "Standings" in out
+    assert out.count("end of rubber ") == 2 and "Standings" in out
+    assert "end of rubber 1: Σ NS" in out and "\nR1 " not in out, "a rubber end in words"
 
 
 def test_score_fill_writes_the_computed_tags(tmp_path: Path) -> None:

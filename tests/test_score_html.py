@@ -45,8 +45,8 @@ def page_of(ppn: Path, tmp_path: Path, *args: str) -> Path:
 
 
 @pytest.mark.parametrize(("lang", "words"), [
-    ("en", ("Board", "rubber end", "Standings", "NS win")),
-    ("sv", ("Giv", "robbertslut", "Ställning", "NS vinner"))])
+    ("en", ("Board", "end of rubber 1", "Standings", "NS win")),
+    ("sv", ("Giv", "robbert 1 slut", "Ställning", "NS vinner"))])
 def test_page_has_the_sheet_in_each_language(tmp_path: Path, lang: str,
                                              words: tuple[str, ...]) -> None:
     text = page_of(HAND, tmp_path, "--lang", lang).read_text(encoding="utf-8")

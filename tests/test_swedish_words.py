@@ -253,3 +253,48 @@ def test_the_english_check_can_fail() -> None:
     english = _english_only()
     assert _shown_words("2 duplicates, 20 poster") & english == {"duplicates"}
     assert _shown_words("  priffe fmt --check examples/\n  --output FIL") & english == set()
+
+
+# ------------------------------------------------------------------ the score sheet on a screen
+
+
+def _sheet(width: int) -> str:
+    from io import StringIO
+
+    from rich.console import Console
+
+    from priffe_records.cli.report import SheetView
+    from priffe_records.format.reader import read
+    from priffe_records.rules.priffe.sheet import score_parties
+
+    [sheet] = score_parties(list(read(EXAMPLES / "partie-uppsala.ppn", errors="collect")))
+    buf = StringIO()
+    with use_language("sv"):
+        Console(file=buf, width=width, color_system=None).print(SheetView(sheet))
+    return buf.getvalue()
+
+
+def test_the_sheet_fits_80_columns_without_cutting_a_word() -> None:
+    text = _sheet(80)
+    assert max(len(line.rstrip()) for line in text.splitlines()) <= 80
+    assert "…" not in text and "Tvångsnoll" in text and "Hjärter" in text
+    assert "robbert 1 slut: Σ NS 130, Σ EW 0 · NS vinner; Astrid Lindqvist +13" in text
+    assert "\nR1 " not in text and "  R1 " not in text, "a rubber end is said in words"
+    wide = _sheet(200)
+    for word in ("anspråk", "lillslam", "utgång", "förlorar", "Ekström"):
+        assert text.count(word) == wide.count(word), f"{word} is folded at 80 columns"
+
+
+def test_the_sheet_follows_a_wide_terminal_and_piped_is_full_lines(tmp_path: Path) -> None:
+    end = ("robbert 1 slut: Σ NS 130, Σ EW 0 · NS vinner; Astrid Lindqvist-Långnamnsson +13, "
+           "Gunnar Berg -13, Märta Holm +13, Sven Ekström -13")
+    src = tmp_path / "p.ppn"
+    src.write_text((EXAMPLES / "partie-uppsala.ppn").read_text("utf-8").replace(
+        "Astrid Lindqvist", "Astrid Lindqvist-Långnamnsson"), "utf-8")
+    res = CliRunner().invoke(cli, ["--lang", "sv", "score", str(src)])
+    lines = res.stdout.splitlines()
+    assert end in lines, "piped: the rubber's end is one full line, longer than 120"
+    rows = [line for line in lines if re.match(r"\s*\d+\s+[NESW]\s", line)]
+    assert len(rows) == 11, "each deal one line when piped"
+    assert "robbert 1 slut: Σ NS 130, Σ EW 0 · NS vinner; Astrid Lindqvist +13, Gunnar Berg " \
+           "-13, Märta Holm +13, Sven Ekström -13" in _sheet(160), "a wide screen is used"

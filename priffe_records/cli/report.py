@@ -10,6 +10,7 @@ import linecache
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from rich import box
 from rich.console import Console, ConsoleOptions, JustifyMethod, RenderResult
 from rich.table import Table
 from rich.text import Text
@@ -108,21 +109,33 @@ def _pts(p: SidePoints | None, side: str) -> str:
 
 @dataclass(frozen=True)
 class SheetView:
-    """A partie as a score sheet: one row per deal, a line per rubber end, the standings."""
+    """A partie as a score sheet: one row per deal, a line per rubber end, the standings.
+
+    Each rubber is a table of its deals followed by its end in words on a line of its own,
+    so the settlement wraps over the whole width instead of down a narrow notes column;
+    every table has the same column widths, the widest cell of the partie's, so the
+    rubbers line up. Only the notes fold when the screen is narrower than the sheet."""
 
     sheet: PartieSheet
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        table = Table(title=self.sheet.title, show_lines=False, header_style="bold")
-        for name, just in _COLUMNS:
-            table.add_column(str(name), justify=just)
+        cells = [_deal_cells(r) for r in self.sheet.rows if isinstance(r, DealRow)]
+        widths = [max([len(str(head)), *(len(row[i]) for row in cells)])
+                  for i, (head, _) in enumerate(_COLUMNS[:-1])]
+        # A space more between columns when the notes keep room enough for their words.
+        gap = 2 if sum(widths) + 2 * len(_COLUMNS) + 30 <= options.max_width else 1
+        table = self._table(widths, gap, first=True)
         for row in self.sheet.rows:
             if isinstance(row, DealRow):
                 table.add_row(*_deal_cells(row))
-            else:
-                table.add_row(*_rubber_cells(row), style="bold")
-                table.add_section()
-        yield table
+                continue
+            yield table
+            yield Text(str(msg("{end}: {totals} · {outcome}",
+                               end=msg("end of rubber {n}", n=row.rubber),
+                               totals=_totals(row), outcome=_rubber_text(row))), style="bold")
+            table = self._table(widths, gap, first=False)
+        if table.row_count:
+            yield table
         if self.sheet.standings:
             st = Table(title=str(msg("Standings")), header_style="bold")
             st.add_column(str(msg("Player")))
@@ -133,10 +146,22 @@ class SheetView:
         if self.sheet.standings_note:
             yield Text(render(self.sheet.standings_note))
 
+    def _table(self, widths: list[int], gap: int, first: bool) -> Table:
+        """One rubber's table: the title and the column heads on the first only."""
+        table = Table(title=self.sheet.title if first else None, show_header=first,
+                      header_style="bold", box=box.SIMPLE_HEAD, show_edge=False,
+                      pad_edge=False, padding=(0, gap - 1, 0, 0))
+        for (name, just), width in zip(_COLUMNS, [*widths, None], strict=True):
+            table.add_column(str(name), justify=just, width=width,
+                             no_wrap=width is not None, overflow="fold")
+        return table
+
 
 def _deal_cells(r: DealRow) -> list[str]:
     tricks = f"{r.tricks.ns}–{r.tricks.ew}" if r.tricks else "?"
-    hon = "" if r.honours is None or r.honours == SidePoints() else str(r.honours)
+    # NS first, as the tricks: "20–0" reads back (Honours) and keeps the column narrow
+    hon = "" if r.honours is None or r.honours == SidePoints() else \
+        f"{r.honours.ns}–{r.honours.ew}"
     games = f"{r.games.ns}–{r.games.ew}" if r.games else "?"
     notes = [r.note] if r.note else []
     if r.game_made is not None:
@@ -153,17 +178,26 @@ def _deal_cells(r: DealRow) -> list[str]:
             _pts(r.totals, "EW"), games, ", ".join(notes)]
 
 
-def _rubber_cells(r: RubberRow) -> list[str]:
+def _rubber_text(r: RubberRow) -> str:
+    """Who won the rubber and each player's settlement (R23), or why there is none."""
     if not r.finished and r.unknown:
-        text = render(r.unknown)  # a deal could not be scored: the totals are unknown
-    elif not r.finished:
-        text = str(msg("not finished: no settlement"))
-    elif r.winner is None:
-        text = str(msg("tie: settles 0"))
-    else:
-        text = str(msg("{side} win; {settlement}", side=r.winner.value,
-                       settlement=", ".join(f"{name} {pts:+d}" for name, _, pts in r.settlement)))
+        return render(r.unknown)  # a deal could not be scored: the totals are unknown
+    if not r.finished:
+        return str(msg("not finished: no settlement"))
+    if r.winner is None:
+        return str(msg("tie: settles 0"))
+    return str(msg("{side} win; {settlement}", side=r.winner.value,
+                   settlement=", ".join(f"{name} {pts:+d}" for name, _, pts in r.settlement)))
+
+
+def _totals(r: RubberRow) -> str:
+    return f"Σ NS {r.totals.ns}, Σ EW {r.totals.ew}" if r.totals else "Σ ?"
+
+
+def _rubber_cells(r: RubberRow) -> list[str]:
+    """A rubber's end as a row of the printable sheet, labelled in words (``R1`` would read
+    as a rule ID)."""
     total_ns = str(r.totals.ns) if r.totals else "?"
     total_ew = str(r.totals.ew) if r.totals else "?"
-    return [f"R{r.rubber}", "", str(msg("rubber end")), "", "", "", "", "", total_ns, total_ew, "",
-            text]
+    return ["", "", str(msg("end of rubber {n}", n=r.rubber)), "", "", "", "", "", total_ns,
+            total_ew, "", _rubber_text(r)]

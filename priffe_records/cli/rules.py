@@ -47,11 +47,13 @@ from priffe_records.rules.priffe.sheet import fill_records, score_parties
 from priffe_records.rules.repeats import Kind, counted, counted_by
 from priffe_records.rules.validate import validate
 
+_PIPED = 10_000  # the score sheet with no screen to fit: each row one full line
 
-def _console(stderr: bool = False) -> Console:
-    """A console wide enough for the score sheet even when the output is piped."""
+
+def _console(stderr: bool = False, piped: int = 120) -> Console:
+    """The terminal's width, else (piped) ``piped`` columns."""
     stream = sys.stderr if stderr else sys.stdout
-    return Console(highlight=False, stderr=stderr, width=None if stream.isatty() else 120)
+    return Console(highlight=False, stderr=stderr, width=None if stream.isatty() else piped)
 
 
 @contextmanager
@@ -258,7 +260,7 @@ def score_command(file: str, fill: bool, force: bool, output: str | None, html_o
     standard output and the sheet to standard error.
     """
     to_stdout = output == "-" or (fill and output is None and is_stdin(file))
-    console = _console(stderr=to_stdout)  # the filled records own stdout then
+    console = _console(stderr=to_stdout, piped=_PIPED)  # the filled records own stdout then
     path = Path(file)
     name = display_name(file)
     with _no_traceback(name):
