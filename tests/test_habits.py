@@ -317,3 +317,12 @@ def test_P1_a_preference_partie_warns_of_a_slip_and_a_fourth_player() -> None:
         (74, "'Dora Wenger' (East) makes more players than seats in this partie: Anna Kofler, "
              "Bertil Strand, Cecilia Huber, Dora Wenger (P1)")]
     assert [f for f in pr.validate(loads(text)) if f.rule == "P1"] == []
+
+
+def test_read_headers_takes_pairs_from_the_line_start_only() -> None:
+    text = ('[Event "A"] [Site "B"] ; [Nope "x"]\n[Board "1"] {[Fake "y"]}\n'
+            '[Auction "N"]\nSpela {[Fake "z"]} Pass\n')
+    assert list(pr.read_headers(io.StringIO(text))) == [
+        {"Event": "A", "Site": "B", "Board": "1", "Auction": "N"}]
+    assert list(pr.read_headers(io.BytesIO(text.encode()))) == [
+        {"Event": "A", "Site": "B", "Board": "1", "Auction": "N"}]

@@ -22,12 +22,16 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import IO
 
-from priffe_records.format.splitter import brace_state, decode_lines, split
+from priffe_records.format.splitter import Decoded, brace_state, split
 
 __all__ = ["read_headers"]
 
 _PAIR = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"((?:\\.|[^"\\])*)"[ \t]*\]')
 _ESCAPE = re.compile(r"\\(.)")
+# The first tag pair of a line, and whether a second one follows it.
+_FIRST_PAIR = re.compile(r'^[ \t]*\[[ \t]*([A-Za-z0-9_]+)[ \t]*"((?:\\.|[^"\\\n])*)"[ \t]*\]'
+                         r"[ \t]*(\[)?", re.M)
+_OPEN = re.compile(r"\{[^}\n]*\n")  # a brace comment that goes on to the next line
 # The reader's rule: these tags describe one deal and never inherit.
 _NO_INHERIT = frozenset({"Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Auction",
                          "Play", "Note"})
@@ -44,18 +48,20 @@ def read_headers(source: str | os.PathLike[str] | IO[bytes] | IO[str]
     """
     if isinstance(source, str | os.PathLike):
         with open(source, "rb") as fh:
-            yield from _headers(decode_lines(fh))
+            yield from _headers(Decoded(fh))  # the splitter's fast path: blocks, not lines
     elif isinstance(source, io.TextIOBase):
         yield from _headers(line.rstrip("\r\n") for line in source)
     else:
-        yield from _headers(decode_lines(source))  # type: ignore[arg-type]
+        yield from _headers(Decoded(source))  # type: ignore[arg-type]
 
 
 def _headers(lines: Iterable[str]) -> Iterator[dict[str, str]]:
     last: dict[str, str] = {}  # each tag's latest value in the file so far
     header: dict[str, str] = {}  # the ``##`` values, inherited by records not naming them
     for chunk in split(lines):
-        tags = _tags(chunk.lines)
+        text = chunk.text
+        # A brace comment over lines may hold lines that look like tags: read line by line.
+        tags = _tags(chunk.lines) if "{" in text and _OPEN.search(text) else _tag_lines(text)
         if not tags:
             continue  # comments only
         for name, value in tags.items():
@@ -72,14 +78,34 @@ def _headers(lines: Iterable[str]) -> Iterator[dict[str, str]]:
         yield tags
 
 
+def _tag_lines(text: str) -> dict[str, str]:
+    """The tag pairs at the start of each line of a text whose comments close on their line."""
+    tags: dict[str, str] = {}
+    for m in _FIRST_PAIR.finditer(text):
+        if m.group(3):  # another pair follows on the line (rare): take them one by one
+            _pairs(text[m.start():text.find("\n", m.start())], tags)
+            continue
+        raw = m.group(2)
+        tags.setdefault(m.group(1), _ESCAPE.sub(r"\1", raw) if "\\" in raw else raw)
+    return tags
+
+
+def _pairs(line: str, tags: dict[str, str]) -> None:
+    """The tag pairs one after another from the line's start (a comment ends them)."""
+    m = _PAIR.match(line, len(line) - len(line.lstrip(" \t")))
+    while m:
+        raw = m.group(2)
+        tags.setdefault(m.group(1), _ESCAPE.sub(r"\1", raw) if "\\" in raw else raw)
+        end = m.end()
+        m = _PAIR.match(line, end + len(line[end:]) - len(line[end:].lstrip(" \t")))
+
+
 def _tags(lines: list[str]) -> dict[str, str]:
     """The tag pairs on the lines that start with ``[`` outside a brace comment."""
     tags: dict[str, str] = {}
     depth = 0
     for line in lines:
         if not depth and line.lstrip().startswith("["):
-            for m in _PAIR.finditer(line):
-                raw = m.group(2)
-                tags.setdefault(m.group(1), _ESCAPE.sub(r"\1", raw) if "\\" in raw else raw)
+            _pairs(line, tags)
         depth = brace_state(line, depth)
     return tags
