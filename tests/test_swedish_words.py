@@ -298,3 +298,15 @@ def test_the_sheet_follows_a_wide_terminal_and_piped_is_full_lines(tmp_path: Pat
     assert len(rows) == 11, "each deal one line when piped"
     assert "robbert 1 slut: Σ NS 130, Σ EW 0 · NS vinner; Astrid Lindqvist +13, Gunnar Berg " \
            "-13, Märta Holm +13, Sven Ekström -13" in _sheet(160), "a wide screen is used"
+
+
+def test_the_import_progress_counts_records_with_their_noun() -> None:
+    from rich.progress import Progress
+
+    from priffe_records.cli.archive import _RecordsColumn
+
+    bar = Progress(_RecordsColumn())
+    bar.add_task("x", total=10, records=1)
+    with use_language("sv"):
+        assert str(_RecordsColumn().render(bar.tasks[0])).strip() == "1 post"
+    assert str(_RecordsColumn().render(bar.tasks[0])).strip() == "1 record"

@@ -22,10 +22,13 @@ from rich.progress import (
     BarColumn,
     DownloadColumn,
     Progress,
+    ProgressColumn,
+    Task,
     TaskID,
     TextColumn,
     TimeRemainingColumn,
 )
+from rich.text import Text
 
 from priffe_records.archive import stored_messages
 from priffe_records.archive.metadata import ensure_metadata, write_metadata
@@ -243,6 +246,14 @@ def _counts(records: int, new: int, updated: int, duplicates: int, errors: int,
             + (str(msg_n(", {n} rejected", ", {n} rejected", rejected)) if rejected else ""))
 
 
+class _RecordsColumn(ProgressColumn):
+    """The records read so far, agreeing with the count: ``1 post``, ``2 poster``."""
+
+    def render(self, task: Task) -> Text:
+        n = int(task.fields.get("records", 0))
+        return Text(str(msg_n("{n} record", "{n} records", n)).rjust(12))
+
+
 class _Progress:
     """A rich bar per file (bytes, records) on a terminal; nothing when stderr is piped."""
 
@@ -251,7 +262,7 @@ class _Progress:
         self.bar: Progress | None = None
         if console.is_terminal:
             self.bar = Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
-                                TextColumn("{task.fields[records]:>7} " + str(msg("records"))),
+                                _RecordsColumn(),
                                 TimeRemainingColumn(), console=console, transient=True)
 
     def say(self, line: str, err: bool = False) -> None:
