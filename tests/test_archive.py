@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 from archive_support import MESSY, consistent, count, partie_file, run
-from conftest import CORPUS
 
 from priffe_records import dumps, loads, read, write
 from priffe_records.archive import stored_messages
@@ -182,12 +181,10 @@ def test_reject_invalid_skips_records_with_errors(tmp_path: Path,
     assert "3 records: 2 new, 1 duplicate, 2 with errors" in res.stdout
 
 
-def test_bridge_corpus_is_kept_whole(tmp_path: Path) -> None:
+def test_bridge_corpus_is_kept_whole(tmp_path: Path, corpus_files: list[Path]) -> None:
     """PBN files of another game: every record stored (flagged), and exported back unchanged."""
-    if not CORPUS.is_dir():
-        pytest.skip("../shared/pbn/corpus is not present")
     db = tmp_path / "bridge.db"
-    files = sorted(CORPUS.glob("*.pbn"))
+    files = corpus_files
     res = run("import", *map(str, files), "--db", str(db))
     assert res.exit_code == 0, res.stdout
     originals = [r for f in files for r in read(f, errors="collect")]

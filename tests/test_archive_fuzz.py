@@ -6,26 +6,26 @@ line) and imported, every version under the same name into one archive, so
 the correction and recomputation paths run too. After each import the
 summary accounts for every record the reader saw; at the end the database
 passes SQLite's integrity, foreign-key and FTS checks and no rubber is
-settled twice. ``PRIFFE_FUZZ_LONG=1`` runs many more cases.
+settled twice. ``HYPOTHESIS_PROFILE=deep`` runs many more cases.
 """
 
 from __future__ import annotations
 
 import io
-import os
 import random
 import sqlite3
 from pathlib import Path
 
 import pytest
 from archive_support import distinct_texts
-from conftest import CORPUS, DATA, EXAMPLES
+from conftest import CORPUS_FILES, DEEP, EXAMPLE_FILES, EXAMPLES, FIXTURE_FILES
 
 from priffe_records import read
 from priffe_records.archive.schema import open_archive
 from priffe_records.archive.store import import_file
 
-LONG = os.environ.get("PRIFFE_FUZZ_LONG") == "1"
+pytestmark = pytest.mark.slow  # fuzz: hundreds of imports
+LONG = DEEP
 CASES = 2000 if LONG else 120
 LONG_LINE = 20_000  # in the random cases; one case below has a longer one
 INSERTS = [b"{", b"}", b'"', b"[", b"]", b"%", b"\x00", b"\xff", b"\xc3", b"\xe2\x82",
@@ -38,10 +38,7 @@ WILD = [b"\xc2\xb2", b"99999999999999999999", b"14", b"999999", b"-3", b"", b"NS
 
 
 def sources() -> list[Path]:
-    files = sorted(EXAMPLES.glob("*.ppn")) + sorted(DATA.glob("*.ppn"))
-    if CORPUS.is_dir():
-        files += sorted(CORPUS.glob("*.pbn"))
-    return files
+    return EXAMPLE_FILES + FIXTURE_FILES + CORPUS_FILES
 
 
 def mutate(data: bytes, rng: random.Random) -> bytes:

@@ -16,7 +16,8 @@ from archive_support import big_file, consistent, count, partie_file, spawn, sta
 
 from priffe_records import read
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+pytestmark = [pytest.mark.slow,  # real processes, signals and waits
+              pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")]
 
 
 def priffe_exe() -> str:

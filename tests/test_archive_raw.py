@@ -99,6 +99,7 @@ CASES = ["grown", "corrected", "reordered", "shrunk and grown"]
 
 @pytest.mark.parametrize("case", CASES)
 @pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.slow  # long: many imports twice over
 def test_generated_files_store_what_a_full_import_stores(tmp_path: Path,
                                                          monkeypatch: pytest.MonkeyPatch,
                                                          case: str, seed: int) -> None:
@@ -109,6 +110,7 @@ def test_generated_files_store_what_a_full_import_stores(tmp_path: Path,
 
 
 @pytest.mark.parametrize("path", _files(), ids=lambda p: p.name[:40])
+@pytest.mark.slow  # long: many imports twice over
 def test_real_files_store_what_a_full_import_stores(tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch,
                                                     path: Path) -> None:
@@ -183,6 +185,7 @@ def test_a_grown_partie_equals_a_from_scratch_import(tmp_path: Path,
     assert snapshot(tmp_path / "skip.db") == snapshot(tmp_path / "once.db")
 
 
+@pytest.mark.slow  # long: many imports twice over
 def test_jobs_store_what_a_full_import_stores(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                               pieces: list[int]) -> None:  # noqa: F811
     text = several_parties(8, random.Random(8), parties=6, rubbers=2, damage=0.3, odd=4)
@@ -213,6 +216,7 @@ def assert_as_rewritten(tmp: Path, monkeypatch: pytest.MonkeyPatch, versions: li
 
 
 @pytest.mark.parametrize("case", CASES)
+@pytest.mark.slow  # long: many imports twice over
 def test_deals_that_come_out_as_stored_are_left_alone(tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch,
                                                       case: str) -> None:
@@ -225,6 +229,7 @@ def test_deals_that_come_out_as_stored_are_left_alone(tmp_path: Path,
 
 
 @pytest.mark.parametrize("path", _files(), ids=lambda p: p.name[:40])
+@pytest.mark.slow  # long: many imports twice over
 def test_real_deals_that_come_out_as_stored_are_left_alone(tmp_path: Path,
                                                            monkeypatch: pytest.MonkeyPatch,
                                                            path: Path) -> None:

@@ -85,6 +85,7 @@ def test_parse_broken_file_prints_located_errors_and_exits_1(tmp_path: Path) -> 
     assert "Traceback" not in err + out
 
 
+@pytest.mark.slow  # a real process
 def test_installed_priffe_command_runs_as_a_subprocess(tmp_path: Path) -> None:
     beside = Path(sys.executable).parent / "priffe"
     exe = str(beside) if beside.exists() else shutil.which("priffe")

@@ -110,6 +110,7 @@ def test_import_reads_stdin(tmp_path: Path) -> None:
     assert row["s"] == "<stdin>" and row["n"] == len(list(read(PARTIE)))
 
 
+@pytest.mark.slow  # a real process
 def test_real_pipe_into_the_installed_command() -> None:
     """`cat examples/partie-uppsala.ppn | priffe validate -` with the real executable."""
     exe = shutil.which("priffe", path=str(Path(sys.executable).parent)) or "priffe"

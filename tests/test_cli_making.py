@@ -112,6 +112,7 @@ def test_deal_without_seed_names_its_seed() -> None:
     assert invoke("deal", "--seed", seed).stdout == res.stdout
 
 
+@pytest.mark.slow  # a real process
 def test_real_pipe_deal_play_into_validate() -> None:
     """`priffe deal --play 5 | priffe validate -` with the installed executable."""
     exe = shutil.which("priffe", path=str(Path(sys.executable).parent)) or "priffe"
@@ -133,6 +134,7 @@ def test_completion_prints_clicks_script(shell: str) -> None:
     assert f"{shell}_source" in res.stdout or shell in res.stdout
 
 
+@pytest.mark.slow  # a real process
 def test_completion_script_completes_commands() -> None:
     """What the shell script asks click for: the commands starting with 'va'."""
     exe = shutil.which("priffe", path=str(Path(sys.executable).parent)) or "priffe"

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import CORPUS
+from conftest import CORPUS_FILES
 
 from priffe_records import BadRecord, dumps, loads, read
 from priffe_records.cli import cli
 
-FILES = sorted(CORPUS.glob("*.pbn")) if CORPUS.is_dir() else []
+FILES = CORPUS_FILES
 pytestmark = pytest.mark.skipif(not FILES, reason="../shared/pbn/corpus is not present")
 
 

@@ -16,7 +16,7 @@ from itertools import product
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS, DATA, EXAMPLES, GOLDEN
+from conftest import CORPUS_FILES, PPN_FILES, scaled
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -37,9 +37,9 @@ from priffe_records.rules.priffe.scoring import (
     honours_from_counts,
 )
 
-SETTINGS = settings(max_examples=25, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow,
-                                           HealthCheck.function_scoped_fixture])
+# A whole partie an example.
+SETTINGS = settings(scaled(0.25), suppress_health_check=[HealthCheck.too_slow,
+                                                     HealthCheck.function_scoped_fixture])
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 CARDS = [s + r for s in "SHDC" for r in "AKQJT98765432"]
 
@@ -208,11 +208,7 @@ def test_clean_path_is_taken_for_a_clean_play() -> None:
 
 
 def _files() -> list[Path]:
-    found = sorted(EXAMPLES.glob("*.ppn")) + sorted(DATA.glob("*.ppn"))
-    found += sorted(GOLDEN.glob("*.ppn"))
-    if CORPUS.is_dir():
-        found += sorted(CORPUS.glob("*.pbn"))
-    return found
+    return PPN_FILES + CORPUS_FILES
 
 
 @pytest.mark.parametrize("path", _files(), ids=lambda p: p.name[:40])

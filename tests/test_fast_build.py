@@ -9,19 +9,18 @@ generated records written with odd spacing, and texts made of pieces are read bo
 and everything the reader returns (the frozen-digest dump: records, every tag, token,
 comment and error with its location) must be equal.
 
-``PRIFFE_FAST_BUILD_EXAMPLES`` (default 60) sets the hypothesis examples per test.
+The hypothesis profile (tests/conftest.py) sets the examples per test.
 """
 
 from __future__ import annotations
 
 import io
-import os
 import random
 import re
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS, DATA, EXAMPLES, GOLDEN
+from conftest import REAL_FILES, scaled
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import records
@@ -35,15 +34,11 @@ from priffe_records.format.record import Record
 from priffe_records.game import cards
 from priffe_records.game.cards import CardError, Seat, canonical_deal
 
-EXAMPLES_N = int(os.environ.get("PRIFFE_FAST_BUILD_EXAMPLES", "60"))
 FUZZ_N = 3
 
 
 def _files() -> list[Path]:
-    found = [*EXAMPLES.glob("*.ppn"), *DATA.rglob("*.p?n"), *GOLDEN.glob("*.ppn")]
-    if CORPUS.is_dir():
-        found += sorted(CORPUS.glob("*.pbn"))
-    return sorted(found)
+    return REAL_FILES
 
 
 def _general(m: pytest.MonkeyPatch) -> None:
@@ -170,7 +165,7 @@ def odd_exports(draw: st.DrawFn) -> str:
     return "\n".join(out)
 
 
-@settings(max_examples=EXAMPLES_N, deadline=None,
+@settings(scaled(0.6),
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(text=odd_exports())
 def test_generated_records_read_the_same_both_ways(text: str,
@@ -179,7 +174,7 @@ def test_generated_records_read_the_same_both_ways(text: str,
     assert fast == general
 
 
-@settings(max_examples=EXAMPLES_N, deadline=None,
+@settings(scaled(0.6),
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(text=st.lists(st.sampled_from(PIECES), max_size=60).map("".join))
 def test_texts_of_pieces_read_the_same_both_ways(text: str,
@@ -196,7 +191,7 @@ def _pair(name: str, value: str) -> str:
     return f'[{name} "{escaped}"]\n'
 
 
-@settings(max_examples=EXAMPLES_N, deadline=None,
+@settings(scaled(0.6),
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(pairs=st.lists(st.tuples(st.sampled_from(["Event", "Site", "A", "Date", "Note"]),
                                 _VALUE), min_size=1, max_size=6))
@@ -261,7 +256,7 @@ def deal_texts(draw: st.DrawFn) -> str:
     return text
 
 
-@settings(max_examples=EXAMPLES_N * 5, deadline=None)
+@scaled(3)
 @given(deal_texts(), st.sampled_from([None, *Seat]))
 def test_a_canonical_deal_is_kept_as_the_general_way_writes_it(
         text: str, first: Seat | None) -> None:

@@ -4,8 +4,7 @@ token, blocks in order) are Lark's; wherever Lark fails, it gives up; and the re
 equal records, errors and locations with it and without it (``PRIFFE_FAST_LEX=0``), on every
 corpus file, example and test file, byte-fuzzed copies of them and generated records.
 
-``PRIFFE_FAST_LEX_EXAMPLES`` (default 300; a third of it for the tests that generate whole
-records) sets the hypothesis examples per test and
+The hypothesis profile (tests/conftest.py) sets the examples per test and
 ``PRIFFE_FAST_LEX_FUZZ`` (default 6) the fuzzed copies per file, for a longer run.
 """
 
@@ -18,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CORPUS, DATA, EXAMPLES, GOLDEN
-from hypothesis import HealthCheck, given, settings
+from conftest import EXAMPLE_FILES, REAL_FILES, scaled
+from hypothesis import given
 from hypothesis import strategies as st
 from lark.exceptions import UnexpectedInput
 from strategies import records
@@ -32,16 +31,12 @@ from priffe_records.format.fastlex import machine
 from priffe_records.format.reader import _Decoded, _split
 from priffe_records.format.record import Record
 
-EXAMPLES_N = int(os.environ.get("PRIFFE_FAST_LEX_EXAMPLES", "300"))
 FUZZ_N = int(os.environ.get("PRIFFE_FAST_LEX_FUZZ", "6"))
 FAST = machine(parser.get_parser())
 
 
 def _files() -> list[Path]:
-    found = [*EXAMPLES.glob("*.ppn"), *DATA.rglob("*.p?n"), *GOLDEN.glob("*.ppn")]
-    if CORPUS.is_dir():
-        found += sorted(CORPUS.glob("*.pbn"))
-    return sorted(found)
+    return REAL_FILES
 
 
 def _key(items: list[Any]) -> list[Any]:
@@ -120,6 +115,7 @@ def test_the_grammar_is_inside_the_fast_paths_model() -> None:
     assert set(FAST.opens) == {"AUCTION_TAG", "PLAY_TAG", "TAGS"}
 
 
+@pytest.mark.slow  # a real process
 def test_parse_chunk_uses_the_fast_path_unless_switched_off() -> None:
     import subprocess
     import sys
@@ -150,7 +146,7 @@ def test_the_fast_path_takes_the_export_shaped_records() -> None:
         for text in chunks(path.read_bytes()):
             total += 1
             taken += same_items(text)
-    exported = [text for path in EXAMPLES.glob("*.ppn") for text in chunks(path.read_bytes())]
+    exported = [text for path in EXAMPLE_FILES for text in chunks(path.read_bytes())]
     assert exported and all(same_items(text) for text in exported)
     assert taken > total // 2, (taken, total)
 
@@ -191,10 +187,9 @@ def test_a_record_the_fast_path_does_not_model_goes_to_lark() -> None:
             parser.parse_lark(broken)
 
 
-_settings = settings(max_examples=EXAMPLES_N, deadline=None,
-                     suppress_health_check=[HealthCheck.too_slow])
-# Generating whole records costs ~0.1 s an example: a third of the count by default.
-_records_settings = settings(_settings, max_examples=max(EXAMPLES_N // 3, 1))
+_settings = scaled(3)
+# Generating whole records costs ~0.1 s an example: a third of the count.
+_records_settings = scaled(1)
 
 
 @_records_settings

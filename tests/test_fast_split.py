@@ -2,8 +2,8 @@
 before issue 9 (tests/split_reference.py): same first line, lines and notes, on every
 corpus file, example and test file, byte-fuzzed copies of them in every line-end style
 and encoding, generated texts full of braces and blank lines, and with blocks so small
-that records are cut across them. ``PRIFFE_FAST_LEX_EXAMPLES`` sets the hypothesis
-examples (default 300)."""
+that records are cut across them. The hypothesis profile (tests/conftest.py) sets the
+examples."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 import split_reference
-from conftest import CORPUS, DATA, EXAMPLES, GOLDEN
-from hypothesis import HealthCheck, given, settings
+from conftest import EXAMPLES, REAL_FILES, scaled
+from hypothesis import given
 from hypothesis import strategies as st
 from split_reference import reference_split
 from test_fast_lex import fuzzed
@@ -26,15 +26,11 @@ from test_reader_fuzz import PIECES
 from priffe_records.format import splitter
 from priffe_records.format.splitter import Decoded, split, split_text
 
-EXAMPLES_N = int(os.environ.get("PRIFFE_FAST_LEX_EXAMPLES", "300"))
 FUZZ_N = int(os.environ.get("PRIFFE_FAST_LEX_FUZZ", "6"))
 
 
 def _files() -> list[Path]:
-    found = [*EXAMPLES.glob("*.ppn"), *DATA.rglob("*.p?n"), *GOLDEN.glob("*.ppn")]
-    if CORPUS.is_dir():
-        found += sorted(CORPUS.glob("*.pbn"))
-    return sorted(found)
+    return REAL_FILES
 
 
 def _seen(chunks: Any) -> list[Any]:
@@ -125,8 +121,7 @@ def test_the_fast_cut_is_taken() -> None:
     assert calls < lines // 2, (calls, lines)
 
 
-_settings = settings(max_examples=EXAMPLES_N, deadline=None,
-                     suppress_health_check=[HealthCheck.too_slow])
+_settings = scaled(3)
 BRACY = [*PIECES, "{", "}", "{x}", "\n\n", "\n \n", "\n%", "\n;", '\n[Event "e"]',
          '\n[Board "1"]', '\n[Deal "N:- - - -"]', "\n[Note", "% PBN 2.1\n", "\r", "\r\n",
          "\xe4".encode("latin-1").decode("latin-1")]

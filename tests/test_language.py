@@ -96,13 +96,13 @@ def test_language_comes_from_option_then_priffe_lang_then_locale(
 
 
 def _sample_findings() -> list[object]:
-    from conftest import DATA, EXAMPLES
+    from conftest import EXAMPLE_FILES, FIXTURE_FILES
 
     from priffe_records.format.reader import read
     from priffe_records.rules.validate import validate
 
     out: list[object] = []
-    for path in sorted(DATA.glob("*.ppn")) + sorted(EXAMPLES.glob("*.ppn")):
+    for path in FIXTURE_FILES + EXAMPLE_FILES:
         out.extend(validate(read(path, errors="collect")))
     return out
 

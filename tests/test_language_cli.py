@@ -94,6 +94,7 @@ def _subprocess(args: list[str], **env: str) -> subprocess.CompletedProcess[str]
                           capture_output=True, text=True, timeout=120, cwd=ROOT)
 
 
+@pytest.mark.slow  # a real process
 def test_a_swedish_locale_speaks_swedish_and_lang_en_english_in_a_real_process() -> None:
     rel = str(BROKEN.relative_to(ROOT))
     sv = _subprocess(["validate", rel], LANG="sv_SE.UTF-8")

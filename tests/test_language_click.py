@@ -108,6 +108,7 @@ def test_click_texts_stay_click_s_own_outside_a_swedish_run() -> None:
         assert click.exceptions._("Missing argument") == "Argument saknas"  # type: ignore[attr-defined]
 
 
+@pytest.mark.slow  # a real process
 def test_a_swedish_locale_gets_swedish_click_words_in_a_real_process() -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("PRIFFE_LANG", "LC_ALL")}
     env["LANG"] = "sv_SE.UTF-8"

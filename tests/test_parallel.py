@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import CORPUS, EXAMPLES
+from conftest import CORPUS_FILES, EXAMPLE_FILES
 from test_engine_equivalence import several_parties, words
 
 from priffe_records import dumps, read, validate
@@ -91,6 +91,7 @@ def test_a_partie_across_a_cut_is_checked_again_in_one_slice(
 
 
 @pytest.mark.parametrize("seed", range(6))
+@pytest.mark.slow  # worker processes, many times
 def test_cuts_anywhere_give_what_one_process_gives(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
     """Cuts at random fresh records: inside parties, before an unreadable record, a diagram
@@ -176,18 +177,17 @@ def test_preference_files_too(tmp_path: Path) -> None:
 
 
 def _real_files() -> list[Path]:
-    found = sorted(EXAMPLES.glob("*.ppn"))
-    if CORPUS.is_dir():
-        found += sorted(CORPUS.glob("*.pbn"))
-    return found
+    return EXAMPLE_FILES + CORPUS_FILES
 
 
 @pytest.mark.parametrize("path", _real_files(), ids=lambda p: p.name[:40])
+@pytest.mark.slow  # worker processes, many times
 def test_real_files_with_two_jobs(path: Path) -> None:
     done = check_file(path, jobs=2)
     assert (words(done.findings), done.boards) == one_process(path)
 
 
+@pytest.mark.slow  # worker processes, many times
 def test_cli_jobs_output_is_identical(tmp_path: Path) -> None:
     path = parties_file(tmp_path / "p.ppn", 5)
     runner = CliRunner()

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from conftest import EXAMPLES
 from preference_support import EXAMPLE
@@ -86,6 +87,7 @@ def test_four_card_row_is_located_error() -> None:
     assert "Play row has 4 cards" in str(err)
 
 
+@pytest.mark.slow  # a real process
 def test_real_process_scores_the_example() -> None:
     proc = subprocess.run([sys.executable, "-c", "from priffe_records.cli import main; main()",
                            "score", str(GRAZ)], capture_output=True, text=True, timeout=120)

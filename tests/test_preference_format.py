@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from conftest import scaled
+from hypothesis import given
 from preference_strategies import preference_records
 from preference_support import EXAMPLE
 from strategies import records
@@ -17,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT.parent / "shared" / "PREFERENCE.md"
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@scaled(1.5)
 @given(preference_records())
 def test_generated_preference_record_round_trips(rec: Record) -> None:
     text = dumps([rec])
@@ -26,7 +27,7 @@ def test_generated_preference_record_round_trips(rec: Record) -> None:
     assert dumps(back) == text
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@scaled(0.4)
 @given(preference_records(), records(), preference_records())
 def test_mixed_families_round_trip(a: Record, b: Record, c: Record) -> None:
     assert list(loads(dumps([a, b, c]))) == [a, b, c]

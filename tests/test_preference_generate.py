@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import os
-
-from hypothesis import HealthCheck, assume, given, settings
+from conftest import scaled
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from priffe_records import dumps, loads
@@ -15,10 +14,8 @@ from priffe_records.rules.preference.generate import PrefSpec, generate_partie
 from priffe_records.rules.preference.options import PrefOptions
 from priffe_records.rules.validate import validate
 
-LONG = os.environ.get("PRIFFE_LONG") == "1"
-N = 200 if LONG else 25
 seeds = st.integers(0, 10**6)
-_S = settings(max_examples=N, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_S = scaled(0.25)  # a whole partie an example
 
 
 def trumping(seed: int) -> list[Record]:

@@ -28,8 +28,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS, DATA, EXAMPLES, GOLDEN
-from hypothesis import HealthCheck, given, settings
+from conftest import CORPUS, DATA, EXAMPLES, GOLDEN, REAL_FILES, scaled
+from hypothesis import given
 from strategies import records
 
 from priffe_records import dumps, loads, read
@@ -108,14 +108,12 @@ def _sha(text: str) -> str:
 
 
 def _files() -> dict[str, Path]:
+    """The real files by a key that does not depend on the checkout (``data/broken.ppn``)."""
+    labels = {EXAMPLES: "examples", DATA: "data", GOLDEN: "golden", CORPUS: "corpus"}
     found: dict[str, Path] = {}
-    for folder, label in ((EXAMPLES, "examples"), (DATA, "data"), (GOLDEN, "golden"),
-                          (CORPUS, "corpus")):
-        if not folder.is_dir():
-            continue
-        for path in sorted(folder.rglob("*")):
-            if path.suffix.lower() in (".ppn", ".pbn") and path.is_file():
-                found[f"{label}/{path.relative_to(folder).as_posix()}"] = path
+    for path in REAL_FILES:
+        folder = next(f for f in labels if path.is_relative_to(f))
+        found[f"{labels[folder]}/{path.relative_to(folder).as_posix()}"] = path
     return found
 
 
@@ -223,16 +221,16 @@ def test_reader_output_is_unchanged() -> None:
                     f"{changed_input}")
 
 
-def test_corpus_files_are_compared(corpus_dir: Path) -> None:
+def test_corpus_files_are_compared(corpus_files: list[Path]) -> None:
     golden = _golden()
-    names = [f"corpus/{p.name}" for p in sorted(corpus_dir.glob("*.pbn"))]
+    names = [f"corpus/{p.name}" for p in corpus_files]
     assert names and all(n in golden for n in names), [n for n in names if n not in golden]
 
 
 # ---------------------------------------------------------------- hypothesis: two views
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@scaled(0.6)
 @given(records())
 def test_written_records_read_back_in_full_detail(rec: Record) -> None:
     """A record written and read back: the detailed dump equals one built from the record.
@@ -280,7 +278,7 @@ def _views_agree(rec: Record) -> None:
             tk.location for tk in tokens]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@scaled(0.6)
 @given(records())
 def test_lean_and_full_views_of_a_section_agree(rec: Record) -> None:
     """Kinds, texts, marks and location_at (what the engine reads) say what the Token

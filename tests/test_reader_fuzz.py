@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import io
 
-from hypothesis import HealthCheck, given, settings
+from conftest import scaled
+from hypothesis import given
 from hypothesis import strategies as st
 
 from priffe_records import BadRecord, Record, dumps, loads, validate
@@ -18,7 +19,7 @@ PIECES = ['[', ']', '"', '\\', '{', '}', ';', '%', '#', '##', '\n', '\n\n', ' ',
 texts = st.lists(st.sampled_from(PIECES), max_size=60).map("".join)
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@scaled(4)  # cheap texts: many of them
 @given(texts)
 def test_any_text_reads_and_validates_without_raising(text: str) -> None:
     out = list(loads(text, errors="collect", name="fuzz.ppn"))
@@ -66,7 +67,7 @@ def semantic_records(draw: st.DrawFn) -> Record:
     return Record(tuple(tags))
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@scaled(2)
 @given(st.lists(semantic_records(), min_size=1, max_size=5))
 def test_odd_records_validate_score_and_replay_without_raising(records: list[Record]) -> None:
     from rich.console import Console

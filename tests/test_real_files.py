@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import CORPUS, DATA
+from conftest import CORPUS_FILES, REALPBN_FILES
 
 from priffe_records import BadRecord, Record, dumps, loads, read, validate
 from priffe_records.cli import cli
 from priffe_records.format.errors import PPNSyntaxError
 from priffe_records.format.rewrite import reformat
 
-REAL = sorted((DATA / "realpbn").glob("*.pbn"))
-SHARED = sorted(CORPUS.glob("*.pbn")) if CORPUS.is_dir() else []
+REAL = REALPBN_FILES
+SHARED = CORPUS_FILES
 
 
 def _one(text: str) -> Record:
@@ -257,6 +257,7 @@ def test_parse_counts_with_the_right_plural(tmp_path: Path) -> None:
     assert "1 record could not be read" in result.output
 
 
+@pytest.mark.slow  # a real process
 def test_parse_into_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
     import subprocess
     import sys

@@ -4,24 +4,23 @@ Each case mutates one real file (a flipped bit, an inserted ``{ " [ %``, NUL or
 invalid UTF-8, a deleted or duplicated line, a long line) and checks that no
 exception escapes ``read(errors="collect")``, ``validate`` or the replay model,
 and that the records before the damaged one and those after it read as before.
-CI runs a few hundred cases; ``PRIFFE_FUZZ_LONG=1`` runs thousands and a 1 MB line.
+CI runs a few hundred cases; ``HYPOTHESIS_PROFILE=deep`` runs thousands and a 1 MB line.
 """
 
 from __future__ import annotations
 
 import io
-import os
 import random
 import time
 
 import pytest
-from conftest import CORPUS, DATA
+from conftest import CORPUS_FILES, DEEP, REALPBN_FILES
 
 from priffe_records import BadRecord, Record, build_replays, read, validate
 
-LONG = os.environ.get("PRIFFE_FUZZ_LONG") == "1"
-FILES = sorted((DATA / "realpbn").glob("*.pbn")) + (
-    sorted(CORPUS.glob("*.pbn")) if CORPUS.is_dir() else [])
+pytestmark = pytest.mark.slow  # fuzz: hundreds of damaged files
+LONG = DEEP
+FILES = REALPBN_FILES + CORPUS_FILES
 CASES = 3000 if LONG else 240
 INSERTS = [b"{", b'"', b"[", b"%", b"\x00", b"\xff", b"\xc3", b"\xed\xa0\x80", b"}", b";"]
 

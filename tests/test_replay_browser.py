@@ -20,6 +20,7 @@ from priffe_records.replay.model import build_replays
 from priffe_records.replay.wording import WORDS
 from priffe_records.rules.priffe.analysis import analyse_record
 
+pytestmark = pytest.mark.slow  # a browser
 CHROMIUM = os.environ.get("PRIFFE_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]

@@ -5,15 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import GOLDEN
-from hypothesis import HealthCheck, given, settings
+from conftest import GOLDEN, scaled
+from hypothesis import given
 from strategies import records
 
 from priffe_records import dumps, loads, read
 from priffe_records.format.record import Record
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@scaled(3)
 @given(records())
 def test_generated_record_round_trips(rec: Record) -> None:
     text = dumps([rec])
@@ -22,7 +22,7 @@ def test_generated_record_round_trips(rec: Record) -> None:
     assert dumps(back) == text
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@scaled(0.6)
 @given(records(), records(), records())
 def test_several_records_round_trip(a: Record, b: Record, c: Record) -> None:
     text = dumps([a, b, c])

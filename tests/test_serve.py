@@ -28,6 +28,7 @@ from test_replay_browser import browser, page  # noqa: F401 - the shared browser
 
 from priffe_records.cli import cli
 
+pytestmark = pytest.mark.slow  # a Datasette server and a browser
 datasette = pytest.importorskip("datasette", reason="Datasette (the serve extra) is not installed")
 
 ENV = {**os.environ, "PRIFFE_LANG": "en"}

@@ -9,7 +9,7 @@ import random
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS, DATA, EXAMPLES, GOLDEN
+from conftest import EXAMPLES, REAL_FILES
 
 from priffe_records import loads, read
 from priffe_records.format.errors import BadRecord
@@ -18,10 +18,7 @@ from priffe_records.format.spans import record_spans
 
 
 def _files() -> list[Path]:
-    found = [*EXAMPLES.glob("*.ppn"), *DATA.rglob("*.p?n"), *GOLDEN.glob("*.ppn")]
-    if CORPUS.is_dir():
-        found += sorted(CORPUS.glob("*.pbn"))
-    return sorted(found)
+    return REAL_FILES
 
 
 def _seen(rec: Record | BadRecord) -> tuple[object, ...]:

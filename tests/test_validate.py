@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import EXAMPLE_FILES, SHARED
 from rules_support import FORMAT_EXAMPLE, findings, rules, set_tag, sheet
 
 from priffe_records import loads, read, validate
@@ -18,7 +19,7 @@ from priffe_records.rules.priffe.options import (
     parse_scoring,
 )
 
-SHARED_FORMAT = Path(__file__).resolve().parents[2] / "shared" / "FORMAT.md"
+SHARED_FORMAT = SHARED / "FORMAT.md"
 
 
 def test_format_md_example_validates_clean() -> None:
@@ -92,8 +93,8 @@ def read_collect(text: str) -> list[object]:
     return list(read(io.StringIO(text), errors="collect"))  # type: ignore[arg-type]
 
 
-def test_corpus_files_give_clear_findings(corpus_dir: Path) -> None:
-    for path in sorted(corpus_dir.glob("*.pbn")):
+def test_corpus_files_give_clear_findings(corpus_files: list[Path]) -> None:
+    for path in corpus_files:
         for f in validate(read(path, errors="collect")):
             assert f.location is not None and f.location.file == str(path)
 
@@ -119,8 +120,7 @@ def test_deal_diagram_without_contract_is_a_warning() -> None:
 
 
 def test_examples_validate_without_errors() -> None:
-    examples = Path(__file__).resolve().parents[1] / "examples"
-    files = sorted(examples.glob("*.ppn"))
+    files = EXAMPLE_FILES
     assert {f.name for f in files} >= {"partie-uppsala.ppn", "protokoll-1952.ppn"}
     for f in files:
         assert not [x for x in validate(read(f, errors="collect")) if x.is_error], f

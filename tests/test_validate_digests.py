@@ -27,7 +27,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from conftest import CORPUS, DATA, EXAMPLES, GOLDEN
+import pytest
+from conftest import CORPUS_FILES, DATA, PPN_FILES, REALPBN_FILES
 from test_engine_equivalence import damaged, several_parties
 
 from priffe_records import dumps, loads, read, validate
@@ -97,11 +98,7 @@ def _hash(data: object) -> str:
 
 
 def _files() -> list[Path]:
-    found = sorted(EXAMPLES.glob("*.ppn")) + sorted(DATA.glob("*.ppn"))
-    found += sorted((DATA / "realpbn").glob("*.pbn")) + sorted(GOLDEN.glob("*.ppn"))
-    if CORPUS.is_dir():
-        found += sorted(CORPUS.glob("*.pbn"))
-    return found
+    return PPN_FILES + REALPBN_FILES + CORPUS_FILES
 
 
 def _generated() -> Iterator[tuple[str, str, list[object]]]:
@@ -130,6 +127,7 @@ def _actual() -> dict[str, dict[str, str]]:
     return out
 
 
+@pytest.mark.slow  # long: every file validated
 def test_validator_output_is_frozen() -> None:
     actual = _actual()
     if UPDATE:

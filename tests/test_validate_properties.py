@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from hypothesis import HealthCheck, given, settings
+from conftest import scaled
+from hypothesis import given
 from hypothesis import strategies as st
 
 from priffe_records import dumps, loads, score_parties, validate
@@ -18,8 +19,7 @@ from priffe_records.rules.priffe.options import PRESETS
 from priffe_records.rules.priffe.play import replay
 from priffe_records.rules.priffe.sheet import DealRow
 
-SETTINGS = settings(max_examples=12, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = scaled(0.12)  # a whole partie an example
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 
 

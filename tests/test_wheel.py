@@ -14,6 +14,7 @@ from conftest import GOLDEN, ROOT
 
 
 @pytest.mark.skipif(os.environ.get("PRIFFE_SKIP_WHEEL") == "1", reason="PRIFFE_SKIP_WHEEL=1")
+@pytest.mark.slow  # builds and installs a wheel
 def test_wheel_installs_and_runs_outside_the_source_tree(tmp_path: Path) -> None:
     # Build from a clean copy: a stale build/ folder in the tree would ship old modules.
     src = tmp_path / "src"
