@@ -25,7 +25,7 @@ from archive_support import (
     partie_file,
     run,
 )
-from conftest import CORPUS, DATA, EXAMPLES
+from conftest import CORPUS_FILES, EXAMPLE_FILES, EXAMPLES, FIXTURE_FILES, REALPBN_FILES
 from test_archive_jobs import pieces  # noqa: F401  (a fixture)
 from test_archive_truth import fresh, stats
 
@@ -403,13 +403,11 @@ def test_another_evening_with_the_same_key_and_as_new(tmp_path: Path) -> None:
 
 
 def _real_files() -> list[Path]:
-    found = sorted((DATA / "realpbn").glob("*.pbn")) + sorted((DATA / "realpbn").glob("*.ppn"))
-    found += sorted(EXAMPLES.glob("*.ppn")) + sorted(DATA.glob("*.ppn"))
-    return found
+    return REALPBN_FILES + EXAMPLE_FILES + FIXTURE_FILES
 
 
 def _corpus() -> list[Path]:
-    return sorted(CORPUS.glob("*.pbn")) if CORPUS.is_dir() else []
+    return CORPUS_FILES
 
 
 def _stores_every_record(path: Path, tmp: Path) -> None:

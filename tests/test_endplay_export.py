@@ -49,7 +49,8 @@ def test_endplay_reads_our_export_as_it_reads_the_original(path: Path) -> None:
 
 
 def test_there_are_files_endplay_reads() -> None:
-    """The test above must not pass by skipping every file: counted on the project's own
-    files, so that it holds in a clone without ``../shared`` as well."""
+    """The test above must not pass by skipping every file: endplay reads three quarters of
+    the project's own PBN files (16 of 20), counted without ``../shared`` so that it holds
+    in any clone."""
     readable = [p for p in PROJECT_PBN if _endplay(p.read_text("utf-8", errors="replace"))]
-    assert len(readable) >= 7, readable
+    assert len(readable) * 4 >= len(PROJECT_PBN) * 3, readable

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from conftest import EXAMPLE_FILES
 
 import priffe_records as pr
 from priffe_records.archive.query import QueryError, pbn_date
@@ -60,7 +61,7 @@ def test_public_names_at_the_top() -> None:
 
 
 def test_read_headers_matches_read_on_the_examples() -> None:
-    for path in sorted((ROOT / "examples").glob("*.ppn")):
+    for path in EXAMPLE_FILES:
         full = [{t.name: t.value for t in r.tags} | dict(r.defaults) for r in read(path)]
         assert list(pr.read_headers(path)) == full, path.name
 
