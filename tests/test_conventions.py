@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
-from conftest import DATA, EXAMPLES, GOLDEN
+from conftest import DATA, EXAMPLE_FILES, EXAMPLES, GOLDEN
 from test_replay_browser import browser  # noqa: F401 - the shared browser fixture
 
 from priffe_records.cli import cli
@@ -74,7 +74,7 @@ def test_sql_dash_reads_the_statement_from_stdin(archive: Path) -> None:
                  stdin="SELECT count(*) AS n FROM deals\n")
     assert res.exit_code == 0, res.output
     assert json.loads(res.stdout)[0]["n"] == len(list(read(PARTIE))) + sum(
-        len(list(read(p))) for p in EXAMPLES.glob("*.ppn") if p != PARTIE)
+        len(list(read(p))) for p in EXAMPLE_FILES if p != PARTIE)
 
 
 def test_export_without_output_writes_stdout(archive: Path) -> None:

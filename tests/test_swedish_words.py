@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import EXAMPLE_FILES
 
 from priffe_records.archive.metadata import metadata
 from priffe_records.cli import cli
@@ -234,7 +235,7 @@ def test_swedish_mode_shows_no_english_word(tmp_path: Path) -> None:
     names) are the user's and may show as written."""
     english = _english_only() - set(ALLOWED)
     assert {"required", "penalty", "duplicates"} <= english, "the check has words to find"
-    theirs = {w.lower() for p in [*EXAMPLES.glob("*.ppn"), ROOT / "tests/data/broken.ppn",
+    theirs = {w.lower() for p in [*EXAMPLE_FILES, ROOT / "tests/data/broken.ppn",
                                   ROOT / "tests/golden/replay-revoke.ppn"]
               for w in _WORD.findall(p.read_text("utf-8"))}
     found: dict[str, list[str]] = {}
