@@ -311,3 +311,15 @@ def test_the_import_progress_counts_records_with_their_noun() -> None:
     with use_language("sv"):
         assert str(_RecordsColumn().render(bar.tasks[0])).strip() == "1 post"
     assert str(_RecordsColumn().render(bar.tasks[0])).strip() == "1 record"
+
+
+def test_datasette_shows_a_preference_contract_in_swedish() -> None:
+    pytest.importorskip("datasette")
+    from priffe_records.cli.datasette_plugin import render_cell
+
+    with use_language("sv"):
+        cell = render_cell({"id": 3}, "HandClubs", "contract", "deals", "a", _Datasette())
+        priffe = render_cell({"id": 4}, "Hjärter", "contract", "deals", "a", _Datasette())
+    assert str(cell) == "Handklöver" and priffe is None  # Priffe's are Swedish already
+    assert str(render_cell({"id": 3}, "HandClubs", "contract", "deals", "a",
+                           _Datasette())) == "HandClubs"

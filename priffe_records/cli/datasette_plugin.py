@@ -28,6 +28,7 @@ from markupsafe import Markup, escape
 
 from priffe_records.archive import stored_messages
 from priffe_records.archive.query import QueryError, StoredText, partie_of_deal, partie_texts
+from priffe_records.cli.output import CELL_LABELS
 from priffe_records.cli.replay import Unreadable, records_of_deal, replays_of, stored_records
 from priffe_records.cli.sheet_page import printable_page, sheet_parts
 from priffe_records.format.errors import BadRecord
@@ -172,7 +173,8 @@ def prepare_connection(conn: Any) -> None:
 @hookimpl  # type: ignore[untyped-decorator]
 def render_cell(row: Any, value: Any, column: str, table: str | None, database: str,
                 datasette: Any) -> Markup | None:
-    """Links from a deal's PPN text to its replay, and from a partie's event to its sheet."""
+    """Links from a deal's PPN text to its replay, and from a partie's event to its sheet;
+    a finding and a Préférence contract in the reader's language."""
     try:
         ident = row["id"]
     except (IndexError, KeyError, TypeError):
@@ -183,6 +185,9 @@ def render_cell(row: Any, value: Any, column: str, table: str | None, database: 
         except (IndexError, KeyError):
             return None
         return Markup("{}").format(stored_messages.shown(data, value)) if data else None
+    if table == "deals" and column == "contract" and isinstance(value, str):
+        label = CELL_LABELS.get(("contract", value))  # a Préférence word: "Handklöver"
+        return None if label is None else Markup("{}").format(label.render())
     if table == "deals" and column == "ppn" and ident is not None:
         href = datasette.urls.path(f"/{database}/deals/{int(ident)}/replay")
         return Markup('<a href="{}">{} ▶</a><details><summary>PPN</summary>'
