@@ -3,6 +3,7 @@ with their noun, and numbers with the language's decimal sign."""
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -323,3 +324,15 @@ def test_datasette_shows_a_preference_contract_in_swedish() -> None:
     assert str(cell) == "Handklöver" and priffe is None  # Priffe's are Swedish already
     assert str(render_cell({"id": 3}, "HandClubs", "contract", "deals", "a",
                            _Datasette())) == "HandClubs"
+
+
+@pytest.mark.parametrize("name", ["partie-uppsala.ppn", "preference-graz.ppn"])
+def test_the_printable_sheet_in_swedish_has_no_english_word(tmp_path: Path, name: str) -> None:
+    page = tmp_path / "sheet.html"
+    res = CliRunner().invoke(cli, ["--lang", "sv", "score", str(EXAMPLES / name),
+                                   "--html", str(page)])
+    assert res.exit_code == 0, res.output
+    text = re.sub(r"<style.*?</style>|<[^>]+>", " ", page.read_text("utf-8"), flags=re.S)
+    shown = _shown_words(html.unescape(text))
+    assert {"robbert", "slut"} <= shown or name.startswith("preference")
+    assert not shown & _english_only(), shown & _english_only()
