@@ -395,7 +395,7 @@ def test_another_evening_with_the_same_key_and_as_new(tmp_path: Path) -> None:
     db2 = tmp_path / "b.db"
     run("import", str(tmp_path / "a.ppn"), "--db", str(db2))
     res = run("import", str(evening), "--db", str(db2), "--as-new")
-    assert f"{len(second) - 1} new, 1 duplicates" in res.stdout and "updated" not in res.stdout
+    assert f"{len(second) - 1} new, 1 duplicate" in res.stdout and "updated" not in res.stdout
     assert count(db2, "parties") == 2 and count(db2) == len(first) + len(second) - 1
 
 
