@@ -94,7 +94,7 @@ def child_import(path: str, db_path: str, jobs: int = 0) -> dict[str, Any]:
 
 
 def child_executemany(path: str, db_path: str) -> dict[str, Any]:
-    from priffe_records.archive.store import canonical_text, content_hash
+    from priffe_records.archive.classify import canonical_text, content_hash
     from priffe_records.format.errors import BadRecord
     from priffe_records.format.reader import read
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from click.testing import CliRunner, Result
 
-from priffe_records.archive.store import canonical_text, content_hash
+from priffe_records.archive.classify import canonical_text, content_hash
 from priffe_records.cli import cli
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record

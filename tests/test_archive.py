@@ -13,6 +13,7 @@ from archive_support import MESSY, consistent, count, partie_file, run
 
 from priffe_records import dumps, loads, read, write
 from priffe_records.archive import stored_messages
+from priffe_records.archive.classify import content_hash
 from priffe_records.archive.metadata import METADATA_NAME
 from priffe_records.archive.schema import (
     APPLICATION_ID,
@@ -20,7 +21,6 @@ from priffe_records.archive.schema import (
     ensure_schema,
     open_archive,
 )
-from priffe_records.archive.store import content_hash
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ from test_archive_stream import _tables
 from test_archive_truth import snapshot
 from test_engine_equivalence import _files, several_parties
 
-from priffe_records.archive import raw, store
+from priffe_records.archive import classify, raw, store
 from priffe_records.archive.schema import open_archive
 from priffe_records.archive.store import FileSummary, import_file
 
@@ -207,7 +207,7 @@ def assert_as_rewritten(tmp: Path, monkeypatch: pytest.MonkeyPatch, versions: li
     equals the one where every deal is written again, but for the findings' own ids."""
     left = _run(tmp, "left", versions, **kw)
     with monkeypatch.context() as m:
-        m.setattr(store._PartieWriter, "_same", lambda self, *a: False)
+        m.setattr(classify.PartieWriter, "_same", lambda self, *a: False)
         again = _run(tmp, "again", versions, **kw)
     assert left[0] == again[0]
     for tables in (left[1], again[1]):

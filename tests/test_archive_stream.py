@@ -22,7 +22,7 @@ from test_archive_truth import snapshot
 from test_engine_equivalence import SEEDS, SETTINGS, _files, several_parties
 
 from priffe_records import loads, read
-from priffe_records.archive import engine, store
+from priffe_records.archive import classify, engine
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record
 
@@ -115,7 +115,7 @@ def test_windows_store_what_one_window_stores(tmp_path: Path, monkeypatch: pytes
     flag = ["--reject-invalid"] if reject else []
     results = []
     for window in (10**6, 3, 1):
-        monkeypatch.setattr(store, "_WINDOW", window)
+        monkeypatch.setattr(classify, "_WINDOW", window)
         db = tmp_path / f"w{window}.db"
         res = run("import", str(src), "--db", str(db), *flag)
         assert res.exit_code in (0, 1), res.output
@@ -129,7 +129,7 @@ def test_windows_store_what_one_window_stores(tmp_path: Path, monkeypatch: pytes
 def test_a_grown_partie_recomputed_equals_a_fresh_import(tmp_path: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """The stored path (a partie with stored deals) on the same stream as the fresh one."""
-    monkeypatch.setattr(store, "_WINDOW", 2)
+    monkeypatch.setattr(classify, "_WINDOW", 2)
     src = _file_with_repeats(tmp_path / "in" / "lång.ppn")
     full = src.read_text("utf-8")
     cut = full.index("\n\n", len(full) // 2)

@@ -17,9 +17,9 @@ from conftest import EXAMPLES
 
 from priffe_records import dumps, read, write
 from priffe_records import loads as read_text
+from priffe_records.archive.classify import content_hash
 from priffe_records.archive.query import partie_of_deal
 from priffe_records.archive.schema import open_archive
-from priffe_records.archive.store import content_hash
 
 PROTOKOLL = EXAMPLES / "protokoll-1952.ppn"
 

@@ -24,28 +24,31 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterator
 from functools import partial
+from typing import TYPE_CHECKING
 
 from priffe_records.archive import engine
-from priffe_records.archive.identity import Head, PartieKey, head_of, partie_key
-from priffe_records.archive.raw import RawReader
-from priffe_records.archive.rows import Described, Ready, digest_of, ready
-from priffe_records.archive.store import (
+from priffe_records.archive.classify import (
+    Item,
     Kind,
-    Store,
-    _Item,
-    _parties,
-    _PartieWriter,
-    _Seen,
+    PartieWriter,
+    Seen,
+    by_partie,
     canonical_text,
     content_hash,
     describe,
     store_group,
 )
+from priffe_records.archive.identity import Head, PartieKey, head_of, partie_key
+from priffe_records.archive.raw import RawReader
+from priffe_records.archive.rows import Described, Ready, digest_of, ready
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record
 from priffe_records.format.splitter import Chunk, Decoded, split
 from priffe_records.rules.gcscope import collector_tuned
 from priffe_records.rules.parallel import Piece, Sliced, map_parties
+
+if TYPE_CHECKING:
+    from priffe_records.archive.store import Store
 
 SLICE = 1 << 19  # bytes of file per slice sent back as rows (about 7 MB of them)
 ROWS_AT_MOST = 2 * SLICE  # a bigger slice is streamed by the parent, not sent as rows
@@ -74,7 +77,7 @@ def check_piece(piece: Piece, *, label: str) -> Sliced[list[SentPartie] | None]:
     reader = RawReader(_chunks(piece), label, None)
     keys = reader.keys
     with collector_tuned():
-        for group in _parties(reader.records()):
+        for group in by_partie(reader.records()):
             queue: deque[tuple[str, str, int, Described, bytes | None]] = deque()
             head: list[Record] = []  # the partie's first readable record
 
@@ -142,7 +145,7 @@ def store_pieces(store: Store, path: str, label: str, jobs: int, summary: dict[s
         if sent is None or _needs_whole(store, sent, written):
             reader = RawReader(_chunks(done.piece), label, store.known if skip else None)
             store.raw_keys = reader.keys
-            for group in _parties(reader.items()):
+            for group in by_partie(reader.items()):
                 store_group(store, reader, group, summary, reject_invalid, tick)
         else:
             for _, key, events in sent:
@@ -183,7 +186,7 @@ def _store_sent(store: Store, key: PartieKey | None,
     partie_id = store.find_partie(key) if key is not None else None
     stored = store.existing([digest_of(e[1]) for e in events if isinstance(e, tuple)])
     seen: set[str] = set()
-    writer = _PartieWriter(store, partie_id, key, summary, reject_invalid, progress, _Seen())
+    writer = PartieWriter(store, partie_id, key, summary, reject_invalid, progress, Seen())
     loose: list[engine.FindingRow] = []
     for event in events:
         if isinstance(event, tuple):
@@ -194,7 +197,7 @@ def _store_sent(store: Store, key: PartieKey | None,
                 store.remember_raw(raw, digest)
             kind: Kind = "elsewhere" if digest in seen or digest in stored else "new"
             seen.add(digest)
-            writer.deal(_Item(None, "", digest, 0, kind, sent=desc), r)
+            writer.deal(Item(None, "", digest, 0, kind, sent=desc), r)
         elif isinstance(event, engine.RubberFacts):
             writer.rubber(event)
         else:

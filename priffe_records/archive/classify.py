@@ -1,0 +1,458 @@
+"""Classifying a file's records against the archive and writing a partie's deals.
+
+Shared by the import in one process (:mod:`priffe_records.archive.store`) and the
+import over worker processes (:mod:`priffe_records.archive.workers`): both group
+records into parties, decide for each record whether it is new, a correction, a
+duplicate or already stored, and hand the engine's facts to one
+:class:`PartieWriter`. Kept apart from the store so that neither of those two
+modules imports the other at run time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from itertools import chain, groupby, islice
+from typing import TYPE_CHECKING, Literal, TypeVar
+
+from priffe_records.archive import engine
+from priffe_records.archive.identity import PartieKey, deal_ident, head_of, partie_key
+from priffe_records.archive.raw import Known, RawReader
+from priffe_records.archive.rows import DEAL_COLUMNS, Described, Ready, digest_of, ready
+from priffe_records.format.errors import BadRecord
+from priffe_records.format.reader import loads
+from priffe_records.format.record import Location, Record
+from priffe_records.format.writer import format_record
+
+if TYPE_CHECKING:
+    from priffe_records.archive.store import Store
+
+_R = TypeVar("_R", bound=Record | BadRecord | Known)
+Value = str | int | None
+# A stored deal as replace_deal writes it: row, seats (with names and balance changes),
+# calls, tricks, findings (Store.written).
+Written = tuple[tuple[Value, ...], list[tuple[Value, ...]], list[tuple[Value, ...]],
+                list[tuple[Value, ...]], list[tuple[Value, ...]]]
+_AT = DEAL_COLUMNS.index("imported_at")
+
+
+def content_hash(text: str) -> str:
+    """The identity of a record: SHA-256 of its canonical text."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def canonical_text(record: Record) -> str:
+    """A record on its own: inherited values written out, so it reads back alone."""
+    return format_record(record, resolve_inheritance=True)
+
+
+# ---------------------------------------------------------------- parties
+
+
+def by_partie(items: Iterable[_R]) -> Iterator[Iterator[_R]]:
+    """Consecutive records with the same Event, Site and Date (FORMAT.md "Partie").
+
+    Each partie is an iterator over its items as the reader gives them (read
+    one to its end before asking for the next). A record that could not be
+    read stays where it was, inside the group, so the file order survives in
+    the database. A record recognised by its raw text (:class:`raw.Known`)
+    counts with the head of its stored text.
+    """
+    key: tuple[str | None, ...] | None = None
+    number = 0
+
+    def partie_of(item: _R) -> int:
+        nonlocal key, number
+        if isinstance(item, Record):
+            k: tuple[str | None, ...] | None = head_of(item)
+        elif isinstance(item, Known):
+            k = None if item.bad else item.head
+        else:
+            k = None
+        if k is not None:
+            if key is not None and k != key:
+                number += 1
+            key = k
+        return number
+
+    for _, group in groupby(items, partie_of):
+        yield group
+
+
+# ---------------------------------------------------------------- storing
+
+
+@dataclass(frozen=True, slots=True)
+class StoredDeal:
+    """What the store needs to know of a deal already in a partie."""
+
+    id: int
+    hash: str
+    ident: str | None
+    line: int
+    source: str
+    ppn: str
+    imported_at: str
+
+
+Kind = Literal["new", "update", "here", "stored", "elsewhere"]
+
+
+@dataclass(slots=True)
+class Item:
+    """One record of a partie on its way to the database.
+
+    ``kind``: ``new`` (insert), ``update`` (supersedes stored deal ``deal_id``),
+    ``here`` (already stored in this partie as ``deal_id``: refreshed),
+    ``stored`` (in the archive only, not in the file: refreshed), ``elsewhere``
+    (the same text is stored in another partie, or earlier in this file).
+    """
+
+    record: Record | BadRecord | None  # None: checked in a worker, ``sent`` says the rest
+    text: str
+    digest: str
+    line: int
+    kind: Kind
+    deal_id: int | None = None
+    old: StoredDeal | None = None
+    from_file: bool = True
+    sent: Described | None = None
+
+
+def described(item: Item) -> Described:
+    if item.sent is None:  # asked twice a record: kept
+        item.sent = describe(item.record)
+    return item.sent
+
+
+def describe(record: Record | BadRecord | None) -> Described:
+    if not isinstance(record, Record):
+        return (True, None, None, None, None)
+    return (False, *head_of(record), deal_ident(record))
+
+
+def _deal_row(store: Store, item: Item, r: Ready, partie_id: int | None,
+              rubber_id: int | None) -> tuple[Value, ...]:
+    """The deal's row (columns as :data:`rows.DEAL_COLUMNS`): ``r`` and the store's part."""
+    # A deal refreshed from the archive keeps its source and import time.
+    old = item.old if item.kind == "stored" else None
+    if old is not None:
+        return (partie_id, rubber_id, old.source, *r[0], old.imported_at, *r[1])
+    return (partie_id, rubber_id, store.source, *r[0], store.now, *r[1])
+
+
+def classify(store: Store, group: list[Record | BadRecord],
+              stored: list[StoredDeal]) -> list[Item]:
+    """What to do with each record of the file's partie (see :class:`Item`).
+
+    First by text: a text stored in this partie is ``here``, one stored elsewhere or met
+    before in the file is a duplicate. Then corrections: a new text replaces a stored deal
+    of the same :func:`~priffe_records.archive.identity.deal_key` that no text of the file
+    is, and that no record of this import wrote (two records of one import are both
+    kept); several at one key are paired in partie order.
+    """
+    texts = [item.text if isinstance(item, BadRecord) else canonical_text(item)
+             for item in group]
+    digests = [content_hash(t) for t in texts]
+    by_hash = {d.hash: d for d in stored}
+    claimed: set[int] = set()
+    seen: set[str] = set()
+    items: list[Item] = []
+    elsewhere = store.existing([d for d in digests if d not in by_hash])
+    for record, text, digest in zip(group, texts, digests, strict=True):
+        store.hashed(record, digest)
+        line = record.location.line if record.location else 0
+        item = Item(record, text, digest, line, "new")
+        here = by_hash.get(digest)
+        if digest in seen:
+            item.kind = "elsewhere"
+        elif here is not None:
+            item.kind, item.deal_id, item.old = "here", here.id, here
+            claimed.add(here.id)
+        elif digest in elsewhere:
+            item.kind = "elsewhere"
+        seen.add(digest)
+        items.append(item)
+    free: dict[str, deque[StoredDeal]] = {}
+    for d in stored:
+        if d.ident is not None and d.id not in claimed and not store.mine(d):
+            free.setdefault(d.ident, deque()).append(d)
+    for item in items if free else ():
+        ident = deal_ident(item.record) if item.kind == "new" and item.record else None
+        old = free[ident].popleft() if ident is not None and free.get(ident) else None
+        if old is not None:
+            item.kind, item.deal_id, item.old = "update", old.id, old
+            claimed.add(old.id)
+    # Deals of the partie this file does not give: still part of it, read back.
+    rest = [stored_item(d) for d in stored if d.id not in claimed]
+    if rest:
+        order = {id(i): n for n, i in enumerate(items)}
+        items = sorted([*items, *rest], key=lambda i: (i.line, i.from_file is False,
+                                                       order.get(id(i), 0)))
+    return items
+
+
+def stored_item(d: StoredDeal) -> Item:
+    records = list(loads(d.ppn, errors="collect", name=d.source, header=False))
+    record: Record | BadRecord = records[0] if len(records) == 1 else BadRecord(
+        (), Location(d.source, d.line, 1), d.ppn)
+    return Item(record, d.ppn, d.hash, d.line, "stored", d.id, d, from_file=False)
+
+
+def _shifted(facts: engine.DealFacts, item: Item) -> engine.DealFacts:
+    """Findings of a record read back from the archive, at its line in its source file."""
+    if item.from_file or not facts.findings:
+        return facts
+    shift = item.line - 1
+    return replace(facts, findings=tuple(
+        replace(f, file=item.old.source if item.old else f.file,
+                line=f.line + shift if f.line is not None else None)
+        for f in facts.findings))
+
+
+_WINDOW = 500  # new deals written (and freed) together
+
+
+@dataclass(slots=True)
+class Seen:
+    """Texts of a partie met so far whose deals are not in the database (yet).
+
+    A text met earlier in the file is a duplicate: once its deal is written
+    the database says so; until then (``inflight``) or when it was rejected
+    (``rejected``) these sets do. Written deals leave ``inflight``, so it
+    stays the size of a window, not of the partie.
+    """
+
+    inflight: set[str] = field(default_factory=set)
+    rejected: set[str] = field(default_factory=set)
+
+
+def _fresh_items(store: Store, records: Iterable[Record | BadRecord],
+                 seen: Seen) -> Iterator[Item]:
+    """The records of a partie with no stored deals, classified a window at a time:
+    ``new``, or ``elsewhere`` when the text is stored or met before in the file."""
+    it = iter(records)
+    while batch := list(islice(it, _WINDOW)):
+        texts = [r.text if isinstance(r, BadRecord) else canonical_text(r) for r in batch]
+        digests = [content_hash(t) for t in texts]
+        stored = store.existing([d for d in digests if d not in seen.inflight])
+        for record, text, digest in zip(batch, texts, digests, strict=True):
+            store.hashed(record, digest)
+            line = record.location.line if record.location else 0
+            item = Item(record, text, digest, line, "new")
+            if digest in seen.inflight or digest in stored or digest in seen.rejected:
+                item.kind = "elsewhere"
+            else:
+                seen.inflight.add(digest)
+            yield item
+
+
+class PartieWriter:
+    """Writes a partie's deals as the engine checks them, new ones a window at a time."""
+
+    def __init__(self, store: Store, partie_id: int | None, first: PartieKey | None,
+                 summary: dict[str, int], reject_invalid: bool,
+                 progress: Callable[[int], None] | None, seen: Seen,
+                 written: dict[int, Written] | None = None) -> None:
+        self.store, self.partie_id, self.first = store, partie_id, first
+        self.written = written  # the stored deals of a partie recomputed whole
+        self.summary, self.reject_invalid, self.progress = summary, reject_invalid, progress
+        self.seen = seen
+        self.here: set[int] = set()  # rubbers with a deal stored in this partie
+        self.first_kept: Record | None = None  # the first record stored in the partie
+        self.new: list[tuple[tuple[Value, ...], Ready]] = []  # inserted in one batch
+
+    def checked(self, item: Item, facts: engine.DealFacts) -> None:
+        """A record as the engine checked it here (not in a worker)."""
+        facts = _shifted(facts, item)
+        self.deal(item, ready(item.text, item.digest, item.line, described(item), facts))
+
+    def deal(self, item: Item, r: Ready) -> None:
+        store, summary = self.store, self.summary
+        bad = described(item)[0]
+        has_errors = r[8]
+        number = r[7]
+        if item.from_file:
+            summary["records"] += 1
+        kind: Kind | Literal["skip"] = item.kind
+        if kind in ("new", "update") and self.reject_invalid and has_errors:
+            summary["rejected"] += 1
+            kind = "skip"  # a rejected correction leaves the stored version as it was
+            self.seen.inflight.discard(item.digest)
+            self.seen.rejected.add(item.digest)
+        if kind in ("here", "elsewhere") and item.from_file:
+            summary["duplicates"] += 1
+        if kind not in ("elsewhere", "skip"):
+            if self.partie_id is None and self.first is not None:
+                self.partie_id = store.partie(self.first)
+            if self.partie_id is not None and item.from_file:
+                store.imported_into(self.partie_id)
+            if self.first_kept is None and isinstance(item.record, Record):
+                self.first_kept = item.record
+            rubber_id = None
+            if self.partie_id is not None and number is not None:
+                rubber_id = store.rubber(self.partie_id, number)
+                self.here.add(number)
+            row = _deal_row(store, item, r, self.partie_id, rubber_id)
+            if kind == "new":
+                self.new.append((row, r))
+                if len(self.new) >= _WINDOW:
+                    self.flush()
+            else:
+                assert item.deal_id is not None
+                if kind == "update" and item.old is not None:
+                    store.replaced(item.old, item.line)
+                if not self._same(item.deal_id, row, r):
+                    store.replace_deal(item.deal_id, row, r)
+            if kind in ("new", "update"):
+                summary["new" if kind == "new" else "updated"] += 1
+                summary["with_errors"] += has_errors
+                summary["unreadable"] += bad
+        if self.progress is not None and item.from_file:
+            self.progress(summary["records"])
+
+    def _same(self, deal_id: int, row: tuple[Value, ...], r: Ready) -> bool:
+        """Whether the stored deal is already what :meth:`Store.replace_deal` would write
+        (its import time aside): then it is left as it is, findings' ids included. A
+        grown or corrected partie is recomputed whole; most of its deals come out as
+        they were (issue 9)."""
+        old = self.written.pop(deal_id, None) if self.written is not None else None
+        if old is None or old[0][:_AT] != row[:_AT] or old[0][_AT + 1:] != row[_AT + 1:]:
+            return False
+        changes = dict(r[3])
+        seats = sorted((seat, side, name, changes.get(seat)) for seat, side, name in r[2])
+        return (sorted(old[1]) == seats
+                and old[2] == list(r[4]) and old[3] == list(r[5]) and old[4] == list(r[6]))
+
+    def flush(self) -> None:
+        self.store.deals(self.new)
+        for _, r in self.new:
+            self.seen.inflight.discard(digest_of(r))
+        self.new = []
+
+    def rubber(self, r: engine.RubberFacts) -> None:
+        """Only rubbers with a deal stored in this partie are written: when a file repeats
+        a partie another file gave, the repeated rubbers stay settled there, never twice."""
+        if self.partie_id is not None and r.number in self.here:
+            self.store.rubber_facts(self.partie_id, r)
+
+    def finish(self, loose: Sequence[engine.FindingRow]) -> None:
+        self.flush()
+        if self.partie_id is not None:
+            self.store.partie_end(self.partie_id, loose)
+
+
+def write_partie(store: Store, partie_id: int | None, first: PartieKey | None,
+                  items: Iterable[Item], summary: dict[str, int], reject_invalid: bool,
+                  progress: Callable[[int], None] | None, seen: Seen | None = None,
+                  written: dict[int, Written] | None = None) -> Record | None:
+    """Check the partie with the engine as it streams, write what changed, refresh the rest;
+    the partie's first record stored (or kept) now.
+
+    Memory: a window of new deals and one rubber's bookkeeping (issue 9), plus
+    whatever ``items`` holds (a partie with stored deals is classified whole).
+    """
+    queue: deque[Item] = deque()  # items given to the engine, facts not yet back
+
+    def records() -> Iterator[Record | BadRecord]:
+        for item in items:
+            queue.append(item)
+            assert item.record is not None
+            yield item.record
+
+    writer = PartieWriter(store, partie_id, first, summary, reject_invalid, progress,
+                           seen or Seen(), written)
+    loose: list[engine.FindingRow] = []
+    for checked in engine.check_stream(records()):
+        if isinstance(checked, engine.DealFacts):
+            writer.checked(queue.popleft(), checked)
+        elif isinstance(checked, engine.RubberFacts):
+            writer.rubber(checked)
+        else:
+            loose.append(checked)
+    writer.finish(loose)
+    return writer.first_kept
+
+
+def store_partie(store: Store, group: Iterator[Record | BadRecord], summary: dict[str, int],
+                  reject_invalid: bool, progress: Callable[[int], None] | None) -> None:
+    """Store one partie of a file: new records, corrections, and the partie recomputed.
+
+    A partie with no stored deals (a first import) streams: its records are
+    classified, checked and written a window at a time. One with stored deals
+    is classified whole (a correction needs the whole partie to know what it
+    supersedes); when all its records are stored already the engine is
+    skipped: a re-import costs reading and hashing only.
+    """
+    head: list[Record | BadRecord] = []
+    firsts: list[Record] = []  # the run's first two readable records
+    for item in group:
+        head.append(item)
+        if isinstance(item, Record):
+            firsts.append(item)
+            if len(firsts) == 2:
+                break
+    records = chain(head, group)
+    key = partie_key(firsts[0]) if firsts else None
+    partie_id = store.find_partie(key, lambda: [content_hash(canonical_text(r))
+                                                for r in firsts]) if key is not None else None
+    stored = store.partie_deals(partie_id) if partie_id is not None else []
+    if not stored:
+        seen = Seen()
+        write_partie(store, partie_id, key, _fresh_items(store, records, seen), summary,
+                      reject_invalid, progress, seen)
+        return
+    items = classify(store, list(records), stored)
+    if not any(i.kind in ("new", "update") for i in items):
+        for i in items:
+            if i.from_file:
+                summary["records"] += 1
+                summary["duplicates"] += 1
+                if progress is not None:
+                    progress(summary["records"])
+        return
+    first = write_partie(store, partie_id, key, items, summary, reject_invalid, progress,
+                          written=store.written(partie_id) if partie_id is not None else None)
+    if partie_id is not None:
+        store.follow_first(partie_id, first)
+
+
+def store_group(store: Store, reader: RawReader, group: Iterator[Record | BadRecord | Known],
+                summary: dict[str, int], reject_invalid: bool,
+                progress: Callable[[int], None] | None) -> None:
+    """A partie of a file read by a :class:`~priffe_records.archive.raw.RawReader`.
+
+    When every record of it is recognised by its raw text and stored, a full
+    import would only count it (every text stored: none is new, none corrects
+    anything), so it is counted without a parse. Otherwise it is parsed whole
+    and stored as :func:`store_partie` stores it.
+    """
+    known: list[Known] = []
+    for item in group:
+        if not isinstance(item, Known):
+            records = chain((reader.record(k) for k in known), (item,),
+                            (reader.record(i) for i in group))
+            store_partie(store, records, summary, reject_invalid, progress)
+            return
+        known.append(item)
+    if _only_counted(store, known):
+        store.met.update(k.digest[:16] for k in known)
+        for _ in known:
+            summary["records"] += 1
+            summary["duplicates"] += 1
+            if progress is not None:
+                progress(summary["records"])
+        return
+    store_partie(store, (reader.record(k) for k in known), summary, reject_invalid, progress)
+
+
+def _only_counted(store: Store, known: Sequence[Known]) -> bool:
+    """Whether a full import of these records would only count them as duplicates:
+    when every text is stored now (an earlier correction in the same file may have
+    replaced one since it was looked up). Whatever partie they fall in, each is then
+    stored here or elsewhere: nothing new, nothing corrected.
+    """
+    digests = [k.digest for k in known]
+    return len(store.existing(digests)) == len(set(digests))
