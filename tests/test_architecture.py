@@ -43,20 +43,24 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
+def _absolute(node: ast.ImportFrom, me: str, path: Path) -> str:
+    """The absolute name of the module a ``from`` import of module ``me`` names."""
+    if not node.level:
+        return node.module or ""
+    package = me if path.name == "__init__.py" else me.rpartition(".")[0]
+    base = package.split(".")
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join([*base, *([node.module] if node.module else [])])
+
+
 def _imports(path: Path, name: str) -> list[tuple[int, str]]:
     """(line, absolute module name) of every import in the file of module ``name``."""
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: list[tuple[int, str]] = []
     for node in ast.walk(ast.parse(path.read_text("utf-8"), str(path))):
         if isinstance(node, ast.Import):
             found.extend((node.lineno, alias.name) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[: len(base) - (node.level - 1)]
-                mod = ".".join([*base, *([node.module] if node.module else [])])
-            else:
-                mod = node.module or ""
+            mod = _absolute(node, name, path)
             found.append((node.lineno, mod))
             if mod in ("priffe_records", *(f"priffe_records.{x}" for x in ALLOWED)):
                 found.extend((node.lineno, f"{mod}.{a.name}") for a in node.names)
@@ -131,3 +135,130 @@ def test_the_checker_sees_each_kind_of_breach(tmp_path: Path) -> None:
                      "line 4: rules imports cli (priffe_records.cli.common)",
                      "line 5: family priffe imports family preference "
                      "(priffe_records.rules.preference)"]
+
+
+# ---------------------------------------------------------------- public names between modules
+
+# The allow-list, one module: the adapter may use Lark's private names. Every reach past
+# Lark's public API sits there, so a Lark upgrade that moves them is one file to change.
+MAY_USE_LARK_INTERNALS = {"priffe_records.format.lark_adapter"}
+MODULE_NAMES = {_module_name(p) for p in MODULES}
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def _crossings(path: Path, me: str) -> list[str]:
+    """Each private name this module takes from another: ``from x import _y``, and
+    ``x._y`` where ``x`` names an imported module of the package or of Lark."""
+    tree = ast.parse(path.read_text("utf-8"), str(path))
+    modules: dict[str, str] = {}  # local name -> module it names
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            mod = _absolute(node, me, path)
+            for a in node.names:
+                if f"{mod}.{a.name}" in MODULE_NAMES or mod == "lark":
+                    modules[a.asname or a.name] = f"{mod}.{a.name}"
+                if _private(a.name) and mod != me:
+                    found.append(f"line {node.lineno}: from {mod} import {a.name}")
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                modules[a.asname or a.name.split(".")[0]] = (a.asname and a.name) or \
+                    a.name.split(".")[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and _private(node.attr) and \
+                isinstance(node.value, ast.Name) and node.value.id in modules:
+            mod = modules[node.value.id]
+            if mod != me and mod.split(".")[0] in ("priffe_records", "lark"):
+                found.append(f"line {node.lineno}: {node.value.id}.{node.attr} ({mod})")
+    return found
+
+
+@pytest.mark.parametrize("path", [p for p in MODULES
+                                  if _module_name(p) not in MAY_USE_LARK_INTERNALS],
+                         ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_no_private_name_crosses_a_module(path: Path) -> None:
+    """A name another module needs is public, with a docstring; Lark's private names are
+    used in the adapter only."""
+    found = _crossings(path, _module_name(path))
+    assert not found, f"{path.relative_to(ROOT)} uses another module's private names:\n" + \
+        "\n".join(found)
+
+
+def test_the_private_name_check_sees_each_kind(tmp_path: Path) -> None:
+    fake = tmp_path / "fake.py"
+    fake.write_text("from priffe_records.format.reader import _x, loads\n"
+                    "from priffe_records.rules.priffe import play\n"
+                    "from lark import lexer\n"
+                    "import os\n"
+                    "from . import _y\n"
+                    "play._clean(os._exit, lexer._create_unless, loads._a, play.public)\n",
+                    "utf-8")
+    assert _crossings(fake, "priffe_records.format.fake") == [
+        "line 1: from priffe_records.format.reader import _x",
+        "line 5: from priffe_records.format import _y",
+        "line 6: play._clean (priffe_records.rules.priffe.play)",
+        "line 6: lexer._create_unless (lark.lexer)"]
+
+
+# ---------------------------------------------------------------- import cycles
+
+
+def _module_level_edges(path: Path, me: str) -> set[str]:
+    """The package modules this one imports when it is imported: statements at the top of
+    the module (lazy imports inside functions and ``if TYPE_CHECKING:`` blocks excluded)."""
+    edges = set()
+    for node in ast.parse(path.read_text("utf-8"), str(path)).body:
+        if isinstance(node, ast.ImportFrom):
+            mod = _absolute(node, me, path)
+            for a in node.names:
+                target = f"{mod}.{a.name}" if f"{mod}.{a.name}" in MODULE_NAMES else mod
+                if target in MODULE_NAMES and target != me:
+                    edges.add(target)
+        elif isinstance(node, ast.Import):
+            edges.update(a.name for a in node.names if a.name in MODULE_NAMES)
+    return edges
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import cycles of ``graph``: its strongly connected parts of two or more modules."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            part = []
+            while True:
+                w = stack.pop()
+                part.append(w)
+                if w == v:
+                    break
+            if len(part) > 1:
+                cycles.append(sorted(part))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return cycles
+
+
+def test_no_import_cycle_between_the_package_modules() -> None:
+    graph = {_module_name(p): _module_level_edges(p, _module_name(p)) for p in MODULES}
+    assert _cycles(graph) == []
+
+
+def test_the_cycle_check_finds_a_cycle() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []

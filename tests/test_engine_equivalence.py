@@ -48,13 +48,13 @@ CARDS = [s + r for s in "SHDC" for r in "AKQJT98765432"]
 def reference_engine() -> Iterator[None]:
     """The engine without its clean fast paths: every record analysed in full, every play
     replayed card by card."""
-    saved, saved_record = play._clean_replay, analysis.analyse_clean
-    play._clean_replay = lambda *a, **k: None  # type: ignore[assignment]
+    saved, saved_record = play.clean_replay, analysis.analyse_clean
+    play.clean_replay = lambda *a, **k: None  # type: ignore[assignment]
     analysis.analyse_clean = lambda *a, **k: None  # type: ignore[assignment]
     try:
         yield
     finally:
-        play._clean_replay, analysis.analyse_clean = saved, saved_record
+        play.clean_replay, analysis.analyse_clean = saved, saved_record
 
 
 def words(findings: Iterable[Finding]) -> list[tuple[object, ...]]:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from itertools import islice
 
 from priffe_records.format.errors import BadRecord
-from priffe_records.format.reader import _chunk_records
+from priffe_records.format.reader import chunk_records
 from priffe_records.format.record import Record
 from priffe_records.format.splitter import Chunk
 
@@ -76,7 +76,7 @@ class RawReader:
         self.keys: dict[int, bytes] = {}
         self.inherits = False  # a chunk met so far may inherit: no keys from it on
         self._todo: deque[Chunk] = deque()
-        self._parser = _chunk_records(self._fed(), name)
+        self._parser = chunk_records(self._fed(), name)
 
     def _fed(self) -> Iterator[Chunk]:
         while True:

@@ -14,12 +14,12 @@ from priffe_records.rules.preference.sheet import PrefRow, PrefSheet
 from priffe_records.rules.preference.table import PLAYERS
 
 # Column heads are short words: the "pref sheet" context keeps them apart.
-_COLUMNS = ((msg_p("pref sheet", "Deal"), "right"), (msg_p("pref sheet", "Dealer"), "center"),
-            (msg_p("pref sheet", "Decl."), "center"), (msg_p("pref sheet", "Bid"), "left"),
-            (msg_p("pref sheet", "Contract"), "left"), (msg_p("pref sheet", "Out"), "left"),
-            (msg_p("pref sheet", "Tricks"), "left"), (msg_p("pref sheet", "Ante"), "right"),
-            (msg_p("pref sheet", "Payments"), "left"), (msg_p("pref sheet", "Pot"), "right"),
-            (msg_p("pref sheet", "Balances"), "left"))
+COLUMNS = ((msg_p("pref sheet", "Deal"), "right"), (msg_p("pref sheet", "Dealer"), "center"),
+           (msg_p("pref sheet", "Decl."), "center"), (msg_p("pref sheet", "Bid"), "left"),
+           (msg_p("pref sheet", "Contract"), "left"), (msg_p("pref sheet", "Out"), "left"),
+           (msg_p("pref sheet", "Tricks"), "left"), (msg_p("pref sheet", "Ante"), "right"),
+           (msg_p("pref sheet", "Payments"), "left"), (msg_p("pref sheet", "Pot"), "right"),
+           (msg_p("pref sheet", "Balances"), "left"))
 
 
 def _seats(values: dict[Seat, int] | None, signed: bool = True) -> str:
@@ -29,7 +29,9 @@ def _seats(values: dict[Seat, int] | None, signed: bool = True) -> str:
                     for s in PLAYERS if s in values)
 
 
-def _cells(r: PrefRow) -> list[str]:
+def row_cells(r: PrefRow) -> list[str]:
+    """A deal's row of the sheet as text cells, one per column of :data:`COLUMNS`: the
+    terminal and the printable page (cli/sheet_page.py) print the same cells."""
     out = " ".join(s.value for s in r.dropouts)
     if r.gave_up:
         out += str(msg(" (gave up)"))
@@ -48,10 +50,10 @@ class PrefSheetView:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         table = Table(title=self.sheet.title + " · Préférence", header_style="bold")
-        for head, just in _COLUMNS:
+        for head, just in COLUMNS:
             table.add_column(str(head), justify=just)  # type: ignore[arg-type]
         for row in self.sheet.rows:
-            table.add_row(*_cells(row))
+            table.add_row(*row_cells(row))
         yield table
         if self.sheet.standings:
             st = Table(title=str(msg("Standings")), header_style="bold")

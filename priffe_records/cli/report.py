@@ -92,7 +92,7 @@ def _source_line(f: Finding) -> Iterator[Text]:
 
 
 # Column heads of the score sheet, as a scorer abbreviates them.
-_COLUMNS: tuple[tuple[Message | str, JustifyMethod], ...] = (
+COLUMNS: tuple[tuple[Message | str, JustifyMethod], ...] = (
     (msg_p("sheet column", "Board"), "right"), (msg_p("sheet column", "Dlr"), "center"),
     (msg_p("sheet column", "Contract"), "left"), (msg_p("sheet column", "Decl"), "center"),
     (msg_p("sheet column", "Tricks"), "center"), (msg_p("sheet column", "Honours"), "left"),
@@ -119,15 +119,15 @@ class SheetView:
     sheet: PartieSheet
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        cells = [_deal_cells(r) for r in self.sheet.rows if isinstance(r, DealRow)]
+        cells = [deal_cells(r) for r in self.sheet.rows if isinstance(r, DealRow)]
         widths = [max([len(str(head)), *(len(row[i]) for row in cells)])
-                  for i, (head, _) in enumerate(_COLUMNS[:-1])]
+                  for i, (head, _) in enumerate(COLUMNS[:-1])]
         # A space more between columns when the notes keep room enough for their words.
-        gap = 2 if sum(widths) + 2 * len(_COLUMNS) + 30 <= options.max_width else 1
+        gap = 2 if sum(widths) + 2 * len(COLUMNS) + 30 <= options.max_width else 1
         table = self._table(widths, gap, first=True)
         for row in self.sheet.rows:
             if isinstance(row, DealRow):
-                table.add_row(*_deal_cells(row))
+                table.add_row(*deal_cells(row))
                 continue
             yield table
             yield Text(str(msg("{end}: {totals} · {outcome}",
@@ -151,13 +151,15 @@ class SheetView:
         table = Table(title=self.sheet.title if first else None, show_header=first,
                       header_style="bold", box=box.SIMPLE_HEAD, show_edge=False,
                       pad_edge=False, padding=(0, gap - 1, 0, 0))
-        for (name, just), width in zip(_COLUMNS, [*widths, None], strict=True):
+        for (name, just), width in zip(COLUMNS, [*widths, None], strict=True):
             table.add_column(str(name), justify=just, width=width,
                              no_wrap=width is not None, overflow="fold")
         return table
 
 
-def _deal_cells(r: DealRow) -> list[str]:
+def deal_cells(r: DealRow) -> list[str]:
+    """A deal's row of the sheet as text cells, one per column of :data:`COLUMNS`: the
+    terminal and the printable page (cli/sheet_page.py) print the same cells."""
     tricks = f"{r.tricks.ns}–{r.tricks.ew}" if r.tricks else "?"
     # NS first, as the tricks: "20–0" reads back (Honours) and keeps the column narrow
     hon = "" if r.honours is None or r.honours == SidePoints() else \
@@ -194,7 +196,7 @@ def _totals(r: RubberRow) -> str:
     return f"Σ NS {r.totals.ns}, Σ EW {r.totals.ew}" if r.totals else "Σ ?"
 
 
-def _rubber_cells(r: RubberRow) -> list[str]:
+def rubber_cells(r: RubberRow) -> list[str]:
     """A rubber's end as a row of the printable sheet, labelled in words (``R1`` would read
     as a rule ID)."""
     total_ns = str(r.totals.ns) if r.totals else "?"

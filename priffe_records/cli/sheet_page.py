@@ -19,9 +19,9 @@ import io
 import sys
 from collections.abc import Sequence
 
-from priffe_records.cli.preference_report import _COLUMNS as PREF_COLUMNS
-from priffe_records.cli.preference_report import _cells as pref_cells
-from priffe_records.cli.report import _COLUMNS, _deal_cells, _rubber_cells
+from priffe_records.cli.preference_report import COLUMNS as PREF_COLUMNS
+from priffe_records.cli.preference_report import row_cells as pref_cells
+from priffe_records.cli.report import COLUMNS, deal_cells, rubber_cells
 from priffe_records.format.atomic import write_text_atomically
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import PLAYER_TAGS, Record
@@ -110,7 +110,7 @@ def _rubber_row(row: RubberRow) -> str:
     The terminal's cells, laid out wider: the label over the deal columns, the
     settlement over the last two.
     """
-    cells = [html.escape(c) for c in _rubber_cells(row)]
+    cells = [html.escape(c) for c in rubber_cells(row)]
     return (f'<tr class="rubber"><td class="n">{cells[0]}</td><td colspan="7">{cells[2]}</td>'
             f'<td class="n">{cells[8]}</td><td class="n">{cells[9]}</td>'
             f'<td colspan="2" class="note">{cells[11]}</td></tr>')
@@ -118,10 +118,10 @@ def _rubber_row(row: RubberRow) -> str:
 
 def partie_html(records: Sequence[Record], sheet: PartieSheet) -> str:
     """A Priffe partie: deals, rubber ends with their settlement, the standings."""
-    classes = _classes(_COLUMNS, notes=True)
-    body = "".join(f"<tr>{_cells(_deal_cells(row), classes)}</tr>" if isinstance(row, DealRow)
+    classes = _classes(COLUMNS, notes=True)
+    body = "".join(f"<tr>{_cells(deal_cells(row), classes)}</tr>" if isinstance(row, DealRow)
                    else _rubber_row(row) for row in sheet.rows)
-    return _section(sheet, records[sheet_first(sheet) - 1], _COLUMNS, body,
+    return _section(sheet, records[sheet_first(sheet) - 1], COLUMNS, body,
                     _standings(sheet.standings, msg("Points"), render(sheet.standings_note)))
 
 

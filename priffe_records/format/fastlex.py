@@ -108,18 +108,19 @@ class FastPath:
     """The compiled fast path: scanners per parser state and the state transitions."""
 
     def __init__(self, parser: Lark) -> None:
-        from lark import lexer as lark_lexer
-        from lark.parsers.lalr_analysis import Shift
+        from priffe_records.format.lark_adapter import (
+            Shift,
+            create_unless,
+            parse_table,
+            regexp_has_newline,
+        )
 
         # Lark's own helpers, so the scanners are built as BasicLexer builds its own.
-        _create_unless: Any = lark_lexer._create_unless
-        _regexp_has_newline: Any = lark_lexer._regexp_has_newline
-
-        table = parser.parser.parser._parse_table
+        table = parse_table(parser)
         terminals = {t.name: t for t in parser.terminals}
         ignore = frozenset(parser.lexer_conf.ignore)
         self.newline_types = frozenset(
-            name for name, t in terminals.items() if _regexp_has_newline(t.pattern.to_regexp()))
+            name for name, t in terminals.items() if regexp_has_newline(t.pattern.to_regexp()))
         self.ignore = ignore
         states: dict[int, dict[str, tuple[Any, Any]]] = table.states
         start = table.start_states["start"]
@@ -189,7 +190,7 @@ class FastPath:
                 chosen = [terminals[n] for n in names]
                 chosen.sort(key=lambda x: (-x.priority, -x.pattern.max_width,
                                            -len(x.pattern.value), x.name))
-                kept, callbacks = _create_unless(chosen, 0, re, False)
+                kept, callbacks = create_unless(chosen)
                 # The name marks the end of its body: a group left open over a body's
                 # repetitions makes Python's re save its marks at every turn (~8× slower).
                 pattern = "|".join(f"(?:{faster(t.pattern.to_regexp())})(?P<{t.name}>)"

@@ -21,6 +21,7 @@ from lark.exceptions import UnexpectedInput
 
 from priffe_records.format.errors import PPNSyntaxError
 from priffe_records.format.fastlex import FastPath, machine
+from priffe_records.format.lark_adapter import cython_options, error_line, skip_rest_of_line
 from priffe_records.format.record import Location
 from priffe_records.game.calls import unknown_call
 from priffe_records.game.language import Message, listing, msg
@@ -98,7 +99,7 @@ def get_parser() -> Lark:
         try:
             import lark_cython
 
-            options["_plugins"] = lark_cython.plugins
+            options.update(cython_options(lark_cython.plugins))
             flavour = "cython"
         except ImportError:
             pass
@@ -109,7 +110,8 @@ def get_parser() -> Lark:
     try:
         return Lark(grammar, **options)
     except Exception:  # pragma: no cover - a broken lark-cython build or cache: fall back
-        options.pop("_plugins", None)
+        for key in cython_options(None):
+            options.pop(key, None)
         options.pop("cache", None)
         return Lark(grammar, **options)
 
@@ -269,16 +271,11 @@ def parse_segment(text: str) -> tuple[list[Any], list[UnexpectedInput]]:
         names = _expected_names(exc)
         if names & _IN_TAG and not names & _BETWEEN:
             return False
-        lexer_state: Any = exc.interactive_parser.lexer_thread.state
-        counter = lexer_state.line_ctr
-        if counter.line not in lines_skipped or not found:
+        line = error_line(exc)
+        if line not in lines_skipped or not found:
             found.append(exc)
-        lines_skipped.add(counter.line)
-        source: str = getattr(lexer_state.text, "text", lexer_state.text)  # lark 1.3: TextSlice
-        end = source.find("\n", counter.char_pos)
-        end = len(source) if end < 0 else end + 1
-        if end > counter.char_pos:
-            counter.feed(source[counter.char_pos:end])
+        lines_skipped.add(line)
+        skip_rest_of_line(exc)
         return True
 
     try:

@@ -1244,10 +1244,16 @@ def _shift(items: list[object], lines: int) -> None:
 
 def _records(lines: Iterable[str], name: str, first_line: int = 1
              ) -> Iterator[Record | BadRecord]:
-    return _chunk_records(_split(lines, first_line), name)
+    return chunk_records(_split(lines, first_line), name)
 
 
-def _chunk_records(chunks: Iterable[Chunk], name: str) -> Iterator[Record | BadRecord]:
+def chunk_records(chunks: Iterable[Chunk], name: str) -> Iterator[Record | BadRecord]:
+    """The records of chunks already cut from one file, in order.
+
+    For a caller that cuts the file itself and parses only some of its chunks (the
+    archive's raw-text identity skips those it recognises): the chunks share one
+    file state, so ``#`` inheritance works across them as in :func:`read`.
+    """
     state = _FileState()
     for chunk in chunks:
         yield _parse_record(chunk, name, state)
@@ -1331,5 +1337,5 @@ def loads(text: str, *, errors: Literal["raise", "collect"] = "raise",
     :func:`~priffe_records.format.writer.format_record` (the archive's stored records):
     a ``% PBN 2.1`` line at its top is then the record's comment, not a file header.
     """
-    it = _chunk_records(split_text(text, first_line, header=header), name)
+    it = chunk_records(split_text(text, first_line, header=header), name)
     return it if errors == "collect" else _strict(it)

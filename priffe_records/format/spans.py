@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO
 
-from priffe_records.format.reader import _Decoded, _split
+from priffe_records.format.splitter import Decoded, split
 
 # A record that opens with a tag pair: the reader starts a record there whatever
 # came before, when a semi-empty line precedes it.
@@ -75,7 +75,7 @@ def _spans(source: IO[bytes], again: IO[bytes] | None,
     wanted = frozenset(tags)
     starts = _line_starts(again) if again is not None and not _wide(source) else None
     end = 0  # the last line of the record before
-    for index, chunk in enumerate(_split(_Decoded(source))):
+    for index, chunk in enumerate(split(Decoded(source))):
         found: dict[str, str] = {}
         inherits = False
         for line in chunk.lines:

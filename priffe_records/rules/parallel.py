@@ -45,7 +45,7 @@ from priffe_records.format.record import Location, Record
 from priffe_records.game.language import Message
 from priffe_records.rules.findings import Finding, Severity
 from priffe_records.rules.gcscope import collector_tuned
-from priffe_records.rules.partie import Step, _stream, steps
+from priffe_records.rules.partie import Step, findings_of_steps, steps
 from priffe_records.rules.priffe.options import PRESETS, Options
 
 SMALL_FILE = 2_000_000  # bytes (about 3,000 deals): below this one process is as fast
@@ -421,7 +421,7 @@ def _check_piece(piece: Piece, *, label: str, options: Options, conventions: boo
             yield step
 
     with collector_tuned():
-        found = [_pack(f, label) for f in _stream(watched())]
+        found = [_pack(f, label) for f in findings_of_steps(watched())]
     first = keys[0] if opens and opens[0] else None
     return Sliced((found, named, boards), len(boards), first, keys[-1] if keys else None)
 

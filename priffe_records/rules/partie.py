@@ -144,10 +144,10 @@ def findings(records: Iterable[Record | BadRecord], *, options: Options = PRESET
     rubber's bookkeeping, not by the partie. Other books keep the partie's findings until
     it ends, as :func:`parties` does.
     """
-    return _stream(_steps(records, options, conventions))
+    return findings_of_steps(_steps(records, options, conventions))
 
 
-def _stream(steps: Iterable[_Step]) -> Iterator[Finding]:
+def findings_of_steps(steps: Iterable[_Step]) -> Iterator[Finding]:
     """:func:`findings` from the analysed steps (a worker of rules.parallel feeds its own)."""
     books: PartieBooks[Any] | None = None
     streaming: StreamingBooks | None = None

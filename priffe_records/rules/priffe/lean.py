@@ -211,7 +211,7 @@ def analyse_clean(record: Record, default: Options) -> DealOutcome | None:
     forehand = dealer.left if dealer is not None else first
     if lead is not opening_leader(forehand, declarer, contract, options):
         return None
-    play = play_mod._clean_replay(play_section, lead, deal, _TRUMP[contract],
+    play = play_mod.clean_replay(play_section, lead, deal, _TRUMP[contract],
                                   options.must_trump, SEATS, 13)
     if play is None:
         return None

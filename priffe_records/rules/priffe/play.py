@@ -77,7 +77,7 @@ TrickSummary = tuple[int, Seat | None, Seat | None, tuple[str | None, ...]]
 class PlayResult:
     """The replay's outcome. Immutable; ``tricks`` may be built on first use.
 
-    A clean play is proven clean on card ids alone (:func:`_clean_replay`); its
+    A clean play is proven clean on card ids alone (:func:`clean_replay`); its
     :class:`Trick` objects, which only a replay or the archive reads, are then made by
     the full replay when first asked for. Equality is over every field, tricks included.
     """
@@ -284,14 +284,14 @@ def replay(section: Section, first: Seat, deal: Deal | None, trump: Suit | None,
     its tricks built on demand; anything else takes the full replay, which words
     every finding.
     """
-    clean = _clean_replay(section, first, deal, trump, must_trump, players, tricks)
+    clean = clean_replay(section, first, deal, trump, must_trump, players, tricks)
     if clean is not None:
         return clean
     return full_replay(section, first, deal, trump, must_trump=must_trump, players=players,
                        tricks=tricks)
 
 
-def _clean_replay(section: Section, first: Seat, deal: Deal | None, trump: Suit | None,
+def clean_replay(section: Section, first: Seat, deal: Deal | None, trump: Suit | None,
                   must_trump: bool, players: tuple[Seat, ...], tricks: int
                   ) -> PlayResult | None:
     """The play's result if it is provably clean, else ``None`` (then the full replay runs).
