@@ -113,11 +113,11 @@ def test_validate_counts_what_it_would_repeat_R2(aces: Path) -> None:
     code, out, _ = _invoke("validate", str(aces), "--lang", "en")
     assert code == EXIT_FINDINGS
     assert out.count(TWICE_R2) == 3
-    assert "… and 8996 more like this (R2)" in out
-    assert "9000 errors" in out  # the totals still count every one
+    assert "… and 8,996 more like this (R2)" in out
+    assert "9,000 errors" in out  # the totals still count every one
     assert len(out) < 2000
     code, out, _ = _invoke("validate", str(aces), "--lang", "sv")
-    assert "… och 8996 likadana till (R2)" in out and "9000 fel" in out
+    assert "… och 8\u00a0996 likadana till (R2)" in out and "9\u00a0000 fel" in out
 
 
 def test_machines_get_every_finding(aces: Path) -> None:
@@ -130,7 +130,7 @@ def test_machines_get_every_finding(aces: Path) -> None:
 def test_score_counts_them_too(aces: Path) -> None:
     code, _, err = _invoke("score", str(aces), "--lang", "en")
     assert code == EXIT_FINDINGS
-    assert err.count(TWICE_R2) == 3 and "… and 8996 more like this (R2)" in err
+    assert err.count(TWICE_R2) == 3 and "… and 8,996 more like this (R2)" in err
     assert len(err) < 2000
 
 
@@ -148,7 +148,7 @@ def test_score_counts_the_reader_errors_too(tmp_path: Path) -> None:
 def test_replay_counts_the_reasons(aces: Path) -> None:
     code, out, _ = _invoke("replay", str(aces), "--lang", "en")
     assert code == EXIT_FINDINGS and "cannot be replayed" in out
-    assert out.count(TWICE_R2) == 3 and "… and 8996 more like this (R2)" in out
+    assert out.count(TWICE_R2) == 3 and "… and 8,996 more like this (R2)" in out
     assert len(out) < 2000
 
 
