@@ -206,6 +206,7 @@ def test_a_corrected_tournament_record_replaces_only_its_own_table(tmp_path: Pat
 
 
 @pytest.mark.parametrize("shape", sorted(SHAPES))
+@pytest.mark.slow  # worker processes
 def test_jobs_store_a_tournament_as_one_process_does(tmp_path: Path, shape: str,
                                                      pieces: list[int]) -> None:  # noqa: F811
     path = tmp_path / "t.pbn"

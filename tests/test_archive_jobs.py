@@ -23,6 +23,8 @@ from priffe_records.archive.schema import open_archive
 from priffe_records.archive.store import FileSummary, Store, import_file
 from priffe_records.rules import parallel
 
+pytestmark = pytest.mark.slow  # worker processes in every test
+
 
 @pytest.fixture
 def pieces(monkeypatch: pytest.MonkeyPatch) -> list[int]:
@@ -62,7 +64,6 @@ def _import(src: Path, db_path: Path, jobs: int, **kw: Any) -> FileSummary:
 
 
 @pytest.mark.parametrize("reject", [False, True])
-@pytest.mark.slow  # worker processes
 def test_jobs_store_what_one_job_stores(tmp_path: Path, pieces: list[int], reject: bool) -> None:
     src = _file(tmp_path / "in" / "fil.ppn", 7)
     one = _import(src, tmp_path / "one.db", 1, reject_invalid=reject)
@@ -73,7 +74,6 @@ def test_jobs_store_what_one_job_stores(tmp_path: Path, pieces: list[int], rejec
     consistent(tmp_path / "two.db")
 
 
-@pytest.mark.slow  # worker processes
 def test_jobs_on_a_grown_file_and_a_correction(tmp_path: Path, pieces: list[int]) -> None:
     """Parties with stored deals take the one-process path: the same result."""
     src = _file(tmp_path / "in" / "fil.ppn", 8)
@@ -91,7 +91,6 @@ def test_jobs_on_a_grown_file_and_a_correction(tmp_path: Path, pieces: list[int]
     assert results[1] == results[0]
 
 
-@pytest.mark.slow  # worker processes
 def test_the_cli_prints_the_same_for_any_jobs(tmp_path: Path, pieces: list[int]) -> None:
     src = _file(tmp_path / "fil.ppn", 9)
     out = []
@@ -104,7 +103,6 @@ def test_the_cli_prints_the_same_for_any_jobs(tmp_path: Path, pieces: list[int])
     assert len(pieces) == 1 and pieces[0] > 3  # one job does not go through the pieces
 
 
-@pytest.mark.slow  # a real process
 def test_ctrl_c_with_jobs_rolls_the_file_back(tmp_path: Path) -> None:
     """A real ``priffe import --jobs 2`` (a file big enough to be cut) stopped by SIGINT
     inside its transaction: exit 130, the database as before, no traceback."""

@@ -26,6 +26,8 @@ from priffe_records.rules.preference.generate import PrefSpec
 from priffe_records.rules.preference.generate import generate_partie as pref_partie
 from priffe_records.rules.priffe.generate import PartieSpec, generate_partie
 
+pytestmark = pytest.mark.slow  # worker processes in nearly every test
+
 
 @pytest.fixture(autouse=True)
 def small_slices(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -91,7 +93,6 @@ def test_a_partie_across_a_cut_is_checked_again_in_one_slice(
 
 
 @pytest.mark.parametrize("seed", range(6))
-@pytest.mark.slow  # worker processes, many times
 def test_cuts_anywhere_give_what_one_process_gives(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
     """Cuts at random fresh records: inside parties, before an unreadable record, a diagram
@@ -181,13 +182,11 @@ def _real_files() -> list[Path]:
 
 
 @pytest.mark.parametrize("path", _real_files(), ids=lambda p: p.name[:40])
-@pytest.mark.slow  # worker processes, many times
 def test_real_files_with_two_jobs(path: Path) -> None:
     done = check_file(path, jobs=2)
     assert (words(done.findings), done.boards) == one_process(path)
 
 
-@pytest.mark.slow  # worker processes, many times
 def test_cli_jobs_output_is_identical(tmp_path: Path) -> None:
     path = parties_file(tmp_path / "p.ppn", 5)
     runner = CliRunner()
