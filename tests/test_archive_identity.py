@@ -431,6 +431,7 @@ def _stores_every_record(path: Path, tmp: Path) -> None:
 
 
 @pytest.mark.parametrize("path", _real_files(), ids=lambda p: p.name[:40])
+@pytest.mark.slow  # long: every real file imported
 def test_every_real_file_is_stored_whole(tmp_path: Path, path: Path) -> None:
     _stores_every_record(path, tmp_path)
 

@@ -84,6 +84,7 @@ def test_the_switch_turns_the_shortcuts_off(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 @pytest.mark.parametrize("path", _files(), ids=lambda p: p.name)
+@pytest.mark.slow  # fuzz: every file, fuzzed copies
 def test_every_file_and_its_fuzzed_copies_read_the_same_both_ways(
         path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     data = path.read_bytes()

@@ -129,6 +129,7 @@ def test_parse_chunk_uses_the_fast_path_unless_switched_off() -> None:
 
 
 @pytest.mark.parametrize("path", _files(), ids=lambda p: p.name)
+@pytest.mark.slow  # fuzz: every file, fuzzed copies
 def test_every_file_and_its_fuzzed_copies_read_the_same_both_ways(
         path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     data = path.read_bytes()

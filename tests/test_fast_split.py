@@ -94,6 +94,7 @@ def block(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> in
 
 
 @pytest.mark.parametrize("path", _files(), ids=lambda p: p.name)
+@pytest.mark.slow  # fuzz: every file, fuzzed copies
 def test_every_file_and_its_fuzzed_copies_cut_the_same(path: Path, block: int) -> None:
     data = path.read_bytes()
     copies = [data, *(fuzzed(data, seed) for seed in range(FUZZ_N if block > 7 else 1))]

@@ -250,6 +250,7 @@ def test_a_utf16_code_unit_that_is_no_text_is_reported_once() -> None:
 
 @pytest.mark.skipif(not REAL, reason="no real PBN files")
 @pytest.mark.parametrize("seed", range(6))
+@pytest.mark.slow  # fuzz
 def test_every_record_of_a_fuzzed_real_file_writes_back_as_one_record(seed: int) -> None:
     rng = random.Random(seed)
     for _ in range(25):
