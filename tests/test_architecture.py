@@ -8,6 +8,7 @@ layering breach.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -262,3 +263,27 @@ def test_no_import_cycle_between_the_package_modules() -> None:
 def test_the_cycle_check_finds_a_cycle() -> None:
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+# ---------------------------------------------------------------- docs/architecture.md
+
+_TABLE_ROW = re.compile(r"^\| `([^`]+\.py)` \|", re.MULTILINE)
+
+
+def _documented(page: str) -> set[str]:
+    """The modules the page's "Every module" table names, as paths under priffe_records/."""
+    section = page.split("## Every module", 1)[1].split("\n## ", 1)[0]
+    return set(_TABLE_ROW.findall(section))
+
+
+def test_the_architecture_page_names_every_module_and_no_other() -> None:
+    page = (ROOT / "docs" / "architecture.md").read_text("utf-8")
+    on_disk = {str(p.relative_to(PACKAGE)) for p in MODULES}
+    named = _documented(page)
+    assert sorted(on_disk - named) == [], "modules docs/architecture.md does not name"
+    assert sorted(named - on_disk) == [], "modules docs/architecture.md names that are gone"
+
+
+def test_the_module_table_reader_reads_rows() -> None:
+    page = "## Every module\n\n| `a/b.py` | one |\n| `c.py` | two |\n\n## Next\n| `d.py` | x |\n"
+    assert _documented(page) == {"a/b.py", "c.py"}

@@ -317,7 +317,7 @@ class PartieWriter:
         """Whether the stored deal is already what :meth:`Store.replace_deal` would write
         (its import time aside): then it is left as it is, findings' ids included. A
         grown or corrected partie is recomputed whole; most of its deals come out as
-        they were (issue 9)."""
+        they were."""
         old = self.written.pop(deal_id, None) if self.written is not None else None
         if old is None or old[0][:_AT] != row[:_AT] or old[0][_AT + 1:] != row[_AT + 1:]:
             return False
@@ -351,7 +351,7 @@ def write_partie(store: Store, partie_id: int | None, first: PartieKey | None,
     """Check the partie with the engine as it streams, write what changed, refresh the rest;
     the partie's first record stored (or kept) now.
 
-    Memory: a window of new deals and one rubber's bookkeeping (issue 9), plus
+    Memory: a window of new deals and one rubber's bookkeeping, plus
     whatever ``items`` holds (a partie with stored deals is classified whole).
     """
     queue: deque[Item] = deque()  # items given to the engine, facts not yet back

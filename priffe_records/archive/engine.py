@@ -260,7 +260,7 @@ def _computed(line: DealLine, base: DealFacts) -> DealFacts:
     tricks = tuple((n, leader.value if leader else None, winner.value if winner else None,
                     c[0], c[1], c[2], c[3])
                    for n, leader, winner, c in (o.play.rows() if o.play is not None else ()))
-    # Built field by field, not dataclasses.replace: this runs once a deal (issue 9).
+    # Built field by field, not dataclasses.replace: this runs once a deal.
     return DealFacts(
         rubber=line.rubber, board=base.board, dealer=base.dealer,
         contract=o.contract.value if o.contract is not None else base.contract,
@@ -347,7 +347,7 @@ Checked = DealFacts | RubberFacts | FindingRow
 
 
 def check_stream(group: Iterable[Record | BadRecord]) -> Iterator[Checked]:
-    """:func:`check_partie` with memory flat in the partie's length (issue 9).
+    """:func:`check_partie` with memory flat in the partie's length.
 
     Yields one :class:`DealFacts` per item, in order, as soon as it is final;
     a :class:`RubberFacts` once its rubber has ended (after the facts of the

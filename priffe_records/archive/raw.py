@@ -1,4 +1,4 @@
-"""Stored records recognised by their raw text, before they are parsed (issue 9).
+"""Stored records recognised by their raw text, before they are parsed.
 
 The reader cuts a file into chunks of lines and parses each chunk on its own; the
 only thing that carries from one record to the next is PBN §4.8 inheritance

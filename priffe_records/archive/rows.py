@@ -2,8 +2,8 @@
 
 The store's one writer (the parent of ``import --jobs``) should only classify, give
 ids and run ``executemany``; everything that depends on the record and its facts
-alone is made here, in the worker that checked it (issue 9 point 7). Plain tuples
-of str/int pickle several times faster than the engine's dataclasses.
+alone is made here, in the worker that checked it. Plain tuples
+of str/int pickle much faster than the engine's dataclasses.
 """
 
 from __future__ import annotations

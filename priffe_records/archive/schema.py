@@ -389,7 +389,7 @@ def _v4(db: sqlite_utils.Database) -> None:
 
 
 def _v5(db: sqlite_utils.Database) -> None:
-    """Findings as messages (issue 12): ``findings.message_json`` holds the gettext id and
+    """Findings as messages: ``findings.message_json`` holds the gettext id and
     field values, so a reader sees them in their language (SQL: ``priffe_message``), and
     ``message`` is English. Rows stored before hold text in the language of their import:
     each distinct text is matched against the catalog (:func:`stored_messages.recover`);
@@ -408,7 +408,7 @@ def _v5(db: sqlite_utils.Database) -> None:
 
 def _v6(db: sqlite_utils.Database) -> None:
     """The search index gets a batch of new deals in one ``INSERT … SELECT`` (the store
-    writes it after each batch), not one trigger run per inserted row (issue 9).
+    writes it after each batch), not one trigger run per inserted row.
 
     Only the insert trigger goes: a deal updated or deleted (a correction, a removal)
     is rare, and its triggers keep the index in step as before.
@@ -421,7 +421,7 @@ def _v6(db: sqlite_utils.Database) -> None:
 
 def _v7(db: sqlite_utils.Database) -> None:
     """Each record's raw text as the reader cut it (SHA-256 of its lines), with the hash of
-    the canonical text it reads as (issue 9): a re-imported file's stored records are
+    the canonical text it reads as: a re-imported file's stored records are
     recognised before they are parsed, and a partie whose every record is stored costs
     no parse and no check.
 

@@ -2,7 +2,7 @@
 
 Import streams each file through the reader and the rules engine, a window
 of records at a time (memory is flat in the file size, however long its
-parties: issue 9; a partie that already has stored deals is classified
+parties; a partie that already has stored deals is classified
 whole), and stores every record with its findings: historical games that break a rule
 are kept and flagged, never dropped. A record's text is identified by the
 SHA-256 of its canonical PPN text, so importing it again is a no-op; its
@@ -439,7 +439,7 @@ class _Counting(io.RawIOBase):
         return len(data)
 
 
-@batch_gc  # the collector tuned for the batch, and put back as it was (issue 9)
+@batch_gc  # the collector tuned for the batch, and put back as it was
 def import_file(db: sqlite_utils.Database, source: str | os.PathLike[str] | IO[bytes], *,
                 name: str | None = None, reject_invalid: bool = False,
                 progress: Progress | None = None, jobs: int = 1,
@@ -519,7 +519,7 @@ def import_file(db: sqlite_utils.Database, source: str | os.PathLike[str] | IO[b
 @contextmanager
 def _page_cache(db: sqlite_utils.Database) -> Iterator[None]:
     """A bigger page cache for one file's batch (32 MiB at most, only what is used), put
-    back after: the indexes (hash, ids) are written at random places (issue 9)."""
+    back after: the indexes (hash, ids) are written at random places."""
     cache = db.conn.execute("PRAGMA cache_size").fetchone()[0]
     db.conn.execute("PRAGMA cache_size = -32768")
     try:

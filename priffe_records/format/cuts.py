@@ -2,7 +2,7 @@
 
 The reader's splitter starts a record afresh at a line that follows a semi-empty line and
 opens with a tag pair (``[Name "``), whatever came before: outside a brace comment the
-blank line ends the record, inside one the stray-brace repair ends it (issue 11). From
+blank line ends the record, inside one the stray-brace repair ends it. From
 such a line on, nothing of the earlier text counts unless the file inherits values
 (PBN §4.8 ``#``), so reading the bytes from there with ``first_line`` set gives the same
 records, errors and locations. These functions find those lines in the bytes, without

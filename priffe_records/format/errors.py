@@ -15,7 +15,7 @@ __all__ = ["BadRecord", "PPNSyntaxError", "PriffeError"]
 Severity = Literal["error", "warning"]
 
 # How much of a long line an error shows around its caret: a 1 MB line must not
-# print 1 MB per error (issue 11: 12 KB of input once wrote 72 MB to stderr).
+# print 1 MB per error.
 WINDOW = 72
 
 

@@ -57,7 +57,7 @@ def grammar_text() -> str:
 def cache_file(grammar: str, flavour: str) -> str | None:
     """Where Lark keeps the analysed grammar between runs, or None when it cannot.
 
-    Building the LALR tables costs ~50 ms, loading them ~6 ms: worth it for a
+    Loading the tables costs a fraction of building them: worth it for a
     command run per file from a shell loop. The name carries the grammar's
     hash and the Lark and Python versions (Lark checks its own hash inside
     too), so an edited grammar or an upgrade never loads stale tables.

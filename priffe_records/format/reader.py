@@ -104,7 +104,7 @@ _NO_INHERIT = frozenset({"Dealer", "Vulnerable", "Deal", "Declarer", "Contract",
 _STARTS = frozenset({"Event", "Board", "Deal"})
 _CONTROLS_SHOWN = 10  # control characters warned about one by one on a line, then counted
 _CALL_SUFFIX_NAG = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
-# ASCII digits, at most 9 of them: int() of "²" or of 5,000 digits raises (issue 11).
+# ASCII digits, at most 9 of them: int() of "²" or of 5,000 digits raises.
 _RESULT_BOTH = re.compile(r"^\s*(NS|EW)\s+([0-9]{1,9})\s+(NS|EW)\s+([0-9]{1,9})\s*$", re.I)
 _RESULT_ONE = re.compile(r"^\s*(NS|EW)\s+([0-9]{1,9})\s*$", re.I)
 _TRICKS = re.compile(r"^\s*([0-9]{1,9})\s*$")
@@ -174,7 +174,7 @@ class _Builder:
 
     def error(self, message: Message, where: Location, *, severity: Severity = "error",
               kind: str | None = None, lossy: bool = False) -> None:
-        """Record a located problem; one per line and kind is enough (issue 11)."""
+        """Record a located problem; one per line and kind is enough."""
         self.lossy = self.lossy or lossy
         key = (where.line, kind or message)
         if key in self._seen:
@@ -396,13 +396,12 @@ class _Builder:
     def section(self, kind: str, rest: list[LarkToken], tag_comments: list[Comment]) -> Section:
         """Calls or cards with the annotations and comments that follow them.
 
-        Lean (issue 9): a run of words costs one ``str.split``, its kinds and
+        Lean: a run of words costs one ``str.split``, its kinds and
         canonical texts come from per-word caches, and only where a run starts
         is kept; word positions are worked out here only when a check needs
         one ('+', a long play row), else on demand by the Section. The
         annotations of the last token are gathered and applied once when the
-        next token starts, so a pile of NAGs costs linear time (issue 11:
-        200 KB of NAGs once took 23 s).
+        next token starts, so a pile of NAGs costs linear time.
         """
         simple = self.simple_section(kind, rest, tag_comments) if _FAST_BUILD else None
         if simple is not None:
@@ -964,7 +963,7 @@ def _utf8_charset(text: str) -> str:
     """A ``% Content-type: …; charset=ISO-8859-1`` line says UTF-8 once read.
 
     The reader decodes the file and every writer writes UTF-8, so the old
-    claim would make other programs misread an export (issue 11).
+    claim would make other programs misread an export.
     """
     if "charset" not in text.lower():
         return text

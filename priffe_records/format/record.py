@@ -115,7 +115,7 @@ def places(pattern: re.Pattern[str], text: str, line: int, column: int
     line and column where it starts.
 
     Runs (calls, cards, tag pairs) span lines; only the text since the last
-    match is scanned for line ends, so a 1 MB line stays linear (issue 11).
+    match is scanned for line ends, so a very long line stays linear.
     """
     line_start, nl_seen, scanned = 0, 0, 0
     for m in pattern.finditer(text):
@@ -137,7 +137,7 @@ def word_places(text: str, line: int, column: int) -> Iterator[tuple[int, int]]:
 class Section:
     """Auction or Play data: the tokens after the tag, in order.
 
-    Kept lean (issue 9): the kinds and canonical texts as tuples, the few
+    Kept lean: the kinds and canonical texts as tuples, the few
     annotated tokens in a map, and where each run of words started in the
     file. :attr:`tokens` builds the :class:`Token` objects (with their
     locations) on first use; the engine and the writer read :attr:`kinds`,
@@ -290,7 +290,7 @@ class Tag:
     Immutable and compared like a frozen dataclass (locations take no part;
     ``dataclasses.replace`` and ``fields`` work), but built without a frozen
     dataclass's per-field ``object.__setattr__`` and with its locations kept as
-    numbers until asked for: the reader makes ~20 tags a record (issue 9).
+    numbers until asked for: the reader makes many tags for every record.
     """
 
     __slots__ = ("_comments", "_file", "_inherit", "_loc", "_name", "_section", "_value",

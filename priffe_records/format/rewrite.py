@@ -4,7 +4,7 @@ The records are streamed into a temporary file beside the original; that
 file replaces the original only when re-reading it gives the same number of
 records, each equal to the one read from the original. Otherwise the
 original stays untouched and the result says why. Memory is bounded by one
-record, not the file (issue 11: ``fmt --check`` of 200 MB once needed 6.8 GB).
+record, not the file.
 
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "a.ppn"

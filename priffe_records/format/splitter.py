@@ -220,8 +220,8 @@ class Chunk:
     """One record's lines as the splitter cut them, and its notes found while cutting.
 
     A record cut whole keeps its text and makes the list of lines only when asked
-    (an error's line, a span, the archive's key): the reader parses the text as it is
-    (issue 9). Compared and printed like the dataclass it was.
+    (an error's line, a span, the archive's key): the reader parses the text as it is.
+    Compared and printed like the dataclass it was.
     """
 
     __slots__ = ("_lines", "_text", "first_line", "notes", "odd", "tail")
@@ -309,7 +309,7 @@ def split(lines: Iterable[str], first_line: int = 1) -> Iterator[Chunk]:
     ``first_line`` numbers the first of ``lines`` (a slice of a file read on
     its own); the file's ``% PBN`` header lines are only looked for at line 1.
 
-    Two repairs keep records from merging silently (issue 11): a ``{`` that
+    Two repairs keep records from merging silently: a ``{`` that
     runs over a semi-empty line into a line starting with a tag pair is taken
     as a stray brace (the record ends at the blank line, the parser then
     reports the brace), and a second Event/Board/Deal tag in one record

@@ -1,7 +1,7 @@
 """Tag values as real files write them: lenient import, strict export (PBN §2.1).
 
-A value that is not in PBN form costs a located warning, never the record
-(issue 11): ``Date "2021-04-03"`` reads as ``2021.04.03`` because its meaning
+A value that is not in PBN form costs a located warning, never the record:
+``Date "2021-04-03"`` reads as ``2021.04.03`` because its meaning
 is certain; ``Date "95.06.10"`` or ``"14:12"`` stays as written. This module
 is also the one home of "unspecified": PBN's ``?`` (unknown) and the empty
 value.

@@ -37,7 +37,7 @@ class AuctionCall:
     """One call; ``call`` is ``None`` for an unknown call (``-``).
 
     The call's token is ``section``'s token ``index``, built when asked for (the
-    replay, the archive): a clean check builds none (issue 9).
+    replay, the archive): a clean check builds none.
     """
 
     seat: Seat

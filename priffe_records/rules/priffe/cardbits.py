@@ -52,7 +52,7 @@ def deal_masks(deal: Deal) -> tuple[int | None, ...]:
     return masks
 
 
-# Deal values in export form, read without Card.parse per card (issue 9): each suit's
+# Deal values in export form, read without Card.parse per card: each suit's
 # holding text ("KQ743") is read once per process and kept with its cards and bits.
 _CANONICAL_RUN = re.compile(r"A?K?Q?J?T?9?8?7?6?5?4?3?2?\Z")
 _CARD_AT = tuple({c.rank.value: c for c in FULL_DECK if SUIT_NO[c.suit] == i} for i in range(4))

@@ -1,4 +1,4 @@
-"""The lean rules check (issue 9 point 3): a clean record proven clean without words.
+"""The lean rules check: a clean record proven clean without words.
 
 Most records of a file are clean: a complete deal, auction and play, and claimed tags
 that agree. :func:`analyse_clean` checks such a record on plain values (its tag values,

@@ -79,7 +79,7 @@ class RubberState:
         return RubberState(self.games, counts, totals), _NO_STEP
 
 
-_SIDES = (Side.NS, Side.EW)  # a tuple: iterating the enum itself is slow (issue 9)
+_SIDES = (Side.NS, Side.EW)  # a tuple: iterating the enum itself is slow
 _NO_STEP = Step(None, SidePoints(), SidePoints(), False)
 
 
