@@ -161,7 +161,9 @@ def test_R17_correct_honours_ok() -> None:
 def test_R17_wrong_honours_is_error() -> None:
     fs = errors(set_tag(FORMAT_EXAMPLE, "Honours", "NS 20 EW 0"))
     assert [f.rule for f in fs] == ["R17"]
-    assert "the hands give NS 0 EW 0 (R17, honours=hand)" in fs[0].message
+    assert "the hands give NS 0 EW 0 (R17, honours count in one hand)" in fs[0].message
+    # The option in the reader's words; honours=hand is only the Scoring tag's syntax.
+    assert "(R17, honnörer räknas på en hand)" in fs[0].render("sv")
     # …which is the en reading of the same hands (then the score and totals grow by 20).
     en = set_tag(FORMAT_EXAMPLE, "Scoring", "Priffe;preset=en")
     assert rules(set_tag(en, "Honours", "NS 20 EW 0")) == ["R17", "R23"]

@@ -296,7 +296,7 @@ def test_the_sheet_follows_a_wide_terminal_and_piped_is_full_lines(tmp_path: Pat
     res = CliRunner().invoke(cli, ["--lang", "sv", "score", str(src)])
     lines = res.stdout.splitlines()
     assert end in lines, "piped: the rubber's end is one full line, longer than 120"
-    rows = [line for line in lines if re.match(r"\s*\d+\s+[NESW]\s", line)]
+    rows = [line for line in lines if re.match(r"\s*\d+\s+[NÖSV]\s", line)]
     assert len(rows) == 11, "each deal one line when piped"
     assert "robbert 1 slut: Σ NS 130, Σ EW 0 · NS vinner; Astrid Lindqvist +13, Gunnar Berg " \
            "-13, Märta Holm +13, Sven Ekström -13" in _sheet(160), "a wide screen is used"

@@ -17,6 +17,7 @@ from rich.text import Text
 
 from priffe_records.format.errors import PPNSyntaxError
 from priffe_records.game.language import Message, msg, msg_n, msg_p, render
+from priffe_records.game.words import seat_letter
 from priffe_records.rules.findings import Finding, Severity, sort_key
 from priffe_records.rules.priffe.scoring import SidePoints
 from priffe_records.rules.priffe.sheet import DealRow, PartieSheet, RubberRow
@@ -174,8 +175,9 @@ def deal_cells(r: DealRow) -> list[str]:
         if lost is not None:
             notes.append(str(msg("{side} forfeits {points}", side=lost.value,
                                  points=r.forfeit[lost])))
-    return [r.board or str(r.record), r.dealer.value if r.dealer else "",
-            r.contract.value if r.contract else "?", r.declarer.value if r.declarer else "",
+    return [r.board or str(r.record), str(seat_letter(r.dealer)) if r.dealer else "",
+            r.contract.value if r.contract else "?",
+            str(seat_letter(r.declarer)) if r.declarer else "",
             tricks, hon, _pts(r.score, "NS"), _pts(r.score, "EW"), _pts(r.totals, "NS"),
             _pts(r.totals, "EW"), games, ", ".join(notes)]
 

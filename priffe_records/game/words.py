@@ -55,6 +55,15 @@ def seat_name(seat: Seat) -> Message:
     return _SEAT_NAMES[seat]
 
 
+_SEAT_LETTERS = {Seat.N: msg_p("seat letter", "N"), Seat.E: msg_p("seat letter", "E"),
+                 Seat.S: msg_p("seat letter", "S"), Seat.W: msg_p("seat letter", "W")}
+
+
+def seat_letter(seat: Seat) -> Message:
+    """``W`` in English, ``V`` in Swedish: the letter a reader sees (PPN keeps N/E/S/W)."""
+    return _SEAT_LETTERS[seat]
+
+
 def suit_name(suit: Suit) -> Message:
     return _SUIT_NAMES[suit]
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Sequence
+from html import escape
 from importlib import resources
 
 from priffe_records.format.atomic import write_text_atomically
@@ -131,6 +132,7 @@ def template() -> str:
 def render_page(replays: Sequence[DealReplay | PrefReplay], w: Words) -> str:
     """The whole page as text: the template with the data dropped in."""
     page = template().replace("<html lang=\"sv\">", f"<html lang=\"{w.lang}\">", 1)
+    page = page.replace('aria-label="table"', f'aria-label="{escape(w.card_table)}"', 1)
     return page.replace(MARKER, safe_json(page_data(replays, w)), 1)
 
 

@@ -24,7 +24,7 @@ from priffe_records.game.calls import Call, Contract
 from priffe_records.game.cards import SUITS, Card, Rank, Seat, Side, sorted_cards
 from priffe_records.game.evaluation import show_hs
 from priffe_records.game.language import LANGUAGES, Message, msg_p, render
-from priffe_records.game.words import rank_name, seat_name
+from priffe_records.game.words import rank_name, seat_letter, seat_name
 from priffe_records.replay.model import CallView, DealReplay, ScoreLine
 from priffe_records.rules.findings import Finding, Severity
 from priffe_records.rules.priffe.scoring import SidePoints
@@ -91,6 +91,7 @@ class Words:
     next: str
     deal_word: str
     cards_left: str
+    card_table: str  # the four hands' region, as a screen reader names it
 
     def seat(self, seat: Seat) -> str:
         return self.seats[seat.index]
@@ -161,17 +162,8 @@ def _labels() -> dict[str, Message]:
         "step_help": msg_p("replay", "Enter/space/→ next · ← or b back · q quit"),
         "previous": msg_p("replay", "Previous"), "next": msg_p("replay", "Next"),
         "deal_word": msg_p("replay", "Deal"), "cards_left": msg_p("replay", "cards left"),
+        "card_table": msg_p("replay", "card table"),
     }
-
-
-# How the honours count (the Scoring tag's honours=hand|side, R17), said in words.
-_HONOURS_VARIANTS: dict[str, Message] = {
-    "hand": msg_p("replay", "honours count in one hand"),
-    "side": msg_p("replay", "honours count for the side"),
-}
-
-_SHORT_SEATS = (msg_p("seat letter", "N"), msg_p("seat letter", "E"),
-                msg_p("seat letter", "S"), msg_p("seat letter", "W"))
 
 
 @cache
@@ -182,7 +174,7 @@ def words(lang: str) -> Words:
         raise ValueError(f"language {lang!r} is not available (use sv or en)")
     ranks = {r: rank_name(r).render(lang) for r in Rank}
     return Words(lang, _four(tuple(seat_name(s).render(lang) for s in _SEATS)),
-                 _four(tuple(m.render(lang) for m in _SHORT_SEATS)), ranks,
+                 _four(tuple(m.render(lang) for m in map(seat_letter, _SEATS))), ranks,
                  **{k: m.render(lang) for k, m in _labels().items()})
 
 
@@ -272,9 +264,7 @@ def honours_line(r: DealReplay, w: Words) -> str | None:
                  for s, cs in sorted(by_seat.items(), key=lambda kv: kv[0].index)]
     points = _points(h.points) if h.points is not None else "?"
     where = f": {', '.join(parts)}" if parts else ""
-    counted = _HONOURS_VARIANTS.get(h.variant.value)
-    how = counted.render(w.lang) if counted is not None else f"honours={h.variant.value}"
-    return f"{w.honours} ({names}){where} → {points} (R17, {how})"
+    return f"{w.honours} ({names}){where} → {points} (R17, {h.variant.said().render(w.lang)})"
 
 
 def _points(p: SidePoints) -> str:

@@ -301,9 +301,9 @@ def _open_score(record: Record, claimed: SidePoints, bare: DealScore,
     totals = [str(bare.total + v) for v in sorted(values, key=lambda v: (v.ns, v.ew))]
     rule = "R17" if claimed - bare.total in _HONOUR_VALUES else "R15"
     return error(rule, msg("Score says {claimed}, but with the honours the known hands allow "
-                           "({values}, honours={variant}) the deal scores {totals} ({rule})",
+                           "({values}, {variant}) the deal scores {totals} ({rule})",
                            claimed=claimed, values=_values(values),
-                           variant=options.honours.value, totals=listing(totals, "or"),
+                           variant=options.honours.said(), totals=listing(totals, "or"),
                            rule=rule),
                  tag_location(record, "Score"))
 
@@ -313,14 +313,14 @@ def _open_note(record: Record, values: frozenset[SidePoints], used: SidePoints |
     """What open honours leave unchecked: the claim that settled them, or the score."""
     if used is None:
         return unverifiable("R17", msg("the known hands leave the honours open ({values}), so "
-                                       "the deal's score is not known (R17, honours={variant})",
-                                       values=_values(values), variant=options.honours.value),
+                                       "the deal's score is not known (R17, {variant})",
+                                       values=_values(values), variant=options.honours.said()),
                             tag_location(record, "Deal"))
     tag = "Honours" if from_tag else "Score"
     return unverifiable("R17", msg("the known hands leave the honours open ({values}): {tag} "
-                                   "is taken as written (R17, honours={variant})",
+                                   "is taken as written (R17, {variant})",
                                    values=_values(values), tag=tag,
-                                   variant=options.honours.value),
+                                   variant=options.honours.said()),
                         tag_location(record, tag))
 
 
@@ -565,14 +565,14 @@ def full_analysis(record: Record, default: Options = PRESETS["sv"],
     if computed_honours is not None and claimed_honours is not None \
             and computed_honours != claimed_honours:
         f.append(error("R17", msg("Honours says {claimed}, but the hands give {computed} (R17, "
-                                  "honours={variant})", claimed=claimed_honours,
-                                  computed=computed_honours, variant=options.honours.value),
+                                  "{variant})", claimed=claimed_honours,
+                                  computed=computed_honours, variant=options.honours.said()),
                        tag_location(record, "Honours")))
     elif open_honours is not None and claimed_honours is not None \
             and claimed_honours not in open_honours:
         f.append(error("R17", msg("Honours says {claimed}, but the known hands allow only "
-                                  "{values} (R17, honours={variant})", claimed=claimed_honours,
-                                  values=_values(open_honours), variant=options.honours.value),
+                                  "{values} (R17, {variant})", claimed=claimed_honours,
+                                  values=_values(open_honours), variant=options.honours.said()),
                        tag_location(record, "Honours")))
         claimed_honours = None
     elif possible is None and claimed_honours is not None \

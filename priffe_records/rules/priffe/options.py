@@ -23,7 +23,7 @@ from priffe_records.format.errors import PriffeError
 
 # PBN's "" or "?": the default preset applies. One home for the spellings: format/values.
 from priffe_records.format.values import is_unspecified as is_unspecified
-from priffe_records.game.language import msg
+from priffe_records.game.language import Message, msg, msg_p
 
 FAMILY_WORD = "Priffe"
 
@@ -41,6 +41,14 @@ class ForcedHonours(enum.Enum):
 class HonoursVariant(enum.Enum):
     HAND = "hand"
     SIDE = "side"
+
+    def said(self) -> Message:
+        """The variant in the reader's words; ``honours=hand`` is the Scoring tag's syntax."""
+        return _HONOURS_SAID[self]
+
+
+_HONOURS_SAID = {HonoursVariant.HAND: msg_p("replay", "honours count in one hand"),
+                 HonoursVariant.SIDE: msg_p("replay", "honours count for the side")}
 
 
 class OptionsError(PriffeError):
