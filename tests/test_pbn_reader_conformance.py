@@ -331,3 +331,16 @@ def test_byte_order_marks_of_concatenated_files_are_no_text(encoding: str) -> No
     got = list(read(io.BytesIO(data), errors="collect"))
     assert got == plain and all(isinstance(r, Record) and not r.errors for r in got)
     assert list(loads(marked, errors="collect")) == plain
+
+
+def test_a_brace_comment_holding_tag_pairs_is_never_another_records_comment() -> None:
+    """A '{' left open swallows a record into a comment: that block stays an item of its own
+    at its line (and the validator names it), never the next record's leading comment."""
+    text = ('[Event "a"]\n[Board "1"]\n\n{ lost\n[Event "b"]\n[Board "2"]\n}\n\n'
+            '[Event "c"]\n[Board "3"]\n\n% only a comment\n\n[Event "d"]\n[Board "4"]\n')
+    records = list(loads(text, errors="collect"))
+    assert [r.get("Board") for r in records] == ["1", None, "3", "4"]
+    swallowed, third, fourth = records[1], records[2], records[3]
+    assert swallowed.location is not None and swallowed.location.line == 4
+    assert not third.leading  # nothing of the swallowed record leads board 3
+    assert [c.text for c in fourth.leading] == [" only a comment"]  # a plain block still does

@@ -365,7 +365,12 @@ def _comments_only(chunk: Chunk) -> bool:
         return False  # nearly every chunk: it opens with a tag pair
     if any(severity == "error" for *_, severity in chunk.notes):
         return False
-    return _COMMENTS_ONLY.fullmatch(text) is not None
+    return _COMMENTS_ONLY.fullmatch(text) is not None and _TAG_LINE.search(text) is None
+
+
+# A line that opens with a tag pair: a brace comment holding one most likely swallowed a
+# record (a '{' left open), so its block stays a record of its own, never another's comment.
+_TAG_LINE = re.compile(r'(?m)^[ \t\f\v]*\[[A-Za-z][A-Za-z0-9_]*[ \t]+"')
 
 
 def attach_comments(chunks: Iterable[Chunk], odd: Oddity | None = None) -> Iterator[Chunk]:
