@@ -222,6 +222,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Any:
     called Anna-Lisa and one site St. Eriks (hand-written, shaped like make_examples' output)."""
     pytest.importorskip("datasette")
     import asyncio
+    from concurrent.futures import ThreadPoolExecutor
 
     from priffe_records.cli.serve import build
 
@@ -237,7 +238,10 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Any:
     asyncio.run(ds.invoke_startup())
 
     def get(path: str) -> Any:
-        return asyncio.run(ds.client.get(path))
+        # In a thread of its own: Playwright's sync API (the 400 px test) keeps an event
+        # loop running in this one, where asyncio.run refuses to start.
+        with ThreadPoolExecutor(1) as pool:
+            return pool.submit(asyncio.run, ds.client.get(path)).result()
 
     return get
 
