@@ -141,10 +141,12 @@ def test_replay_every_board(tmp_path: Path, bad10: str) -> None:
         assert f"Board {board}\n" in out
     code, out, err = _run("replay", str(path), "--board", "10")
     assert code == 1
+    # A long temporary path folds at the console's width: compare without the folds.
+    unfolded = "".join((out + err).split())
     if bad10 == "unreadable":
-        assert f"{path}:{_broken(text)}:" in out + err
+        assert f"{path}:{_broken(text)}:" in unfolded
     else:
-        assert f"{path}:{_line(text, 'Hjärterr')}:" in out
+        assert f"{path}:{_line(text, 'Hjärterr')}:" in "".join(out.split())
     code, out, _ = _run("replay", str(path))
     assert code == 1
     assert all(f"Board {b}\n" in out for b in range(1, 10))
