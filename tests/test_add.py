@@ -247,3 +247,14 @@ def test_on_a_terminal_answers_are_read_with_tab_completion(
     monkeypatch.setattr("builtins.input", lambda prompt: (_ for _ in ()).throw(EOFError))
     with pytest.raises(adding.EndOfAnswers):
         ask.line(msg("Contract"))
+
+
+def test_the_running_sheet_piped_is_full_lines(tmp_path: Path) -> None:
+    """Piped, the running sheet is score's: a rubber's end longer than 120 columns is one line."""
+    long = "Anna Lindqvist-Långnamnsson-Ekström-Öhrnström"
+    path = tmp_path / "kväll.ppn"
+    path.write_text(dumps(laid_out(list(read(HAND)))).replace('"Anna"', f'"{long}"'), "utf-8")
+    res = add(path, [long if a == "Anna" else a for a in ENGLISH], "--lang", "en")
+    assert res.exit_code == 0, res.output
+    ends = [line for line in res.stdout.splitlines() if " win; " in line]
+    assert ends and all(long in line and len(line) > 120 for line in ends), ends

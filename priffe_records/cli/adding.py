@@ -16,13 +16,12 @@ from pathlib import Path
 from typing import TypeVar
 
 import click
-from rich.console import Console
 
 from priffe_records.cli.common import EXIT_FINDINGS, EXIT_OK, UserError, preset_option, user_errors
 from priffe_records.cli.inputs import display_name, is_stdin, stdin_bytes
 from priffe_records.cli.making import GAME_OPTION, emit_records
 from priffe_records.cli.preference_report import PrefSheetView
-from priffe_records.cli.report import SheetView
+from priffe_records.cli.report import SheetView, sheet_console
 from priffe_records.format.atomic import write_text_atomically
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.reader import read
@@ -320,7 +319,7 @@ def add_command(file: str, options: Options) -> None:
     partie it asks for the drop-outs and the tricks of those who played.
     """
     path = Path(file)
-    console = Console(highlight=False, width=None if sys.stdout.isatty() else 120)
+    console = sheet_console()
     ask = Asker()
     saved = 0
     with user_errors():

@@ -7,6 +7,7 @@ caller prints it with ``Console().print(...)``.
 from __future__ import annotations
 
 import linecache
+import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -106,6 +107,17 @@ def _pts(p: SidePoints | None, side: str) -> str:
         return "?"
     v = p.ns if side == "NS" else p.ew
     return str(v) if v else ""
+
+
+PIPED_WIDTH = 10_000  # no screen to fit: each row of a sheet one full line
+
+
+def sheet_console(stderr: bool = False) -> Console:
+    """Where a score sheet is printed: the terminal's width, or, piped, full lines, so a
+    file or another program gets each row and settlement whole (``score`` and ``add``)."""
+    stream = sys.stderr if stderr else sys.stdout
+    return Console(highlight=False, stderr=stderr,
+                   width=None if stream.isatty() else PIPED_WIDTH)
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ from priffe_records.cli.format import expand_paths
 from priffe_records.cli.inputs import display_name, is_stdin, open_input
 from priffe_records.cli.output import Output, emit, output_options
 from priffe_records.cli.preference_report import PrefSheetView
-from priffe_records.cli.report import FindingsReport, SheetView, summary
+from priffe_records.cli.report import FindingsReport, SheetView, sheet_console, summary
 from priffe_records.cli.sheet_page import write_sheet_files
 from priffe_records.format.errors import BadRecord, PPNSyntaxError
 from priffe_records.format.reader import read
@@ -46,8 +46,6 @@ from priffe_records.rules.priffe.options import Options
 from priffe_records.rules.priffe.sheet import fill_records, score_parties
 from priffe_records.rules.repeats import Kind, counted, counted_by
 from priffe_records.rules.validate import validate
-
-_PIPED = 10_000  # the score sheet with no screen to fit: each row one full line
 
 
 def _console(stderr: bool = False, piped: int = 120) -> Console:
@@ -260,7 +258,7 @@ def score_command(file: str, fill: bool, force: bool, output: str | None, html_o
     standard output and the sheet to standard error.
     """
     to_stdout = output == "-" or (fill and output is None and is_stdin(file))
-    console = _console(stderr=to_stdout, piped=_PIPED)  # the filled records own stdout then
+    console = sheet_console(stderr=to_stdout)  # the filled records own stdout then
     path = Path(file)
     name = display_name(file)
     with _no_traceback(name):
