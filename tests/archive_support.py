@@ -225,3 +225,13 @@ def distinct_texts(records: list[Record | BadRecord]) -> int:
     """How many different texts these records are (the archive stores each once)."""
     return len({content_hash(r.text if isinstance(r, BadRecord) else canonical_text(r))
                 for r in records})
+
+
+def by_table(stats_json: str) -> dict[str, list[dict[str, object]]]:
+    """``priffe stats --json``'s rows grouped by their ``table`` key (the key removed)."""
+    import json
+
+    tables: dict[str, list[dict[str, object]]] = {}
+    for row in json.loads(stats_json):
+        tables.setdefault(str(row.pop("table")), []).append(row)
+    return tables

@@ -7,9 +7,10 @@ import io
 import json
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
-from archive_support import MESSY, consistent, count, partie_file, run
+from archive_support import MESSY, by_table, consistent, count, partie_file, run
 
 from priffe_records import dumps, loads, read, write
 from priffe_records.archive import stored_messages
@@ -329,7 +330,7 @@ def test_sql_is_read_only(archive: Path) -> None:
 def test_stats(archive: Path) -> None:
     res = run("stats", "--db", str(archive), "--format", "json")
     assert res.exit_code == 0, res.stdout
-    doc = json.loads(res.stdout)
+    doc: Any = by_table(res.stdout)
     standings = doc["standings"]
     assert sum(r["settlement"] for r in standings) == 0  # R23 is zero-sum
     players = {r["player"]: r for r in doc["players"]}
@@ -347,8 +348,8 @@ def test_stats(archive: Path) -> None:
     rates = {r["contract"]: r for r in doc["contract_success"]}
     assert rates["Hjärter"]["declared"] == rates["Hjärter"]["made"] + \
         rates["Hjärter"]["defeated"]
-    one = json.loads(run("stats", "--db", str(archive), "--player", "åSA", "--format",
-                         "json").stdout)  # Unicode case folding, not SQLite's ASCII NOCASE
+    one: Any = by_table(run("stats", "--db", str(archive), "--player", "åSA", "--format",
+                            "json").stdout)  # Unicode case folding, not SQLite's ASCII NOCASE
     assert [r["player"] for r in one["players"]] == ["Åsa"]
     assert "contracts_played" in one
     table = run("stats", "--db", str(archive))

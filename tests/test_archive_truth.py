@@ -7,12 +7,11 @@ stored facts must be what importing the final text once would store.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from pathlib import Path
 from typing import Any
 
-from archive_support import consistent, count, partie_file, run
+from archive_support import by_table, consistent, count, partie_file, run
 from conftest import EXAMPLES
 
 from priffe_records import dumps, read, write
@@ -49,7 +48,7 @@ def snapshot(db: Path) -> dict[str, Any]:
 def stats(db: Path) -> Any:
     res = run("stats", "--db", str(db), "--format", "json")
     assert res.exit_code == 0, res.output
-    return json.loads(res.stdout)
+    return by_table(res.stdout)
 
 
 def fresh(tmp_path: Path, source: Path) -> Path:

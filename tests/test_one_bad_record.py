@@ -11,12 +11,13 @@ read the record) or has a misspelt call (its section cannot be read).
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
+from archive_support import by_table
 from click.testing import CliRunner
 from conftest import ROOT
 
@@ -237,7 +238,7 @@ def test_stats_count_what_preference_players_declared_and_made(tmp_path: Path) -
     assert code == 0, err
     code, out, _ = _run("stats", "--db", str(db), "--json")
     assert code == 0
-    tables = json.loads(out)
+    tables: Any = by_table(out)
     players = {p["player"]: (p["declared"], p["made"]) for p in tables["players"]}
     assert players == {"Anna": (0, 0), "Bertil": (2, 1), "Cecilia": (1, 0)}
     declared = {(c["player"], c["contract"]): (c["declared"], c["made"])
@@ -247,7 +248,7 @@ def test_stats_count_what_preference_players_declared_and_made(tmp_path: Path) -
     rates = {c["contract"]: c["declared"] for c in tables["contract_success"]}
     assert rates == {"Clubs": 1, "Hearts": 1, "Preference": 1}
     code, out, _ = _run("stats", "--db", str(db), "--json", "--player", "Bertil")
-    kinds = {c["contract"]: c["declared"] for c in json.loads(out)["contracts_played"]}
+    kinds = {c["contract"]: c["declared"] for c in by_table(out)["contracts_played"]}
     assert kinds == {"Clubs": 0, "Hearts": 1, "Preference": 1}
 
 

@@ -7,7 +7,6 @@ into one ``priffe: …`` line (exit 2) instead of a traceback.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import sys
 from collections.abc import Callable, Iterable, Iterator
@@ -62,7 +61,7 @@ from priffe_records.cli.common import (
 )
 from priffe_records.cli.format import expand_paths
 from priffe_records.cli.inputs import display_name, is_stdin, stdin_bytes
-from priffe_records.cli.output import Output, emit, json_value, output_options
+from priffe_records.cli.output import Output, emit, json_objects, output_options
 from priffe_records.format.reader import loads
 from priffe_records.format.writer import write
 from priffe_records.game.language import msg, msg_n
@@ -398,22 +397,21 @@ def export_command(db_path: str, timeout: float, output: str, **kw: Any) -> None
 def stats_command(db_path: str, timeout: float, player: str | None, out: Output) -> None:
     """Standings (R23/R24 settlements), per-player results and contract success rates.
 
-    --json gives one object keyed by table (standings, players,
-    contracts_declared, contract_success, …); --nl one object per row with its
-    table's key; --csv and --tsv a '# key' line before each table.
+    --json gives one array of rows, each with its table's key under 'table'
+    (standings, players, contracts_declared, contract_success, …), as every
+    --json does; --nl the same rows one a line; --csv and --tsv a '# key'
+    line before each table.
     """
     with archive_errors(db_path):
         db = _open_readonly(db_path, timeout)
         tables = stats(db, player)
-        if out.style == "json":
-            doc = {t.key: [dict(zip(t.columns, r, strict=True)) for r in t.rows]
-                   for t in tables}
-            click.echo(json.dumps(doc, ensure_ascii=False, indent=2, default=json_value))
+        if out.is_json:
+            with json_objects(out) as put:
+                for t in tables:
+                    for r in t.rows:
+                        put({"table": t.key, **dict(zip(t.columns, r, strict=True))})
             return
         for t in tables:
-            if out.style == "nl":
-                emit(["table", *t.columns], ([t.key, *r] for r in t.rows), out)
-                continue
             if out.style in ("csv", "tsv"):
                 click.echo(f"# {t.key}")
             emit(t.columns, t.rows, out, title=t.title)
