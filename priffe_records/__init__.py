@@ -2,7 +2,7 @@
 
 The record format is PPN, a profile of PBN 2.1; see ``docs/format.md``.
 
->>> from priffe_records import loads, dumps
+>>> from priffe_records import dumps, loads, score_partie, validate
 >>> recs = list(loads('[Event "Klubbkväll"]\\n[Contract "spelut"]\\n'))
 >>> recs[0].get("Contract")
 'Spela'
@@ -21,17 +21,21 @@ SidePoints(ns=90, ew=0)
 
 from __future__ import annotations
 
-from priffe_records.format.errors import BadRecord, PPNSyntaxError, PriffeError
-from priffe_records.format.headers import read_headers
-from priffe_records.format.reader import loads, read
-from priffe_records.format.record import Record, Tag
-from priffe_records.format.writer import dumps, format_record, write
-from priffe_records.replay.model import DealReplay, build_replays
-from priffe_records.rules.findings import Finding, Severity
-from priffe_records.rules.partie import parties
-from priffe_records.rules.priffe.options import PRESETS, Options, OptionsError
-from priffe_records.rules.priffe.sheet import score_partie, score_parties
-from priffe_records.rules.validate import validate
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the names, for mypy and readers; loaded on first use below
+    from priffe_records.format.errors import BadRecord, PPNSyntaxError, PriffeError
+    from priffe_records.format.headers import read_headers
+    from priffe_records.format.reader import loads, read
+    from priffe_records.format.record import Record, Tag
+    from priffe_records.format.writer import dumps, format_record, write
+    from priffe_records.replay.model import DealReplay, build_replays
+    from priffe_records.rules.findings import Finding, Severity
+    from priffe_records.rules.partie import parties
+    from priffe_records.rules.priffe.options import PRESETS, Options, OptionsError
+    from priffe_records.rules.priffe.sheet import score_partie, score_parties
+    from priffe_records.rules.validate import validate
 
 __version__ = "0.1.0"
 
@@ -60,3 +64,45 @@ __all__ = [
     "validate",
     "write",
 ]
+
+# Where each public name lives. `import priffe_records` (and the `priffe` command, which
+# needs only __version__) stays cheap: the parser, the engine and the replay load when a
+# name is first used.
+_HOMES: dict[str, str] = {
+    "BadRecord": "priffe_records.format.errors",
+    "DealReplay": "priffe_records.replay.model",
+    "Finding": "priffe_records.rules.findings",
+    "Options": "priffe_records.rules.priffe.options",
+    "OptionsError": "priffe_records.rules.priffe.options",
+    "PPNSyntaxError": "priffe_records.format.errors",
+    "PRESETS": "priffe_records.rules.priffe.options",
+    "PriffeError": "priffe_records.format.errors",
+    "Record": "priffe_records.format.record",
+    "Severity": "priffe_records.rules.findings",
+    "Tag": "priffe_records.format.record",
+    "build_replays": "priffe_records.replay.model",
+    "dumps": "priffe_records.format.writer",
+    "format_record": "priffe_records.format.writer",
+    "loads": "priffe_records.format.reader",
+    "parties": "priffe_records.rules.partie",
+    "read": "priffe_records.format.reader",
+    "read_headers": "priffe_records.format.headers",
+    "score_partie": "priffe_records.rules.priffe.sheet",
+    "score_parties": "priffe_records.rules.priffe.sheet",
+    "validate": "priffe_records.rules.validate",
+    "write": "priffe_records.format.writer",
+}
+
+
+def __getattr__(name: str) -> object:
+    """Load a public name from its module on first use, then keep it here."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'priffe_records' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -1,7 +1,9 @@
 """The ``priffe`` command: a thin click layer over the library.
 
 Each command group lives in its own module and adds itself through
-``COMMANDS``; this module only assembles them and owns the entry point.
+``COMMANDS``; this module only names them (:data:`HOMES`) and owns the entry
+point. A command's module is imported when the command runs, so ``--version``,
+``--help`` and tab completion start without the parser, the engine or SQLite.
 """
 
 from __future__ import annotations
@@ -9,23 +11,49 @@ from __future__ import annotations
 import click
 
 from priffe_records import __version__
-from priffe_records.cli import adding, archive, format, making, replay, rules, serve
+from priffe_records.cli import click_words
 from priffe_records.cli.common import LanguageGroup, add_lang_option
-from priffe_records.cli.examples import add_examples
-from priffe_records.cli.runtime import tune_gc_for_batch
+from priffe_records.cli.examples import epilog
+from priffe_records.cli.help_texts import translate_help
+from priffe_records.cli.lazy import LazyGroup
+from priffe_records.game.language import language
+
+# Every command and the module whose COMMANDS holds it (tests/test_startup.py checks both ways).
+HOMES: dict[str, str] = {
+    name: f"priffe_records.cli.{module}" for module, names in (
+        ("format", ("fmt", "parse")),
+        ("rules", ("validate", "score")),
+        ("archive", ("import", "query", "sql", "stats", "export", "metadata", "remove")),
+        ("replay", ("replay",)),
+        ("making", ("new", "deal", "completion")),
+        ("adding", ("add", "sheet-import")),
+        ("serve", ("serve",)),
+    ) for name in names
+}
 
 
-@click.group(cls=LanguageGroup, context_settings={"help_option_names": ["-h", "--help"]})
+def _prepare(name: str, command: click.Command) -> None:
+    """Dress a command as it loads: examples, ``--lang``, texts in the active language."""
+    command.epilog = epilog(name) or command.epilog
+    add_lang_option(command)
+    translate_help(command, language())
+    click_words.translate_types(command, language())
+
+
+class PriffeGroup(LanguageGroup, LazyGroup):
+    """The root group: the language first (LanguageGroup), commands on demand (LazyGroup)."""
+
+
+@click.group(cls=PriffeGroup, homes=HOMES, prepare=_prepare,
+             context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="priffe")
 def cli() -> None:
     """Read, check, archive and replay records of the card game Priffe (PPN files)."""
+    from priffe_records.cli.runtime import tune_gc_for_batch  # builds the parser: not for --help
+
     tune_gc_for_batch()
 
 
-for _module in (format, rules, archive, replay, making, adding, serve):
-    for _command in _module.COMMANDS:
-        cli.add_command(_command)
-add_examples(cli)
 add_lang_option(cli)  # `priffe --lang sv validate …` and `priffe validate --lang sv …`
 
 

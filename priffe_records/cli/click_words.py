@@ -21,6 +21,7 @@ from typing import IO, Any
 
 import click
 
+from priffe_records.cli.lazy import loaded_subcommands
 from priffe_records.game.language import (
     DEFAULT_LANGUAGE,
     Message,
@@ -187,9 +188,8 @@ def translate_types(command: click.Command, lang: str) -> None:
     if lang == DEFAULT_LANGUAGE:
         for obj, attr, value in _ENGLISH.values():
             setattr(obj, attr, value)
-        if isinstance(command, click.Group):
-            for sub in command.commands.values():
-                translate_types(sub, lang)
+        for sub in loaded_subcommands(command):
+            translate_types(sub, lang)
         return
     _set(command, "options_metavar", f"[{_word('OPTIONS', lang)}]")
     if isinstance(command, click.Group) and not command.chain:
@@ -215,6 +215,5 @@ def translate_types(command: click.Command, lang: str) -> None:
             explicit = _english(param, "metavar")
             word = _word(explicit or _type_word(param.type), lang)
             _set(param, "metavar", word + ("..." if param.nargs != 1 else ""))
-    if isinstance(command, click.Group):
-        for sub in command.commands.values():
-            translate_types(sub, lang)
+    for sub in loaded_subcommands(command):
+        translate_types(sub, lang)

@@ -9,13 +9,14 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from priffe_records.cli import click_words
 from priffe_records.cli.help_texts import translate_help
-from priffe_records.format.errors import PriffeError
+from priffe_records.cli.lazy import loaded_subcommands
+from priffe_records.game.errors import PriffeError
 from priffe_records.game.language import (
     LANGUAGES,
     Message,
@@ -24,7 +25,9 @@ from priffe_records.game.language import (
     resolve_language,
     use_language,
 )
-from priffe_records.rules.priffe.options import PRESETS, Options
+
+if TYPE_CHECKING:
+    from priffe_records.rules.priffe.options import Options
 
 click_words.install()  # click's own words ("Usage:", "Error:") follow --lang too
 
@@ -82,6 +85,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _preset(ctx: click.Context, param: click.Parameter, value: str) -> Options:
+    from priffe_records.rules.priffe.options import PRESETS  # the engine: not for --version
+
     return PRESETS[value]
 
 
@@ -116,6 +121,8 @@ def preset_option(f: F) -> F:
 
     The choices are the keys of :data:`PRESETS`, so a new preset needs no CLI change.
     """
+    from priffe_records.rules.priffe.options import PRESETS
+
     return click.option("--preset", "options", type=click.Choice(sorted(PRESETS)),
                         default="sv", show_default=True, callback=_preset,
                         help="Rules for records without a Scoring tag (RULES.md Presets).")(f)
@@ -152,9 +159,8 @@ def add_lang_option(command: click.Command) -> None:
     """Give ``command`` (and every subcommand of a group) the ``--lang`` option."""
     if not any(p.name == "lang" for p in command.params):
         command.params.insert(0, lang_option())
-    if isinstance(command, click.Group):
-        for sub in command.commands.values():
-            add_lang_option(sub)
+    for sub in loaded_subcommands(command):
+        add_lang_option(sub)
 
 
 class LanguageGroup(click.Group):

@@ -14,6 +14,7 @@ from typing import IO, Any
 
 import click
 
+from priffe_records.cli.lazy import loaded_subcommands
 from priffe_records.game.language import translate
 
 # Every object whose help we changed, with its English text: the message id.
@@ -36,9 +37,8 @@ def _texts(command: click.Command) -> Iterator[tuple[object, str]]:
     for param in command.params:
         if getattr(param, "help", None):
             yield param, "help"
-    if isinstance(command, click.Group):
-        for sub in command.commands.values():
-            yield from _texts(sub)
+    for sub in loaded_subcommands(command):
+        yield from _texts(sub)
 
 
 def translate_help(command: click.Command, lang: str) -> None:
@@ -55,6 +55,7 @@ def extract(fileobj: IO[bytes], keywords: Any, comment_tags: Any,
     """Babel extractor: the English help texts of the ``priffe`` command tree."""
     from priffe_records.cli import cli
 
+    list(cli.commands.values())  # import every command, so that every text is seen
     seen: set[str] = set()
     for obj, attr in _texts(cli):
         text = _ENGLISH.get(id(obj) * 4 + ("help", "epilog", "short_help").index(attr),

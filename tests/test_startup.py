@@ -1,0 +1,132 @@
+"""Start-up: ``priffe --version``, ``--help`` and tab completion import no engine.
+
+Each probe runs in a fresh interpreter (this test process has imported everything
+already) and reports ``sys.modules`` after the command.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from priffe_records.cli import HOMES, cli
+from priffe_records.cli.lazy import _help_in_source
+
+# What a command's module pulls in; none of it may load before a command runs.
+HEAVY = ("sqlite_utils", "rich", "lark", "tabulate", "numpy", "priffe_records.rules",
+         "priffe_records.archive", "priffe_records.replay", "priffe_records.format.parser")
+
+
+
+@pytest.fixture(autouse=True)
+def _english_after() -> Iterator[None]:
+    """Help texts are swapped in place: put the English back for the tests that follow."""
+    yield
+    CliRunner().invoke(cli, ["--lang", "en", "--help"])
+
+
+_PROBE = """
+import json, sys
+from priffe_records.cli import main
+try:
+    main()
+except SystemExit:
+    pass
+print(json.dumps(sorted(sys.modules)), file=sys.stderr)
+"""
+
+
+def _modules_after(*args: str, env: dict[str, str] | None = None) -> set[str]:
+    """The modules loaded once ``priffe ARGS`` has run, in a fresh process."""
+    proc = subprocess.run([sys.executable, "-c", _PROBE, *args], capture_output=True,
+                          text=True, env={**os.environ, **(env or {})}, check=False)
+    return set(json.loads(proc.stderr.strip().splitlines()[-1]))
+
+
+def _heavy(modules: set[str]) -> list[str]:
+    return sorted(m for m in modules if any(m == h or m.startswith(h + ".") for h in HEAVY))
+
+
+@pytest.mark.parametrize("args", [("--version",), ("--help",), ("--lang", "sv", "--help"),
+                                  ("-h",)])
+def test_version_and_help_import_no_engine(args: tuple[str, ...]) -> None:
+    assert _heavy(_modules_after(*args)) == []
+
+
+@pytest.mark.parametrize("shell", ["bash_complete", "zsh_complete", "fish_complete"])
+def test_completing_a_command_name_imports_no_engine(shell: str) -> None:
+    modules = _modules_after(env={"_PRIFFE_COMPLETE": shell, "COMP_WORDS": "priffe va",
+                                  "COMP_CWORD": "1"})
+    assert _heavy(modules) == []
+
+
+def test_a_command_imports_its_own_module_only() -> None:
+    modules = _modules_after("fmt", "--help")
+    assert "priffe_records.cli.format" in modules
+    assert "priffe_records.cli.archive" not in modules
+    assert "sqlite_utils" not in modules
+
+
+def test_the_import_itself_is_cheap() -> None:
+    proc = subprocess.run([sys.executable, "-c", "import json, sys, priffe_records; "
+                           "priffe_records.__version__; print(json.dumps(sorted(sys.modules)))"],
+                          capture_output=True, text=True, check=True)
+    assert _heavy(set(json.loads(proc.stdout))) == []
+
+
+def test_the_public_names_still_load_on_use() -> None:
+    import priffe_records
+
+    for name in priffe_records.__all__:
+        assert getattr(priffe_records, name) is not None, name
+    assert set(priffe_records.__all__) <= set(dir(priffe_records))
+    with pytest.raises(AttributeError, match="no_such_name"):
+        priffe_records.no_such_name  # noqa: B018
+
+
+def test_homes_name_every_command_of_every_module() -> None:
+    """HOMES and the modules' COMMANDS lists agree both ways: no command is lost."""
+    cli_dir = Path(__file__).parent.parent / "priffe_records" / "cli"
+    declared: dict[str, str] = {}
+    for path in cli_dir.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr == "command" and node.args \
+                    and isinstance(node.args[0], ast.Constant):
+                declared[str(node.args[0].value)] = f"priffe_records.cli.{path.stem}"
+    assert declared == HOMES
+
+
+@pytest.mark.parametrize("name", sorted(HOMES))
+def test_the_help_read_from_source_is_the_command_s_own(name: str) -> None:
+    assert _help_in_source(HOMES[name], name) == cli.commands[name].help
+
+
+@pytest.mark.parametrize("lang", ["en", "sv"])
+def test_top_help_lists_every_command_as_the_loaded_commands_would(
+        lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The listing read from source is click's own listing of the imported commands."""
+    lazy = CliRunner().invoke(cli, ["--lang", lang, "--help"], terminal_width=100)
+    assert lazy.exit_code == 0, lazy.output
+    list(cli.commands.values())  # import every command
+    monkeypatch.setattr(type(cli), "format_commands", click.Group.format_commands)
+    eager = CliRunner().invoke(cli, ["--lang", lang, "--help"], terminal_width=100)
+    assert lazy.output == eager.output
+    assert all(f"\n  {name} " in lazy.output for name in HOMES)
+
+
+@pytest.mark.parametrize("lang", ["en", "sv"])
+@pytest.mark.parametrize("name", sorted(HOMES))
+def test_every_command_help_works(name: str, lang: str) -> None:
+    result = CliRunner().invoke(cli, ["--lang", lang, name, "--help"])
+    assert result.exit_code == 0, result.output
+    assert f"priffe {name}" in result.output
