@@ -336,3 +336,17 @@ def test_the_printable_sheet_in_swedish_has_no_english_word(tmp_path: Path, name
     shown = _shown_words(html.unescape(text))
     assert {"robbert", "slut"} <= shown or name.startswith("preference")
     assert not shown & _english_only(), shown & _english_only()
+
+
+def test_findings_say_seat_letters_in_swedish(tmp_path: Path) -> None:
+    """A seat in a Swedish finding is N/Ö/S/V, as the sheet and the replay say it."""
+    text = ONE_DEAL.replace('[Declarer "E"]', '[Declarer "Vst"]').replace(
+        '[Dealer "N"]', '[Dealer "N"]\n[Deal "N:AKQJ.T98.765.432 T98.765.432.AKQX '
+                        '765.432.AKQJ.T98 432.AKQJ.T98.765"]')
+    src = tmp_path / "one.ppn"
+    src.write_text(text, encoding="utf-8")
+    sv = CliRunner().invoke(cli, ["--lang", "sv", "validate", str(src)]).stdout
+    assert "ingen plats (N, Ö, S eller V); menade du V (Väst)?" in sv
+    assert "Ö handen 'T98.765.432.AKQX'" in sv
+    en = CliRunner().invoke(cli, ["--lang", "en", "validate", str(src)]).stdout
+    assert "(N, E, S or W); did you mean W (West)?" in en and "E hand 'T98" in en

@@ -277,8 +277,10 @@ def _not_a_rank(text: str, rank: str) -> Message:
 
 
 def _in_hand(seat: Seat, e: CardError) -> Message:
-    """A hand's error prefixed by its seat letter (letters are never translated)."""
-    return msg("{seat} {reason}", seat=seat.value, reason=e.message)
+    """A hand's error prefixed by its seat letter in the reader's language (V for W)."""
+    from priffe_records.game.words import seat_letter  # words imports this module
+
+    return msg("{seat} {reason}", seat=seat_letter(seat), reason=e.message)
 
 
 # A hand already canonical: four suits, upper-case ranks high first, no "10". Possessive

@@ -111,9 +111,10 @@ def seat_hint(text: str, players: Mapping[Seat, str | None]) -> Message | None:
         (folded[near[0]] if near else None)
     if seat is not None:
         return msg("{name} sits {seat}: write {letter}", name=named[seat],
-                   seat=seat_name(seat), letter=seat.value)
+                   seat=seat_name(seat), letter=seat_letter(seat))
     word = difflib.get_close_matches(key, _SEAT_WORDS, n=1, cutoff=0.6)
     if word:
         seat = _SEAT_WORDS[word[0]]
-        return msg("did you mean {letter} ({seat})?", letter=seat.value, seat=seat_name(seat))
+        return msg("did you mean {letter} ({seat})?", letter=seat_letter(seat),
+                   seat=seat_name(seat))
     return None
