@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import json
+import os
+import re
+import select
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from rules_support import DATA, FORMAT_EXAMPLE
 
 from priffe_records.cli import cli
+from priffe_records.format.writer import dumps
+from priffe_records.rules.priffe.generate import iter_records
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
@@ -110,3 +118,39 @@ def test_validate_streams_a_big_file_with_a_progress_bar_on_a_terminal(
     assert result.exit_code == 0, result.output
     assert shown == ["checking big.ppn"]
     assert "0 errors, 0 warnings, 0 unverifiable in 1 file (120 records)" in result.stdout
+
+
+def _damaged_partie(event: str, n: int = 12) -> str:
+    """A generated partie whose every ScoreRubber claims one point too many (R23)."""
+    text = dumps(iter_records(n, 3, one_partie=True)).replace('[Event "', f'[Event "{event} ')
+    return re.sub(r'\[ScoreRubber "NS (\d+)',
+                  lambda m: f'[ScoreRubber "NS {int(m.group(1)) + 1}', text)
+
+
+@pytest.mark.slow  # a real process
+@pytest.mark.parametrize("style", ["--nl", "--json"])
+def test_validate_prints_a_partie_s_findings_when_the_partie_ends(style: str) -> None:
+    """Streamed: the first partie's rows are out while the input is still open, so the
+    findings are never all held at once. The clean second partie is longer than the
+    reader's block, so the reader has the start of it without waiting for the end."""
+    first = _damaged_partie("Först")
+    second = dumps(iter_records(150, 4, one_partie=True)).replace('[Event "', '[Event "Sedan ')
+    proc = subprocess.Popen([sys.executable, "-c", "from priffe_records.cli import main; main()",
+                             "validate", style, "-"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        proc.stdin.write((first + "\n" + second).encode())
+        proc.stdin.flush()  # the input stays open: the second partie has not ended
+        ready, _, _ = select.select([proc.stdout], [], [], 120)
+        early = os.read(proc.stdout.fileno(), 1 << 16).decode() if ready else ""
+        assert "R23" in early
+    finally:
+        proc.stdin.close()
+        rest = proc.stdout.read().decode()
+        proc.wait(timeout=120)
+    whole = early + rest
+    rows = json.loads(whole) if style == "--json" else \
+        [json.loads(line) for line in whole.splitlines()]
+    assert len(rows) >= 2 and {r["rule"] for r in rows} == {"R23"}

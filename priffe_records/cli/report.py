@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import linecache
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from rich import box
@@ -29,9 +29,11 @@ _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow",
           Severity.UNVERIFIABLE: "dim"}
 
 
-def summary(findings: Sequence[Finding], files: int, records: int) -> str:
-    """``3 errors, 1 warning, 2 unverifiable in 2 files (40 records)``."""
-    c = counts(findings)
+def summary(findings: Sequence[Finding] | Mapping[Severity, int], files: int,
+            records: int) -> str:
+    """``3 errors, 1 warning, 2 unverifiable in 2 files (40 records)``; from the findings or
+    from their counts by severity (a streamed run keeps only those)."""
+    c = findings if isinstance(findings, Mapping) else counts(findings)
     return str(msg("{errors}, {warnings}, {unverifiable} in {files} ({records})",
                    errors=msg_n("{n} error", "{n} errors", c[Severity.ERROR]),
                    warnings=msg_n("{n} warning", "{n} warnings", c[Severity.WARNING]),

@@ -41,11 +41,11 @@ from priffe_records.game.language import msg, msg_n, msg_p
 from priffe_records.rules.checks import Check, named_rules, passed, present
 from priffe_records.rules.findings import Finding, Severity
 from priffe_records.rules.parallel import check_file, default_jobs
+from priffe_records.rules.partie import findings
 from priffe_records.rules.preference.sheet import fill_preference, score_preference
 from priffe_records.rules.priffe.options import Options
 from priffe_records.rules.priffe.sheet import fill_records, score_parties
 from priffe_records.rules.repeats import Kind, counted, counted_by
-from priffe_records.rules.validate import validate
 
 
 def _console(stderr: bool = False, piped: int = 120) -> Console:
@@ -90,12 +90,13 @@ def _stderr_is_terminal() -> bool:
     return sys.stderr.isatty()
 
 
-def _tracked(stream: IO[bytes], name: str, boards: dict[int, str | None],
+def _tracked(stream: IO[bytes], name: str, boards: dict[int, str | None] | None,
              checks: dict[int, tuple[Check, ...]] | None) -> Iterator[Record | BadRecord]:
     """The records of ``stream``, noting each one's Board (and, for -v, its checks) as it
     passes, so the report needs no second copy of the records."""
     for i, rec in enumerate(read(stream, errors="collect", name=name), 1):
-        boards[i] = rec.get("Board") if isinstance(rec, Record) else None
+        if boards is not None:
+            boards[i] = rec.get("Board") if isinstance(rec, Record) else None
         if checks is not None and isinstance(rec, Record):
             checks[i] = present(rec)
         yield rec
@@ -167,10 +168,7 @@ def validate_command(files: tuple[str, ...], out: Output, conventions: bool, qui
     --csv, --tsv, --json/--nl give one row per finding.
     """
     console = _console()
-    all_findings: list[Finding] = []
-    rows: list[tuple[object, ...]] = []
-    n_records = 0
-    unusable: list[UserError] = []
+    run = _Run(options, conventions, jobs)
     paths: list[Path] = []
     for given in files:  # one bad path or file never hides the others
         try:
@@ -178,35 +176,21 @@ def validate_command(files: tuple[str, ...], out: Output, conventions: bool, qui
                 paths += expand_paths((given,))
         except UserError as e:
             e.show()
-            unusable.append(e)
-    paths_read = len(paths)  # the summary counts the files that were checked
-    for path in paths:
-        # Streamed: memory stays bounded by one partie, whatever the file size.
+            run.unusable.append(e)
+    run.files = len(paths)  # the summary counts the files that were checked
+    if out.chosen:  # a row per finding, printed as its partie ends: memory stays flat
+        emit(FINDING_COLUMNS, (_finding_row(f) for path in paths
+                               for f in run.findings(path, None, None)
+                               if f.is_error or not quiet), out)
+    for path in paths if not out.chosen else ():
+        # Grouped by record, with a count in the file's head line: one file at a time.
         boards: dict[int, str | None] = {}
         checks: dict[int, tuple[Check, ...]] | None = {} if verbose else None
-        # -v lists the checks record by record: that needs the records here, one process.
-        workers = 1 if verbose else jobs or default_jobs(path)
-        try:
-            if workers > 1 and path.is_file():  # several processes, the same findings
-                with _no_traceback(path):
-                    checked = check_file(path, name=display_name(path), jobs=workers,
-                                         options=options, conventions=conventions)
-                findings, boards = checked.findings, dict(enumerate(checked.boards, 1))
-            else:
-                with _no_traceback(path), _opened(path) as stream:
-                    findings = validate(_tracked(stream, display_name(path), boards, checks),
-                                        options=options, conventions=conventions)
-        except UserError as e:
-            e.show()
-            unusable.append(e)
-            paths_read -= 1
+        failed = len(run.unusable)
+        found = list(run.findings(path, boards, checks))
+        if len(run.unusable) > failed:
             continue
-        n_records += len(boards)
-        all_findings.extend(findings)
-        shown = [f for f in findings if f.is_error] if quiet else findings
-        if out.chosen:
-            rows += [_finding_row(f) for f in shown]
-            continue
+        shown = [f for f in found if f.is_error] if quiet else found
         if shown:
             # Piped, a finding is one line however long (issue 11): grep and files
             # get whole messages, not text hard-wrapped at 120 columns.
@@ -215,23 +199,76 @@ def validate_command(files: tuple[str, ...], out: Output, conventions: bool, qui
         if checks:
             if not shown:
                 console.print(Text(display_name(path), style="bold"))
-            for line in passed_lines(checks, findings, boards):
+            for line in passed_lines(checks, found, boards):
                 console.print(line)
-    if out.chosen:
-        emit(FINDING_COLUMNS, rows, out)
-    if unusable and not paths_read:
+    if run.unusable and not run.files:
         sys.exit(EXIT_UNUSABLE)  # nothing was checked: its error said so, no "0 files" summary
-    if quiet:
-        total = _errors_summary(sum(f.is_error for f in all_findings), paths_read, n_records)
-    else:
-        total = summary(all_findings, paths_read, n_records)
+    errors = run.counts[Severity.ERROR]
+    total = _errors_summary(errors, run.files, run.records) if quiet else \
+        summary(run.counts, run.files, run.records)
     if out.chosen:
         click.echo(total, err=True)
     else:
         console.print(total, style="bold")
-    if unusable:
+    if run.unusable:
         sys.exit(EXIT_UNUSABLE)
-    sys.exit(EXIT_FINDINGS if any(f.is_error for f in all_findings) else EXIT_OK)
+    sys.exit(EXIT_FINDINGS if errors else EXIT_OK)
+
+
+class _Run:
+    """One ``validate`` run: the files' findings as they come, and what the summary needs
+    of them (counts by severity, records, files) instead of the findings themselves."""
+
+    def __init__(self, options: Options, conventions: bool, jobs: int | None) -> None:
+        self.options, self.conventions, self.jobs = options, conventions, jobs
+        self.counts = dict.fromkeys(Severity, 0)
+        self.records = 0
+        self.files = 0
+        self.unusable: list[UserError] = []
+        self._file_records = 0  # records read of the file being checked
+
+    def findings(self, path: Path, boards: dict[int, str | None] | None,
+                 checks: dict[int, tuple[Check, ...]] | None) -> Iterator[Finding]:
+        """``path``'s findings, each partie's as it ends, and (unless None) each record's
+        Board in ``boards``; an unusable file is reported and not counted (findings it
+        gave before the error are printed already)."""
+        counts = dict.fromkeys(Severity, 0)
+        self._file_records = 0
+        try:
+            for f in self._found(path, boards, checks):
+                counts[f.severity] += 1
+                yield f
+        except UserError as e:
+            e.show()
+            self.unusable.append(e)
+            self.files -= 1
+            return
+        self.records += self._file_records
+        for severity, n in counts.items():
+            self.counts[severity] += n
+
+    def _found(self, path: Path, boards: dict[int, str | None] | None,
+               checks: dict[int, tuple[Check, ...]] | None) -> Iterator[Finding]:
+        # -v lists the checks record by record: that needs the records here, one process.
+        workers = 1 if checks is not None else self.jobs or default_jobs(path)
+        if workers > 1 and path.is_file():  # several processes, the same findings
+            with _no_traceback(path):
+                checked = check_file(path, name=display_name(path), jobs=workers,
+                                     options=self.options, conventions=self.conventions)
+            self._file_records = len(checked.boards)
+            if boards is not None:
+                boards.update(enumerate(checked.boards, 1))
+            yield from checked.findings
+            return
+        with _no_traceback(path), _opened(path) as stream:
+            yield from findings(self._counted(_tracked(stream, display_name(path), boards,
+                                                       checks)),
+                                options=self.options, conventions=self.conventions)
+
+    def _counted(self, records: Iterator[Record | BadRecord]) -> Iterator[Record | BadRecord]:
+        for rec in records:
+            self._file_records += 1
+            yield rec
 
 
 @click.command("score")
