@@ -20,6 +20,7 @@ from priffe_records.game.errors import PriffeError
 from priffe_records.game.language import (
     LANGUAGES,
     Message,
+    language,
     msg,
     os_reason,
     resolve_language,
@@ -146,6 +147,17 @@ def _lang(ctx: click.Context, param: click.Parameter, value: str | None) -> str:
     translate_help(root.command, lang)
     click_words.translate_types(root.command, lang)
     return lang
+
+
+def lang_given(ctx: click.Context) -> str | None:
+    """The language ``--lang`` named on the command line (this command or a group above it),
+    else ``None``: ``serve`` then follows each browser instead."""
+    node: click.Context | None = ctx
+    while node is not None:
+        if node.get_parameter_source("lang") is click.core.ParameterSource.COMMANDLINE:
+            return language()
+        node = node.parent
+    return None
 
 
 def lang_option() -> click.Option:

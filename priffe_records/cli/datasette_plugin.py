@@ -18,7 +18,11 @@ with the replay and rules layers; Datasette stays an optional extra.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import copy
+import weakref
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 import sqlite_utils
@@ -27,18 +31,80 @@ from datasette.utils.asgi import Response
 from markupsafe import Markup, escape
 
 from priffe_records.archive import stored_messages
+from priffe_records.archive.metadata import metadata
 from priffe_records.archive.query import QueryError, StoredText, partie_of_deal, partie_texts
 from priffe_records.cli.output import CELL_LABELS
 from priffe_records.cli.replay import Unreadable, records_of_deal, replays_of, stored_records
 from priffe_records.cli.sheet_page import printable_page, sheet_parts
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record
-from priffe_records.game.language import language, msg, msg_p
+from priffe_records.game.language import accepted_language, language, msg, msg_p, use_language
 from priffe_records.replay.html import render_page
 from priffe_records.replay.wording import words
 from priffe_records.rules.preference.sheet import score_preference
 from priffe_records.rules.priffe.options import PRESETS
 from priffe_records.rules.priffe.sheet import score_parties
+
+
+@dataclass(frozen=True)
+class _Served:
+    """What ``priffe serve`` told us about its Datasette: the archive file, the language
+    ``--lang`` fixed (if any) and the one for a browser that names none of ours."""
+
+    path: str
+    fixed: str | None
+    default: str
+
+
+# Per Datasette instance, so two servers in one process (tests) keep their own settings.
+_SERVED: weakref.WeakKeyDictionary[Any, _Served] = weakref.WeakKeyDictionary()
+
+
+def serve_archive(datasette: Any, path: str, *, fixed: str | None, default: str) -> None:
+    """Answer ``datasette``'s requests in ``fixed`` or the browser's language, with the
+    archive's metadata (``path``) in that language too."""
+    _SERVED[datasette] = _Served(path, fixed, default)
+
+
+def request_language(served: _Served | None, header: str | None) -> str:
+    """``--lang`` when given, else the browser's ``Accept-Language`` (``sv*`` Swedish, other
+    languages English), else the server's own language."""
+    if served is not None and served.fixed:
+        return served.fixed
+    if header and header.strip():
+        return accepted_language(header) or "en"
+    return served.default if served is not None else language()
+
+
+Asgi = Callable[[MutableMapping[str, Any], Any, Any], Awaitable[None]]
+
+
+@hookimpl  # type: ignore[untyped-decorator]
+def asgi_wrapper(datasette: Any) -> Callable[[Asgi], Asgi]:
+    """Each request in its own language (a context variable, not process-wide): two
+    browsers in two languages each get theirs."""
+    def wrap(app: Asgi) -> Asgi:
+        async def in_language(scope: MutableMapping[str, Any], receive: Any,
+                              send: Any) -> None:
+            headers = dict(scope.get("headers") or [])
+            header = headers.get(b"accept-language", b"").decode("latin-1")
+            with use_language(request_language(_SERVED.get(datasette), header)):
+                await app(scope, receive, send)
+        return in_language
+    return wrap
+
+
+@hookimpl  # type: ignore[untyped-decorator]
+def get_metadata(datasette: Any) -> dict[str, Any]:
+    """The served archive's titles and descriptions in the request's language."""
+    served = _SERVED.get(datasette)
+    return {} if served is None else copy.deepcopy(_metadata_in(served.path, language()))
+
+
+@cache
+def _metadata_in(path: str, lang: str) -> dict[str, Any]:
+    with use_language(lang):
+        return metadata(path)
 
 
 def _not_found(text: str) -> Response:

@@ -18,9 +18,8 @@ from typing import Any
 
 import click
 
-from priffe_records.archive.metadata import metadata
-from priffe_records.cli.common import EXIT_UNUSABLE, UserError, user_errors
-from priffe_records.game.language import msg, os_reason
+from priffe_records.cli.common import EXIT_UNUSABLE, UserError, lang_given, user_errors
+from priffe_records.game.language import language, msg, os_reason
 
 HOST = "127.0.0.1"
 INSTALL_HINT = msg("priffe serve needs Datasette, an optional extra: "
@@ -44,15 +43,18 @@ def _datasette() -> tuple[ModuleType, ModuleType]:
     return datasette.app, datasette_plugin
 
 
-def build(db_path: str) -> Any:
+def build(db_path: str, lang: str | None = None) -> Any:
     """A Datasette instance for the archive: its metadata (keyed by the file name) and plugin.
 
-    The metadata is made from the database's own file name at every start,
-    so any archive file works and a newer schema is described as it is.
+    The metadata is made from the database's own file name, so any archive
+    file works and a newer schema is described as it is. Each request is
+    answered in ``lang`` when given (``serve --lang``), else in the language
+    the browser asks for, else in the active one.
     """
-    app, _ = _datasette()
-    return app.Datasette([db_path], metadata=metadata(db_path),
-                         settings={"default_page_size": 50})
+    app, plugin = _datasette()
+    ds = app.Datasette([db_path], settings={"default_page_size": 50})
+    plugin.serve_archive(ds, db_path, fixed=lang, default=language())
+    return ds
 
 
 def listen(port: int) -> socket.socket:
@@ -94,7 +96,7 @@ def serve_command(db_arg: str | None, db_path: str | None, port: int,
         db = _which_db(db_arg, db_path)
         if not Path(db).is_file():
             raise UserError(msg("{db}: no such archive (create it with 'priffe import')", db=db))
-        ds = build(db)
+        ds = build(db, lang_given(click.get_current_context()))
         import uvicorn
 
         asyncio.run(ds.invoke_startup())

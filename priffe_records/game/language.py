@@ -243,6 +243,33 @@ def resolve_language(option: str | None = None,
     return DEFAULT_LANGUAGE
 
 
+def accepted_language(header: str) -> str | None:
+    """The language a browser's ``Accept-Language`` header asks for: its most wanted tag
+    (q-values honoured, ``q=0`` refused) that we have a catalog for; ``sv-SE`` is Swedish.
+    ``None`` when the header names none of ours, so the caller keeps its default.
+
+    >>> accepted_language("sv-SE,sv;q=0.9,en;q=0.5"), accepted_language("en-GB")
+    ('sv', 'en')
+    >>> accepted_language("en;q=0.4, sv;q=0.8"), accepted_language("de, fr"), accepted_language("")
+    ('sv', None, None)
+    """
+    wanted: list[tuple[float, int, str]] = []
+    for i, part in enumerate(header.split(",")):
+        tag, *params = (p.strip() for p in part.split(";"))
+        q = 1.0
+        for param in params:
+            name, _, value = param.partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0  # a malformed weight: as if refused
+        primary = tag.split("-")[0].lower()
+        if q > 0 and primary in LANGUAGES:
+            wanted.append((-q, i, primary))
+    return min(wanted)[2] if wanted else None
+
+
 def _locale_language(value: str) -> str:
     """``sv_SE.UTF-8`` → ``sv``; ``C``, ``POSIX`` and languages we lack → English."""
     code = value.split(".")[0].split("@")[0].split("_")[0].split("-")[0].lower()
