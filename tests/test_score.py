@@ -8,6 +8,7 @@ from rules_support import FORMAT_EXAMPLE, sheet
 from priffe_records import PriffeError, loads, score_partie, score_parties
 from priffe_records.game.calls import Contract
 from priffe_records.game.cards import Seat, Side
+from priffe_records.game.language import use_language
 from priffe_records.rules.priffe.generate import generate_partie
 from priffe_records.rules.priffe.scoring import SidePoints
 from priffe_records.rules.priffe.sheet import DealRow, RubberRow
@@ -24,7 +25,7 @@ def test_sheet_of_format_example() -> None:
     assert (row.game_made, row.bonus, row.games) == (Side.NS, SidePoints(10, 0),
                                                      SidePoints(1, 0))
     assert not end.finished and end.settlement == () and s.standings == ()
-    assert s.title == "Klubbkväll · Uppsala · 2026.11.29"
+    assert s.title == "Klubbkväll · Uppsala · 29 Nov 2026"  # the date through Babel
 
 
 def test_sheet_rubber_ends_follow_their_last_deal() -> None:
@@ -46,3 +47,14 @@ def test_score_partie_refuses_several_parties() -> None:
     assert len(score_parties(loads(two))) == 2
     with pytest.raises(PriffeError, match="2 parties"):
         score_partie(loads(two))
+
+
+@pytest.mark.parametrize(("date", "lang", "shown"), [
+    ("2026.11.29", "sv", "29 nov. 2026"), ("2026.11.29", "en", "29 Nov 2026"),
+    ("2026.??.??", "sv", "2026.??.??"), ("2026.11.??", "en", "2026.11.??"),
+    ("2026.02.30", "sv", "2026.02.30")])
+def test_the_sheet_heading_shows_a_complete_date_in_the_language(date: str, lang: str,
+                                                                 shown: str) -> None:
+    s = score_partie(loads(FORMAT_EXAMPLE.replace("2026.11.29", date)))
+    with use_language(lang):
+        assert s.title == f"Klubbkväll · Uppsala · {shown}"

@@ -33,7 +33,7 @@ def test_score_prints_sheet_with_rubber_ends_and_standings(tmp_path: Path) -> No
     f.write_text(partie_text(), encoding="utf-8")
     code, out, _ = run("score", str(f))
     assert code == 0
-    assert "Klubbkväll · Uppsala · 2026.11.29" in out
+    assert "Klubbkväll · Uppsala · 29 Nov 2026" in out
     assert out.count("end of rubber ") == 2 and "Standings" in out
     assert "end of rubber 1: Σ NS" in out and "\nR1 " not in out, "a rubber end in words"
 

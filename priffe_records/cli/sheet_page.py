@@ -26,7 +26,7 @@ from priffe_records.format.atomic import write_text_atomically
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import PLAYER_TAGS, Record
 from priffe_records.game.cards import SEATS
-from priffe_records.game.language import Message, language, msg, msg_p, render
+from priffe_records.game.language import Message, language, msg, msg_p, render, shown_date
 from priffe_records.game.words import seat_name
 from priffe_records.rules.preference.sheet import PrefSheet
 from priffe_records.rules.priffe.sheet import DealRow, PartieSheet, RubberRow
@@ -90,7 +90,7 @@ def _section(sheet: PartieSheet | PrefSheet, first: Record, columns: Columns, bo
     head = "".join(f"<th>{html.escape(str(name))}</th>" for name, _ in columns)
     club = " · ".join(x for x in (sheet.event, sheet.site) if x) or str(msg("Partie"))
     return (f'<section class="partie"><h1>{html.escape(club)}</h1>'
-            f'<p class="when">{html.escape(sheet.date or "")}</p>'
+            f'<p class="when">{html.escape(shown_date(sheet.date or ""))}</p>'
             f'<p class="players">{_players(first)}</p>'
             f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
             f'<div class="after">{after}</div></section>')

@@ -186,6 +186,27 @@ def percent(value: float, lang: str | None = None, decimals: int = 1) -> str:
     return format_percent(value / 100, format=pattern, locale=locale)
 
 
+def shown_date(value: str, lang: str | None = None) -> str:
+    """A PBN date (``2026.11.29``) as the reader writes a date (Babel's medium format): a
+    complete real date only; one with ``?`` parts, or anything else, is shown as written.
+
+    >>> shown_date("2026.11.29", "sv"), shown_date("2026.11.29", "en"), shown_date("2026.??.??")
+    ('29 nov. 2026', '29 Nov 2026', '2026.??.??')
+    """
+    import datetime
+
+    parts = value.split(".")
+    if len(parts) != 3 or not all(p.isascii() and p.isdigit() for p in parts):
+        return value
+    try:
+        day = datetime.date(int(parts[0]), int(parts[1]), int(parts[2]))
+    except ValueError:
+        return value
+    from babel.dates import format_date  # only when a date is shown: import cost
+
+    return format_date(day, "medium", locale=_babel_locale(lang))
+
+
 def _babel_locale(lang: str | None) -> str:
     return {"sv": "sv_SE", "en": "en_GB"}[_checked(lang or _current.get())]
 

@@ -25,7 +25,7 @@ from rich.text import Text
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record
 from priffe_records.game.cards import SUITS, Card, Seat
-from priffe_records.game.language import Message, msg, msg_p
+from priffe_records.game.language import Message, msg, msg_p, shown_date
 from priffe_records.game.words import bid_name
 from priffe_records.replay.wording import Words, check_line, where
 from priffe_records.rules.findings import Finding
@@ -133,7 +133,8 @@ def _seats(values: dict[Seat, int] | None, signed: bool = True) -> str:
 
 def title(r: PrefReplay, w: Words) -> str:
     rec = r.outcome.record
-    parts = [x for x in (rec.get("Event"), rec.get("Site"), rec.get("Date")) if x]
+    date = rec.get("Date")
+    parts = [x for x in (rec.get("Event"), rec.get("Site"), date and shown_date(date, w.lang)) if x]
     board = f"{w.deal_word.lower()} {r.board}" if r.board else f"#{r.index}"
     return " · ".join([*parts, board, "Préférence"])
 

@@ -23,7 +23,7 @@ from priffe_records.format.values import is_unspecified
 from priffe_records.game.calls import Call, Contract
 from priffe_records.game.cards import SUITS, Card, Rank, Seat, Side, sorted_cards
 from priffe_records.game.evaluation import show_hs
-from priffe_records.game.language import LANGUAGES, Message, msg_p, render
+from priffe_records.game.language import LANGUAGES, Message, msg_p, render, shown_date
 from priffe_records.game.words import rank_name, seat_letter, seat_name
 from priffe_records.replay.model import CallView, DealReplay, ScoreLine
 from priffe_records.rules.findings import Finding, Severity
@@ -208,8 +208,9 @@ WORDS: Mapping[str, Words] = _ByLanguage()
 
 
 def title(r: DealReplay, w: Words) -> str:
-    """``Klubbkväll · Uppsala · 2026.11.29 · Robbert 1 · Giv 1``."""
-    parts = [p for p in (r.event, r.site, r.date) if p and not is_unspecified(p)]
+    """``Klubbkväll · Uppsala · 29 nov. 2026 · Robbert 1 · Giv 1``."""
+    parts = [p for p in (r.event, r.site, r.date and shown_date(r.date, w.lang))
+             if p and not is_unspecified(p)]
     if r.rubber:
         parts.append(f"{w.rubber} {r.rubber}")
     parts.append(f"{w.board} {r.board or r.index}")

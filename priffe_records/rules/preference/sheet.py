@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record
 from priffe_records.game.cards import Seat
+from priffe_records.game.language import shown_date
 from priffe_records.game.preference import Bid, format_seat_numbers
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.partie import errors_by_record, lost_records, parties
@@ -73,7 +74,8 @@ class PrefSheet:
 
     @property
     def title(self) -> str:
-        return " · ".join(x for x in (self.event, self.site, self.date) if x) or "Partie"
+        date = shown_date(self.date) if self.date else None  # the reader's way, not PBN's
+        return " · ".join(x for x in (self.event, self.site, date) if x) or "Partie"
 
     @property
     def unreadable(self) -> tuple[PrefRow, ...]:

@@ -26,7 +26,7 @@ from priffe_records.format.errors import BadRecord, PriffeError
 from priffe_records.format.record import Location, Record
 from priffe_records.game.calls import Contract
 from priffe_records.game.cards import Seat, Side
-from priffe_records.game.language import Message, listing, msg, msg_n, render
+from priffe_records.game.language import Message, listing, msg, msg_n, render, shown_date
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.partie import errors_by_record, lost_records, parties
 from priffe_records.rules.priffe.options import PRESETS, Options
@@ -122,7 +122,8 @@ class PartieSheet:
 
     @property
     def title(self) -> str:
-        return " · ".join(x for x in (self.event, self.site, self.date) if x) or "Partie"
+        date = shown_date(self.date) if self.date else None  # the reader's way, not PBN's
+        return " · ".join(x for x in (self.event, self.site, date) if x) or "Partie"
 
     @property
     def complete(self) -> bool:
