@@ -15,6 +15,7 @@ True
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sqlite3
@@ -30,7 +31,7 @@ from priffe_records.format.record import Record
 from priffe_records.format.values import real_day
 from priffe_records.format.writer import write
 from priffe_records.game.calls import Contract
-from priffe_records.game.language import Message, msg, reason
+from priffe_records.game.language import Message, from_data, listing, msg, reason
 from priffe_records.game.preference import Bid
 
 # Names match whatever their case (Unicode casefolding, done in Python): see
@@ -378,3 +379,30 @@ def stats(db: sqlite_utils.Database, player: str | None = None) -> list[Table]:
     if pref.rows:
         tables.insert(1, pref)
     return tables
+
+
+def split_names(db: sqlite_utils.Database, partie_ids: Sequence[int] | None = None
+                ) -> list[Message]:
+    """One line per partie where a name nearly matches another (the R24/P1 "did you mean"
+    warning): the standings count the two names as two players, and the reader should
+    know. ``partie_ids`` limits it to those parties (an import's)."""
+    sql = ("SELECT partie_id, rule, message_json FROM findings WHERE rule IN ('R24', 'P1') "
+           "AND message_json IS NOT NULL AND partie_id IS NOT NULL")
+    if partie_ids is not None:
+        if not partie_ids:
+            return []
+        sql += f" AND partie_id IN ({', '.join('?' * len(partie_ids))})"
+    slips: dict[int, dict[tuple[str, str], str]] = {}
+    for partie_id, rule, data in db.execute(sql + " ORDER BY partie_id, id",
+                                            list(partie_ids or ())).fetchall():
+        params = from_data(json.loads(data)).params
+        if "known" in params and "name" in params:  # not "more players than seats"
+            slips.setdefault(int(partie_id), {}).setdefault(
+                (str(params["name"]), str(params["known"])), str(rule))
+    lines = []
+    for partie_id, found in slips.items():
+        each = [msg("{name!r} looks like {known!r} ({rule})", name=name, known=known, rule=rule)
+                for (name, known), rule in found.items()]
+        lines.append(msg("partie {id}: {slips} — the standings count them apart",
+                         id=partie_id, slips=listing(each)))
+    return lines

@@ -88,6 +88,7 @@ class FileSummary:
     unreadable: int = 0  # syntax errors: stored with their raw text
     rejected: int = 0  # not stored because of --reject-invalid
     replaced: tuple[Replacement, ...] = ()  # which record replaced which (``updated`` of them)
+    parties: tuple[int, ...] = ()  # the ids of the parties this file stored deals of
 
 
 @dataclass(frozen=True, slots=True)
@@ -513,7 +514,8 @@ def import_file(db: sqlite_utils.Database, source: str | os.PathLike[str] | IO[b
     finally:
         if raw is not source:
             raw.close()
-    return FileSummary(label, **summary, replaced=tuple(store.replacements))
+    return FileSummary(label, **summary, replaced=tuple(store.replacements),
+                       parties=tuple(sorted(store.touched)))
 
 
 @contextmanager

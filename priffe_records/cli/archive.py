@@ -39,6 +39,7 @@ from priffe_records.archive.query import (
     find_deals,
     matching_records,
     run_sql,
+    split_names,
     stats,
 )
 from priffe_records.archive.remove import Selection, remove
@@ -212,6 +213,8 @@ def import_command(paths: tuple[str, ...], db_path: str, timeout: float,
                                              file=r.source, line=r.line, id=r.deal_id,
                                              old=r.old_source, old_line=r.old_line)))
                     progress.say(_summary_line(s))
+                    for line in split_names(db, s.parties):
+                        progress.say("priffe: " + str(line), err=True)
                 for k in totals:
                     totals[k] += getattr(s, k)
         db.close()
@@ -405,6 +408,8 @@ def stats_command(db_path: str, timeout: float, player: str | None, out: Output)
     with archive_errors(db_path):
         db = _open_readonly(db_path, timeout)
         tables = stats(db, player)
+        for line in split_names(db):  # a note, not data: the tables stay as stored
+            click.echo("priffe: " + str(line), err=True)
         if out.is_json:
             with json_objects(out) as put:
                 for t in tables:
