@@ -335,6 +335,7 @@ def test_a_score_sheet_deal_page_hides_the_hands_and_fits_a_phone(served: Any) -
     assert "@media (max-width: 600px)" in html and "white-space: normal" in html
 
 
+@pytest.mark.slow  # a real browser
 def test_the_deal_pages_at_400_px_in_a_real_browser(served: Any, request: pytest.FixtureRequest,
                                                    tmp_path: Path) -> None:
     """Nothing scrolls sideways at 400 px, and a score-sheet deal shows no hand boxes."""

@@ -98,12 +98,14 @@ def printed(browser: Any) -> Iterator[Any]:  # noqa: F811 - the imported fixture
     pg.close()
 
 
+@pytest.mark.slow  # a real browser
 @pytest.mark.parametrize("lang", ["en", "sv"])
 def test_thirty_deals_print_on_one_a4_page(printed: Any, thirty: Path, tmp_path: Path,
                                           lang: str) -> None:
     assert printed(page_of(thirty, tmp_path, "--lang", lang)) == [A4]
 
 
+@pytest.mark.slow  # a real browser
 def test_each_partie_starts_its_own_page(printed: Any, tmp_path: Path) -> None:
     """Two short evenings (a page would hold both) still print on a page each."""
     text = HAND.read_text(encoding="utf-8")
