@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import signal
 import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from click.testing import CliRunner, Result
 
@@ -235,3 +239,18 @@ def by_table(stats_json: str) -> dict[str, list[dict[str, object]]]:
     for row in json.loads(stats_json):
         tables.setdefault(str(row.pop("table")), []).append(row)
     return tables
+
+
+def run_async(coro: Coroutine[Any, Any, Any]) -> Any:
+    """``asyncio.run`` in a thread of its own, in this thread's context (the language):
+    Playwright's sync API, when a browser test started it, keeps an event loop running here."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(contextvars.copy_context().run, asyncio.run, coro).result()
+
+
+def imported_archive(folder: Path, *paths: Path) -> Path:
+    """A new archive ``folder/klubb.db`` with ``paths`` imported by the command."""
+    db = folder / "klubb.db"
+    res = CliRunner().invoke(cli, ["import", "--db", str(db), *map(str, paths)])
+    assert res.exit_code == 0, res.output
+    return db

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from archive_support import imported_archive, run_async
 from click.testing import CliRunner, Result
 from conftest import DATA, EXAMPLE_FILES, EXAMPLES, GOLDEN
 from test_replay_browser import browser  # noqa: F401 - the shared browser fixture
@@ -36,10 +37,7 @@ def invoke(*args: str, stdin: str | bytes | None = None, lang: str = "en") -> Re
 
 @pytest.fixture(scope="module")
 def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    db = tmp_path_factory.mktemp("conventions") / "klubb.db"
-    res = CliRunner().invoke(cli, ["import", "--db", str(db), str(EXAMPLES)])
-    assert res.exit_code == 0, res.output
-    return db
+    return imported_archive(tmp_path_factory.mktemp("conventions"), EXAMPLES)
 
 
 # --json is an array, --nl is lines: the same on every command ------------------------------
@@ -222,7 +220,6 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Any:
     called Anna-Lisa and one site St. Eriks (hand-written, shaped like make_examples' output)."""
     pytest.importorskip("datasette")
     import asyncio
-    from concurrent.futures import ThreadPoolExecutor
 
     from priffe_records.cli.serve import build
 
@@ -238,10 +235,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Any:
     asyncio.run(ds.invoke_startup())
 
     def get(path: str) -> Any:
-        # In a thread of its own: Playwright's sync API (the 400 px test) keeps an event
-        # loop running in this one, where asyncio.run refuses to start.
-        with ThreadPoolExecutor(1) as pool:
-            return pool.submit(asyncio.run, ds.client.get(path)).result()
+        return run_async(ds.client.get(path))  # the 400 px test runs Playwright's loop here
 
     return get
 

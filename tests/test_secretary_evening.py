@@ -11,8 +11,6 @@ only the English catalogue has (the detector of ``test_swedish_words``).
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
 import html
 import json
 import re
@@ -22,12 +20,12 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Coroutine, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from archive_support import run_async
 from click.testing import CliRunner
 from test_swedish_words import ALLOWED, _english_only, _shown_words
 
@@ -206,13 +204,6 @@ def _page_text(page: str) -> str:
     return html.unescape(" ".join([text, *said]))
 
 
-def _run_async(coro: Coroutine[Any, Any, Any]) -> Any:
-    """``asyncio.run`` in a thread of its own, in this thread's context (the language):
-    Playwright's sync API, when another test started it, keeps an event loop running here."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(contextvars.copy_context().run, asyncio.run, coro).result()
-
-
 def _urls(ds: Any, db: Path, name: str) -> list[str]:
     """Every page of the archive: index, database, each table, canned query, row,
     replay and score sheet, and a search."""
@@ -226,7 +217,7 @@ def _urls(ds: Any, db: Path, name: str) -> list[str]:
         parties = [int(i) for (i,) in conn.execute("SELECT id FROM parties")]
     queries = ds.metadata("queries", database=name) or {}
     return (["/", f"/{name}", f"/{name}/deals?_search=Öhrnström"]
-            + [f"/{name}/{t}" for t in _run_async(tables())]
+            + [f"/{name}/{t}" for t in run_async(tables())]
             + [f"/{name}/{q}" for q in queries]
             + [f"/{name}/deals/{i}{end}" for i in deals for end in ("", "/replay")]
             + [f"/{name}/parties/{i}{end}" for i in parties
@@ -249,7 +240,7 @@ def test_every_served_page_answers(tmp_path: Path, lang: str,
         async def pages() -> list[tuple[str, int, str]]:
             return [(u, (r := await ds.client.get(u)).status_code, r.text) for u in urls]
 
-        got = _run_async(pages())
+        got = run_async(pages())
     assert len(urls) > 30
     assert [(u, s) for u, s, _ in got if s != 200] == []
     sheet = next(t for u, _, t in got if u.endswith("/sheet"))

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from archive_support import imported_archive
 from click.testing import CliRunner
 from conftest import EXAMPLES
 from test_replay_browser import browser, page  # noqa: F401 - the shared browser fixtures
@@ -50,10 +51,7 @@ def get(url: str) -> tuple[int, str]:
 
 @pytest.fixture(scope="module")
 def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    db = tmp_path_factory.mktemp("serve") / "klubb.db"
-    res = CliRunner().invoke(cli, ["import", "--db", str(db), str(EXAMPLES)])
-    assert res.exit_code == 0, res.output
-    return db
+    return imported_archive(tmp_path_factory.mktemp("serve"), EXAMPLES)
 
 
 @pytest.fixture(scope="module")

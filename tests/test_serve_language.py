@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-import asyncio
 import re
 import socket
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
+from archive_support import run_async
 from click.testing import CliRunner
 from conftest import EXAMPLES
 
@@ -39,8 +38,7 @@ def _client(db: Path, lang: str | None = None) -> Any:
 
     def get(path: str, accept: str | None = None) -> Any:
         headers = {"Accept-Language": accept} if accept else {}
-        with ThreadPoolExecutor(1) as pool:
-            res = pool.submit(asyncio.run, ds.client.get(path, headers=headers)).result()
+        res = run_async(ds.client.get(path, headers=headers))
         assert res.status_code == 200, (path, res.text[:300])
         return res
 
