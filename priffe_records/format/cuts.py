@@ -96,10 +96,11 @@ _KEY_TAG = re.compile(rb'\n[ \t]*\[(Event|Site|Date)[ \t]+"([^"\r\n]*)"')
 _KEY_FIRST = re.compile(rb'[ \t]*\[(Event|Site|Date)[ \t]+"([^"\r\n]*)"')
 
 
-def raw_key(data: bytes, start: int, end: int) -> tuple[bytes | None, ...]:
-    """The raw Event, Site and Date written in ``data[start:end]`` (the last of each;
-    ``start`` is a line start): a guess at the partie a record belongs to, for choosing
-    cuts only (the reader and the rules decide; rules.parallel checks the guess)."""
+def raw_head(data: bytes, start: int, end: int) -> tuple[bytes | None, ...]:
+    """The raw Event, Site and Date bytes written in ``data[start:end]`` (the last of
+    each; ``start`` is a line start): a partie's head unparsed, a guess at the partie a
+    record belongs to, for choosing cuts only (the reader and the rules decide;
+    rules.parallel checks the guess). Not the archive's raw key (archive.raw)."""
     found: dict[bytes, bytes] = {}
     m = _KEY_FIRST.match(data, start, end)
     if m:

@@ -37,7 +37,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import IO, Any, Generic, TypeVar
 
-from priffe_records.format.cuts import fresh_starts, raw_key, sliceable
+from priffe_records.format.cuts import fresh_starts, raw_head, sliceable
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.parser import get_parser
 from priffe_records.format.reader import read
@@ -329,7 +329,7 @@ def _cuts(f: IO[bytes], size: int, jobs: int, most: int = _MAX_SLICE
             before: tuple[bytes | None, ...] | None = None
             if pending is not None:
                 # The pending record ends here: cut before it if its key is not the one before.
-                key = raw_key(buf, pending - base, s)
+                key = raw_head(buf, pending - base, s)
                 if key != pending_before:
                     yield pending, line + buf.count(b"\n", 0, pending - base)
                     target = pending + step(pending)
@@ -338,11 +338,11 @@ def _cuts(f: IO[bytes], size: int, jobs: int, most: int = _MAX_SLICE
                 before, known, pending = key, True, None
             if a >= target:
                 if not known and last is not None:
-                    before = raw_key(buf, last - base, s)
+                    before = raw_head(buf, last - base, s)
                 pending, pending_before = a, before
             last = a
         if not block:
-            if pending is not None and raw_key(buf, pending - base, len(buf)) != pending_before:
+            if pending is not None and raw_head(buf, pending - base, len(buf)) != pending_before:
                 yield pending, line + buf.count(b"\n", 0, pending - base)
             return
         searched = base + max(end - _TAIL, 0)
