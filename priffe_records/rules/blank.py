@@ -22,31 +22,21 @@ import random
 from collections.abc import Sequence
 
 from priffe_records.format.record import PLAYER_TAGS, Record, Tag
-from priffe_records.game.cards import SEATS, Hand, Seat, sorted_cards
-from priffe_records.rules.preference.deal import DECK as PREF_DECK
-from priffe_records.rules.preference.generate import generate_partie as pref_partie
-from priffe_records.rules.preference.options import DEFAULT_OPTIONS as PREF_OPTIONS
-from priffe_records.rules.preference.table import PLAYERS as PREF_SEATS
-from priffe_records.rules.preference.table import next_player
-from priffe_records.rules.priffe.generate import generate_records, random_deal
-from priffe_records.rules.priffe.options import PRESETS
+from priffe_records.game.cards import SEATS, Seat
+from priffe_records.rules.family import families, family_named
 
-GAMES = ("priffe", "preference")
+GAMES = tuple(f.name.casefold() for f in families())  # the --game choices
 UNKNOWN = "?"  # PBN's "not known (yet)"
 
 
 def seats(game: str) -> tuple[Seat, ...]:
     """The seats that play: four for Priffe, N, E and S for Préférence."""
-    return PREF_SEATS if game == "preference" else SEATS
+    return family_named(game).players
 
 
 def next_dealer(game: str, dealer: Seat) -> Seat:
     """Who deals next: the seat on the left (R3); in Préférence N → E → S."""
-    return next_player(dealer) if game == "preference" else dealer.left
-
-
-def _scoring(game: str) -> str:
-    return PREF_OPTIONS.scoring() if game == "preference" else PRESETS["sv"].scoring_tag()
+    return family_named(game).next_dealer(dealer)
 
 
 def skeleton(game: str, *, deals: int, dealer: str = "N", players: Sequence[str] = (),
@@ -57,7 +47,8 @@ def skeleton(game: str, *, deals: int, dealer: str = "N", players: Sequence[str]
     Préférence); missing names are ``?``. Results stay empty, so the
     validator reads the skeleton as a partie not played yet.
     """
-    table = seats(game)
+    family = family_named(game)
+    table = family.players
     names = dict(zip(table, [*players, *[UNKNOWN] * len(table)], strict=False))
     seat = Seat(dealer)
     out: list[Record] = []
@@ -65,38 +56,25 @@ def skeleton(game: str, *, deals: int, dealer: str = "N", players: Sequence[str]
         tags = [Tag("Event", event), Tag("Site", site), Tag("Date", date),
                 Tag("Board", str(board))]
         tags += [Tag(PLAYER_TAGS[s], names[s]) for s in SEATS if s in names]
-        tags += [Tag("Dealer", seat.value), Tag("Scoring", _scoring(game)),
+        tags += [Tag("Dealer", seat.value), Tag("Scoring", family.scoring_tag()),
                  Tag("Declarer", ""), Tag("Contract", ""), Tag("Result", "")]
         out.append(Record(tuple(tags)))
-        seat = next_dealer(game, seat)
+        seat = family.next_dealer(seat)
     return out
 
 
 def random_deals(game: str, n: int, *, seed: int, played: bool = False) -> list[Record]:
     """``n`` random legal deals: the hands only, or (``played``) whole deals with true claims."""
+    family = family_named(game)
     if played:
-        if game == "preference":
-            return pref_partie(seed, deals=n)
-        return generate_records(n, seed)
+        return family.played_deals(n, seed)
     rng = random.Random(seed)
-    table = seats(game)
-    dealer = rng.choice(table)
+    dealer = rng.choice(family.players)
     out: list[Record] = []
     for board in range(1, n + 1):
         tags = [Tag("Event", "Övning"), Tag("Site", UNKNOWN), Tag("Date", UNKNOWN),
-                Tag("Board", str(board)), Tag("Dealer", dealer.value)]
-        if game == "preference":
-            cards = sorted_cards(PREF_DECK)
-            rng.shuffle(cards)
-            hands = {s: Hand(tuple(sorted_cards(cards[i * 10:(i + 1) * 10])))
-                     for i, s in enumerate(table)}
-            text = " ".join("-" if s not in hands else hands[s].pbn()
-                            for s in dealer.rotation())
-            tags += [Tag("Deal", f"{dealer.value}:{text}"),
-                     Tag("Talon", " ".join(str(c) for c in cards[30:]))]
-        else:
-            tags.append(Tag("Deal", random_deal(rng).pbn(dealer)))
-        tags.append(Tag("Scoring", _scoring(game)))
+                Tag("Board", str(board)), Tag("Dealer", dealer.value),
+                *family.deal_tags(rng, dealer), Tag("Scoring", family.scoring_tag())]
         out.append(Record(tuple(tags)))
-        dealer = next_dealer(game, dealer)
+        dealer = family.next_dealer(dealer)
     return out

@@ -1,25 +1,32 @@
-"""Game families: what the engine needs to know about a game, behind one small interface.
+"""Game families: every hook a game family answers, listed in one place, and the registry.
 
-The driver (:mod:`priffe_records.rules.partie`) never names Priffe: it asks the
-registry for the family a record's ``Scoring`` tag selects and lets that
-family analyse deals and keep the partie's books. A second family (the
-three-player Austrian Préférence of PREFERENCE.md) is a sibling package of
-``rules/priffe/`` whose family object is added to :data:`FAMILIES`.
+As Datasette's ``hookspecs.py`` lists every plugin hook in one file, :class:`GameFamily`
+lists every extension point of a game: a family is one object answering all of them,
+and the built-in families (``rules/priffe/family.py``, ``rules/preference/family.py``)
+use exactly these hooks, as a third family would. Shared code (the driver, the
+validator, the archive, the replay, the CLI) asks :func:`family_for` for the family a
+record's ``Scoring`` tag selects, and never imports a family package nor asks which
+family it holds.
 
->>> family_for(None).name, family_for("Priffe;preset=en").name
-('Priffe', 'Priffe')
+The registry, :data:`REGISTRY`, names each family by where its object lives, one line
+per family, and loads a family only when it is first asked for: this module imports no
+family, so a family's own modules may import the protocol below without a cycle.
+
+>>> family_for(None).name, family_for("Priffe;preset=en").name, family_for("Preference").name
+('Priffe', 'Priffe', 'Preference')
 """
 
 from __future__ import annotations
 
+import functools
+import importlib
+import random
+from collections.abc import Sequence
 from typing import Any, Protocol, Self, TypeVar, runtime_checkable
 
-from priffe_records.format.record import Location, Record
+from priffe_records.format.record import Location, Record, Tag
 from priffe_records.game.cards import Card, Seat
 from priffe_records.rules.findings import Finding
-from priffe_records.rules.preference.family import PREFERENCE
-from priffe_records.rules.priffe.family import PRIFFE
-from priffe_records.rules.priffe.options import Options
 
 OutcomeT = TypeVar("OutcomeT", bound="Outcome")
 OutcomeT_contra = TypeVar("OutcomeT_contra", bound="Outcome", contravariant=True)
@@ -94,36 +101,141 @@ class StreamingBooks(Protocol):
 
 
 class GameFamily(Protocol[OutcomeT]):
-    """Deck, seats, trick count, deal analysis and partie bookkeeping of one game."""
+    """Every hook of one game family, section by section.
+
+    A hook is listed here once, with what shared code asks of it; each section says
+    who asks. Engineers adding a hook add it to the section of their stage, implement
+    it in every family of :data:`REGISTRY` (mypy checks each family object against this
+    protocol where the family declares it) and call it only through a family object.
+    """
+
+    # ------------------------------------------------------------ the table: who plays
+    # Asked by the driver, the blank-record maker and the secretary's entry.
 
     @property
-    def name(self) -> str: ...
+    def name(self) -> str:
+        """The game's word, as the ``Scoring`` tag starts (``Priffe``, ``Preference``)."""
+        ...
 
     @property
     def deck(self) -> frozenset[Card]: ...
 
     @property
-    def players(self) -> tuple[Seat, ...]: ...
+    def players(self) -> tuple[Seat, ...]:
+        """The seats that play, clockwise from N (three for Préférence: W stays empty)."""
+        ...
 
     @property
     def tricks(self) -> int: ...
 
-    def accepts(self, scoring: str | None) -> bool: ...
+    def next_dealer(self, dealer: Seat) -> Seat:
+        """Who deals the next deal of a partie."""
+        ...
 
-    def analyse(self, record: Record, default: Options, conventions: bool) -> OutcomeT: ...
+    # ------------------------------------------------ the reader's part: which records
+    # Asked by the registry (family_for) for each new Scoring value.
+
+    def accepts(self, scoring: str | None) -> bool:
+        """Whether a ``Scoring`` value names this game (the default family also takes none)."""
+        ...
+
+    # ---------------------------------------------------- rule variants (the options)
+    # A family's options are its own type: shared code passes them on, never reads them.
+
+    @property
+    def presets(self) -> dict[str, Any]:
+        """Named rule variants a user may choose (``--preset``); empty when there are none."""
+        ...
+
+    def scoring_tag(self, options: object = None) -> str:
+        """The ``Scoring`` value a new record of this game is written with (``options``:
+        this family's own variants, or ``None`` for its defaults)."""
+        ...
+
+    # ---------------------------------------------------------------------- analysis
+    # Asked by the driver (rules/partie.py) for every record the family accepts.
+
+    def analyse(self, record: Record, default: object, conventions: bool) -> OutcomeT:
+        """One record checked on its own. ``default``: the caller's rule variants for a
+        record whose Scoring tag names none; a family ignores what is not its own options.
+        ``conventions`` turns on the convention warnings (R9)."""
+        ...
+
+    # ------------------------------------------------------------- books, standings
+    # Asked by the driver when a partie starts.
 
     def books(self, event: str | None, site: str | None, date: str | None
               ) -> PartieBooks[OutcomeT]: ...
 
+    # ------------------------------------------------------- new records (priffe new)
+    # Asked by rules/blank.py: a partie's skeleton and random practice deals.
 
-# A new family is a sibling package of rules/priffe/ and one entry here.
-FAMILIES: tuple[GameFamily[Any], ...] = (PRIFFE, PREFERENCE)
+    def deal_tags(self, rng: random.Random, dealer: Seat) -> list[Tag]:
+        """The tags of one random legal deal dealt by ``dealer`` (hands, talon …)."""
+        ...
+
+    def played_deals(self, n: int, seed: int) -> list[Record]:
+        """``n`` whole deals with auction, play and true claims, for practice and tests."""
+        ...
+
+    # ----------------------------------------- score sheet and --fill (priffe score)
+    # Asked by the score sheet, the spreadsheet and the secretary's entry.
+
+    def score_sheets(self, records: Sequence[Any], options: object) -> Sequence[Any]:
+        """The score sheet of each of this game's parties among ``records`` (records and
+        unreadable ones, in file order); ``options`` as for :meth:`analyse`."""
+        ...
+
+    def fill(self, records: Sequence[Record], sheets: Sequence[Any]) -> list[Record]:
+        """``records`` with the computed claims of ``sheets`` written in (``--fill``)."""
+        ...
+
+    # ------------------------------------------------------------- archive rows, views
+    # (archive-speed: the archive's hooks go here.)
+
+    # ------------------------------------------------------------ replay view, words
+    # (replay: the replay's hooks go here.)
+
+    # ------------------------------------------------------------- double dummy deal
+    # (dd-use: the solver's hook goes here.)
+
+
+# The registry: where each family's object lives, one line per family. A new family is
+# a package rules/<family>/ and a line here.
+REGISTRY: tuple[str, ...] = (
+    "priffe_records.rules.priffe.family:PRIFFE",  # first: the default family
+    "priffe_records.rules.preference.family:PREFERENCE",
+)
+
+
+@functools.cache
+def families() -> tuple[GameFamily[Any], ...]:
+    """Every registered family, loaded on first use, in registry order."""
+    out: list[GameFamily[Any]] = []
+    for line in REGISTRY:
+        module, _, name = line.partition(":")
+        out.append(getattr(importlib.import_module(module), name))
+    return tuple(out)
 
 
 def family_for(scoring: str | None) -> GameFamily[Any]:
-    """The family a Scoring value selects; Priffe (which reports "not a Priffe record")
-    when none claims it."""
-    for fam in FAMILIES:
+    """The family a Scoring value selects; the default family (which reports "not a
+    Priffe record") when none claims it."""
+    every = families()
+    for fam in every:
         if fam.accepts(scoring):
             return fam
-    return PRIFFE
+    return every[0]
+
+
+def default_family() -> GameFamily[Any]:
+    """The family of records without a Scoring tag, whose presets ``--preset`` offers."""
+    return families()[0]
+
+
+def family_named(name: str) -> GameFamily[Any]:
+    """The family whose word is ``name``, in any case (``priffe new --game preference``)."""
+    for fam in families():
+        if fam.name.casefold() == name.casefold():
+            return fam
+    raise KeyError(name)

@@ -46,7 +46,6 @@ from priffe_records.game.language import Message
 from priffe_records.rules.findings import Finding, Severity
 from priffe_records.rules.gcscope import collector_tuned
 from priffe_records.rules.partie import Step, findings_of_steps, steps
-from priffe_records.rules.priffe.options import PRESETS, Options
 
 SMALL_FILE = 2_000_000  # bytes (about 3,000 deals): below this one process is as fast
 _MIN_SLICE = 1 << 18  # bytes: smaller slices cost more in messages than they save
@@ -380,7 +379,7 @@ _Packed = tuple[str, str, Message | str, int | Location | None, int, int | None]
 
 
 def check_file(path: str | os.PathLike[str], *, name: str | None = None, jobs: int = 1,
-               options: Options = PRESETS["sv"], conventions: bool = False) -> Checked:
+               options: object = None, conventions: bool = False) -> Checked:
     """Read and validate one file with ``jobs`` processes (see the module docstring)."""
     label = name or os.fspath(path)
     work = functools.partial(_check_piece, label=label, options=options,
@@ -397,7 +396,7 @@ def check_file(path: str | os.PathLike[str], *, name: str | None = None, jobs: i
     return Checked(findings, boards, jobs if pieces > 1 else 1, pieces)
 
 
-def _check_piece(piece: Piece, *, label: str, options: Options, conventions: bool
+def _check_piece(piece: Piece, *, label: str, options: object, conventions: bool
                  ) -> Sliced[tuple[list[_Packed], bool, list[str | None]]]:
     """In a worker: read and check one piece; the findings packed small, positions
     counted from the piece's first record."""

@@ -20,11 +20,10 @@ from priffe_records.rules.family import (
     PartieBooks,
     PartieOutcome,
     StreamingBooks,
+    default_family,
     family_for,
 )
 from priffe_records.rules.findings import Finding, Severity, sort_key
-from priffe_records.rules.priffe.options import PRESETS, Options
-from priffe_records.rules.priffe.rubber import PartieResult
 
 PartieKey = tuple[str | None, str | None, str | None]
 
@@ -49,7 +48,7 @@ class _Step(NamedTuple):
     lost: Location | None = None  # an unreadable record: the books hear of it
 
 
-def _steps(records: Iterable[Record | BadRecord], options: Options, conventions: bool,
+def _steps(records: Iterable[Record | BadRecord], options: object, conventions: bool,
            first: int = 1) -> Iterator[_Step]:
     """Each item analysed on its own, and where parties begin (shared by both drivers);
     ``first`` is the first item's position (a slice of a file checked in a worker).
@@ -90,15 +89,15 @@ def _unread_deal(record: Record) -> bool:
     return any(t.name in ("Auction", "Play") for t in record.unread) if record.errors else False
 
 
-def parties(records: Iterable[Record | BadRecord], *, options: Options = PRESETS["sv"],
+def parties(records: Iterable[Record | BadRecord], *, options: object = None,
             conventions: bool = False) -> Iterator[PartieOutcome]:
     """Analyse records in order and yield each partie when it ends.
 
     Each record is checked by the family its Scoring tag selects; a change
     of family starts a new partie. ``options`` apply to records without a
-    Scoring tag; ``conventions`` turns on the R9 warnings. Priffe parties
-    are :class:`~priffe_records.rules.priffe.rubber.PartieResult`, Préférence
-    ones :class:`~priffe_records.rules.preference.books.PrefPartie`.
+    Scoring tag (each family reads only its own options and ignores others);
+    ``conventions`` turns on the R9 warnings. Each partie is what its family's
+    books close with.
     """
     books: PartieBooks[Any] | None = None
     found: list[Finding] = []
@@ -108,7 +107,10 @@ def parties(records: Iterable[Record | BadRecord], *, options: Options = PRESETS
             res = books.close()
             yield res.with_findings(tuple(sorted([*found, *res.findings], key=sort_key)))
         elif found:
-            yield PartieResult(None, None, None, findings=tuple(sorted(found, key=sort_key)))
+            # findings of no partie (only unreadable records, another game): an empty
+            # partie of the default family carries them, as a partie's books would
+            empty = default_family().books(None, None, None).close()
+            yield empty.with_findings(tuple(sorted(found, key=sort_key)))
 
     for step in _steps(records, options, conventions):
         if step.starts is not None:
@@ -134,7 +136,7 @@ def _tell(books: PartieBooks[Any] | None, step: _Step) -> bool:
     return True
 
 
-def findings(records: Iterable[Record | BadRecord], *, options: Options = PRESETS["sv"],
+def findings(records: Iterable[Record | BadRecord], *, options: object = None,
              conventions: bool = False) -> Iterator[Finding]:
     """The findings of :func:`parties`, in the same order, with memory flat in the file size.
 
@@ -181,7 +183,7 @@ def findings_of_steps(steps: Iterable[_Step]) -> Iterator[Finding]:
 Step = _Step  # one analysed item, for a driver outside rules that feeds the books itself
 
 
-def steps(records: Iterable[Record | BadRecord], *, options: Options = PRESETS["sv"],
+def steps(records: Iterable[Record | BadRecord], *, options: object = None,
           conventions: bool = False) -> Iterator[Step]:
     """Each item analysed on its own, one step per item, and where parties begin.
 

@@ -24,16 +24,15 @@ from priffe_records.format.record import Record
 from priffe_records.rules.findings import Finding, Severity
 from priffe_records.rules.gcscope import batch_gc
 from priffe_records.rules.partie import findings
-from priffe_records.rules.priffe.options import PRESETS, Options
 
 
 @batch_gc
-def validate(records: Iterable[Record | BadRecord], *, options: Options = PRESETS["sv"],
+def validate(records: Iterable[Record | BadRecord], *, options: object = None,
              conventions: bool = False) -> list[Finding]:
     """Check records against RULES.md; unreadable records come back as ``PPN`` errors.
 
-    ``options`` are used for records without a Scoring tag; ``conventions``
-    adds the R9 convention warnings.
+    ``options`` (a family's own rule variants) are used for records without a
+    Scoring tag; ``conventions`` adds the R9 convention warnings.
     """
     return list(findings(records, options=options, conventions=conventions))
 

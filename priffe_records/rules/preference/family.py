@@ -1,4 +1,4 @@
-"""The Préférence family object: what the shared partie driver needs to know about the game.
+"""The Préférence family object: every hook of ``rules/family.py``'s protocol, for the game.
 
 >>> PREFERENCE.accepts("Preference;ante=5"), PREFERENCE.accepts("Priffe"), len(PREFERENCE.deck)
 (True, False, 32)
@@ -6,16 +6,24 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from priffe_records.format.record import Record
-from priffe_records.game.cards import Card, Seat
+from priffe_records.format.errors import BadRecord
+from priffe_records.format.record import Record, Tag
+from priffe_records.game.cards import Card, Hand, Seat, sorted_cards
+from priffe_records.rules.family import GameFamily
 
 from .analysis import PrefOutcome, analyse
 from .books import PrefBooks
 from .deal import DECK
-from .options import FAMILY_WORD, is_preference
-from .table import PLAYERS
+from .options import DEFAULT_OPTIONS, FAMILY_WORD, PrefOptions, is_preference
+from .table import PLAYERS, next_player
+
+if TYPE_CHECKING:
+    from .sheet import PrefSheet
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,16 +35,56 @@ class Preference:
     players: tuple[Seat, ...] = PLAYERS
     tricks: int = 10
 
+    def next_dealer(self, dealer: Seat) -> Seat:
+        """N → E → S → N (P2): W is no seat of the game."""
+        return next_player(dealer)
+
     def accepts(self, scoring: str | None) -> bool:
         return is_preference(scoring)
 
+    @property
+    def presets(self) -> dict[str, PrefOptions]:
+        return {}
+
+    def scoring_tag(self, options: object = None) -> str:
+        own = options if isinstance(options, PrefOptions) else DEFAULT_OPTIONS
+        return own.scoring()
+
     def analyse(self, record: Record, default: object, conventions: bool) -> PrefOutcome:
-        """``default`` (Priffe's options for records without a Scoring tag) does not apply:
+        """``default`` (options for records without a Scoring tag) does not apply:
         a Préférence record always names its game."""
         return analyse(record)
 
     def books(self, event: str | None, site: str | None, date: str | None) -> PrefBooks:
         return PrefBooks(event, site, date)
 
+    def deal_tags(self, rng: random.Random, dealer: Seat) -> list[Tag]:
+        """Three hands of ten dealt from the dealer round, and the two cards of the talon."""
+        cards = sorted_cards(DECK)
+        rng.shuffle(cards)
+        hands = {s: Hand(tuple(sorted_cards(cards[i * 10:(i + 1) * 10])))
+                 for i, s in enumerate(PLAYERS)}
+        text = " ".join("-" if s not in hands else hands[s].pbn() for s in dealer.rotation())
+        return [Tag("Deal", f"{dealer.value}:{text}"),
+                Tag("Talon", " ".join(str(c) for c in cards[30:]))]
 
-PREFERENCE = Preference()
+    # The generator and the sheet load when asked for: validate needs neither.
+
+    def played_deals(self, n: int, seed: int) -> list[Record]:
+        from .generate import generate_partie
+
+        return generate_partie(seed, deals=n)
+
+    def score_sheets(self, records: Sequence[Record | BadRecord], options: object
+                     ) -> list[PrefSheet]:
+        from .sheet import score_preference
+
+        return score_preference(records)
+
+    def fill(self, records: Sequence[Record], sheets: Sequence[PrefSheet]) -> list[Record]:
+        from .sheet import fill_preference
+
+        return fill_preference(list(records), list(sheets))
+
+
+PREFERENCE: GameFamily[PrefOutcome] = Preference()

@@ -1,4 +1,4 @@
-"""The Priffe family object: what the shared partie driver needs to know about Priffe.
+"""The Priffe family object: every hook of ``rules/family.py``'s protocol, for Priffe.
 
 >>> len(PRIFFE.deck), PRIFFE.tricks
 (52, 13)
@@ -6,13 +6,28 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from priffe_records.format.record import Record
+from priffe_records.format.errors import BadRecord
+from priffe_records.format.record import Record, Tag
 from priffe_records.game.cards import FULL_DECK, SEATS, Card, Seat
+from priffe_records.rules.family import GameFamily
 from priffe_records.rules.priffe.analysis import DealOutcome, analyse_record
-from priffe_records.rules.priffe.options import FAMILY_WORD, Options, is_unspecified
+from priffe_records.rules.priffe.options import FAMILY_WORD, PRESETS, Options, is_unspecified
 from priffe_records.rules.priffe.rubber import PartieScorer
+
+if TYPE_CHECKING:
+    from priffe_records.rules.priffe.sheet import PartieSheet
+
+_DEFAULT = PRESETS["sv"]
+
+
+def _own(options: object) -> Options:
+    """The caller's options if they are Priffe's, else the default preset."""
+    return options if isinstance(options, Options) else _DEFAULT
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,15 +39,49 @@ class Priffe:
     players: tuple[Seat, ...] = SEATS
     tricks: int = 13
 
+    def next_dealer(self, dealer: Seat) -> Seat:
+        """The seat on the dealer's left (R3)."""
+        return dealer.left
+
     def accepts(self, scoring: str | None) -> bool:
         return is_unspecified(scoring) or str(scoring).split(";")[0].strip().casefold() == \
             self.name.casefold()
 
-    def analyse(self, record: Record, default: Options, conventions: bool) -> DealOutcome:
-        return analyse_record(record, default, conventions)
+    @property
+    def presets(self) -> dict[str, Options]:
+        return PRESETS
+
+    def scoring_tag(self, options: object = None) -> str:
+        return _own(options).scoring_tag()
+
+    def analyse(self, record: Record, default: object, conventions: bool) -> DealOutcome:
+        return analyse_record(record, _own(default), conventions)
 
     def books(self, event: str | None, site: str | None, date: str | None) -> PartieScorer:
         return PartieScorer(event, site, date)
 
+    # The generator and the sheet load when asked for: validate needs neither.
 
-PRIFFE = Priffe()
+    def deal_tags(self, rng: random.Random, dealer: Seat) -> list[Tag]:
+        from priffe_records.rules.priffe.generate import random_deal
+
+        return [Tag("Deal", random_deal(rng).pbn(dealer))]
+
+    def played_deals(self, n: int, seed: int) -> list[Record]:
+        from priffe_records.rules.priffe.generate import generate_records
+
+        return generate_records(n, seed)
+
+    def score_sheets(self, records: Sequence[Record | BadRecord], options: object
+                     ) -> list[PartieSheet]:
+        from priffe_records.rules.priffe.sheet import score_parties
+
+        return score_parties(records, options=_own(options))
+
+    def fill(self, records: Sequence[Record], sheets: Sequence[PartieSheet]) -> list[Record]:
+        from priffe_records.rules.priffe.sheet import fill_records
+
+        return fill_records(list(records), list(sheets))
+
+
+PRIFFE: GameFamily[DealOutcome] = Priffe()

@@ -1,0 +1,66 @@
+"""A third family is a folder plus one registry line: a toy family (tests/toy_family.py)
+registered by its line, then validated, scored and dealt by the shared code untouched."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from priffe_records import loads
+from priffe_records.rules import family
+from priffe_records.rules.blank import random_deals, skeleton
+from priffe_records.rules.partie import parties
+from priffe_records.rules.validate import validate
+
+TOY_LINE = "toy_family:DUEL"  # tests/ is on sys.path, as conftest is
+
+
+@pytest.fixture
+def with_duel(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The registry with one more line, and the loaded families forgotten before and after."""
+    monkeypatch.setattr(family, "REGISTRY", (*family.REGISTRY, TOY_LINE))
+    family.families.cache_clear()
+    yield
+    family.families.cache_clear()
+
+
+TWO_DEALS = """[Event "Kväll"]
+[Board "1"]
+[Scoring "Duel"]
+[Result "N 3 S 1"]
+
+[Event "Kväll"]
+[Board "2"]
+[Scoring "Duel"]
+[Result "N 3 S 3"]
+"""
+
+
+def test_an_unregistered_game_is_not_claimed() -> None:
+    assert family.family_for("Duel").name == "Priffe"  # which says: not a Priffe record
+
+
+def test_registered_by_one_line_the_toy_family_is_validated(with_duel: None) -> None:
+    assert family.family_for("Duel").name == "Duel"
+    found = validate(loads(TWO_DEALS))
+    assert [(f.rule, f.record, str(f.location)) for f in found] == [
+        ("D1", 2, "<string>:9:10")]
+    assert found[0].message == "Result must give N's and S's tricks, 4 in all (D1)"
+
+
+def test_the_toy_family_keeps_its_books_and_sheet(with_duel: None) -> None:
+    records = list(loads(TWO_DEALS))
+    (partie,) = parties(records)
+    assert (partie.event, partie.won, partie.lines) == ("Kväll", (3, 1), ((1, 3, 1),))
+    toy = family.family_named("duel")
+    filled = toy.fill(records, toy.score_sheets(records, None))
+    assert [r.get("Score") for r in filled] == ["N 3 S 1", None]
+
+
+def test_the_toy_family_deals_and_lays_out_an_evening(with_duel: None) -> None:
+    assert [r.get("Dealer") for r in skeleton("duel", deals=3, dealer="S")] == ["S", "N", "S"]
+    dealt = random_deals("duel", 2, seed=3)
+    assert [r.get("Scoring") for r in dealt] == ["Duel", "Duel"]
+    assert len(dealt[0].get("Hands", "").split()) == 10  # N, four cards, S, four cards
+    assert validate(random_deals("duel", 5, seed=1, played=True)) == []

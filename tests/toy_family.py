@@ -1,0 +1,131 @@
+"""A third game family for the tests, written as a new family would be: one object with
+every hook of rules/family.py, registered by one line ("toy_family:DUEL").
+
+Duel, a made-up game: N and S play the eight aces to jacks of spades and hearts, four
+tricks; a record's ``Result`` is ``N <tricks> S <tricks>`` and must add up to four (D1).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from priffe_records.format.errors import BadRecord
+from priffe_records.format.record import Location, Record, Tag
+from priffe_records.game.cards import Card, Rank, Seat, Suit
+from priffe_records.game.language import msg
+from priffe_records.rules.family import GameFamily
+from priffe_records.rules.findings import Finding, error, tag_location
+
+DECK = frozenset(Card(s, r) for s in (Suit.S, Suit.H)
+                 for r in (Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK))
+_RESULT = re.compile(r"N (\d) S (\d)")
+
+
+@dataclass(frozen=True)
+class DuelOutcome:
+    record: Record
+    findings: tuple[Finding, ...]
+    tricks: tuple[int, int] | None
+    index: int = 0
+    in_family: bool = True
+    is_diagram: bool = False
+
+    def placed(self, index: int) -> DuelOutcome:
+        return replace(self, index=index, findings=tuple(f.at_record(index)
+                                                         for f in self.findings))
+
+
+@dataclass(frozen=True)
+class DuelPartie:
+    event: str | None
+    site: str | None
+    date: str | None
+    won: tuple[int, int] = (0, 0)  # tricks of N and S over the partie
+    lines: tuple[tuple[int, int, int], ...] = ()  # (record, N, S)
+    findings: tuple[Finding, ...] = field(default=())
+
+    def with_findings(self, findings: tuple[Finding, ...]) -> DuelPartie:
+        return replace(self, findings=findings)
+
+
+class DuelBooks:
+    def __init__(self, event: str | None, site: str | None, date: str | None) -> None:
+        self.partie = DuelPartie(event, site, date)
+
+    def add(self, o: DuelOutcome) -> None:
+        if o.tricks is not None:
+            n, s = o.tricks
+            p = self.partie
+            self.partie = replace(p, won=(p.won[0] + n, p.won[1] + s),
+                                  lines=(*p.lines, (o.index, n, s)))
+
+    def lost(self, where: Location, index: int) -> None:
+        """An unreadable record changes no total here: nothing to keep."""
+
+    def close(self) -> DuelPartie:
+        return self.partie
+
+
+@dataclass(frozen=True)
+class Duel:
+    name: str = "Duel"
+    deck: frozenset[Card] = DECK
+    players: tuple[Seat, ...] = (Seat.N, Seat.S)
+    tricks: int = 4
+
+    def next_dealer(self, dealer: Seat) -> Seat:
+        return Seat.S if dealer is Seat.N else Seat.N
+
+    def accepts(self, scoring: str | None) -> bool:
+        return (scoring or "").split(";")[0].strip().casefold() == "duel"
+
+    @property
+    def presets(self) -> dict[str, object]:
+        return {}
+
+    def scoring_tag(self, options: object = None) -> str:
+        return self.name
+
+    def analyse(self, record: Record, default: object, conventions: bool) -> DuelOutcome:
+        m = _RESULT.fullmatch(record.get("Result") or "")
+        if m is None or int(m[1]) + int(m[2]) != self.tricks:
+            said = msg("Result must give N's and S's tricks, {n} in all (D1)", n=self.tricks)
+            return DuelOutcome(record, (error("D1", said, tag_location(record, "Result")),),
+                               None)
+        return DuelOutcome(record, (), (int(m[1]), int(m[2])))
+
+    def books(self, event: str | None, site: str | None, date: str | None) -> DuelBooks:
+        return DuelBooks(event, site, date)
+
+    def deal_tags(self, rng: random.Random, dealer: Seat) -> list[Tag]:
+        cards = sorted(DECK, key=str)
+        rng.shuffle(cards)
+        return [Tag("Hands", f"N {' '.join(map(str, cards[:4]))} S "
+                             f"{' '.join(map(str, cards[4:]))}")]
+
+    def played_deals(self, n: int, seed: int) -> list[Record]:
+        rng = random.Random(seed)
+        out = []
+        for board in range(1, n + 1):
+            won = rng.randint(0, self.tricks)
+            out.append(Record((Tag("Board", str(board)), Tag("Scoring", self.name),
+                               Tag("Result", f"N {won} S {self.tricks - won}"))))
+        return out
+
+    def score_sheets(self, records: Sequence[Record | BadRecord], options: object
+                     ) -> list[DuelPartie]:
+        from priffe_records.rules.partie import parties
+
+        return [p for p in parties(records) if isinstance(p, DuelPartie)]
+
+    def fill(self, records: Sequence[Record], sheets: Sequence[DuelPartie]) -> list[Record]:
+        """A point a trick: Score written from each deal's line."""
+        lines = {r: (n, s) for sheet in sheets for r, n, s in sheet.lines}
+        return [rec.replace_tag("Score", "N {} S {}".format(*lines[i]))
+                if i in lines else rec for i, rec in enumerate(records, 1)]
+
+
+DUEL: GameFamily[DuelOutcome] = Duel()
