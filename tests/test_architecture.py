@@ -124,7 +124,6 @@ STILL_IMPORTS_A_FAMILY = {
     "priffe_records",
     "priffe_records.archive.engine",
     "priffe_records.cli.adding",
-    "priffe_records.cli.common",
     "priffe_records.cli.datasette_plugin",
     "priffe_records.cli.preference_report",
     "priffe_records.cli.replay",

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import click
 
@@ -26,9 +26,6 @@ from priffe_records.game.language import (
     resolve_language,
     use_language,
 )
-
-if TYPE_CHECKING:
-    from priffe_records.rules.priffe.options import Options
 
 click_words.install()  # click's own words ("Usage:", "Error:") follow --lang too
 
@@ -85,10 +82,10 @@ def quiet_stdout() -> None:
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def _preset(ctx: click.Context, param: click.Parameter, value: str) -> Options:
-    from priffe_records.rules.priffe.options import PRESETS  # the engine: not for --version
+def _preset(ctx: click.Context, param: click.Parameter, value: str) -> object:
+    from priffe_records.rules.family import default_family  # the engine: not for --version
 
-    return PRESETS[value]
+    return default_family().presets[value]
 
 
 QUIET_HELP = "Errors only: no warnings or unverifiable rules, in the report and in the summary."
@@ -118,13 +115,15 @@ def quiet_verbose_options(quiet: str = QUIET_HELP, verbose: str | None = VERBOSE
 
 
 def preset_option(f: F) -> F:
-    """``--preset``, the same on every command: the command receives ``options: Options``.
+    """``--preset``, the same on every command: the command receives ``options``, the
+    default family's rule variants (Priffe's ``Options``) for records without a Scoring tag.
 
-    The choices are the keys of :data:`PRESETS`, so a new preset needs no CLI change.
+    The choices are the default family's presets, so a new preset needs no CLI change.
     """
-    from priffe_records.rules.priffe.options import PRESETS
+    from priffe_records.rules.family import default_family
 
-    return click.option("--preset", "options", type=click.Choice(sorted(PRESETS)),
+    return click.option("--preset", "options",
+                        type=click.Choice(sorted(default_family().presets)),
                         default="sv", show_default=True, callback=_preset,
                         help="Rules for records without a Scoring tag (RULES.md Presets).")(f)
 
