@@ -15,6 +15,9 @@ from test_engine_equivalence import _files
 
 from priffe_records import read
 from priffe_records.archive import engine
+from priffe_records.archive.metadata import metadata
+from priffe_records.archive.rows import DEAL_COLUMNS, DEAL_TABLE
+from priffe_records.archive.schema import ensure_schema, open_archive
 from priffe_records.format.record import Record
 
 COMPUTED = {"rubber", "contract", "declarer", "declaring_side", "tricks_ns", "tricks_ew", "made",
@@ -33,3 +36,30 @@ def test_what_the_engine_does_not_compute_is_the_records_own(path: Path) -> None
         if isinstance(item, Record):
             own = engine._facts(item)
             assert [getattr(facts, k) for k in kept] == [getattr(own, k) for k in kept]
+
+
+# DealFacts fields that go to tables of their own (or are read by rows.ready), not columns.
+NOT_COLUMNS = {"seats", "calls", "tricks", "commentary", "findings", "game", "balance_changes"}
+
+
+def test_the_deal_columns_the_engine_fills_are_its_facts() -> None:
+    """rows.DEAL_TABLE is the one declaration of the deals table: each ``facts`` column
+    is a DealFacts field of its type, and every other DealFacts field has a place."""
+    facts = {f.name: f.type for f in fields(engine.DealFacts)}
+    from_facts = {c.name: c for c in DEAL_TABLE if c.origin == "facts"}
+    for name, column in from_facts.items():
+        assert facts[name] == f"{column.type.__name__} | None", name
+    assert set(facts) == set(from_facts) | NOT_COLUMNS
+
+
+def test_the_deals_table_is_the_declared_one() -> None:
+    """Schema, store and metadata read the declaration: a fresh archive's deals table has
+    exactly its columns, of its types, and the store writes every one."""
+    db = open_archive(":memory:")
+    ensure_schema(db)
+    table = {r[1]: r[2] for r in db.execute("PRAGMA table_info(deals)")}
+    assert table == {"id": "INTEGER", **{c.name: c.sql_type for c in DEAL_TABLE}}
+    assert set(DEAL_COLUMNS) == set(table) - {"id"}
+    described = metadata("priffe.db")["databases"]["priffe"]["tables"]["deals"]["columns"]
+    assert set(described) == {c.name for c in DEAL_TABLE if c.doc is not None}
+    assert "contract" in described and "score_ew" not in described

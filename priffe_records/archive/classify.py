@@ -139,8 +139,8 @@ def _deal_row(store: Store, item: Item, r: Ready, partie_id: int | None,
     # A deal refreshed from the archive keeps its source and import time.
     old = item.old if item.kind == "stored" else None
     if old is not None:
-        return (partie_id, rubber_id, old.source, *r[0], old.imported_at, *r[1])
-    return (partie_id, rubber_id, store.source, *r[0], store.now, *r[1])
+        return (partie_id, rubber_id, old.source, old.imported_at, *r[0])
+    return (partie_id, rubber_id, store.source, store.now, *r[0])
 
 
 def classify(store: Store, group: list[Record | BadRecord],
@@ -272,8 +272,8 @@ class PartieWriter:
     def deal(self, item: Item, r: Ready) -> None:
         store, summary = self.store, self.summary
         bad = described(item)[0]
-        has_errors = r[8]
-        number = r[7]
+        has_errors = r[7]
+        number = r[6]
         if item.from_file:
             summary["records"] += 1
         kind: Kind | Literal["skip"] = item.kind
@@ -321,10 +321,10 @@ class PartieWriter:
         old = self.written.pop(deal_id, None) if self.written is not None else None
         if old is None or old[0][:_AT] != row[:_AT] or old[0][_AT + 1:] != row[_AT + 1:]:
             return False
-        changes = dict(r[3])
-        seats = sorted((seat, side, name, changes.get(seat)) for seat, side, name in r[2])
+        changes = dict(r[2])
+        seats = sorted((seat, side, name, changes.get(seat)) for seat, side, name in r[1])
         return (sorted(old[1]) == seats
-                and old[2] == list(r[4]) and old[3] == list(r[5]) and old[4] == list(r[6]))
+                and old[2] == list(r[3]) and old[3] == list(r[4]) and old[4] == list(r[5]))
 
     def flush(self) -> None:
         self.store.deals(self.new)

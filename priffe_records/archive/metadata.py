@@ -18,36 +18,14 @@ import os
 from pathlib import Path
 from typing import Any
 
+from priffe_records.archive.rows import DEAL_TABLE
 from priffe_records.archive.schema import SCHEMA_VERSION
 from priffe_records.format.atomic import write_text_atomically
-from priffe_records.game.language import Message, msg
+from priffe_records.game.language import msg
 
 METADATA_NAME = "priffe.metadata.json"  # the default archive's (priffe.db)
 VERSION_KEY = "priffe_schema_version"  # marks a file we wrote, and for which schema
 
-_DEAL_COLUMNS: dict[str, Message | None] = {
-    "event": msg("Event tag"), "site": msg("Site tag"), "date": msg("Date tag (YYYY.MM.DD)"),
-    "rubber": msg("rubber number within the partie"),
-    "board": msg("deal number within the partie"),
-    "contract": msg("Spela, Noll, Hjärter, Ruter, Tvångsnoll or Passnoll (R8)"),
-    "declarer": msg("seat of the final bidder (R7); empty in forced contracts"),
-    "declaring_side": msg("NS or EW; empty in forced contracts"),
-    "made": msg("1 if the declaring side reached its aim (R14), 0 if not"),
-    "scoring_side": msg("the side that scores tricks (R14)"),
-    "scoring_tricks": msg("n of R14: tricks counted for the scoring side"),
-    "penalty_tricks": msg("penalty tricks (strafftrick) scored by the defenders (R15)"),
-    "slam": msg("small or grand (R16)"),
-    "score_ns": msg("deal score computed by the rules engine"), "score_ew": None,
-    "claimed_score_ns": msg("Score tag as written"), "claimed_score_ew": None,
-    "rubber_ns": msg("running rubber total computed (R19–R23)"), "rubber_ew": None,
-    "claimed_rubber_ns": msg("ScoreRubber tag as written"), "claimed_rubber_ew": None,
-    "errors": msg("error findings of the validator"), "status":
-    msg("clean, warnings, errors, or unreadable (a syntax error: the raw text is kept)"),
-    "ppn": msg("the record's canonical PPN text"),
-    "hash": msg("SHA-256 of ppn: the record's identity"),
-    "game": msg("the game family: Priffe or Preference (Austrian Préférence, PREFERENCE.md)"),
-    "pot": msg("Préférence: the pot after the deal, computed by the partie's books (P12–P13)"),
-}
 
 _QUERIES: dict[str, dict[str, Any]] = {  # the titles are messages, shown in the language
     "deals_of_player": {
@@ -110,7 +88,7 @@ def metadata(db_path: str | os.PathLike[str]) -> dict[str, Any]:
                     "sortable_columns": ["date", "event", "board", "contract", "errors",
                                          "score_ns", "score_ew"],
                     "fts_table": "deals_fts", "fts_pk": "id",
-                    "columns": {k: str(v) for k, v in _DEAL_COLUMNS.items() if v},
+                    "columns": {c.name: str(c.doc) for c in DEAL_TABLE if c.doc},
                 },
                 "parties": {"label_column": "event",
                             "description": str(msg(

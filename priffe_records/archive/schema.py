@@ -27,6 +27,7 @@ from urllib.parse import quote
 import sqlite_utils
 
 from priffe_records.archive import stored_messages
+from priffe_records.archive.rows import added_in
 from priffe_records.format.errors import PriffeError
 from priffe_records.game.language import Message, msg
 
@@ -224,19 +225,11 @@ def _v1(db: sqlite_utils.Database) -> None:
         "total_ns": int, "total_ew": int,
     }, pk="id", foreign_keys=[("partie_id", "parties", "id")])
     db.table("rubbers").create_index(["partie_id", "number"], unique=True)
-    db.table("deals").create({
-        "id": int, "partie_id": int, "rubber_id": int, "source": str, "line": int,
-        "event": str, "site": str, "date": str, "rubber": int, "board": str,
-        "dealer": str, "contract": str, "declarer": str, "declaring_side": str,
-        "tricks_ns": int, "tricks_ew": int, "made": int, "scoring_side": str,
-        "scoring_tricks": int, "penalty_tricks": int, "slam": str,
-        "score_ns": int, "score_ew": int, "claimed_score_ns": int, "claimed_score_ew": int,
-        "rubber_ns": int, "rubber_ew": int, "claimed_rubber_ns": int,
-        "claimed_rubber_ew": int, "players": str, "commentary": str,
-        "errors": int, "warnings": int, "unverifiable": int, "status": str,
-        "ppn": str, "hash": str, "imported_at": str,
-    }, pk="id", not_null=["ppn", "hash", "status"], foreign_keys=[
-        ("partie_id", "parties", "id"), ("rubber_id", "rubbers", "id")])
+    first = added_in(1)  # the deals table as rows.DEAL_TABLE declares it
+    db.table("deals").create(
+        {"id": int, **{c.name: c.type for c in first}}, pk="id",
+        not_null=[c.name for c in first if c.not_null],
+        foreign_keys=[(c.name, c.references, "id") for c in first if c.references])
     db.table("deals").create_index(["hash"], unique=True)
     for cols in (["contract"], ["declarer"], ["date"], ["status"], ["slam"]):
         db.table("deals").create_index(cols)
@@ -320,6 +313,12 @@ SELECT id AS deal_id, event, site, date, board, contract, declarer, scoring_side
 FROM deals WHERE slam IS NOT NULL""",
 }
 
+def _add_deal_columns(db: sqlite_utils.Database, version: int) -> None:
+    """The columns of ``deals`` that ``rows.DEAL_TABLE`` says schema ``version`` added."""
+    for c in added_in(version):
+        db.execute(f"ALTER TABLE deals ADD COLUMN {c.name} {c.sql_type}")
+
+
 # ---------------------------------------------------------------- version 2
 
 
@@ -331,7 +330,7 @@ def _v2(db: sqlite_utils.Database) -> None:
     and place, with other text, supersedes the stored deal. The text it
     replaced, and every removed record, stays in ``deal_history``.
     """
-    db.execute("ALTER TABLE deals ADD COLUMN ident TEXT")
+    _add_deal_columns(db, 2)
     db.execute("UPDATE deals SET ident = COALESCE(rubber, '') || '/' || board "
                "WHERE board IS NOT NULL")
     db.table("deals").create_index(["partie_id", "ident"])
@@ -348,8 +347,7 @@ def _v2(db: sqlite_utils.Database) -> None:
 def _v3(db: sqlite_utils.Database) -> None:
     """Two game families: ``deals.game`` (Priffe or Preference), the Préférence pot after
     each deal and each seat's change of balance, and the Préférence standings."""
-    db.execute("ALTER TABLE deals ADD COLUMN game TEXT")
-    db.execute("ALTER TABLE deals ADD COLUMN pot INTEGER")
+    _add_deal_columns(db, 3)  # game and pot
     db.execute("ALTER TABLE seats ADD COLUMN balance_change INTEGER")
     db.execute("UPDATE deals SET game = CASE WHEN ppn LIKE '%[Scoring \"Preference%' "
                "THEN 'Preference' ELSE 'Priffe' END WHERE status != 'unreadable'")

@@ -343,23 +343,23 @@ class Store:
         conn = self.db.conn
         players, player = self.players, self.player
         seats = [(deal_id, seat, side, players.get(name) or player(name))
-                 for deal_id, _, r in deals for seat, side, name in r[2]]
+                 for deal_id, _, r in deals for seat, side, name in r[1]]
         if seats:
             conn.executemany("INSERT INTO seats (deal_id, seat, side, player_id) "
                              "VALUES (?, ?, ?, ?)", seats)
-        changes = [(v, deal_id, seat) for deal_id, _, r in deals for seat, v in r[3]]
+        changes = [(v, deal_id, seat) for deal_id, _, r in deals for seat, v in r[2]]
         if changes:  # Préférence: the books' change per seat (schema v3)
             conn.executemany("UPDATE seats SET balance_change = ? WHERE deal_id = ? AND seat = ?",
                              changes)
-        calls = [(deal_id, *c) for deal_id, _, r in deals for c in r[4]]
+        calls = [(deal_id, *c) for deal_id, _, r in deals for c in r[3]]
         if calls:
             conn.executemany("INSERT INTO calls (deal_id, idx, seat, call) VALUES (?, ?, ?, ?)",
                              calls)
-        tricks = [(deal_id, *t) for deal_id, _, r in deals for t in r[5]]
+        tricks = [(deal_id, *t) for deal_id, _, r in deals for t in r[4]]
         if tricks:
             conn.executemany("INSERT INTO tricks (deal_id, number, leader, winner, card_n, "
                              "card_e, card_s, card_w) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", tricks)
-        found = [(deal_id, partie_id, *f) for deal_id, partie_id, r in deals for f in r[6]]
+        found = [(deal_id, partie_id, *f) for deal_id, partie_id, r in deals for f in r[5]]
         if found:
             conn.executemany("INSERT INTO findings (deal_id, partie_id, rule, severity, "
                              "message, file, line, col, message_json) "
