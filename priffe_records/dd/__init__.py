@@ -1,0 +1,306 @@
+"""Double-dummy analysis: what each card of a deal's play cost, with every hand known.
+
+Family-free: a family turns its checked record into a :class:`Deal` (the hands that
+play, their order, trumps, leader, the measured side and what it wants), and this
+package answers in tricks of that side. Values count the whole deal: the tricks the
+measured side already won in ``Deal.played`` plus the rest with best play by all.
+
+>>> from priffe_records.game.cards import Card, Seat, Suit
+>>> c = Card.parse
+>>> hands = {Seat.N: frozenset({c("SA"), c("S2")}), Seat.E: frozenset({c("SK"), c("H3")}),
+...          Seat.S: frozenset({c("SQ"), c("H2")})}
+>>> deal = Deal(hands, (Seat.N, Seat.E, Seat.S), None, Seat.N, frozenset({Seat.N}),
+...             Goal.MOST, must_trump=False)
+>>> value(deal)
+2
+>>> sorted((str(k), v) for k, v in card_values(deal).items())
+[('S2', 0), ('SA', 2)]
+>>> misere = Deal(hands, (Seat.N, Seat.E, Seat.S), None, Seat.N, frozenset({Seat.N}),
+...               Goal.FEWEST, must_trump=False, played=(c("SA"), c("SK"), c("SQ"), c("S2")))
+>>> analyse_play(misere).cards[0].cost, value(misere)
+(2, 2)
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from priffe_records.dd.core import NO_TRUMP, Exhausted, Search, legal, trick_winner
+from priffe_records.game.cards import SUITS, Card, Rank, Seat, Suit
+from priffe_records.game.errors import PriffeError
+from priffe_records.game.language import Message, msg
+from priffe_records.game.words import card_name, seat_name, suit_name
+
+__all__ = ["Budget", "CardCost", "DDError", "Deal", "Goal", "PlayAnalysis", "analyse_play",
+           "card_values", "value"]
+
+
+class DDError(PriffeError, ValueError):
+    """A deal the solver cannot take as given: a played card not in its player's hand,
+    a card played against the follow rules, hands that do not fit together."""
+
+    def __init__(self, message: Message) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class Goal(enum.Enum):
+    """What the measured side wants: most tricks (a positive contract) or fewest (misère)."""
+
+    MOST = "most"
+    FEWEST = "fewest"
+
+
+@dataclass(frozen=True)
+class Deal:
+    """Everything the solver needs of one deal, nothing of a record.
+
+    ``hands`` are the hands of the playing seats at the first card (``played`` cards
+    included); ``order`` the playing seats clockwise; ``side`` the measured side;
+    ``played`` the cards already played, in order, possibly ending mid-trick.
+    """
+
+    hands: Mapping[Seat, frozenset[Card]]
+    order: tuple[Seat, ...]
+    trump: Suit | None
+    leader: Seat
+    side: frozenset[Seat]
+    goal: Goal
+    must_trump: bool
+    played: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True)
+class CardCost:
+    """One played card: the tricks it gave away against the best card (>= 0, for the
+    player's own side), and the best cards of its position; both None when the budget
+    ran out before this card was reached."""
+
+    seat: Seat
+    card: Card
+    trick: int
+    cost: int | None
+    best: frozenset[Card] | None
+
+
+@dataclass(frozen=True)
+class PlayAnalysis:
+    """Every played card's cost in play order; ``par`` is the measured side's tricks with
+    best play from the first card (None when the budget ran out before it)."""
+
+    par: int | None
+    cards: tuple[CardCost, ...]
+    complete: bool
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much search one call may spend: nodes (deterministic, for tests) and/or
+    seconds of wall time; None means no limit."""
+
+    nodes: int | None = None
+    seconds: float | None = None
+
+
+def card_id(card: Card) -> int:
+    """The solver's id of a card: suit in PBN order times 13 plus rank (two = 0)."""
+    return _ID[card]
+
+
+_ID: dict[Card, int] = {Card(s, r): SUITS.index(s) * 13 + r.order for s in Suit for r in Rank}
+_CARD: dict[int, Card] = {i: c for c, i in _ID.items()}
+
+
+def cards_of(mask: int) -> frozenset[Card]:
+    """The cards of a bitmask of card ids."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(_CARD[low.bit_length() - 1])
+        mask ^= low
+    return frozenset(out)
+
+
+@dataclass
+class _Position:
+    """A deal replayed up to some card: hands left, the trick on the table, tricks won."""
+
+    hands: list[int]
+    leader: int
+    trick: list[int]
+    won: int
+
+
+class _Game:
+    """A Deal checked and turned into ids once, replayable to any prefix of its play."""
+
+    def __init__(self, deal: Deal) -> None:
+        self.deal = deal
+        self.order = deal.order
+        _check_hands(deal)
+        self.inside = tuple(seat in deal.side for seat in deal.order)
+        most = deal.goal is Goal.MOST
+        self.wants_most = tuple(x == most for x in self.inside)
+        self.trump = NO_TRUMP if deal.trump is None else SUITS.index(deal.trump)
+        start = [0] * len(deal.order)
+        for i, seat in enumerate(deal.order):
+            for card in deal.hands[seat]:
+                start[i] |= 1 << _ID[card]
+        self.positions = [_Position(start, deal.order.index(deal.leader), [], 0)]
+        for card in deal.played:
+            self.positions.append(self._after(self.positions[-1], card))
+
+    def _after(self, pos: _Position, card: Card) -> _Position:
+        n = len(self.order)
+        player = (pos.leader + len(pos.trick)) % n
+        cid = _ID[card]
+        hand = pos.hands[player]
+        number = len(self.positions) // n + 1
+        who = seat_name(self.order[player])
+        if not hand >> cid & 1:
+            raise DDError(msg("trick {n}: {who} plays {card}, which is not in {who}'s hand",
+                              n=number, who=who, card=card_name(card)))
+        allowed = legal(hand, pos.trick, self.trump, self.deal.must_trump)
+        if not allowed >> cid & 1:
+            raise DDError(_follow_fault(number, who, card, hand & ~allowed ^ hand, pos, self))
+        hands = list(pos.hands)
+        hands[player] ^= 1 << cid
+        trick = [*pos.trick, cid]
+        if len(trick) < n:
+            return _Position(hands, pos.leader, trick, pos.won)
+        winner = (pos.leader + trick_winner(trick, self.trump)) % n
+        return _Position(hands, winner, [], pos.won + self.inside[winner])
+
+    def search(self, budget: Budget) -> Search:
+        return Search(list(self.positions[0].hands), self.inside, self.wants_most, self.trump,
+                      self.deal.must_trump, budget.nodes, budget.seconds)
+
+
+def _follow_fault(n: int, who: Message, card: Card, allowed: int, pos: _Position,
+                  game: _Game) -> Message:
+    """Why ``card`` may not be played: ``allowed`` holds the cards that could have been."""
+    led = SUITS[pos.trick[0] // 13]
+    held = _CARD[allowed.bit_length() - 1]
+    if held.suit is led:
+        return msg("trick {n}: {who} plays {card} while holding {held} — must follow {suit}",
+                   n=n, who=who, card=card_name(card), held=card_name(held),
+                   suit=suit_name(led))
+    return msg("trick {n}: {who} plays {card} while holding {held} — cannot follow {suit}, so "
+               "must trump", n=n, who=who, card=card_name(card), held=card_name(held),
+               suit=suit_name(led))
+
+
+def _check_hands(deal: Deal) -> None:
+    """The hands fit together: the playing seats hold them, equally many, no card twice."""
+    if set(deal.hands) != set(deal.order) or deal.leader not in deal.order:
+        raise DDError(msg("the analysed play needs a hand for each playing seat "
+                          "({seats}) and a leader among them",
+                          seats=" ".join(s.value for s in deal.order)))
+    sizes = {len(h) for h in deal.hands.values()}
+    if len(sizes) != 1:
+        raise DDError(msg("the hands of the analysed play must hold equally many cards, not "
+                          "{sizes}", sizes=" ".join(str(len(deal.hands[s])) for s in deal.order)))
+    seen: set[Card] = set()
+    for seat in deal.order:
+        twice = seen & deal.hands[seat]
+        if twice:
+            raise DDError(msg("{card} is in two hands of the analysed play",
+                              card=card_name(min(twice, key=lambda c: c.sort_key))))
+        seen |= deal.hands[seat]
+
+
+def _solve(search: Search, pos: _Position) -> int:
+    search.hands = list(pos.hands)
+    left = search.tricks_left(pos.leader, pos.trick)
+    return pos.won + search.future(pos.leader, list(pos.trick), 0, left)
+
+
+def value(deal: Deal, budget: Budget = Budget()) -> int | None:
+    """The measured side's tricks in the whole deal with best play from the position after
+    ``deal.played``; None when the budget ran out first."""
+    game = _Game(deal)
+    try:
+        return _solve(game.search(budget), game.positions[-1])
+    except Exhausted:
+        return None
+
+
+def card_values(deal: Deal, budget: Budget = Budget()
+                ) -> Mapping[Card, int] | None:
+    """Each legal card of the player to move -> the measured side's tricks in the whole deal
+    after it, with best play on; empty when the play is over, None when the budget ran out."""
+    game = _Game(deal)
+    search = game.search(budget)
+    pos = game.positions[-1]
+    try:
+        return _card_values(search, pos)
+    except Exhausted:
+        return None
+
+
+def _card_values(search: Search, pos: _Position) -> dict[Card, int]:
+    search.hands = list(pos.hands)
+    trick = list(pos.trick)
+    left = search.tricks_left(pos.leader, trick)
+    out: dict[Card, int] = {}
+    if not left:
+        return out
+    for run in search.move_groups(pos.leader, trick):
+        tricks = pos.won + search.play(pos.leader, trick, run.bit_length() - 1, 0, left)
+        for card in cards_of(run):
+            out[card] = tricks
+    return out
+
+
+def analyse_play(deal: Deal, budget: Budget = Budget()
+                 ) -> PlayAnalysis:
+    """Every card of ``deal.played`` with its cost and the best cards of its position.
+
+    The play is solved from its last card back to its first with one transposition table,
+    so late positions (cheap) are known first; when the budget runs out, the earlier cards
+    stay not analysed (cost None) and ``par`` None.
+    """
+    game = _Game(deal)
+    search = game.search(budget)
+    n = len(deal.order)
+    count = len(deal.played)
+    costs: list[CardCost] = []
+    par: int | None = None
+    try:
+        after = _solve(search, game.positions[count])
+        for i in range(count - 1, -1, -1):
+            pos = game.positions[i]
+            here = _solve(search, pos)
+            player = (pos.leader + len(pos.trick)) % n
+            most = game.wants_most[player]
+            best = _best_cards(search, pos, here, most)
+            costs.append(CardCost(deal.order[player], deal.played[i], i // n + 1,
+                                  here - after if most else after - here, best))
+            after = here
+        par = after
+    except Exhausted:
+        for i in range(count - len(costs) - 1, -1, -1):
+            pos = game.positions[i]
+            player = (pos.leader + len(pos.trick)) % n
+            costs.append(CardCost(deal.order[player], deal.played[i], i // n + 1, None, None))
+    costs.reverse()
+    return PlayAnalysis(par, tuple(costs), par is not None)
+
+
+def _best_cards(search: Search, pos: _Position, here: int, most: bool) -> frozenset[Card]:
+    """The legal cards of the position that keep its value ``here`` (null-window tests)."""
+    search.hands = list(pos.hands)
+    trick = list(pos.trick)
+    target = here - pos.won
+    best = 0
+    for run in search.move_groups(pos.leader, trick):
+        card = run.bit_length() - 1
+        if most:
+            keeps = search.play(pos.leader, trick, card, target - 1, target) >= target
+        else:
+            keeps = search.play(pos.leader, trick, card, target, target + 1) <= target
+        if keeps:
+            best |= run
+    return cards_of(best)

@@ -1,0 +1,146 @@
+"""The own double-dummy solver against a plain minimax (tests/dd_oracle.py) on endings of
+up to five tricks: misère and positive goals, trumps or none, must_trump or not, four,
+three and two hands, positions mid-trick; the budget; a played card that cannot be."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from dd_oracle import Oracle, random_ending, with_random_play
+from hypothesis import given
+from hypothesis import strategies as st
+
+from priffe_records import dd
+from priffe_records.dd import Budget, Deal, Goal, analyse_play, card_values, value
+from priffe_records.game.cards import Card, Seat, Suit
+from priffe_records.game.errors import PriffeError
+from priffe_records.game.language import use_language
+
+
+def cards(text: str) -> frozenset[Card]:
+    return frozenset(Card.parse(t) for t in text.split())
+
+
+def play(text: str) -> tuple[Card, ...]:
+    return tuple(Card.parse(t) for t in text.split())
+
+
+def _agrees(deal: Deal) -> None:
+    """Value and every legal card's value as brute force has them; and each played card's
+    cost and best cards, from the first card on."""
+    oracle = Oracle(deal)
+    assert value(deal) == oracle.value(), deal
+    assert dict(card_values(deal) or {}) == oracle.card_values(), deal
+    analysis = analyse_play(deal)
+    assert analysis.complete
+    assert analysis.par == oracle.value(())
+    for i, cost in enumerate(analysis.cards):
+        values = oracle.card_values(deal.played[:i])
+        _, leader, trick, _ = oracle.start(deal.played[:i])
+        most = (oracle.to_move(leader, trick) in deal.side) == (deal.goal is Goal.MOST)
+        top = max(values.values()) if most else min(values.values())
+        assert cost.card == deal.played[i] and cost.trick == i // len(deal.order) + 1
+        assert cost.seat is oracle.to_move(leader, trick)
+        assert cost.cost == abs(top - values[cost.card]), (deal, i)
+        assert cost.best == {c for c, v in values.items() if v == top}, (deal, i)
+
+
+# Hand-made endings whose answers can be read off the cards.
+MISERE_4 = Deal({Seat.N: cards("SA S2"), Seat.E: cards("SK H3"), Seat.S: cards("S3 H2"),
+                 Seat.W: cards("SQ D2")}, (Seat.N, Seat.E, Seat.S, Seat.W), None, Seat.N,
+                frozenset({Seat.N, Seat.S}), Goal.FEWEST, False)
+# E cannot follow hearts; with must_trump he has to ruff N's ♥2 and then lead into N's tenace.
+MUST_TRUMP_3 = Deal({Seat.N: cards("H2 SA SQ"), Seat.E: cards("S3 SK D2"),
+                     Seat.S: cards("H3 H4 H5")}, (Seat.N, Seat.E, Seat.S), Suit.S, Seat.N,
+                    frozenset({Seat.N}), Goal.MOST, True)
+TWO_HANDS = Deal({Seat.N: cards("HA H2 CK"), Seat.W: cards("HK HQ CA")}, (Seat.N, Seat.W),
+                 None, Seat.W, frozenset({Seat.N}), Goal.MOST, False)
+
+
+def test_misere_four_hands_declarer_ducks() -> None:
+    """N+S want fewest: N's ♠2 runs under E's ♠K and N+S take nothing; the ♠A wins and leaves
+    N on lead with the ♠2 while the others show out: two tricks."""
+    assert value(MISERE_4) == 0
+    assert card_values(MISERE_4) == {Card.parse("S2"): 0, Card.parse("SA"): 2}
+    _agrees(with_random_play(random.Random(1), MISERE_4, 8))
+
+
+def test_must_trump_changes_the_value() -> None:
+    """With must_trump E has to spend a trump on N's ♥2 and N ruffs E's ♦2 later: two tricks
+    for N; free to discard, E keeps ♠K 3 against N's ♠A Q and N takes one."""
+    assert value(MUST_TRUMP_3) == 2
+    assert value(Deal(**{**MUST_TRUMP_3.__dict__, "must_trump": False})) == 1
+    _agrees(MUST_TRUMP_3)
+
+
+def test_two_hands_after_a_drop_out() -> None:
+    """Two hands (P9): whatever W leads, N makes the ♥A and nothing else."""
+    assert value(TWO_HANDS) == Oracle(TWO_HANDS).value() == 1
+    _agrees(with_random_play(random.Random(2), TWO_HANDS, 6))
+
+
+def test_mid_trick_position_counts_tricks_already_won() -> None:
+    """After a whole trick (N's ♠A won it) and one card the value counts the whole deal."""
+    deal = Deal(**{**MISERE_4.__dict__, "played": play("SA SK S3 SQ S2")})
+    assert value(deal) == 2 and card_values(deal) == {Card.parse("H3"): 2}
+    _agrees(deal)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_seeded_endings_agree_with_brute_force(players: int) -> None:
+    rng = random.Random(players)
+    for _ in range(15):
+        _agrees(random_ending(rng, players, rng.randint(1, 3 if players == 4 else 4)))
+
+
+@given(st.integers(0, 2**32), st.sampled_from([2, 3, 4]), st.integers(1, 5))
+def test_generated_endings_of_up_to_five_tricks_agree_with_brute_force(
+        seed: int, players: int, tricks: int) -> None:
+    _agrees(random_ending(random.Random(seed), players, tricks))
+
+
+def test_a_node_budget_answers_none_never_a_wrong_number() -> None:
+    deal = random_ending(random.Random(7), 4, 5)
+    deal = Deal(**{**deal.__dict__, "played": ()})
+    assert value(deal, Budget(nodes=3)) is None
+    assert card_values(deal, Budget(nodes=3)) is None
+    assert value(deal, Budget(seconds=0.0)) is None
+    exact = analyse_play(with_random_play(random.Random(3), deal, 20))
+    assert exact.complete and all(c.cost is not None for c in exact.cards)
+    for nodes in (1, 50, 200, 800):
+        part = analyse_play(with_random_play(random.Random(3), deal, 20), Budget(nodes=nodes))
+        known = [c.cost is not None for c in part.cards]
+        assert known == sorted(known), "the budget reaches the last cards first"
+        assert part.complete is all(known) and (part.par is None) is not part.complete
+        for got, want in zip(part.cards, exact.cards, strict=True):
+            assert got.cost is None or got == want
+    assert value(deal, Budget(nodes=10**6)) == Oracle(deal).value()
+
+
+def test_a_played_card_not_in_hand_is_a_clear_error() -> None:
+    deal = Deal(**{**MISERE_4.__dict__, "played": play("SA SK HA")})
+    with pytest.raises(dd.DDError) as raised:
+        value(deal)
+    assert isinstance(raised.value, ValueError) and isinstance(raised.value, PriffeError)
+    assert str(raised.value) == "trick 1: South plays ♥A, which is not in South's hand"
+    with use_language("sv"):
+        assert str(raised.value) == "stick 1: Syd spelar ♥Ä, som inte finns på handen hos Syd"
+
+
+def test_a_revoke_in_the_play_is_a_clear_error() -> None:
+    with pytest.raises(dd.DDError, match="must follow spades"):
+        analyse_play(Deal(**{**MISERE_4.__dict__, "played": play("S2 H3")}))
+    with pytest.raises(dd.DDError, match="so must trump"):
+        value(Deal(**{**MUST_TRUMP_3.__dict__, "played": play("H2 D2")}))
+
+
+def test_hands_that_do_not_fit_are_a_clear_error() -> None:
+    with pytest.raises(dd.DDError, match="equally many"):
+        value(Deal(**{**TWO_HANDS.__dict__, "hands": {Seat.N: cards("HA"),
+                                                        Seat.W: cards("HK HQ")}}))
+    with pytest.raises(dd.DDError, match="in two hands"):
+        value(Deal(**{**TWO_HANDS.__dict__, "hands": {Seat.N: cards("HA"),
+                                                        Seat.W: cards("HA")}}))
+    with pytest.raises(dd.DDError, match="a hand for each playing seat"):
+        value(Deal(**{**TWO_HANDS.__dict__, "leader": Seat.E}))
