@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from priffe_records.archive.stored_messages import message_json
 from priffe_records.format.errors import BadRecord
@@ -20,9 +19,9 @@ from priffe_records.format.record import PLAYER_TAGS, Location, Record
 from priffe_records.format.values import is_unspecified
 from priffe_records.game.cards import SEATS, Seat
 from priffe_records.game.language import Message, msg, render
-from priffe_records.rules.family import PartieBooks, PartieOutcome, family_for
+from priffe_records.rules.family import PartieOutcome, family_for
 from priffe_records.rules.findings import Finding, sort_key
-from priffe_records.rules.partie import parties, steps
+from priffe_records.rules.partie import Closed, drive, parties, steps
 from priffe_records.rules.preference.books import PrefLine, PrefPartie
 from priffe_records.rules.priffe.rubber import (
     DealLine,
@@ -363,8 +362,7 @@ def check_stream(group: Iterable[Record | BadRecord]) -> Iterator[Checked]:
             current[:] = [item]
             yield item
 
-    books: PartieBooks[Any] | None = None
-    scorer: PartieScorer | None = None  # the books, when they stream
+    scorer: PartieScorer | None = None  # the open partie's books, when they stream
     held: dict[int, tuple[DealFacts, list[Finding]]] = {}  # items waiting for their books
     last_of: dict[int, Record] = {}  # each open rubber's latest deal (settlement names)
 
@@ -372,50 +370,33 @@ def check_stream(group: Iterable[Record | BadRecord]) -> Iterator[Checked]:
         for end in ends:
             yield _rubber(end, last_of.pop(end.rubber, None))
 
-    def close() -> Iterator[Checked]:
-        if books is None:
-            return
-        result = books.close()
-        if scorer is not None:  # streaming books have handed over their findings already
-            yield from rubbers(scorer.drain_rubbers())
-            yield from (_row(f) for f in result.findings)
-        else:
-            yield from _settled(result, held, last_of)
-        held.clear()
-        last_of.clear()
-
-    for step in steps(fed()):
-        item = current[0]
-        if step.starts is not None:
-            yield from close()
-            family, key = step.starts
-            books = family.books(*key)
-            scorer = books if isinstance(books, PartieScorer) else None
-            if scorer is not None:
-                scorer.stream(rubbers=True)
+    for event in drive(steps(fed()), stream=True, ends=True):
+        if isinstance(event, Closed):
+            if scorer is not None:  # streaming books have handed over their findings already
+                yield from rubbers(scorer.drain_rubbers())
+                yield from (_row(f) for f in event.result.findings)
+            else:
+                yield from _settled(event.result, held, last_of)
+            held.clear()
+            last_of.clear()
+            continue
+        step, item, found = event.step, current[0], event.found
         facts = DealFacts() if isinstance(item, BadRecord) else _facts(item)
-        found = list(step.found)
-        line: object = None
-        if books is not None:
-            if step.lost is not None:
-                books.lost(step.lost, step.position)
-            if step.outcome is not None:
-                line = books.add(step.outcome)
-        if books is not None and scorer is None:
+        if event.books is not None and not event.streams:
+            scorer = None
             held[step.position] = (facts, found)
             continue
+        scorer = event.books if isinstance(event.books, PartieScorer) else None
         if scorer is not None:
-            found.extend(scorer.drain())
             yield from rubbers(scorer.drain_rubbers())
-            if isinstance(line, DealLine):
-                facts = _computed(line, facts)
-                last_of[line.rubber] = line.outcome.record
+            if isinstance(event.line, DealLine):
+                facts = _computed(event.line, facts)
+                last_of[event.line.rubber] = event.line.outcome.record
         own = [f for f in found if f.record == step.position]
         yield from (_row(f) for f in found if f.record != step.position)
         own.sort(key=sort_key)
         yield replace(facts, findings=(*(_row(f) for f in own), *facts.findings)) \
             if own else facts
-    yield from close()
 
 
 def _settled(result: PartieOutcome, held: dict[int, tuple[DealFacts, list[Finding]]],

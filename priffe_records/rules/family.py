@@ -95,7 +95,10 @@ class StreamingBooks(Protocol):
     new): the driver emits a record's findings once the next record comes.
     """
 
-    def stream(self) -> None: ...
+    def stream(self, *, rubbers: bool = False) -> None:
+        """Keep nothing of the partie from now on; ``rubbers``: but keep each rubber's end
+        until the caller takes it (the archive writes rubbers as they end)."""
+        ...
 
     def drain(self) -> list[Finding]: ...
 

@@ -9,7 +9,7 @@ user gave is silently dropped.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from priffe_records.format.errors import BadRecord, PPNSyntaxError
 from priffe_records.format.record import Location, Record
@@ -89,6 +89,79 @@ def _unread_deal(record: Record) -> bool:
     return any(t.name in ("Auction", "Play") for t in record.unread) if record.errors else False
 
 
+class Told(NamedTuple):
+    """One item of the input after the driver told the open partie's books of it."""
+
+    step: _Step
+    books: PartieBooks[Any] | None  # the open partie's books (None: no partie open yet)
+    streams: bool  # the books hand over findings as deals are added (what came before is final)
+    line: object  # what the books' ``add`` gave for a deal (the family's deal line), else None
+    found: list[Finding]  # the item's own findings, then what streaming books said on adding it
+
+
+class Closed(NamedTuple):
+    """A partie's end: what its books closed with (findings not yet handed over included)."""
+
+    result: PartieOutcome
+
+
+class Driver:
+    """The one stream driver: analysed steps in, each partie's books kept, events out.
+
+    Every consumer of the engine's stream (validate's findings, the parties and score
+    sheets, the archive's rows, the workers of ``--jobs``) feeds its steps here and reads
+    the same :class:`Told` and :class:`Closed` events. ``stream`` asks books that can
+    (:class:`~priffe_records.rules.family.StreamingBooks`) to keep nothing of the partie;
+    ``ends`` asks them to keep each rubber's end for the caller all the same.
+    """
+
+    __slots__ = ("books", "ends", "stream", "streams")
+
+    def __init__(self, *, stream: bool = False, ends: bool = False) -> None:
+        self.stream, self.ends = stream, ends
+        self.books: PartieBooks[Any] | None = None
+        self.streams = False
+
+    def feed(self, step: _Step) -> tuple[Closed | None, Told]:
+        """The partie that ``step`` ends, if any, and the step as its books heard it."""
+        closed = None
+        if step.starts is not None:
+            closed = self.end()
+            family, key = step.starts
+            opened = self.books = family.books(*key)
+            self.streams = self.stream and isinstance(opened, StreamingBooks)
+            if self.streams:
+                cast(StreamingBooks, opened).stream(rubbers=self.ends)
+        books, found, line = self.books, list(step.found), None
+        if books is not None:
+            if step.lost is not None:
+                books.lost(step.lost, step.position)
+            if step.outcome is not None:
+                line = books.add(step.outcome)
+                if self.streams:
+                    found.extend(cast(StreamingBooks, books).drain())
+        return closed, Told(step, books, self.streams or books is None, line, found)
+
+    def end(self) -> Closed | None:
+        """Close the open partie, if any."""
+        books, self.books = self.books, None
+        return Closed(books.close()) if books is not None else None
+
+
+def drive(steps: Iterable[_Step], *, stream: bool = False, ends: bool = False
+          ) -> Iterator[Told | Closed]:
+    """The :class:`Driver`'s events for ``steps``, in order, the last partie closed."""
+    driver = Driver(stream=stream, ends=ends)
+    for step in steps:
+        closed, told = driver.feed(step)
+        if closed is not None:
+            yield closed
+        yield told
+    closed = driver.end()
+    if closed is not None:
+        yield closed
+
+
 def parties(records: Iterable[Record | BadRecord], *, options: object = None,
             conventions: bool = False) -> Iterator[PartieOutcome]:
     """Analyse records in order and yield each partie when it ends.
@@ -99,41 +172,19 @@ def parties(records: Iterable[Record | BadRecord], *, options: object = None,
     ``conventions`` turns on the R9 warnings. Each partie is what its family's
     books close with.
     """
-    books: PartieBooks[Any] | None = None
     found: list[Finding] = []
-
-    def flush() -> Iterator[PartieOutcome]:
-        if books is not None:
-            res = books.close()
-            yield res.with_findings(tuple(sorted([*found, *res.findings], key=sort_key)))
-        elif found:
-            # findings of no partie (only unreadable records, another game): an empty
-            # partie of the default family carries them, as a partie's books would
-            empty = default_family().books(None, None, None).close()
-            yield empty.with_findings(tuple(sorted(found, key=sort_key)))
-
-    for step in _steps(records, options, conventions):
-        if step.starts is not None:
-            if books is not None:
-                yield from flush()
-                found = []
-            family, key = step.starts
-            books = family.books(*key)
-        found.extend(step.found)
-        _tell(books, step)
-    yield from flush()
-
-
-def _tell(books: PartieBooks[Any] | None, step: _Step) -> bool:
-    """Tell the partie's books of an unreadable record or a deal; true for a deal added."""
-    if books is None:
-        return False
-    if step.lost is not None:
-        books.lost(step.lost, step.position)
-    if step.outcome is None:
-        return False
-    books.add(step.outcome)
-    return True
+    for event in drive(_steps(records, options, conventions)):
+        if isinstance(event, Told):
+            found.extend(event.found)
+            continue
+        res = event.result
+        yield res.with_findings(tuple(sorted([*found, *res.findings], key=sort_key)))
+        found = []
+    if found:
+        # findings of no partie (only unreadable records, another game): an empty
+        # partie of the default family carries them, as a partie's books would
+        empty = default_family().books(None, None, None).close()
+        yield empty.with_findings(tuple(sorted(found, key=sort_key)))
 
 
 def findings(records: Iterable[Record | BadRecord], *, options: object = None,
@@ -151,31 +202,16 @@ def findings(records: Iterable[Record | BadRecord], *, options: object = None,
 
 def findings_of_steps(steps: Iterable[_Step]) -> Iterator[Finding]:
     """:func:`findings` from the analysed steps (a worker of rules.parallel feeds its own)."""
-    books: PartieBooks[Any] | None = None
-    streaming: StreamingBooks | None = None
     pending: list[Finding] = []  # findings not yet final, in the order parties() sorts from
-
-    for step in steps:
-        if step.starts is not None:
-            if books is not None:
-                pending.extend(books.close().findings)
+    for event in drive(steps, stream=True):
+        if isinstance(event, Closed):
+            pending.extend(event.result.findings)
+        elif pending and (event.streams or event.step.starts is not None):
             pending.sort(key=sort_key)  # stable: the same order as a whole partie's sort
             yield from pending
             pending = []
-            family, key = step.starts
-            books = family.books(*key)
-            streaming = books if isinstance(books, StreamingBooks) else None
-            if streaming is not None:
-                streaming.stream()
-        elif pending and (books is None or streaming is not None):
-            pending.sort(key=sort_key)
-            yield from pending
-            pending = []
-        pending.extend(step.found)
-        if _tell(books, step) and streaming is not None:
-            pending.extend(streaming.drain())
-    if books is not None:
-        pending.extend(books.close().findings)
+        if isinstance(event, Told):
+            pending.extend(event.found)
     pending.sort(key=sort_key)
     yield from pending
 
