@@ -26,7 +26,7 @@ from test_reader_fuzz import PIECES
 from priffe_records.format import splitter
 from priffe_records.format.splitter import Decoded, split, split_text
 
-FUZZ_N = int(os.environ.get("PRIFFE_FAST_LEX_FUZZ", "6"))
+FUZZ_N = int(os.environ.get("PRIFFE_FUZZ_COPIES", "6"))
 
 
 def _files() -> list[Path]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,7 +15,6 @@ TEXT = '[Event "Klubbkväll"]\n[Contract "Hjärter"]\n'
 
 @pytest.fixture
 def fresh_parser(monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.MonkeyPatch]:
-    monkeypatch.delenv("PRIFFE_PARSER_CACHE", raising=False)
     parser.get_parser.cache_clear()
     yield monkeypatch
     parser.get_parser.cache_clear()
@@ -37,10 +35,8 @@ def test_the_first_build_writes_the_cache_and_the_next_reads_it(
 def test_the_cache_name_changes_with_the_grammar(tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.delenv("PRIFFE_PARSER_CACHE", raising=False)
     grammar = parser.grammar_text()
-    assert parser.cache_file(grammar, "pure") != parser.cache_file(grammar + "\n", "pure")
-    assert parser.cache_file(grammar, "pure") != parser.cache_file(grammar, "cython")
+    assert parser.cache_file(grammar) != parser.cache_file(grammar + "\n")
 
 
 def test_an_unwritable_cache_folder_falls_back_silently(
@@ -49,7 +45,7 @@ def test_an_unwritable_cache_folder_falls_back_silently(
     blocked = tmp_path / "file-not-folder"
     blocked.write_text("x")
     fresh_parser.setenv("XDG_CACHE_HOME", str(blocked))
-    assert parser.cache_file(parser.grammar_text(), "pure") is None
+    assert parser.cache_file(parser.grammar_text()) is None
     assert [r.get("Contract") for r in loads(TEXT)] == ["Hjärter"]
     assert capsys.readouterr() == ("", "")
 
@@ -62,10 +58,3 @@ def test_a_corrupt_cache_file_is_ignored(fresh_parser: pytest.MonkeyPatch,
     cache.write_bytes(b"garbage\n\x00\x01")
     parser.get_parser.cache_clear()
     assert [r.get("Contract") for r in loads(TEXT)] == ["Hjärter"]
-
-
-def test_the_cache_can_be_turned_off(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setenv("PRIFFE_PARSER_CACHE", "0")
-    assert parser.cache_file(parser.grammar_text(), "pure") is None
-    assert not os.listdir(tmp_path)

@@ -1,11 +1,11 @@
 """Every use of Lark beyond its public API, in one place.
 
-The fast path (:mod:`priffe_records.format.fastlex`) compiles its scanners from the
+The tokenizer (:mod:`priffe_records.format.scanner`) compiles its scanners from the
 parse table and the terminals Lark built, with Lark's own helpers so both choose
 the same terminal; the error recovery (:mod:`priffe_records.format.parser`) moves
 the lexer past a bad line. Lark publishes none of these: when an upgrade of Lark
-moves them, this module is the one to change (the fast-path and recovery tests
-fail first). ``tests/test_architecture.py`` allows private names here only.
+moves them, this module is the one to change (the conformance and recovery
+tests fail first). ``tests/test_architecture.py`` allows private names here only.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from lark import lexer as lark_lexer
 from lark.exceptions import UnexpectedInput
 from lark.parsers.lalr_analysis import Shift
 
-__all__ = ["Shift", "create_unless", "cython_options", "error_line", "parse_table",
+__all__ = ["Shift", "create_unless", "error_line", "parse_table",
            "regexp_has_newline", "skip_rest_of_line"]
 
 
@@ -39,11 +39,6 @@ def create_unless(terminals: list[Any]) -> tuple[list[Any], dict[str, Any]]:
     build: Any = lark_lexer._create_unless
     kept, callbacks = build(terminals, 0, re, False)
     return kept, callbacks
-
-
-def cython_options(plugins: Any) -> dict[str, Any]:
-    """The Lark options that make it use lark-cython's ``plugins``."""
-    return {"_plugins": plugins}
 
 
 def _line_state(exc: UnexpectedInput) -> Any:

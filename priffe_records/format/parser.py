@@ -1,9 +1,10 @@
-"""The cached Lark parser for one PPN record, and friendly syntax errors.
+"""One PPN record's text → tokens, and friendly syntax errors.
 
 The grammar lives in ``grammar/ppn.lark`` (shipped in the wheel as
-``priffe_records/format/ppn.lark``). The parser is LALR with the contextual lexer and
-a tree-less transformer, built once per process: building costs far more than
-parsing a record.
+``priffe_records/format/ppn.lark``). Lark analyses it (LALR, contextual lexer) once per
+process, its tables cached between runs; the tokenizer (format/scanner.py) is compiled
+from those tables and reads every record. Lark's own parser runs only on a record the
+tokenizer cannot read: to explain the syntax error and read around it.
 """
 
 from __future__ import annotations
@@ -20,9 +21,9 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput
 
 from priffe_records.format.errors import PPNSyntaxError
-from priffe_records.format.fastlex import FastPath, machine
-from priffe_records.format.lark_adapter import cython_options, error_line, skip_rest_of_line
+from priffe_records.format.lark_adapter import error_line, skip_rest_of_line
 from priffe_records.format.record import Location
+from priffe_records.format.scanner import scanner
 from priffe_records.game.calls import unknown_call
 from priffe_records.game.language import Message, listing, msg
 
@@ -54,18 +55,15 @@ def grammar_text() -> str:
     return (resources.files("priffe_records.format") / "ppn.lark").read_text("utf-8")
 
 
-def cache_file(grammar: str, flavour: str) -> str | None:
+def cache_file(grammar: str) -> str | None:
     """Where Lark keeps the analysed grammar between runs, or None when it cannot.
 
     Loading the tables costs a fraction of building them: worth it for a
     command run per file from a shell loop. The name carries the grammar's
     hash and the Lark and Python versions (Lark checks its own hash inside
-    too), so an edited grammar or an upgrade never loads stale tables.
-    ``PRIFFE_PARSER_CACHE=0`` turns the cache off; an unwritable cache folder
-    silently does the same.
+    too), so an edited grammar or an upgrade never loads stale tables. An
+    unwritable cache folder means no cache, silently.
     """
-    if os.environ.get("PRIFFE_PARSER_CACHE") == "0":
-        return None
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     folder = os.path.join(base, "priffe-records")
     try:
@@ -78,14 +76,15 @@ def cache_file(grammar: str, flavour: str) -> str | None:
 
     digest = hashlib.sha256(grammar.encode("utf-8")).hexdigest()[:16]
     py = "".join(map(str, sys.version_info[:2]))
-    return os.path.join(folder, f"ppn-{digest}-{flavour}-lark{lark.__version__}-py{py}.cache")
+    return os.path.join(folder, f"ppn-{digest}-lark{lark.__version__}-py{py}.cache")
 
 
 @functools.cache
 def get_parser() -> Lark:
-    """Build the parser once per process; lark-cython is used when installed (extra ``fast``).
+    """Lark's parser of the grammar, built (or loaded from the cache) once per process.
 
-    ``PRIFFE_PURE_LARK=1`` forces plain Lark (the tests run both ways).
+    Its tables make the tokenizer; the parser itself explains syntax errors. Callers
+    that fork workers call this first, so the workers inherit both.
     """
     options: dict[str, Any] = {
         "parser": "lalr",
@@ -94,56 +93,20 @@ def get_parser() -> Lark:
         "propagate_positions": False,
         "maybe_placeholders": False,
     }
-    flavour = "pure"
-    if os.environ.get("PRIFFE_PURE_LARK") != "1":
-        try:
-            import lark_cython
-
-            options.update(cython_options(lark_cython.plugins))
-            flavour = "cython"
-        except ImportError:
-            pass
     grammar = grammar_text()
-    cache = cache_file(grammar, flavour)
-    if cache:
-        options["cache"] = cache
+    cache = cache_file(grammar)
     try:
-        return Lark(grammar, **options)
-    except Exception:  # pragma: no cover - a broken lark-cython build or cache: fall back
-        for key in cython_options(None):
-            options.pop(key, None)
-        options.pop("cache", None)
-        return Lark(grammar, **options)
+        lark = Lark(grammar, **options, **({"cache": cache} if cache else {}))
+    except Exception:  # pragma: no cover - a cache file Lark cannot load: build afresh
+        lark = Lark(grammar, **options)
+    scanner(lark)
+    return lark
 
 
-def parse_chunk(text: str) -> list[Any]:
-    """Parse one record's text; raises Lark's exceptions (see :func:`explain`).
-
-    A record in export shape is read by the fast path derived from the same grammar
-    (format/fastlex.py); anything else, and every error, by Lark.
-    """
-    lark = get_parser()
-    fast = _fast(lark)
-    if fast is not None:
-        items = fast.parse(text)
-        if items is not None:
-            return items
-    result: list[Any] = lark.parse(text)  # type: ignore[assignment]
-    return result
-
-
-def parse_lark(text: str) -> list[Any]:
-    """Lark's parse of one record's text, never the fast path."""
-    result: list[Any] = get_parser().parse(text)  # type: ignore[assignment]
-    return result
-
-
-@functools.cache
-def _fast(lark: Lark) -> FastPath | None:
-    """The fast path of this parser, unless ``PRIFFE_FAST_LEX=0`` (the tests compare both)."""
-    if os.environ.get("PRIFFE_FAST_LEX") == "0":
-        return None
-    return machine(lark)
+def parse_chunk(text: str) -> list[Any] | None:
+    """The tokens of one record's text in blocks, or None when it holds a syntax error
+    (then :func:`parse_segment` reads around the errors and :func:`explain` words them)."""
+    return scanner(get_parser()).parse(text)
 
 
 _WORD = re.compile(r'[^\s\[\]{};"%=$!?]+')
@@ -246,13 +209,6 @@ _BETWEEN = frozenset({"LBRACKET", "TAGS", "AUCTION_TAG", "PLAY_TAG", "CALLS", "C
                       "SECTION_TOKEN"})
 
 
-@functools.cache
-def _recovering_parser() -> Lark:
-    """Plain Lark (lark-cython has no ``on_error``), built only when a record is broken."""
-    return Lark(grammar_text(), parser="lalr", lexer="contextual", transformer=_Collect(),
-                propagate_positions=False, maybe_placeholders=False)
-
-
 def _expected_names(exc: UnexpectedInput) -> set[str]:
     return set(getattr(exc, "allowed", None) or getattr(exc, "expected", None) or ())
 
@@ -279,7 +235,7 @@ def parse_segment(text: str) -> tuple[list[Any], list[UnexpectedInput]]:
         return True
 
     try:
-        items: list[Any] = _recovering_parser().parse(text, on_error=on_error)  # type: ignore[assignment]
+        items: list[Any] = get_parser().parse(text, on_error=on_error)  # type: ignore[assignment]
     except UnexpectedInput as exc:
         found.append(exc)
         return [], found

@@ -29,7 +29,6 @@ from operator import methodcaller
 from typing import IO, Any, Literal, overload
 
 from lark import Token as LarkToken
-from lark.exceptions import UnexpectedInput
 
 from priffe_records.format.errors import BadRecord, PPNSyntaxError, Severity
 from priffe_records.format.parser import (
@@ -1110,9 +1109,8 @@ def _parse_record(chunk: _Chunk, name: str, state: _FileState) -> Record | BadRe
     location = builder.first = Location(name, chunk.first_line, 1)
     syntax: list[PPNSyntaxError] = []
     kept = False  # every syntax error is inside a section kept as its text
-    try:
-        items = parse_chunk(text)
-    except UnexpectedInput:
+    items = parse_chunk(text)
+    if items is None:
         items, syntax, kept = _recover(chunk, name,
                                        _call_family(text, state, builder.preference))
     if chunk.odd and has_odd_characters(text):  # control characters, bytes that were no text

@@ -1,26 +1,26 @@
-"""A fast path for records in export shape, derived from the grammar Lark builds.
+"""The one tokenizer of PPN text, derived from the grammar Lark builds.
 
-Lark (LALR, contextual lexer) spends most of its time per token on machinery a
-record in export shape does not need. This module reads the same grammar Lark
-reads: the terminals' patterns, their priorities and order, and the LALR parse
-table, and compiles from them what the contextual lexer and the parser would do
-on the tokens seen in export-shape records:
+Lark (LALR, contextual lexer) spends most of its time per token on machinery the
+reader does not need. This module reads the same grammar Lark reads: the terminals'
+patterns, their priorities and order, and the LALR parse table, and compiles from
+them what the contextual lexer and the parser do:
 
 * one scanner per lexer context, the state's terminals (plus the ignored white
   space) joined in Lark's own order, so the same terminal wins at every position;
+  a terminal Lark retypes when its text is a keyword (``Auction`` after a ``[``
+  that opens a tag pair written over several lines) is retyped by Lark's own callback;
 * the parser's state machine over those tokens, found by running the parse
   table's shifts and reductions on every terminal from every reachable stack,
   so a token is taken only where Lark's parser takes it and the record must end
   where the parser accepts its end;
 * the blocks of the tree (``auction``/``play``/``plain``) by the terminals the
-  grammar starts those rules with.
+  grammar starts those rules with (by the second one where the first, that ``[``,
+  opens more than one kind), and the anonymous tokens Lark's tree leaves out
+  (``"Auction"``, ``"]"``) left out the same way.
 
-Anything it does not model gives up (``None``) and Lark parses the record as
-before: no terminal fits (a syntax error), a terminal outside the model (``[`` of
-a tag pair written over several lines), a state the machine does not know, a
-record whose end the parser would not accept. Errors and recovery stay Lark's.
-
-``PRIFFE_FAST_LEX=0`` turns the fast path off (the equality tests run both).
+Every text Lark's parser takes, :meth:`Scanner.parse` takes to the same items; where
+Lark fails it gives None, and Lark explains the error (format/parser.py).
+``tests/test_scanner_conformance.py`` compares the two on generated and fuzzed text.
 """
 
 from __future__ import annotations
@@ -37,9 +37,11 @@ Item = Any  # a comment token or (kind, tokens), as parse_chunk returns them
 # How many stacks the parser's state machine may reach before we stop trusting
 # that it is finite (it is: the grammar's repetitions are left-recursive).
 _MAX_STACKS = 2000
-# Terminals whose tokens this module hands out; LBRACKET starts a tag pair split
-# over lines, whose anonymous tokens ("Auction", "]") Lark filters: left to Lark.
-_MODELLED_OUT = frozenset({"LBRACKET"})
+_KINDS = frozenset({"auction", "play", "plain"})
+# What a token does besides joining the open block, when it does more (rare: a tag pair
+# written over several lines): open a block whose kind the next token decides; decide
+# it ("=kind"), the token kept, or ("-kind") left out; be left out of the tree.
+_UNDECIDED, _DROP = "?", "-"
 
 
 _BACKREF = re.compile(r"\\[1-9]|\(\?P=")
@@ -89,8 +91,8 @@ def faster(regexp: str) -> str:
     return _ESCAPED_RUN.sub(lambda m: f"{m.group(1)}*(?:\\\\.{m.group(1)}*)*", plain)
 
 
-class FastToken:
-    """What the reader reads of a Lark token: type, value, line and column (1-based)."""
+class ScanToken:
+    """What the reader reads of a token: type, value, line and column (1-based), as Lark's."""
 
     __slots__ = ("column", "line", "type", "value")
 
@@ -101,11 +103,16 @@ class FastToken:
         self.column = column
 
     def __repr__(self) -> str:
-        return f"FastToken({self.type!r}, {self.value!r}, {self.line}, {self.column})"
+        return f"ScanToken({self.type!r}, {self.value!r}, {self.line}, {self.column})"
 
 
-class FastPath:
-    """The compiled fast path: scanners per parser state and the state transitions."""
+# A parser state's action on a terminal: (next state, what the token does: None for white
+# space; "" joins the open block; a kind opens one; _UNDECIDED, _DROP, "=kind", "-kind").
+Action = tuple[int, str | None]
+
+
+class Scanner:
+    """The compiled tokenizer: scanners per parser state and the state transitions."""
 
     def __init__(self, parser: Lark) -> None:
         from priffe_records.format.lark_adapter import (
@@ -153,17 +160,21 @@ class FastPath:
                     return tuple(work)
             return None
 
-        # Explore every stack reachable by terminals (finite: checked).
+        opens, decides, dropped = _blocks(parser)
+
+        # Explore every stack reachable by terminals (finite: checked), and which were
+        # reached by an opener that leaves the block's kind to the next token.
         ids: dict[tuple[int, ...], int] = {(start,): 0}
         order: list[tuple[int, ...]] = [(start,)]
         moves: list[dict[str, int]] = []
+        undecided: set[int] = set()
         i = 0
         while i < len(order):
             stack = order[i]
             i += 1
             out: dict[str, int] = {}
             for term in states[stack[-1]]:
-                if term not in terminals or term in _MODELLED_OUT:
+                if term not in terminals:
                     continue
                 after = step(stack, term)
                 if after is None:
@@ -174,15 +185,16 @@ class FastPath:
                     ids[after] = len(order)
                     order.append(after)
                 out[term] = ids[after]
+                if opens.get(term) == _UNDECIDED:
+                    undecided.add(ids[after])
             moves.append(out)
-        self.moves = moves
         self.accepts_end = [step(stack, "$END") is not None for stack in order]
 
         # One scanner per lexer context: the terminals of the parser state (the
         # contextual lexer's set), ignored white space added, in BasicLexer's order.
-        scanners: dict[frozenset[str], tuple[Callable[..., Any], frozenset[str]]] = {}
+        scanners: dict[frozenset[str], tuple[Callable[..., Any], dict[str, Any]]] = {}
         self.scan: list[Callable[..., Any]] = []
-        self.give_up: list[frozenset[str]] = []
+        self.retype: list[dict[str, Any]] = []
         for stack in order:
             accepts = frozenset(t for t in states[stack[-1]] if t in terminals or t == "$END")
             if accepts not in scanners:
@@ -195,73 +207,68 @@ class FastPath:
                 # repetitions makes Python's re save its marks at every turn (~8× slower).
                 pattern = "|".join(f"(?:{faster(t.pattern.to_regexp())})(?P<{t.name}>)"
                                    for t in kept)
-                # A terminal an "unless" callback may retype is left to Lark.
-                scanners[accepts] = (re.compile(pattern).match,
-                                     frozenset(callbacks) | _MODELLED_OUT)
-            scan, give_up = scanners[accepts]
+                scanners[accepts] = (re.compile(pattern).match, callbacks)
+            scan, callbacks = scanners[accepts]
             self.scan.append(scan)
-            self.give_up.append(give_up)
+            self.retype.append(callbacks)
 
-        # Which terminal opens which block: the first symbol of the rules
-        # auction, play and plain (after Lark expanded the grammar's EBNF).
-        self.opens: dict[str, str] = {}
-        for rule in parser.rules:
-            kind = rule.origin.name
-            if kind in ("auction", "play", "plain") and rule.expansion:
-                first = rule.expansion[0].name
-                if first in _MODELLED_OUT:
-                    continue
-                if self.opens.setdefault(first, kind) != kind:
-                    raise ValueError(f"{first} opens two kinds of block")
-        # A block's tokens are those up to the next block's opener: true when no
-        # opener may also stand inside a block (checked against the rules).
-        for rule in parser.rules:
-            for sym in rule.expansion[1:]:
-                if sym.name in self.opens or (sym.name in _MODELLED_OUT and sym.is_term):
-                    raise ValueError(f"{sym.name} stands inside a rule")
-
-        # Per state, what each terminal the scanner may return does: (next state, the
-        # block it opens, "" for none; None: white space to skip); absent: give up.
-        self.steps: list[dict[str, tuple[int, str | None]]] = []
+        # Per state, what each terminal the scanner may return does; absent: an error.
+        # A terminal Lark may retype is looked up after the retyping, in ``retyped``.
+        self.steps: list[dict[str, Action]] = []
+        self.retyped: list[dict[str, Action]] = []
         for number, move in enumerate(moves):
-            acts: dict[str, tuple[int, str | None]] = {
-                term: (to, self.opens.get(term, "")) for term, to in move.items()
-                if term not in self.give_up[number] and term not in ignore}
+            acts: dict[str, Action] = {}
+            for term, to in move.items():
+                if term in ignore:
+                    continue
+                if number in undecided:
+                    if term not in decides:
+                        raise ValueError(f"{term} after an opener decides no block")
+                    acts[term] = (to, decides[term])
+                else:
+                    acts[term] = (to, opens.get(term, _DROP if term in dropped else ""))
             acts.update({term: (number, None) for term in ignore})
-            self.steps.append(acts)
+            self.retyped.append(acts)
+            self.steps.append({t: a for t, a in acts.items() if t not in self.retype[number]})
 
     def parse(self, text: str) -> list[Item] | None:
-        """The items Lark's parse of ``text`` gives, or None when this is not certain."""
+        """The items Lark's parse of ``text`` gives, or None where Lark's parse fails."""
         steps, scan, newline_types = self.steps, self.scan, self.newline_types
         state = 0
         pos, n = 0, len(text)
         line, line_start = 1, 0
         items: list[Item] = []
-        block: list[FastToken] | None = None
-        new = FastToken.__new__
+        block: list[ScanToken] | None = None
+        new = ScanToken.__new__
         while pos < n:
             m = scan[state](text, pos)
             if m is None:
                 return None
             typ = m.lastgroup
+            end = m.end()
             act = steps[state].get(typ)
             if act is None:
-                return None
-            end = m.end()
+                typ = self.retype_of(state, typ, text[pos:end])
+                act = self.retyped[state].get(typ) if typ else None
+                if act is None:
+                    return None
             nxt, kind = act
             if kind is not None:
-                tok = new(FastToken)  # no __init__ call: ~9 tokens a record
+                tok = new(ScanToken)  # no __init__ call: ~9 tokens a record
                 tok.type = typ
                 tok.value = text[pos:end]
                 tok.line = line
                 tok.column = pos - line_start + 1
-                if kind:
+                if not kind:
+                    if block is None:
+                        items.append(tok)
+                    else:
+                        block.append(tok)
+                elif kind in _KINDS:
                     block = [tok]
                     items.append((kind, block))
-                elif block is None:
-                    items.append(tok)
                 else:
-                    block.append(tok)
+                    block = _rare(kind, tok, items, block)
                 state = nxt
             if typ in newline_types:
                 count = text.count("\n", pos, end)
@@ -273,11 +280,78 @@ class FastPath:
             return None
         return items
 
+    def retype_of(self, state: int, typ: str | None, value: str) -> str | None:
+        """The type Lark gives a token of terminal ``typ`` in ``state`` (its "unless"
+        callback retypes a keyword), or None when no callback applies."""
+        callback = self.retype[state].get(typ or "")
+        if callback is None:
+            return None
+        tok = ScanToken(typ or "", value, 0, 0)
+        callback(tok)
+        return tok.type
+
+
+def _rare(op: str, tok: ScanToken, items: list[Item], block: list[ScanToken] | None
+          ) -> list[ScanToken] | None:
+    """What a token of a tag pair written over several lines does to the items."""
+    if op == _UNDECIDED:
+        block = [tok]
+        items.append((op, block))
+    elif op != _DROP:  # "=kind" or "-kind": the open block is of this kind
+        assert block is not None and items[-1][1] is block  # the grammar's order
+        items[-1] = (op[1:], block)
+        if op[0] == "=":
+            block.append(tok)
+    return block
+
+
+def _blocks(parser: Lark) -> tuple[dict[str, str], dict[str, str], frozenset[str]]:
+    """What opens each kind of block, what decides a block's kind, what the tree leaves out.
+
+    The first terminal of the rules auction, play and plain (after Lark expanded the
+    grammar's EBNF) opens that kind; one that opens several (``[``) leaves the kind to
+    the rule's second terminal. A block's tokens are those up to the next block's
+    opener: true when no opener may also stand inside a block (checked against the
+    rules). A terminal the tree leaves out must be left out wherever it stands.
+    """
+    kinds_of: dict[str, set[str]] = {}
+    seconds: dict[str, set[tuple[str, bool]]] = {}
+    keep_all = bool(getattr(parser.options, "keep_all_tokens", False))
+    left_out: set[str] = set()
+    kept: set[str] = set()
+    for rule in parser.rules:
+        for sym in rule.expansion:
+            if sym.is_term:
+                out = getattr(sym, "filter_out", False) and not keep_all
+                (left_out if out else kept).add(sym.name)
+        if rule.origin.name in _KINDS and rule.expansion:
+            first = rule.expansion[0]
+            if not first.is_term:
+                raise ValueError(f"{rule.origin.name} starts with a rule")
+            kinds_of.setdefault(first.name, set()).add(str(rule.origin.name))
+    if left_out & kept:
+        raise ValueError(f"{left_out & kept} are left out in one rule, kept in another")
+    opens = {t: next(iter(k)) if len(k) == 1 else _UNDECIDED for t, k in kinds_of.items()}
+    for rule in parser.rules:
+        if rule.origin.name in _KINDS and opens[rule.expansion[0].name] == _UNDECIDED:
+            if len(rule.expansion) < 2 or not rule.expansion[1].is_term:
+                raise ValueError(f"{rule.origin.name}'s kind is not decided by its second token")
+            second = rule.expansion[1]
+            seconds.setdefault(second.name, set()).add((str(rule.origin.name),
+                                                        second.name in left_out))
+        for sym in rule.expansion[1:]:
+            if sym.name in opens:
+                raise ValueError(f"{sym.name} stands inside a rule")
+    decides: dict[str, str] = {}
+    for term, found in seconds.items():
+        if len(found) != 1:
+            raise ValueError(f"{term} decides two kinds of block")
+        [(kind, dropped)] = found
+        decides[term] = ("-" if dropped else "=") + kind
+    return opens, decides, frozenset(left_out)
+
 
 @functools.cache
-def machine(parser: Lark) -> FastPath | None:
-    """The fast path for this parser, or None when the grammar is outside its model."""
-    try:
-        return FastPath(parser)
-    except (ImportError, AttributeError, KeyError, TypeError, ValueError, re.error):
-        return None
+def scanner(parser: Lark) -> Scanner:
+    """The tokenizer compiled from this parser's grammar (once per process)."""
+    return Scanner(parser)
