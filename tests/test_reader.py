@@ -287,3 +287,13 @@ def test_values_inside_a_run_of_tags_are_located_exactly() -> None:
 def test_a_deal_with_fewer_hands_pads_with_unknown_hands() -> None:
     rec = one('[Deal "N:AKQ2.JT9.876.543"]\n')
     assert rec.get("Deal") == "N:AKQ2.JT9.876.543 - - -"
+
+
+def test_every_place_in_a_run_of_tags_follows_from_what_is_written() -> None:
+    """Blanks inside and between tag pairs, an escape, an empty value, section data after."""
+    rec = one('[ Event\t"a"\t]\t[Site  "b \\" c"]\n[A "" ] \v[B "x"]\n1 2\n')
+    assert [(t.name, t.value, t.location.line, t.location.column, t.value_location.line,
+             t.value_location.column) for t in rec.tags] == [
+        ("Event", "a", 1, 1, 1, 10), ("Site", 'b " c', 1, 15, 1, 23),
+        ("A", "", 2, 1, 2, 5), ("B", "x", 2, 10, 2, 14)]
+    assert rec.tag("B").section == RawSection((("1", "2"),))

@@ -54,6 +54,7 @@ from priffe_records.format.record import (
     Tag,
     TokenKind,
     places,
+    unescape,
     word_places,
 )
 from priffe_records.format.splitter import (
@@ -90,10 +91,6 @@ from priffe_records.game.words import seat_from_word, seat_hint
 Source = str | os.PathLike[str] | IO[bytes] | IO[str]
 
 _BLANKS = " \t\f\v"
-# The builder's shortcuts for records in export shape (tag runs, plain sections, no '#',
-# no repeated tag, values seen before); ``PRIFFE_FAST_BUILD=0`` turns them off (the
-# equality tests read both ways).
-_FAST_BUILD = os.environ.get("PRIFFE_FAST_BUILD") != "0"
 _WHITE = " \t\f\v\r\n"
 
 # PBN §4.8: these tags may not inherit with '#'.
@@ -133,6 +130,19 @@ class _FileState:
     set_at: dict[str, int] = field(default_factory=dict)  # record that last set each tag
     lost: Location | None = None  # the last record that could not be read …
     lost_at: int = 0  # … and its number
+
+
+def _what(kind: str) -> Message:
+    """What a section holds, as a message names it."""
+    return msg("call") if kind == "auction" else msg("card")
+
+
+def _mark(marks: dict[int, list[Any]], index: int) -> list[Any]:
+    """The annotations of token ``index`` while a section is read, made on first use."""
+    found = marks.get(index)
+    if found is None:
+        found = marks[index] = [None, None, [], []]
+    return found
 
 
 def _nag_range(text: str) -> Message:
@@ -208,7 +218,7 @@ class _Builder:
             else:
                 leading.append(self.comment(item))  # type: ignore[arg-type]
         by_name = {t.name: t for t in reversed(tags)}  # the first tag of each name
-        if len(by_name) < len(tags) or not _FAST_BUILD:
+        if len(by_name) < len(tags):  # a name repeats
             tags = self.repeated(tags)
             by_name = {t.name: t for t in reversed(tags)}
         tags = self.normalise(tags, by_name)
@@ -258,35 +268,13 @@ class _Builder:
         first_line = self.chunk.first_line - 1
         if first.type == "TAGS":
             line, col0 = first_line + (first.line or 1), first.column or 1
-            if _FAST_BUILD and _EXPORT_TAGS.fullmatch(first.value) is not None:
-                # Export shape: one ``[Name "value"]`` a line, nothing else; the places
-                # follow from the lengths. No quote in a name or value: ' "' opens each
-                # value and '"]\n[' separates the pairs, so one split gives them all.
-                flat = first.value[1:-3].replace(' "', '"]\n[').split('"]\n[')
-                name, value = flat[-2], flat[-1]
-                k = len(flat) // 2 - 1  # pairs before the last
-                tags = Tag.export_run(flat[0:-2:2], flat[1:-2:2], file, line, col0)
-                line += k
-                col0 = col0 if not k else 1
-                vcol = col0 + len(name) + 3
-                tags.append(self.plain(name, value, rest, line, col0, line, vcol) if rest else
-                            Tag.read(name, value, (), None, file, line, col0, line, vcol))
-                return tags
-            # A tag pair never spans lines: each line of the run is matched on its own,
-            # the first one starting at the run's column, the others at column 1.
-            found: list[tuple[str, str, int, int, int]] = []
-            for row in first.value.split("\n"):
-                for mt in _ONE_LINE_TAG.finditer(row):
-                    name, raw = mt.group(1, 2)
-                    found.append((name, raw if "\\" not in raw else _unescape(raw), line,
-                                  col0 + mt.start(), col0 + mt.start(2)))
-                line += 1
-                col0 = 1
-            read = Tag.read
-            tags = [read(name, value, (), None, file, ln, col, ln, vcol)
-                    for name, value, ln, col, vcol in found[:-1]]
-            name, value, ln, col, vcol = found[-1]
-            tags.append(self.plain(name, value, rest, ln, col, ln, vcol))
+            tags = Tag.run(_TAG_RUN.findall(first.value), file, line, col0)
+            if rest:  # section data: the last tag pair's
+                last = tags[-1]
+                where, vwhere = last.location, last.value_location
+                assert where is not None and vwhere is not None
+                tags[-1] = self.plain(last.name, last.value, rest, where.line, where.column,
+                                      vwhere.line, vwhere.column)
             return tags
         line, column = first_line + (first.line or 1), first.column or 1
         if first.type in ("AUCTION_TAG", "PLAY_TAG"):
@@ -302,7 +290,7 @@ class _Builder:
                 string, rest = toks[1], toks[2:]
             raw = string.value[1:-1]
             vline, vcol = first_line + (string.line or 1), (string.column or 1) + 1
-        value = _unescape(raw)
+        value = unescape(raw)
         if kind == "plain":
             return [self.plain(name, value, rest, line, column, vline, vcol)]
         comments: list[Comment] = []
@@ -395,20 +383,19 @@ class _Builder:
     def section(self, kind: str, rest: list[LarkToken], tag_comments: list[Comment]) -> Section:
         """Calls or cards with the annotations and comments that follow them.
 
-        Lean: a run of words costs one ``str.split``, its kinds and
-        canonical texts come from per-word caches, and only where a run starts
-        is kept; word positions are worked out here only when a check needs
-        one ('+', a long play row), else on demand by the Section. The
-        annotations of the last token are gathered and applied once when the
-        next token starts, so a pile of NAGs costs linear time.
+        Lean: a run of words costs one ``str.split``, a run already canonical (an
+        export's) is kept as split, other words' kinds and canonical texts come from
+        per-word caches, and only where a run starts is kept; word positions are
+        worked out here only when a check needs one ('+', a long play row), else on
+        demand by the Section. An annotation goes to the last token as it comes (NAGs
+        sorted once at the end, so a pile of them costs linear time).
         """
-        simple = self.simple_section(kind, rest, tag_comments) if _FAST_BUILD else None
-        if simple is not None:
-            return simple
         play = kind == "play"
-        short = 4 if self.preference else 0  # a Préférence trick has three cards
-        # (kind, canonical text) of each token: two tuples once the section is read.
-        pairs: list[tuple[TokenKind, str]] = []
+        limit = 4 if self.preference else 5  # cards a play row may not reach (PREFERENCE.md)
+        same, same_kind = _CANONICAL[self.preference, play]
+        # The kind and canonical text of each token.
+        kinds: list[TokenKind] = []
+        texts: list[str] = []
         # Annotations by token: [irregularity, note, NAGs, comments], lists while building.
         marks: dict[int, list[Any]] = {}
         runs: list[Run] = []
@@ -416,69 +403,37 @@ class _Builder:
         pending_irregularity: LarkToken | None = None
         per_line: dict[int, int] = {}
         first_line = self.chunk.first_line - 1
-        # Annotations of the last token not yet applied: note, NAGs, suffix count, comments.
-        note: int | None = None
-        nags: list[int] = []
-        suffixes = 0
-        comments: list[Comment] = []
+        suffixes = 0  # of the last token
         continued: Location | None = None  # where a '+' was seen
-
-        def what() -> Message:
-            return msg("call") if kind == "auction" else msg("card")
-
-        def settle() -> None:
-            nonlocal note, nags, suffixes, comments
-            if pairs and (note is not None or nags or comments):
-                last = len(pairs) - 1
-                m = marks.get(last)
-                if m is None:
-                    marks[last] = [None, note, sorted(nags), comments]
-                else:  # annotated before an irregularity: keep the note read there
-                    if note is not None:
-                        m[1] = note
-                    m[2], m[3] = sorted((*m[2], *nags)), [*m[3], *comments]
-            note, nags, suffixes, comments = None, [], 0, []
-
-        def after_continue(where: Location) -> None:
-            if continued is not None and (kind == "auction" or where.line > continued.line):
-                self.error(msg("'+' marks the next call to be made, so nothing but comments "
-                               "may follow it (PBN §3.5)") if kind == "auction" else
-                           msg("'+' marks the next card to be made, so nothing but the rest of "
-                               "its trick may follow it (PBN §3.6)"), where, kind="continue")
-
         for tok in rest:
             t = tok.type
             if t in ("CALLS", "CARDS"):
-                settle()
+                suffixes = 0
                 text = tok.value
                 words = text.split()
                 if not words:  # pragma: no cover - the grammar's runs hold a word
                     continue
-                base = len(pairs)
+                base = len(texts)
                 line0, col0 = first_line + (tok.line or 1), tok.column or 1
                 runs.append((base, line0, col0, text))
-                pairs.extend(map(words_seen.__getitem__, words))
+                if same.issuperset(words):  # already canonical calls or cards
+                    kinds += [same_kind] * len(words)
+                    texts += words
+                else:
+                    got_kinds, got_texts = zip(*map(words_seen.__getitem__, words),
+                                               strict=True)
+                    kinds += got_kinds
+                    texts += got_texts
                 if pending_irregularity is not None:
                     marks[base] = [pending_irregularity.value[1], None, [], []]
                     pending_irregularity = None
-                slow = continued is not None
-                if play and not slow:
-                    rows = ([(line0, len(words))] if "\n" not in text else
-                            [(line0 + j, len(r.split())) for j, r in enumerate(text.split("\n"))])
-                    for ln, n in rows:
-                        before = per_line.get(ln, 0)
-                        if before < 5 <= before + n or before < short <= before + n:
-                            slow = True  # a row too long: counted word by word below
-                            break
-                    else:
-                        for ln, n in rows:
-                            if n:
-                                per_line[ln] = per_line.get(ln, 0) + n
+                slow = continued is not None or (play and _row_too_long(text, words, line0,
+                                                                        per_line, limit))
                 if slow:
                     for ln, col in word_places(text, line0, col0):
                         where = Location(self.name, ln, col)
                         if continued is not None:
-                            after_continue(where)
+                            self.after_continue(kind, continued, where)
                         if play:
                             per_line[ln] = count = per_line.get(ln, 0) + 1
                             if count == 5:
@@ -490,28 +445,26 @@ class _Builder:
                                                "drop-out) in seat order (PREFERENCE.md)"), where)
                 continue
             if t in ("BRACE_COMMENT", "LINE_COMMENT", "ESCAPE_LINE"):
-                if pairs:
-                    comments.append(self.comment(tok))
+                if texts:
+                    _mark(marks, len(texts) - 1)[3].append(self.comment(tok))
                 else:
                     tag_comments.append(self.comment(tok))
                 continue
             if t in ("NOTE_REF", "NAG", "SUFFIX"):
-                if not pairs or pairs[-1][0] is TokenKind.END:
+                if not texts or kinds[-1] is TokenKind.END:
                     self.error(msg("annotation {text!r} must follow a {what}",
-                                   text=_short(tok.value), what=what()),
+                                   text=_short(tok.value), what=_what(kind)),
                                self.loc(tok), kind="annotation", lossy=True)
                     continue
                 if t == "NOTE_REF":
                     digits = tok.value[1:-1]
-                    last_mark = marks.get(len(pairs) - 1)
-                    if (note is not None or (last_mark is not None and last_mark[1] is not None)
-                            or len(digits) > 9):
+                    last_mark = marks.get(len(texts) - 1)
+                    if (last_mark is not None and last_mark[1] is not None) or len(digits) > 9:
                         self.error(msg("a {what} takes at most one note reference =n=, n of at "
-                                       "most 9 digits (PBN §3.5.4)", what=what()), self.loc(tok),
-                                   kind="note",
-                                   lossy=True)
+                                       "most 9 digits (PBN §3.5.4)", what=_what(kind)),
+                                   self.loc(tok), kind="note", lossy=True)
                         continue
-                    note = int(digits)
+                    _mark(marks, len(texts) - 1)[1] = int(digits)
                     continue
                 if t == "NAG":
                     digits = tok.value[1:]
@@ -527,17 +480,18 @@ class _Builder:
                     suffixes += 1
                     if suffixes == 2:
                         self.error(msg("at most one suffix (! ? !! ?? !? ?!) per {what} (PBN "
-                                       "§3.7)", what=what()), self.loc(tok), severity="warning",
-                                   kind="suffix")
+                                       "§3.7)", what=_what(kind)), self.loc(tok),
+                                   severity="warning", kind="suffix")
                     n = _CALL_SUFFIX_NAG[tok.value] + (6 if kind == "play" else 0)
-                nags.append(n)
+                _mark(marks, len(texts) - 1)[2].append(n)
                 continue
-            settle()
+            suffixes = 0
             line0, col0 = first_line + (tok.line or 1), tok.column or 1
             if t == "IRREGULARITY":
                 if tok.value == "^S" and kind == "auction":
-                    runs.append((len(pairs), line0, col0, tok.value))
-                    pairs.append((TokenKind.SKIP, "^S"))
+                    runs.append((len(texts), line0, col0, tok.value))
+                    kinds.append(TokenKind.SKIP)
+                    texts.append("^S")
                     continue
                 if tok.value == "^S" or (kind == "auction") != (tok.value == "^I"):
                     self.error(msg("irregularity {text!r} belongs in the auction section (PBN "
@@ -552,7 +506,7 @@ class _Builder:
             irr = None
             if pending_irregularity is not None:
                 if t == "END":
-                    self.error(_precede(pending_irregularity.value, what()),
+                    self.error(_precede(pending_irregularity.value, _what(kind)),
                                self.loc(pending_irregularity), kind="irregularity", lossy=True)
                 irr = pending_irregularity.value[1]
                 pending_irregularity = None
@@ -567,97 +521,30 @@ class _Builder:
                                msg("only one '+' per play section: it marks the next card to be "
                                    "made"), where_loc, kind="continue")
                 elif t != "END":  # pragma: no cover - END or CONTINUE only
-                    after_continue(where_loc)
+                    self.after_continue(kind, continued, where_loc)
             if t == "CONTINUE":
                 continued = continued or Location(self.name, line0, col0)
                 if play:
                     per_line[line0] = per_line.get(line0, 0) + 1
             if irr is not None:
-                marks[len(pairs)] = [irr, None, [], []]
-            runs.append((len(pairs), line0, col0, tok.value))
-            pairs.append((TokenKind.END if t == "END" else TokenKind.CONTINUE, tok.value))
-        settle()
+                marks[len(texts)] = [irr, None, [], []]
+            runs.append((len(texts), line0, col0, tok.value))
+            kinds.append(TokenKind.END if t == "END" else TokenKind.CONTINUE)
+            texts.append(tok.value)
         if pending_irregularity is not None:
-            self.error(_precede(pending_irregularity.value, what()),
+            self.error(_precede(pending_irregularity.value, _what(kind)),
                        self.loc(pending_irregularity), kind="irregularity", lossy=True)
-        final: dict[int, Marks] = {i: (m[0], m[1], tuple(m[2]), tuple(m[3]))
-                                   for i, m in marks.items()}
-        kinds, texts = zip(*pairs, strict=True) if pairs else ((), ())
-        return Section.lean(kinds, texts, final, tuple(runs), self.name)
+        final: dict[int, Marks] = {i: (m[0], m[1], tuple(sorted(m[2])), tuple(m[3]))
+                                   for i, m in marks.items()} if marks else {}
+        return Section.lean(tuple(kinds), tuple(texts), final, tuple(runs), self.name)
 
-    def simple_section(self, kind: str, rest: list[LarkToken], tag_comments: list[Comment]
-                       ) -> Section | None:
-        """:meth:`section` of runs of calls or cards, '*' and comments (export shape), or
-        None, having changed nothing, when something else comes or a play row is too long.
-
-        The same Section as the general loop, without its annotation and '+' machinery:
-        the one-token-per-row check counts only the first and last row of a run against
-        the row counts of the runs before (the rows in between are whole lines)."""
-        play = kind == "play"
-        limit = 4 if self.preference else 5  # cards a play row may not reach
-        words_seen = _WORDS[self.preference]
-        same, same_kind = _CANONICAL[self.preference, play]
-        kinds: list[TokenKind] = []
-        texts: list[str] = []
-        marks: dict[int, Marks] = {}
-        runs: list[Run] = []
-        lead: list[Comment] = []  # before the first call or card: the tag's comments
-        comments: list[Comment] = []  # after the last call or card, not yet attached
-        per_line: dict[int, int] = {}  # play: cards on the line where a run ended
-        first_line = self.chunk.first_line - 1
-        for tok in rest:
-            t = tok.type
-            if t == "CALLS" or t == "CARDS":
-                if comments:
-                    marks[len(texts) - 1] = (None, None, (), tuple(comments))
-                    comments = []
-                text = tok.value
-                words = text.split()
-                line0 = first_line + (tok.line or 1)
-                runs.append((len(texts), line0, tok.column or 1, text))
-                if same.issuperset(words):  # already canonical calls or cards
-                    kinds += [same_kind] * len(words)
-                    texts += words
-                else:
-                    got_kinds, got_texts = zip(*map(words_seen.__getitem__, words), strict=True)
-                    kinds += got_kinds
-                    texts += got_texts
-                if play:
-                    count = len(words)
-                    if "\n" in text:
-                        rows = text.split("\n")
-                        if (max(map(_spaces, rows)) + 1 < limit and "\t" not in text
-                                and "\r" not in text and "\f" not in text
-                                and "\v" not in text):
-                            # Blanks are spaces: no row has more words than spaces + 1.
-                            count, end = len(rows[0].split()), len(rows[-1].split())
-                        else:
-                            counts = [len(row.split()) for row in rows]
-                            if max(counts) >= limit:
-                                return None
-                            count, end = counts[0], counts[-1]
-                        if end:  # a row the next run may go on with
-                            per_line[line0 + len(rows) - 1] = end
-                    count += per_line.get(line0, 0)
-                    if count >= limit:
-                        return None
-                    per_line[line0] = count
-            elif t in ("BRACE_COMMENT", "LINE_COMMENT", "ESCAPE_LINE"):
-                (comments if texts else lead).append(self.comment(tok))
-            elif t == "END":
-                if comments:
-                    marks[len(texts) - 1] = (None, None, (), tuple(comments))
-                    comments = []
-                runs.append((len(texts), first_line + (tok.line or 1), tok.column or 1,
-                             tok.value))
-                kinds.append(TokenKind.END)
-                texts.append(tok.value)
-            else:
-                return None
-        if comments:
-            marks[len(texts) - 1] = (None, None, (), tuple(comments))
-        tag_comments.extend(lead)
-        return Section.lean(tuple(kinds), tuple(texts), marks, tuple(runs), self.name)
+    def after_continue(self, kind: str, continued: Location, where: Location) -> None:
+        """A call or card after the one '+' marks as the next to be made (PBN §3.5, §3.6)."""
+        if kind == "auction" or where.line > continued.line:
+            self.error(msg("'+' marks the next call to be made, so nothing but comments "
+                           "may follow it (PBN §3.5)") if kind == "auction" else
+                       msg("'+' marks the next card to be made, so nothing but the rest of "
+                           "its trick may follow it (PBN §3.6)"), where, kind="continue")
 
     # -- values ---------------------------------------------------------
 
@@ -836,10 +723,9 @@ _QUIET: dict[tuple[str, str], bool] = {}
 
 def _remember(cache: dict[Any, Any], key: object, value: Any) -> Any:
     """Store ``value`` under ``key`` (a bounded cache: cleared when full) and return it."""
-    if len(cache) > 4096 or not _FAST_BUILD:
+    if len(cache) > 4096:
         cache.clear()
-    if _FAST_BUILD:
-        cache[key] = value
+    cache[key] = value
     return value
 
 
@@ -890,10 +776,10 @@ _SEAT_TAGS = frozenset({"Dealer", "Declarer", "Auction", "Play"})
 _NORMALISED = _SEAT_TAGS | {"Deal", "Contract", "Result", "Date"} | CHECKED_TAGS
 _SEATS = frozenset({"N", "E", "S", "W"})
 _ONE_LINE_TAG = re.compile(r'\[[ \t]*([A-Z][A-Za-z0-9_]*)[ \t]+"((?:\\.|[^"\\\n])*)"')
-# A run of tag pairs in export shape (a TAGS token of the grammar, nothing else on its
-# lines, no escapes): each pair is what _ONE_LINE_TAG matches on its line.
-# A value may not end in a space here: ' "' must only ever open a value (see block()).
-_EXPORT_TAGS = re.compile(r'(?:\[[A-Z][A-Za-z0-9_]* "(?:[^"\\\n]*[^"\\\n ])?"\]\n)+')
+# One tag pair of a TAGS token (the grammar's pattern) as the pieces Tag.run reads: '['
+# to the value's quote (the name inside), the raw value, '"' to the next pair.
+_TAG_RUN = re.compile(r'(\[[ \t]*([A-Z][A-Za-z0-9_]*)[ \t]+")([^"\\\n]*(?:\\.[^"\\\n]*)*)'
+                      r'("[ \t]*\][ \t\f\v\r\n]*)')
 _FOREIGN = re.compile(r"^(?:[1-7](?:NT|[CDHSN])|XX|X|AP)$")
 
 
@@ -941,6 +827,36 @@ _WORDS = {False: _Words(False), True: _Words(True)}
 _spaces = methodcaller("count", " ")
 
 
+def _row_too_long(text: str, words: list[str], line: int, per_line: dict[int, int],
+                  limit: int) -> bool:
+    """Whether a run of cards from ``line`` brings a play row to ``limit`` cards (then the
+    caller counts it word by word, to place the error); else the rows' counts are kept.
+
+    Only the run's first row may go on a row an earlier run began, and only its last
+    one may be gone on by the next run: the rows between are whole lines of their own.
+    """
+    count, end, last = len(words), 0, line
+    if "\n" in text:
+        rows = text.split("\n")
+        if (max(map(_spaces, rows)) + 1 < limit and "\t" not in text and "\r" not in text
+                and "\f" not in text and "\v" not in text):
+            # Blanks are spaces: no row has more words than spaces + 1.
+            count, end = len(rows[0].split()), len(rows[-1].split())
+        else:
+            counts = [len(row.split()) for row in rows]
+            if max(counts) >= limit:
+                return True
+            count, end = counts[0], counts[-1]
+        last = line + len(rows) - 1
+    count += per_line.get(line, 0)
+    if count >= limit:
+        return True
+    per_line[line] = count
+    if end:  # a row the next run may go on with
+        per_line[last] = end
+    return False
+
+
 def _canonical_words(preference: bool, play: bool) -> tuple[frozenset[str], TokenKind]:
     """The words a run of cards (or calls) keeps as written, all of one kind."""
     kind = TokenKind.CARD if play else TokenKind.CALL
@@ -972,12 +888,6 @@ def _utf8_charset(text: str) -> str:
 def _short(text: str) -> str:
     """A token as quoted in a message: long garbage is cut, not printed whole."""
     return text if len(text) <= 20 else text[:19] + "…"
-
-
-def _unescape(s: str) -> str:
-    if "\\" not in s:
-        return s
-    return re.sub(r'\\([\\"])', r"\1", s)
 
 
 def _seat_or_none(v: str) -> Seat | None:
@@ -1105,7 +1015,7 @@ def _parse_record(chunk: _Chunk, name: str, state: _FileState) -> Record | BadRe
     text = chunk.text
     builder = _Builder(name, chunk, state)
     builder.preference = _is_preference_record(text, state)
-    builder.hashes = '"#' in text or not _FAST_BUILD  # a quoted value may start with '#'
+    builder.hashes = '"#' in text  # a quoted value may start with '#'
     location = builder.first = Location(name, chunk.first_line, 1)
     syntax: list[PPNSyntaxError] = []
     kept = False  # every syntax error is inside a section kept as its text
@@ -1211,7 +1121,7 @@ def _damaged(lines: list[str], file: str, line: int) -> Tag | None:
     first = lines[0]
     whole = _WHOLE_TAG.match(first)
     if whole is not None:
-        tag_name, value, end = whole.group(1), _unescape(whole.group(2)), whole.end()
+        tag_name, value, end = whole.group(1), unescape(whole.group(2)), whole.end()
     else:
         start = _TAG_START.match(first)
         if start is None or start.group(1) in _VALUE_NEEDED:

@@ -281,6 +281,16 @@ class DamagedSection:
 Sections = Section | RawSection | DamagedSection
 
 
+_ESCAPED = re.compile(r'\\([\\"])')
+
+
+def unescape(s: str) -> str:
+    """A tag value as meant: ``\\"`` and ``\\\\`` as written in a string (PBN §3.2)."""
+    if "\\" not in s:
+        return s
+    return _ESCAPED.sub(r"\1", s)
+
+
 class Tag:
     """A tag pair and what follows it up to the next tag.
 
@@ -336,29 +346,33 @@ class Tag:
         return self
 
     @classmethod
-    def export_run(cls, names: list[str], values: list[str], file: str, line: int, column: int
-                   ) -> list[Tag]:
-        """The reader's constructor for a run of tag pairs written ``[Name "value"]``, one a
-        line from ``line``: the first at ``column``, the others at column 1; each value
-        starts three columns after its name (export shape: most tags of a file)."""
+    def run(cls, pairs: list[tuple[str, str, str, str]], file: str, line: int, column: int
+            ) -> list[Tag]:
+        """The reader's constructor for a run of tag pairs from ``line`` and ``column``, each
+        pair as its pieces (``[`` to the value's quote, the name, the raw value, the closing
+        quote to the next pair), so every place follows from the lengths before it."""
         out: list[Tag] = []
-        if not names:
-            return out
         new = cls.__new__
-        first = line << 32 | column
-        # The others at column 1 of the next lines: line << 32 | 1, one line apart.
-        places = range((line + 1) << 32 | 1, (line + len(names)) << 32 | 1, 1 << 32)
-        for name, value, loc in zip(names, values, (first, *places), strict=True):
+        for head, name, raw, tail in pairs:
             self = new(cls)
             self._name = name
-            self._value = value
+            self._value = raw if "\\" not in raw else unescape(raw)
             self._comments = ()
             self._section = None
             self._inherit = None
+            loc = line << 32 | column
             self._loc = loc
-            self._vloc = loc + len(name) + 3  # same line
+            self._vloc = loc + len(head)  # same line
             self._file = file
             out.append(self)
+            if tail == '"]\n':  # export shape: one a line
+                line += 1
+                column = 1
+            elif "\n" in tail:
+                line += tail.count("\n")
+                column = len(tail) - tail.rindex("\n")
+            else:
+                column += len(head) + len(raw) + len(tail)
         return out
 
     def with_value(self, value: str, inherit: str | None = None) -> Tag:
