@@ -130,3 +130,19 @@ def test_every_command_help_works(name: str, lang: str) -> None:
     result = CliRunner().invoke(cli, ["--lang", lang, name, "--help"])
     assert result.exit_code == 0, result.output
     assert f"priffe {name}" in result.output
+
+
+def test_importing_a_file_stored_unchanged_reads_nothing_of_it(tmp_path: Path) -> None:
+    """A file whose bytes were imported before costs its hash and one query: neither the
+    reader nor the rules engine (nor rich, without a terminal) is loaded for it."""
+    from archive_support import partie_file
+
+    ppn, db = tmp_path / "lund.ppn", str(tmp_path / "a.db")
+    partie_file(ppn, 21)
+    first = _modules_after("import", "--db", db, str(ppn))
+    assert "priffe_records.format.reader" in first and "priffe_records.archive.engine" in first
+    again = _modules_after("import", "--db", db, str(ppn))
+    assert "sqlite_utils" in again  # the archive was opened and asked
+    assert not {"priffe_records.format.reader", "priffe_records.archive.engine",
+                "priffe_records.archive.classify", "priffe_records.rules.partie",
+                "rich.progress"} & again

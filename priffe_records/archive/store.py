@@ -41,29 +41,25 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import IO, cast
+from typing import IO, TYPE_CHECKING, cast
 
 import sqlite_utils
 
-from priffe_records.archive import engine
-from priffe_records.archive.classify import (
-    StoredDeal,
-    Value,
-    Written,
-    by_partie,
-    store_group,
-    stored_item,
-    write_partie,
-)
-from priffe_records.archive.identity import PartieKey, partie_key
-from priffe_records.archive.raw import INHERITS, RawReader
-from priffe_records.archive.rows import DEAL_COLUMNS, Ready
+from priffe_records.archive.rows import DEAL_COLUMNS, Ready, Value
 from priffe_records.archive.schema import ArchiveError, describe_sqlite_error, ensure_schema
-from priffe_records.format.errors import BadRecord, PriffeError
-from priffe_records.format.record import Record
-from priffe_records.format.splitter import Chunk, Decoded, split
+from priffe_records.format.errors import PriffeError
 from priffe_records.game.language import msg, os_reason
 from priffe_records.rules.gcscope import batch_gc
+
+# The reader, the rules engine and the classification load only when a file has to be
+# read: a file imported unchanged costs its hash and one query, not their start-up.
+if TYPE_CHECKING:
+    from priffe_records.archive import engine
+    from priffe_records.archive.classify import StoredDeal, Written
+    from priffe_records.archive.identity import PartieKey
+    from priffe_records.format.errors import BadRecord
+    from priffe_records.format.record import Record
+    from priffe_records.format.splitter import Chunk
 
 Progress = Callable[[int, int], None]  # (bytes read so far, records read so far)
 
@@ -215,6 +211,8 @@ class Store:
     def follow_first(self, partie_id: int, first: Record | None) -> None:
         """A recomputed partie is known by its first deal as it is now (corrected, or the
         one after a removed first deal), as a fresh import of its records would know it."""
+        from priffe_records.archive.identity import partie_key
+
         if first is not None:
             self.db.execute("UPDATE parties SET identity = ? WHERE id = ? AND identity IS NOT ?",
                             [partie_key(first).text(), partie_id, partie_key(first).text()])
@@ -239,6 +237,8 @@ class Store:
 
     def partie_deals(self, partie_id: int) -> list[StoredDeal]:
         """The partie's stored deals in partie order (file line, then import order)."""
+        from priffe_records.archive.classify import StoredDeal
+
         rows = self.db.execute("SELECT id, hash, ident, line, source, ppn, imported_at "
                                "FROM deals WHERE partie_id = ? ORDER BY line, id", [partie_id])
         return [StoredDeal(int(r[0]), r[1], r[2], int(r[3] or 0), r[4], r[5], r[6])
@@ -405,6 +405,8 @@ class Store:
 
 def recompute_partie(store: Store, partie_id: int) -> None:
     """A partie from its stored records alone (after a removal); gone when none is left."""
+    from priffe_records.archive.classify import stored_item, write_partie
+
     items = [stored_item(d) for d in store.partie_deals(partie_id)]
     if not items:
         for sql in ("DELETE FROM settlements WHERE rubber_id IN "
@@ -443,12 +445,15 @@ class _Counting(io.RawIOBase):
 @batch_gc  # the collector tuned for the batch, and put back as it was
 def import_file(db: sqlite_utils.Database, source: str | os.PathLike[str] | IO[bytes], *,
                 name: str | None = None, reject_invalid: bool = False,
-                progress: Progress | None = None, jobs: int = 1,
+                progress: Progress | None = None, jobs: int | None = 1,
                 as_new: bool = False) -> FileSummary:
     """Import one file in one transaction; see the module docstring for the guarantees.
 
     ``jobs`` > 1: a file given by its path is read and checked in that many worker
     processes (:mod:`priffe_records.archive.workers`); what is stored is the same.
+    ``None``: as many as suit the file's size and the machine's load
+    (:func:`~priffe_records.rules.parallel.default_jobs`), decided once the file is
+    known to have changed.
     ``as_new``: the file's parties are new ones even where a stored partie has the same
     identity (another evening with the same Event, Site, Date and players).
 
@@ -473,13 +478,21 @@ def import_file(db: sqlite_utils.Database, source: str | os.PathLike[str] | IO[b
             progress(counting.done, records)
 
     try:
-        digest, inherits = _file_digest(raw)
+        digest = _file_digest(raw)
         _begin(db, label)
         try:
             unchanged = _unchanged(db, label, digest, reject_invalid)
             if unchanged is not None:
                 db.execute("COMMIT")
                 return unchanged
+            from priffe_records.archive.classify import by_partie, store_group
+            from priffe_records.archive.raw import RawReader
+
+            inherits = digest is None or _may_inherit(raw)
+            if jobs is None:
+                from priffe_records.rules.parallel import default_jobs
+
+                jobs = default_jobs(source) if isinstance(source, str | os.PathLike) else 1
             store = Store(db, label, as_new=as_new)
             with _page_cache(db):
                 if jobs > 1 and digest is not None and isinstance(source, str | os.PathLike):
@@ -533,33 +546,51 @@ def _page_cache(db: sqlite_utils.Database) -> Iterator[None]:
 def read_chunks(source: IO[bytes], *, name: str) -> Iterator[Chunk]:
     """The reader's chunks of lines of ``source`` (``name`` labels it): the import's one
     pass over the file's text; the chunks are parsed, or recognised, by a RawReader."""
+    from priffe_records.format.splitter import Decoded, split
+
     return split(Decoded(source))
 
 
-def _file_digest(raw: IO[bytes]) -> tuple[str | None, bool]:
-    """SHA-256 of the rest of a seekable file, which is then read from where it was, and
-    whether a value in it may inherit (PBN §4.8 ``#``: then no record is skipped unread).
+def _file_digest(raw: IO[bytes]) -> str | None:
+    """SHA-256 of the rest of a seekable file, which is then read from where it was.
 
     A pipe cannot be read twice: ``None``, and it is imported in full.
     """
-    inherits = False
-    carry = b""  # a quote followed by blanks only at a block's end: the '#' may come next
     try:
         if not raw.seekable():
-            return None, True
+            return None
         start = raw.tell()
         sha = hashlib.sha256()
         while chunk := raw.read(1 << 20):
             sha.update(chunk)
-            if not inherits:
-                data = carry + chunk
-                inherits = INHERITS.search(data) is not None
-                quote = data.rfind(b'"')
-                carry = data[quote:] if quote >= 0 and not data[quote + 1:].strip() else b""
         raw.seek(start)
     except (OSError, ValueError):
-        return None, True
-    return sha.hexdigest(), inherits
+        return None
+    return sha.hexdigest()
+
+
+def _may_inherit(raw: IO[bytes]) -> bool:
+    """Whether a value in the rest of a seekable file may inherit (PBN §4.8 ``#``: then no
+    record is skipped unread); it is then read from where it was. Asked only of a file
+    that changed, so an unchanged one is read once."""
+    from priffe_records.archive.raw import INHERITS
+
+    carry = b""  # a quote followed by blanks only at a block's end: the '#' may come next
+    try:
+        start = raw.tell()
+        while chunk := raw.read(1 << 20):
+            data = carry + chunk
+            if INHERITS.search(data) is not None:
+                break
+            quote = data.rfind(b'"')
+            carry = data[quote:] if quote >= 0 and not data[quote + 1:].strip() else b""
+        else:
+            raw.seek(start)
+            return False
+        raw.seek(start)
+    except (OSError, ValueError):
+        pass
+    return True
 
 
 def _unchanged(db: sqlite_utils.Database, label: str, digest: str | None,

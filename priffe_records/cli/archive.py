@@ -12,37 +12,13 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 import click
 import sqlite_utils
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    DownloadColumn,
-    Progress,
-    ProgressColumn,
-    Task,
-    TaskID,
-    TextColumn,
-    TimeRemainingColumn,
-)
-from rich.text import Text
 
 from priffe_records.archive import stored_messages
 from priffe_records.archive.metadata import ensure_metadata, write_metadata
-from priffe_records.archive.query import (
-    FULL_COLUMNS,
-    TABLE_COLUMNS,
-    Filters,
-    export,
-    find_deals,
-    matching_records,
-    run_sql,
-    split_names,
-    stats,
-)
-from priffe_records.archive.remove import Selection, remove
 from priffe_records.archive.schema import (
     DEFAULT_TIMEOUT,
     ArchiveError,
@@ -50,7 +26,6 @@ from priffe_records.archive.schema import (
     ensure_schema,
     open_archive,
 )
-from priffe_records.archive.store import FileSummary, SourceError, import_file
 from priffe_records.cli.common import (
     EXIT_FINDINGS,
     EXIT_OK,
@@ -60,13 +35,17 @@ from priffe_records.cli.common import (
     quiet_verbose_options,
     user_errors,
 )
-from priffe_records.cli.format import expand_paths
-from priffe_records.cli.inputs import display_name, is_stdin, stdin_bytes
+from priffe_records.cli.inputs import display_name, expand_paths, is_stdin, stdin_bytes
 from priffe_records.cli.output import Output, emit, json_objects, output_options
-from priffe_records.format.reader import loads
-from priffe_records.format.writer import write
 from priffe_records.game.language import msg, msg_n
-from priffe_records.rules.parallel import default_jobs
+
+# The reader, the engine, the queries and rich load in the command that needs them:
+# importing a file stored unchanged costs start-up, its hash and one query.
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
+
+    from priffe_records.archive.query import Filters
+    from priffe_records.archive.store import FileSummary
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -108,6 +87,8 @@ def filter_options(f: F) -> F:
 
 
 def _filters(kw: dict[str, Any]) -> Filters:
+    from priffe_records.archive.query import Filters
+
     return Filters(**{k: kw.pop(k) for k in list(kw) if k in Filters.__dataclass_fields__})
 
 
@@ -163,6 +144,8 @@ def import_command(paths: tuple[str, ...], db_path: str, timeout: float,
     name; a record replaces a stored one only when it is the same deal at
     the same table, and each replacement is listed (file and line of both).
     """
+    from priffe_records.archive.store import SourceError, import_file
+
     totals = dict.fromkeys(("records", "new", "duplicates", "updated", "with_errors",
                             "unreadable", "rejected"), 0)
     failed = missing = 0
@@ -186,8 +169,8 @@ def import_command(paths: tuple[str, ...], db_path: str, timeout: float,
                     with progress.file(path) as tick:
                         s = import_file(db, source, name=display_name(path),
                                         reject_invalid=reject_invalid, progress=tick,
-                                        jobs=(jobs or default_jobs(path))
-                                        if isinstance(source, Path) else 1, as_new=as_new)
+                                        jobs=jobs if isinstance(source, Path) else 1,
+                                        as_new=as_new)
                 except SourceError as e:
                     progress.say(f"priffe: {e}", err=True)
                     failed += 1
@@ -213,8 +196,11 @@ def import_command(paths: tuple[str, ...], db_path: str, timeout: float,
                                              file=r.source, line=r.line, id=r.deal_id,
                                              old=r.old_source, old_line=r.old_line)))
                     progress.say(_summary_line(s))
-                    for line in split_names(db, s.parties):
-                        progress.say("priffe: " + str(line), err=True)
+                    if s.parties:  # a file stored unchanged stored no partie
+                        from priffe_records.archive.query import split_names
+
+                        for line in split_names(db, s.parties):
+                            progress.say("priffe: " + str(line), err=True)
                 for k in totals:
                     totals[k] += getattr(s, k)
         db.close()
@@ -248,23 +234,40 @@ def _counts(records: int, new: int, updated: int, duplicates: int, errors: int,
             + (str(msg_n(", {n} rejected", ", {n} rejected", rejected)) if rejected else ""))
 
 
-class _RecordsColumn(ProgressColumn):
-    """The records read so far, agreeing with the count: ``1 post``, ``2 poster``."""
+def _records_column() -> Any:
+    """A rich column: the records read so far, agreeing with the count: ``1 post``,
+    ``2 poster`` (made when a bar is shown: rich loads only then)."""
+    from rich.progress import ProgressColumn, Task
+    from rich.text import Text
 
-    def render(self, task: Task) -> Text:
-        n = int(task.fields.get("records", 0))
-        return Text(str(msg_n("{n} record", "{n} records", n)).rjust(12))
+    class RecordsColumn(ProgressColumn):
+        def render(self, task: Task) -> Text:
+            n = int(task.fields.get("records", 0))
+            return Text(str(msg_n("{n} record", "{n} records", n)).rjust(12))
+
+    return RecordsColumn()
 
 
 class _Progress:
     """A rich bar per file (bytes, records) on a terminal; nothing when stderr is piped."""
 
     def __init__(self) -> None:
-        console = Console(stderr=True)
         self.bar: Progress | None = None
+        if not sys.stderr.isatty():
+            return
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            DownloadColumn,
+            Progress,
+            TextColumn,
+            TimeRemainingColumn,
+        )
+
+        console = Console(stderr=True)
         if console.is_terminal:
             self.bar = Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
-                                _RecordsColumn(),
+                                _records_column(),
                                 TimeRemainingColumn(), console=console, transient=True)
 
     def say(self, line: str, err: bool = False) -> None:
@@ -310,6 +313,8 @@ class _Progress:
 
 
 def _ppn(records: Iterable[Any], output: str | None) -> int:
+    from priffe_records.format.writer import write
+
     if output is None or output == "-":
         return write(records, sys.stdout)
     return write(records, output)
@@ -332,6 +337,13 @@ def query_command(db_path: str, timeout: float, out: Output, output: str | None,
     The table shows the main columns; --json, --nl, --csv and --tsv give
     every column, and --format ppn the records themselves.
     """
+    from priffe_records.archive.query import (
+        FULL_COLUMNS,
+        TABLE_COLUMNS,
+        find_deals,
+        matching_records,
+    )
+
     filters = _filters(kw)
     with archive_errors(db_path):
         db = _open_readonly(db_path, timeout)
@@ -360,6 +372,9 @@ def sql_command(statement: str, db_path: str, timeout: float, out: Output,
     With --format ppn the result must have a column named ppn (e.g.
     "SELECT ppn FROM deals WHERE …"); its records are written as a PPN file.
     """
+    from priffe_records.archive.query import run_sql
+    from priffe_records.format.reader import loads
+
     with archive_errors(db_path):
         if statement == "-":
             statement = sys.stdin.read()
@@ -384,6 +399,8 @@ def sql_command(statement: str, db_path: str, timeout: float, out: Output,
 def export_command(db_path: str, timeout: float, output: str, **kw: Any) -> None:
     """Write archived records as PPN, in import order (filters as in query), to standard
     output or, with -o, to a file."""
+    from priffe_records.archive.query import export
+
     filters = _filters(kw)
     with archive_errors(db_path):
         db = _open_readonly(db_path, timeout)
@@ -405,6 +422,8 @@ def stats_command(db_path: str, timeout: float, player: str | None, out: Output)
     --json does; --nl the same rows one a line; --csv and --tsv a '# key'
     line before each table.
     """
+    from priffe_records.archive.query import split_names, stats
+
     with archive_errors(db_path):
         db = _open_readonly(db_path, timeout)
         tables = stats(db, player)
@@ -454,6 +473,8 @@ def remove_command(db_path: str, timeout: float, deal_ids: tuple[int, ...],
     Several options must all hold. The removed records' text stays in the
     table deal_history. Exit status 1 when nothing matched.
     """
+    from priffe_records.archive.remove import Selection, remove
+
     selection = Selection(deal_ids, partie_ids, event, source)
     with archive_errors(db_path):
         selection.where()  # names something to remove, before the database is opened

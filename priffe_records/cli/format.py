@@ -17,12 +17,11 @@ import click
 from priffe_records.cli.common import (
     EXIT_FINDINGS,
     EXIT_OK,
-    UserError,
     quiet_stdout,
     quiet_verbose_options,
     user_errors,
 )
-from priffe_records.cli.inputs import display_name, is_stdin, open_input
+from priffe_records.cli.inputs import display_name, expand_paths, is_stdin, open_input
 from priffe_records.cli.output import Output, emit, json_objects, output_options
 from priffe_records.format.atomic import atomic_text
 from priffe_records.format.errors import BadRecord
@@ -31,32 +30,6 @@ from priffe_records.format.record import Record
 from priffe_records.format.rewrite import reformat
 from priffe_records.format.writer import HEADER, dumps, format_record
 from priffe_records.game.language import Message, msg, msg_n
-
-PPN_SUFFIXES = (".ppn", ".pbn")
-
-
-def expand_paths(paths: tuple[str, ...]) -> Iterator[Path]:
-    """Files as given; a directory stands for every .ppn/.pbn file below it, sorted.
-
-    ``-`` (standard input) is passed through as ``Path("-")``: open it with
-    :func:`~priffe_records.cli.inputs.open_input`.
-    """
-    if sum(is_stdin(p) for p in paths) > 1:
-        raise UserError(msg("'-' (standard input) may be given only once"))
-    for p in paths:
-        path = Path(p)
-        if is_stdin(p):
-            yield path
-        elif path.is_dir():
-            found = sorted(f for f in path.rglob("*") if f.suffix.lower() in PPN_SUFFIXES
-                           and f.is_file())
-            if not found:
-                raise UserError(msg("{file}: no .ppn or .pbn files in this folder", file=p))
-            yield from found
-        elif not path.exists():
-            raise UserError(msg("{file}: no such file", file=p))
-        else:
-            yield path
 
 
 def unified(raw: bytes, new: str, name: str) -> list[str]:

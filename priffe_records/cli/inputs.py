@@ -14,6 +14,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
+from priffe_records.cli.common import UserError
+from priffe_records.game.language import msg
+
 STDIN_ARG = "-"
 STDIN_NAME = "<stdin>"
 
@@ -40,3 +43,30 @@ def open_input(path: str | Path) -> Iterator[IO[bytes]]:
     else:
         with open(path, "rb") as fh:
             yield fh
+
+
+PPN_SUFFIXES = (".ppn", ".pbn")
+
+
+def expand_paths(paths: tuple[str, ...]) -> Iterator[Path]:
+    """Files as given; a directory stands for every .ppn/.pbn file below it, sorted.
+
+    ``-`` (standard input) is passed through as ``Path("-")``: open it with
+    :func:`~priffe_records.cli.inputs.open_input`.
+    """
+    if sum(is_stdin(p) for p in paths) > 1:
+        raise UserError(msg("'-' (standard input) may be given only once"))
+    for p in paths:
+        path = Path(p)
+        if is_stdin(p):
+            yield path
+        elif path.is_dir():
+            found = sorted(f for f in path.rglob("*") if f.suffix.lower() in PPN_SUFFIXES
+                           and f.is_file())
+            if not found:
+                raise UserError(msg("{file}: no .ppn or .pbn files in this folder", file=p))
+            yield from found
+        elif not path.exists():
+            raise UserError(msg("{file}: no such file", file=p))
+        else:
+            yield path

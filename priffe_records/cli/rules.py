@@ -27,8 +27,7 @@ from priffe_records.cli.common import (
     quiet_verbose_options,
     user_errors,
 )
-from priffe_records.cli.format import expand_paths
-from priffe_records.cli.inputs import display_name, is_stdin, open_input
+from priffe_records.cli.inputs import display_name, expand_paths, is_stdin, open_input
 from priffe_records.cli.output import Output, emit, output_options
 from priffe_records.cli.preference_report import PrefSheetView
 from priffe_records.cli.report import FindingsReport, SheetView, sheet_console, summary
