@@ -13,12 +13,12 @@ import pytest
 from test_engine_equivalence import several_parties
 from test_parallel import _real_files
 
-from priffe_records import read
+from priffe_records import loads, read
 from priffe_records.format import cuts
 from priffe_records.format.cuts import fresh_starts, raw_head, sliceable
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record
-from priffe_records.format.spans import record_spans
+from priffe_records.format.splitter import Decoded, split, starts_record
 
 
 def shown(item: Record | BadRecord) -> tuple[object, ...]:
@@ -36,15 +36,27 @@ def read_from(data: bytes, offset: int, name: str) -> Iterator[Record | BadRecor
                 first_line=data.count(b"\n", 0, offset) + 1)
 
 
+def fresh_lines(data: bytes) -> set[int]:
+    """The lines where the splitter starts a chunk that opens with a tag pair, after a
+    line of its own that is not in the chunk before: where it starts afresh."""
+    out: set[int] = set()
+    end = 0
+    for chunk in split(Decoded(io.BytesIO(data))):
+        if chunk.lines and starts_record(chunk.lines[0]) and chunk.first_line > end + 1:
+            out.add(chunk.first_line)
+        end = chunk.first_line + len(chunk.lines) - 1
+    return out
+
+
 def assert_cuts_are_exact(data: bytes, *, every: int = 1) -> int:
     """Reading from each fresh start gives the whole file's records from there; the count."""
     items = list(read(io.BytesIO(data), errors="collect", name="f.ppn"))
     whole = [shown(r) for r in items]
     starts = {r.location.line: n for n, r in enumerate(items) if r.location is not None}
     found = list(fresh_starts(data))
-    # The reader's own splitter (format.spans) agrees: each is a fresh span's offset.
-    fresh = {span.offset for span in record_spans(io.BytesIO(data)) if span.fresh}
-    assert set(found) <= fresh
+    # The reader's own splitter agrees: each opens a chunk after a blank line.
+    fresh = fresh_lines(data)
+    assert {data.count(b"\n", 0, offset) + 1 for offset in found} <= fresh
     for offset in found[::every]:
         line = data.count(b"\n", 0, offset) + 1
         assert line in starts, f"line {line} starts no record"
@@ -131,3 +143,19 @@ def test_raw_head_takes_the_last_event_site_and_date() -> None:
     assert raw_head(data, 12, len(data)) == (b"b", None, b"d")
     assert raw_head(data, 0, 12) == (b"a", None, None)
     assert raw_head(data, 23, len(data)) == (b"b", None, None)
+
+
+def test_first_line_numbers_every_location() -> None:
+    text = '[Event "x"]\n[Auction "N"]\n[Board "1]\n'  # a broken Board: unreadable
+    [bad] = loads(text, errors="collect", first_line=41)
+    assert isinstance(bad, BadRecord)
+    assert (bad.location.line, bad.errors[0].location.line) == (41, 43)
+    [rec] = loads('[Event "x"]\n[Dealer "n"]\n', first_line=7)
+    assert [t.location.line for t in rec.tags if t.location] == [7, 8]
+
+
+def test_a_header_line_is_only_skipped_at_the_top() -> None:
+    text = "% PBN 2.1\n[Event \"x\"]\n"
+    [top] = loads(text)
+    [inner] = loads(text, first_line=5)
+    assert not top.leading and [c.text for c in inner.leading] == [" PBN 2.1"]

@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 
 from priffe_records import BadRecord, PPNSyntaxError, dumps, loads, read
-from priffe_records.format.record import CommentKind, RawSection, Record, TokenKind
+from priffe_records.format.reader import ChunkReader
+from priffe_records.format.record import CommentKind, RawSection, Record, TokenKind, partie_head
+from priffe_records.format.splitter import split_text
 
 DEAL = '[Deal "N:KJ.A7.AQ3.AKQJ63 A64.T9863.T8742. T9872.KQ2.KJ6.85 Q53.J54.95.T9742"]'
 
@@ -297,3 +299,20 @@ def test_every_place_in_a_run_of_tags_follows_from_what_is_written() -> None:
         ("Event", "a", 1, 1, 1, 10), ("Site", 'b " c', 1, 15, 1, 23),
         ("A", "", 2, 1, 2, 5), ("B", "x", 2, 10, 2, 14)]
     assert rec.tag("B").section == RawSection((("1", "2"),))
+
+
+def test_a_chunk_reader_may_skip_a_chunk_it_recognises() -> None:
+    """The archive's raw-text identity skips stored records unparsed (in a file that
+    inherits nothing): the others read as in the whole file, errors and places included."""
+    text = ('[Event "a"]\n[Board "1"]\n\n[Event "b"]\n[Site "s"]\n\n'
+            '[Event "b"]\n[Dealer "Q"]\n')
+    whole = list(loads(text, errors="collect"))
+    chunks = list(split_text(text))
+    reader = ChunkReader("<string>")
+    first = reader.read(chunks[0])
+    reader.skip(chunks[1])
+    third = reader.read(chunks[2])
+    assert [first, third] == whole[::2]
+    assert [e.location for e in third.errors] == [e.location for e in whole[2].errors] != []
+    assert [partie_head(r) for r in whole] == [("a", None, None), ("b", "s", None),
+                                               ("b", None, None)]

@@ -80,6 +80,11 @@ def fuzzed(data: bytes, seed: int) -> bytes:
     return bytes(out)
 
 
+def copies(data: bytes) -> list[bytes]:
+    """The file's bytes and ``PRIFFE_FUZZ_COPIES`` fuzzed copies of them."""
+    return [data, *(fuzzed(data, seed) for seed in range(FUZZ_N))]
+
+
 def test_the_grammar_is_inside_the_scanners_model() -> None:
     assert isinstance(SCANNER, Scanner)
     assert {str(k) for it in SCANNER.retyped for _, k in it.values() if k} >= {
@@ -89,8 +94,7 @@ def test_the_grammar_is_inside_the_scanners_model() -> None:
 @pytest.mark.parametrize("path", REAL_FILES, ids=lambda p: p.name)
 @pytest.mark.slow  # fuzz: every file, fuzzed copies
 def test_every_file_and_its_fuzzed_copies_scan_as_lark_parses(path: Path) -> None:
-    data = path.read_bytes()
-    for copy in [data, *(fuzzed(data, seed) for seed in range(FUZZ_N))]:
+    for copy in copies(path.read_bytes()):
         for text in chunks(copy):
             same_items(text)
 

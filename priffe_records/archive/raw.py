@@ -20,20 +20,15 @@ chunk that may inherit).
 from __future__ import annotations
 
 import hashlib
-import re
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
 
 from priffe_records.format.errors import BadRecord
-from priffe_records.format.reader import chunk_records
+from priffe_records.format.reader import ChunkReader
 from priffe_records.format.record import Record
-from priffe_records.format.splitter import Chunk
+from priffe_records.format.splitter import Chunk, may_inherit
 
-# A value that may start with '#' (PBN §4.8): loose on purpose, a false alarm costs speed.
-INHERITS = re.compile(rb'"\s*#')
-_INHERITS_TEXT = re.compile(r'"\s*#')
 _WINDOW = 500  # chunks looked up together
 
 
@@ -75,16 +70,11 @@ class RawReader:
         self.lookup = lookup
         self.keys: dict[int, bytes] = {}
         self.inherits = False  # a chunk met so far may inherit: no keys from it on
-        self._todo: deque[Chunk] = deque()
-        self._parser = chunk_records(self._fed(), name)
-
-    def _fed(self) -> Iterator[Chunk]:
-        while True:
-            yield self._todo.popleft()
+        self.reader = ChunkReader(name)
 
     def parse(self, chunk: Chunk, raw: bytes | None) -> Record | BadRecord:
-        self._todo.append(chunk)
-        record = next(self._parser)
+        """The chunk's record, its raw key remembered for the store."""
+        record = self.reader.read(chunk)
         if raw is not None:
             self.keys[id(record)] = raw
         return record
@@ -95,8 +85,8 @@ class RawReader:
             keys: list[bytes | None] = []
             for chunk in window:
                 if not self.inherits:
-                    text = chunk.text  # a record cut whole keeps it: no list of lines made
-                    self.inherits = "#" in text and _INHERITS_TEXT.search(text) is not None
+                    # A record cut whole keeps its text: no list of lines made.
+                    self.inherits = may_inherit(chunk.text)
                 keys.append(None if self.inherits else raw_key(chunk))
             found = self.lookup([k for k in keys if k is not None]) \
                 if self.lookup is not None else {}
@@ -104,6 +94,7 @@ class RawReader:
                 hit = found.get(raw) if raw is not None else None
                 if hit is not None and raw is not None:
                     digest, bad, *head = hit
+                    self.reader.skip(chunk)
                     yield Known(chunk, raw, digest, bad, (head[0], head[1], head[2]))
                 else:
                     yield self.parse(chunk, raw)

@@ -573,14 +573,14 @@ def _may_inherit(raw: IO[bytes]) -> bool:
     """Whether a value in the rest of a seekable file may inherit (PBN §4.8 ``#``: then no
     record is skipped unread); it is then read from where it was. Asked only of a file
     that changed, so an unchanged one is read once."""
-    from priffe_records.archive.raw import INHERITS
+    from priffe_records.format.splitter import may_inherit
 
     carry = b""  # a quote followed by blanks only at a block's end: the '#' may come next
     try:
         start = raw.tell()
         while chunk := raw.read(1 << 20):
             data = carry + chunk
-            if INHERITS.search(data) is not None:
+            if may_inherit(data):
                 break
             quote = data.rfind(b'"')
             carry = data[quote:] if quote >= 0 and not data[quote + 1:].strip() else b""

@@ -20,11 +20,12 @@ import re
 from collections.abc import Iterator
 from typing import IO
 
-# A semi-empty line (only " \t\f\v", PBN §3), then a line opening with a tag pair as the
-# splitter's _TAG_START sees it (ASCII blanks only: stricter, so safe).
+from priffe_records.format.record import PARTIE_HEAD
+from priffe_records.format.splitter import may_inherit
+
+# A semi-empty line (only " \t\f\v", PBN §3), then a line opening with a tag pair as
+# splitter.starts_record sees it (ASCII blanks only: stricter, so safe).
 _FRESH = re.compile(rb'\n[ \t\f\v]*\r?\n(?=[ \t\f\v]*\[[A-Z][A-Za-z0-9_]*[ \t]+")')
-# A value that may start with '#' (PBN §4.8): loose on purpose, a false alarm costs speed only.
-_INHERIT = re.compile(rb'"\s*#')
 _BLOCK = 1 << 20
 
 
@@ -46,7 +47,7 @@ def sliceable(stream: IO[bytes]) -> bool:
         if block and quote >= 0 and not data[quote + 1:].strip():
             keep = min(keep, quote)
         body, carry = data[:keep], data[keep:]
-        if body.count(b"\r") != body.count(b"\r\n") or _INHERIT.search(body) \
+        if body.count(b"\r") != body.count(b"\r\n") or may_inherit(body) \
                 or len(carry) > _BLOCK:
             return False
         if not block:
@@ -92,13 +93,15 @@ def _record_before(data: bytes, end: int) -> bool:
 
 
 # Found by the line end before them: a literal first byte lets the regex engine skip ahead.
-_KEY_TAG = re.compile(rb'\n[ \t]*\[(Event|Site|Date)[ \t]+"([^"\r\n]*)"')
-_KEY_FIRST = re.compile(rb'[ \t]*\[(Event|Site|Date)[ \t]+"([^"\r\n]*)"')
+_HEAD_NAMES = tuple(name.encode() for name in PARTIE_HEAD)
+_HEAD_TAG = rb'[ \t]*\[(' + b"|".join(_HEAD_NAMES) + rb')[ \t]+"([^"\r\n]*)"'
+_KEY_TAG = re.compile(rb"\n" + _HEAD_TAG)
+_KEY_FIRST = re.compile(_HEAD_TAG)
 
 
 def raw_head(data: bytes, start: int, end: int) -> tuple[bytes | None, ...]:
     """The raw Event, Site and Date bytes written in ``data[start:end]`` (the last of
-    each; ``start`` is a line start): a partie's head unparsed, a guess at the partie a
+    each; ``start`` is a line start): record.partie_head unparsed, a guess at the partie a
     record belongs to, for choosing cuts only (the reader and the rules decide;
     rules.parallel checks the guess). Not the archive's raw key (archive.raw)."""
     found: dict[bytes, bytes] = {}
@@ -107,4 +110,5 @@ def raw_head(data: bytes, start: int, end: int) -> tuple[bytes | None, ...]:
         found[m.group(1)] = m.group(2)
     for m in _KEY_TAG.finditer(data, start, end):
         found[m.group(1)] = m.group(2)
-    return (found.get(b"Event"), found.get(b"Site"), found.get(b"Date"))
+    event, site, date = (found.get(name) for name in _HEAD_NAMES)
+    return (event, site, date)

@@ -22,6 +22,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import IO
 
+from priffe_records.format.record import NO_INHERIT
 from priffe_records.format.splitter import Decoded, brace_state, split
 
 __all__ = ["read_headers"]
@@ -32,9 +33,6 @@ _ESCAPE = re.compile(r"\\(.)")
 _FIRST_PAIR = re.compile(r'^[ \t]*\[[ \t]*([A-Za-z0-9_]+)[ \t]*"((?:\\.|[^"\\\n])*)"[ \t]*\]'
                          r"[ \t]*(\[)?", re.M)
 _OPEN = re.compile(r"\{[^}\n]*\n")  # a brace comment that goes on to the next line
-# The reader's rule: these tags describe one deal and never inherit.
-_NO_INHERIT = frozenset({"Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Auction",
-                         "Play", "Note"})
 
 
 def read_headers(source: str | os.PathLike[str] | IO[bytes] | IO[str]
@@ -65,7 +63,7 @@ def _headers(lines: Iterable[str]) -> Iterator[dict[str, str]]:
         if not tags:
             continue  # comments only
         for name, value in tags.items():
-            if value[:1] != "#" or name in _NO_INHERIT:
+            if value[:1] != "#" or name in NO_INHERIT:
                 if name in header:
                     header[name] = value
             elif value == "#":

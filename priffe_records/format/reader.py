@@ -40,6 +40,7 @@ from priffe_records.format.parser import (
 )
 from priffe_records.format.record import (
     HEAD_TAGS,
+    NO_INHERIT,
     PLAYER_TAGS,
     SCORE_TAGS,
     Comment,
@@ -60,6 +61,7 @@ from priffe_records.format.record import (
 from priffe_records.format.splitter import (
     BOM,
     CONTROL,
+    RECORD_OPENERS,
     Chunk,
     Decoded,
     brace_state,
@@ -67,6 +69,7 @@ from priffe_records.format.splitter import (
     escape_controls,
     has_odd_characters,
     lost_characters,
+    may_inherit,
     split,
     split_text,
 )
@@ -93,11 +96,6 @@ Source = str | os.PathLike[str] | IO[bytes] | IO[str]
 _BLANKS = " \t\f\v"
 _WHITE = " \t\f\v\r\n"
 
-# PBN §4.8: these tags may not inherit with '#'.
-_NO_INHERIT = frozenset({"Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Auction",
-                         "Play", "Note"})
-# The tags that open a new record when a blank line is missing (the splitter's rule).
-_STARTS = frozenset({"Event", "Board", "Deal"})
 _CONTROLS_SHOWN = 10  # control characters warned about one by one on a line, then counted
 _CALL_SUFFIX_NAG = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 # ASCII digits, at most 9 of them: int() of "²" or of 5,000 digits raises.
@@ -663,7 +661,7 @@ class _Builder:
             self.error(msg("tag [{tag}] already occurred on line {first}: this repeat "
                            "({value!r}) is ignored, the first value stands (PBN §3.4); if a "
                            "new record starts here, it needs an empty line before it (PBN §3)",
-                           tag=name, first=line, value=value) if name in _STARTS else
+                           tag=name, first=line, value=value) if name in RECORD_OPENERS else
                        msg("tag [{tag}] already occurred on line {first}: this repeat "
                            "({value!r}) is ignored, the first value stands (PBN §3.4)",
                            tag=name, first=line, value=value),
@@ -686,7 +684,7 @@ class _Builder:
         for t in tags:
             if t.value[:1] == "#":
                 where = t.value_location or Location(self.name, 0, 0)
-                if t.name in _NO_INHERIT:
+                if t.name in NO_INHERIT:
                     self.error(msg("tag {tag} may not inherit its value with '#' (PBN §4.8)",
                                    tag=t.name), where)
                     out.append(t)
@@ -1015,7 +1013,7 @@ def _parse_record(chunk: _Chunk, name: str, state: _FileState) -> Record | BadRe
     text = chunk.text
     builder = _Builder(name, chunk, state)
     builder.preference = _is_preference_record(text, state)
-    builder.hashes = '"#' in text  # a quoted value may start with '#'
+    builder.hashes = may_inherit(text)
     location = builder.first = Location(name, chunk.first_line, 1)
     syntax: list[PPNSyntaxError] = []
     kept = False  # every syntax error is inside a section kept as its text
@@ -1155,15 +1153,35 @@ def _records(lines: Iterable[str], name: str, first_line: int = 1
 
 
 def chunk_records(chunks: Iterable[Chunk], name: str) -> Iterator[Record | BadRecord]:
-    """The records of chunks already cut from one file, in order.
+    """The records of chunks already cut from one file, in order (see :class:`ChunkReader`
+    for a caller that skips some)."""
+    reader = ChunkReader(name)
+    for chunk in chunks:
+        yield reader.read(chunk)
+
+
+class ChunkReader:
+    """The reader of one file's chunks, handed to it one at a time and in file order.
 
     For a caller that cuts the file itself and parses only some of its chunks (the
-    archive's raw-text identity skips those it recognises): the chunks share one
-    file state, so ``#`` inheritance works across them as in :func:`read`.
+    archive's raw-text identity recognises stored ones): the chunks share the file's
+    memory, so ``#`` inheritance works across them as in :func:`read`. A chunk the
+    caller recognises is :meth:`skip`-ped unparsed (python-chess's ``SkipVisitor`` is
+    the model); its values are then not remembered, so a caller skips only in a file
+    where :func:`~priffe_records.format.splitter.may_inherit` is False.
     """
-    state = _FileState()
-    for chunk in chunks:
-        yield _parse_record(chunk, name, state)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.state = _FileState()
+
+    def read(self, chunk: Chunk) -> Record | BadRecord:
+        """The next chunk's record (or, when it cannot be read, its BadRecord)."""
+        return _parse_record(chunk, self.name, self.state)
+
+    def skip(self, chunk: Chunk) -> None:
+        """The next chunk, not parsed: it counts as a record of the file."""
+        self.state.count += 1
 
 
 @overload
@@ -1188,9 +1206,9 @@ def read(source: Source, *, errors: Literal["raise", "collect"] = "raise",
     reading goes on with the next record.
 
     ``first_line`` is the line number of the source's first line: a slice of a
-    file (cut where :func:`record_spans` says a record starts) reads with the
-    locations it has in the whole file. Header lines (``% PBN 2.1``) are only
-    skipped at line 1.
+    file (cut where :func:`~priffe_records.format.cuts.fresh_starts` says a record
+    starts afresh) reads with the locations it has in the whole file. Header lines
+    (``% PBN 2.1``) are only skipped at line 1.
     """
     it = _read_any(source, name, first_line)
     if errors == "collect":

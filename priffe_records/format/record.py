@@ -488,6 +488,11 @@ Tag.__dataclass_fields__ = _TagFields.__dataclass_fields__  # type: ignore[attr-
 Tag.__dataclass_params__ = _TagFields.__dataclass_params__  # type: ignore[attr-defined]
 
 
+# PBN §4.8: these tags describe one deal and may not inherit their value with '#'.
+NO_INHERIT = frozenset({"Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Auction",
+                        "Play", "Note"})
+# A partie's head (FORMAT.md): the records of one partie share these three values.
+PARTIE_HEAD = ("Event", "Site", "Date")
 # Export order (FORMAT.md): identification tags, then Auction and Play with
 # their notes, then the PPN score tags, then every other tag alphabetically, then
 # the supplemental sections (tables) alphabetically (PBN §3.1). Vulnerable is PBN's
@@ -720,3 +725,14 @@ class Record:
     def has_errors(self) -> bool:
         """Whether any attached problem is an error (warnings alone do not count)."""
         return any(not e.is_warning for e in self.errors)
+
+
+PartieHead = tuple[str | None, str | None, str | None]
+
+
+def partie_head(record: Record) -> PartieHead:
+    """The record's Event, Site and Date (:data:`PARTIE_HEAD`): the records of a file that
+    share them, one after another, are one partie (FORMAT.md). The one place that says
+    so for the rules' grouping, the archive's identity and the cutter's guess."""
+    get = record.get
+    return (get("Event"), get("Site"), get("Date"))

@@ -9,8 +9,9 @@ close on their own lines and that holds at most one Event, Board and Deal tag is
 record as it stands, found with ``str`` methods on the whole block. Anything else (a
 comment over lines, the file's header lines, a second Event in one run, a line that is
 no text) goes line by line through
-:class:`_Cutter`, which holds the rules and repairs; tests/test_fast_split.py checks
-both give the chunks the reader gave before (tests/split_reference.py).
+:class:`_Cutter`, which holds the rules and repairs; tests/test_splitter.py checks
+the chunks are the same whatever the block size, and the frozen reader digests what
+they are.
 """
 
 from __future__ import annotations
@@ -32,11 +33,31 @@ _BLANKS = " \t\f\v"
 _TAG_START = re.compile(r'^\s*\[[A-Z][A-Za-z0-9_]*\s+"')
 # A new record's first tags: a second one in the same record means the blank
 # line between two records is missing (PBN §3), not a repeated tag.
-_NEW_RECORD = re.compile(r'^[ \t]*\[[ \t]*(Event|Board|Deal)[ \t]+"')
-_NEW_RECORDS = re.compile(r'^[ \t]*\[[ \t]*(Event|Board|Deal)[ \t]+"', re.M)
+RECORD_OPENERS = ("Event", "Board", "Deal")  # _one_of_each counts these three
+_OPENER = r'^[ \t]*\[[ \t]*(' + "|".join(RECORD_OPENERS) + r')[ \t]+"'
+_NEW_RECORD = re.compile(_OPENER)
+_NEW_RECORDS = re.compile(_OPENER, re.M)
+# A value that may start with '#' (PBN §4.8): loose on purpose (blanks after the quote),
+# a false alarm costs speed only.
+_INHERITS_TEXT = re.compile(r'"\s*#')
+_INHERITS_BYTES = re.compile(rb'"\s*#')
 BLOCK = 1 << 16  # bytes read at a time (the tests make it small to cut records across)
 _GAP = re.compile(r"(?:[ \t\f\v]*\n)*")  # semi-empty lines
 _SEMI = re.compile(r"\n[ \t\f\v]+\n")  # a semi-empty line with blanks, after a line end
+
+
+def starts_record(line: str) -> bool:
+    """Whether a line opens with a tag pair (``[Name "``): after a semi-empty line the
+    splitter starts a record there whatever came before (PBN §3)."""
+    return _TAG_START.match(line) is not None
+
+
+def may_inherit(data: str | bytes) -> bool:
+    """Whether a text (or its bytes) may hold a value that inherits with ``#`` or ``##``
+    (PBN §4.8): then its records need the ones before them. False is certain."""
+    if isinstance(data, str):
+        return "#" in data and _INHERITS_TEXT.search(data) is not None
+    return b"#" in data and _INHERITS_BYTES.search(data) is not None
 
 
 # ---------------------------------------------------------------- decoding
@@ -573,7 +594,7 @@ class _Cutter:
                 self.chunk = None
                 yield chunk
             return
-        if self.in_brace and self.brace_blank and chunk is not None and _TAG_START.match(line):
+        if self.in_brace and self.brace_blank and chunk is not None and starts_record(line):
             # An unclosed '{', a blank line, then a tag pair: the brace is a
             # stray one; it costs its own record, not the rest of the file.
             # The % and ; lines after the blank line belong to the next record.
