@@ -1,7 +1,7 @@
 """Instructions per record against endplay (the peer), counted by valgrind in the same run.
 
     python benchmarks/bench_instructions.py [--n 1000] [--small 200] [--seed 0]
-                                            [--steps endplay,read,validate,import]
+                                            [--steps endplay,read,validate,rows,import]
 
 CPU seconds on a shared machine swing by ±40 % between runs (the other core's load, the
 cache, frequency), so the ratios of bench_read/bench_validate/bench_import move with the
@@ -12,7 +12,10 @@ under ``valgrind --tool=cachegrind --cache-sim=no`` (``PYTHONHASHSEED=0``) on a 
 records is the cost of one more record, with Python's start-up and imports taken out.
 
 Steps, on the same generated deals (the bridge twin file for endplay, as benchmarks/peer.py
-writes it): endplay ``pbn.load``; ``read``; ``read`` + ``validate``; ``import_file`` into a
+writes it): endplay ``pbn.load``; ``read``; ``read`` + ``validate``; ``rows``: what an
+import's worker does (read, the archive's check, canonical text, hash and rows ready to
+insert, :func:`~priffe_records.archive.workers.check_piece`), so ``import`` minus ``rows``
+is the one writer's share (classification and SQLite); ``import``: ``import_file`` into a
 new archive. Nothing is asserted: the numbers are printed, with the ratios.
 Needs valgrind (Debian: ``apt install valgrind``) and the bench extra (endplay).
 """
@@ -32,9 +35,9 @@ from pathlib import Path
 from peer import endplay_load, twin_file
 from timing import generated_file, load
 
-STEPS = ("endplay", "read", "validate", "import")
+STEPS = ("endplay", "read", "validate", "rows", "import")
 LABELS = {"endplay": "endplay (peer)", "read": "read", "validate": "read + validate",
-          "import": "import (validate + store)"}
+          "rows": "rows (import, no SQLite)", "import": "import (validate + store)"}
 _REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
 
 
@@ -52,6 +55,13 @@ def child(step: str, path: str) -> None:
         from priffe_records.rules.validate import validate
 
         validate(read(path, errors="collect"))
+    elif step == "rows":
+        from priffe_records.archive.workers import check_piece
+        from priffe_records.rules.parallel import Piece
+
+        piece = Piece(path, 0, os.path.getsize(path), 1, 0)
+        if check_piece(piece, label=path).value is None:
+            sys.exit("rows: the file is over workers.ROWS_AT_MOST; use a smaller --n")
     elif step == "import":
         from priffe_records.archive.schema import ensure_schema, open_archive
         from priffe_records.archive.store import import_file
