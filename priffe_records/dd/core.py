@@ -94,9 +94,33 @@ def top_card(mask: int) -> int:
     return mask.bit_length() - 1
 
 
+_CODES: dict[int, int] = {}
+
+
+def _suit_code(packed: int, n: int) -> int:
+    """Who holds each live card of one suit, highest first, as base-(n+1) digits: the
+    suit's shape with the cards already gone squeezed out (rank equivalence)."""
+    code = 0
+    for rank in range(12, -1, -1):
+        for player in range(n):
+            if packed >> (13 * (n - 1 - player) + rank) & 1:
+                code = code * (n + 1) + player + 1
+                break
+    return code
+
+
+def _lowest(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
 class Search:
     """One deal's search: the hands (mutated while searching, restored after), the
-    transposition table of tricks-to-come bounds at each trick's start, and the budget."""
+    transposition table of tricks-to-come bounds at each trick's start, and the budget.
+
+    The table's key is the position up to rank equivalence: two positions whose suits
+    differ only in cards already played (every live card keeping its holder and its
+    order) have the same value, so one entry serves both.
+    """
 
     def __init__(self, hands: list[int], inside: tuple[bool, ...], wants_most: tuple[bool, ...],
                  trump: int, must_trump: bool, nodes: int | None = None,
@@ -105,9 +129,11 @@ class Search:
         self.n = len(hands)
         self.inside = tuple(int(x) for x in inside)
         self.wants_most = wants_most
+        # MOST: every player wants his own side to win tricks; FEWEST: to lose them
+        self.ducking = wants_most[0] != bool(inside[0])
         self.trump = trump
         self.must_trump = must_trump
-        self.table: dict[tuple[int, ...], tuple[int, int]] = {}
+        self.table: dict[int, tuple[int, int]] = {}
         self.nodes = 0
         self.node_limit = nodes
         self.deadline = None if seconds is None else time.perf_counter() + seconds
@@ -138,6 +164,21 @@ class Search:
         moves = legal(self.hands[player], trick, self.trump, self.must_trump)
         return groups(moves, self.live(trick))
 
+    def key(self, leader: int) -> int:
+        """The table's key of the position at a trick's start led by ``leader``."""
+        n = self.n
+        key = leader
+        codes = _CODES
+        for shift in (0, 13, 26, 39):
+            packed = n
+            for hand in self.hands:
+                packed = (packed << 13) | ((hand >> shift) & 0x1FFF)
+            code = codes.get(packed)
+            if code is None:
+                code = codes[packed] = _suit_code(packed, n)
+            key = (key << 40) | code
+        return key
+
     def play(self, leader: int, trick: list[int], card: int, alpha: int, beta: int) -> int:
         """The measured side's tricks from the current trick on after ``card`` is played."""
         n = self.n
@@ -161,13 +202,13 @@ class Search:
         self.nodes += 1
         if self.nodes >= self.check_at:
             self._check()
+        hands = self.hands
         if trick:
             return self._best(leader, trick, alpha, beta)
-        hands = self.hands
         left = hands[leader].bit_count()
-        if left == 0:
-            return 0
-        key = (leader, *hands)
+        if left <= 1:
+            return self._last_trick(leader) if left else 0
+        key = self.key(leader)
         lo, hi = self.table.get(key, (0, left))
         if lo >= beta:
             return lo
@@ -184,12 +225,72 @@ class Search:
         self.table[key] = (lo, hi)
         return value
 
+    def _last_trick(self, leader: int) -> int:
+        """One card each: the trick plays itself."""
+        n = self.n
+        trick = [self.hands[(leader + i) % n].bit_length() - 1 for i in range(n)]
+        return self.inside[(leader + trick_winner(trick, self.trump)) % n]
+
+    def ordered(self, leader: int, trick: list[int]) -> list[int]:
+        """The player to move's candidate cards, one per run of equal cards, likeliest best
+        first: in a positive game a cheap winner unless the own side already wins the
+        trick; in misère (everyone ducks) the highest card that loses, low leads first."""
+        n = self.n
+        k = len(trick)
+        player = (leader + k) % n
+        moves = legal(self.hands[player], trick, self.trump, self.must_trump)
+        runs = groups(moves, self.live(trick))
+        if len(runs) == 1:
+            return [top_card(runs[0])]
+        scored: list[tuple[int, int]] = []
+        if k == 0:
+            low_first = self.ducking
+            for run in runs:
+                card = top_card(run)
+                rank = card % 13
+                scored.append((-rank if low_first else rank, card))
+        else:
+            at = trick_winner(trick, self.trump)
+            best = trick[at]
+            best_suit = best // 13
+            ours = self.inside[(leader + at) % n] == self.inside[player]
+            ducking = self.ducking
+            trump = self.trump
+            for run in runs:
+                card = top_card(run)
+                suit = card // 13
+                rank = card % 13
+                wins = (card > best) if suit == best_suit else suit == trump
+                if ducking:
+                    score = 100 + rank if not wins else -rank
+                elif ours:
+                    score = -rank - (50 if wins else 0)
+                else:
+                    score = 100 - rank if wins else -rank
+                scored.append((score, card if not wins else _lowest(run)))
+        scored.sort(reverse=True)
+        return [card for _, card in scored]
+
     def _best(self, leader: int, trick: list[int], alpha: int, beta: int) -> int:
-        player = (leader + len(trick)) % self.n
+        n = self.n
+        k = len(trick)
+        player = (leader + k) % n
         most = self.wants_most[player]
+        hands = self.hands
         best = -1 if most else 1 << 30
-        for run in self.move_groups(leader, trick):
-            value = self.play(leader, trick, top_card(run), alpha, beta)
+        for card in self.ordered(leader, trick):
+            bit = 1 << card
+            hands[player] ^= bit
+            trick.append(card)
+            if k + 1 == n:
+                winner = (leader + trick_winner(trick, self.trump)) % n
+                trick.pop()
+                won = self.inside[winner]
+                value = won + self.future(winner, [], alpha - won, beta - won)
+            else:
+                value = self.future(leader, trick, alpha, beta)
+                trick.pop()
+            hands[player] |= bit
             if most:
                 if value > best:
                     best = value
