@@ -126,3 +126,13 @@ def with_random_play(rng: random.Random, deal: Deal, count: int) -> Deal:
             break
         played.append(rng.choice(moves))
     return Deal(**{**deal.__dict__, "played": tuple(played)})
+
+
+def ending(deal: Deal, tricks_done: int) -> Deal:
+    """The ending of ``deal`` after its first ``tricks_done`` whole tricks: the hands left,
+    the next leader, the rest of the play."""
+    cut = tricks_done * len(deal.order)
+    hands, leader, trick, _ = Oracle(deal).start(deal.played[:cut])
+    assert not trick
+    return Deal(**{**deal.__dict__, "hands": dict(hands), "leader": leader,
+                   "played": deal.played[cut:]})

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import scaled
 from dd_oracle import Oracle, random_ending, with_random_play
 from hypothesis import given
 from hypothesis import strategies as st
@@ -94,6 +95,7 @@ def test_seeded_endings_agree_with_brute_force(players: int) -> None:
         _agrees(random_ending(rng, players, rng.randint(1, 3 if players == 4 else 4)))
 
 
+@scaled(0.4)  # four hands of five tricks cost the minimax a second or more each
 @given(st.integers(0, 2**32), st.sampled_from([2, 3, 4]), st.integers(1, 5))
 def test_generated_endings_of_up_to_five_tricks_agree_with_brute_force(
         seed: int, players: int, tricks: int) -> None:

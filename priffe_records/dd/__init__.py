@@ -24,17 +24,20 @@ measured side already won in ``Deal.played`` plus the rest with best play by all
 from __future__ import annotations
 
 import enum
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Literal
 
+from priffe_records.dd import dds
 from priffe_records.dd.core import NO_TRUMP, Exhausted, Search, legal, trick_winner
-from priffe_records.game.cards import SUITS, Card, Rank, Seat, Suit
+from priffe_records.game.cards import SEATS, SUITS, Card, Rank, Seat, Suit
 from priffe_records.game.errors import PriffeError
 from priffe_records.game.language import Message, msg
 from priffe_records.game.words import card_name, seat_name, suit_name
 
-__all__ = ["Budget", "CardCost", "DDError", "Deal", "Goal", "PlayAnalysis", "analyse_play",
-           "card_values", "value"]
+__all__ = ["Budget", "CardCost", "DDError", "Deal", "Goal", "PlayAnalysis", "Solver",
+           "analyse_play", "card_values", "value"]
 
 
 class DDError(PriffeError, ValueError):
@@ -164,7 +167,7 @@ class _Game:
                               n=number, who=who, card=card_name(card)))
         allowed = legal(hand, pos.trick, self.trump, self.deal.must_trump)
         if not allowed >> cid & 1:
-            raise DDError(_follow_fault(number, who, card, hand & ~allowed ^ hand, pos, self))
+            raise DDError(_follow_fault(number, who, card, allowed, pos))
         hands = list(pos.hands)
         hands[player] ^= 1 << cid
         trick = [*pos.trick, cid]
@@ -178,8 +181,7 @@ class _Game:
                       self.deal.must_trump, budget.nodes, budget.seconds)
 
 
-def _follow_fault(n: int, who: Message, card: Card, allowed: int, pos: _Position,
-                  game: _Game) -> Message:
+def _follow_fault(n: int, who: Message, card: Card, allowed: int, pos: _Position) -> Message:
     """Why ``card`` may not be played: ``allowed`` holds the cards that could have been."""
     led = SUITS[pos.trick[0] // 13]
     held = _CARD[allowed.bit_length() - 1]
@@ -211,50 +213,120 @@ def _check_hands(deal: Deal) -> None:
         seen |= deal.hands[seat]
 
 
-def _solve(search: Search, pos: _Position) -> int:
-    search.hands = list(pos.hands)
-    left = search.tricks_left(pos.leader, pos.trick)
-    return pos.won + search.future(pos.leader, list(pos.trick), 0, left)
+class _Own:
+    """Positions answered by the own search, one transposition table for the whole call."""
+
+    def __init__(self, game: _Game, budget: Budget) -> None:
+        self.search = game.search(budget)
+
+    def value(self, pos: _Position) -> int:
+        search = self.search
+        search.hands = list(pos.hands)
+        left = search.tricks_left(pos.leader, pos.trick)
+        return pos.won + search.future(pos.leader, list(pos.trick), 0, left)
+
+    def card_values(self, pos: _Position) -> dict[Card, int]:
+        search = self.search
+        search.hands = list(pos.hands)
+        trick = list(pos.trick)
+        left = search.tricks_left(pos.leader, trick)
+        out: dict[Card, int] = {}
+        if not left:
+            return out
+        for run in search.move_groups(pos.leader, trick):
+            tricks = pos.won + search.play(pos.leader, trick, run.bit_length() - 1, 0, left)
+            for card in cards_of(run):
+                out[card] = tricks
+        return out
+
+    def best_cards(self, pos: _Position, here: int, most: bool) -> frozenset[Card]:
+        """The legal cards that keep the position's value ``here`` (null-window tests)."""
+        search = self.search
+        search.hands = list(pos.hands)
+        trick = list(pos.trick)
+        target = here - pos.won
+        best = 0
+        for run in search.move_groups(pos.leader, trick):
+            card = run.bit_length() - 1
+            if most:
+                keeps = search.play(pos.leader, trick, card, target - 1, target) >= target
+            else:
+                keeps = search.play(pos.leader, trick, card, target, target + 1) <= target
+            if keeps:
+                best |= run
+        return cards_of(best)
 
 
-def value(deal: Deal, budget: Budget = Budget()) -> int | None:
+class _Dds:
+    """Positions answered by DDS, one call each; the budget's seconds are looked at
+    between two calls (its nodes are the own search's measure and do not apply)."""
+
+    def __init__(self, game: _Game, budget: Budget) -> None:
+        self.game = game
+        self.deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+
+    def card_values(self, pos: _Position) -> dict[Card, int]:
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise Exhausted
+        if not any(pos.hands):
+            return {}
+        player = (pos.leader + len(pos.trick)) % 4
+        left = pos.hands[player].bit_count()
+        theirs = dds.card_values(pos.hands, pos.leader, pos.trick, self.game.trump)
+        ours = self.game.inside[player]
+        return {_CARD[cid]: pos.won + (tricks if ours else left - tricks)
+                for cid, tricks in theirs.items()}
+
+    def value(self, pos: _Position) -> int:
+        values = self.card_values(pos)
+        if not values:
+            return pos.won
+        player = (pos.leader + len(pos.trick)) % 4
+        return max(values.values()) if self.game.wants_most[player] else min(values.values())
+
+    def best_cards(self, pos: _Position, here: int, most: bool) -> frozenset[Card]:
+        return frozenset(c for c, v in self.card_values(pos).items() if v == here)
+
+
+Solver = Literal["auto", "own"]
+
+
+def _solver(game: _Game, budget: Budget, solver: Solver) -> _Own | _Dds:
+    """DDS for bridge-shaped play when endplay is installed (``auto``), else the own search."""
+    deal = game.deal
+    if solver == "auto" and dds.available() and dds.fits(
+            len(deal.order) == 4, deal.order == SEATS, deal.goal is Goal.MOST,
+            deal.must_trump, deal.side in (_NS, _EW)):
+        return _Dds(game, budget)
+    return _Own(game, budget)
+
+
+_NS = frozenset({Seat.N, Seat.S})
+_EW = frozenset({Seat.E, Seat.W})
+
+
+def value(deal: Deal, budget: Budget = Budget(), *, solver: Solver = "auto") -> int | None:
     """The measured side's tricks in the whole deal with best play from the position after
-    ``deal.played``; None when the budget ran out first."""
+    ``deal.played``; None when the budget ran out first. ``solver="own"`` keeps DDS out."""
     game = _Game(deal)
     try:
-        return _solve(game.search(budget), game.positions[-1])
+        return _solver(game, budget, solver).value(game.positions[-1])
     except Exhausted:
         return None
 
 
-def card_values(deal: Deal, budget: Budget = Budget()
+def card_values(deal: Deal, budget: Budget = Budget(), *, solver: Solver = "auto"
                 ) -> Mapping[Card, int] | None:
     """Each legal card of the player to move -> the measured side's tricks in the whole deal
     after it, with best play on; empty when the play is over, None when the budget ran out."""
     game = _Game(deal)
-    search = game.search(budget)
-    pos = game.positions[-1]
     try:
-        return _card_values(search, pos)
+        return _solver(game, budget, solver).card_values(game.positions[-1])
     except Exhausted:
         return None
 
 
-def _card_values(search: Search, pos: _Position) -> dict[Card, int]:
-    search.hands = list(pos.hands)
-    trick = list(pos.trick)
-    left = search.tricks_left(pos.leader, trick)
-    out: dict[Card, int] = {}
-    if not left:
-        return out
-    for run in search.move_groups(pos.leader, trick):
-        tricks = pos.won + search.play(pos.leader, trick, run.bit_length() - 1, 0, left)
-        for card in cards_of(run):
-            out[card] = tricks
-    return out
-
-
-def analyse_play(deal: Deal, budget: Budget = Budget()
+def analyse_play(deal: Deal, budget: Budget = Budget(), *, solver: Solver = "auto"
                  ) -> PlayAnalysis:
     """Every card of ``deal.played`` with its cost and the best cards of its position.
 
@@ -263,19 +335,19 @@ def analyse_play(deal: Deal, budget: Budget = Budget()
     stay not analysed (cost None) and ``par`` None.
     """
     game = _Game(deal)
-    search = game.search(budget)
+    engine = _solver(game, budget, solver)
     n = len(deal.order)
     count = len(deal.played)
     costs: list[CardCost] = []
     par: int | None = None
     try:
-        after = _solve(search, game.positions[count])
+        after = engine.value(game.positions[count])
         for i in range(count - 1, -1, -1):
             pos = game.positions[i]
-            here = _solve(search, pos)
+            here = engine.value(pos)
             player = (pos.leader + len(pos.trick)) % n
             most = game.wants_most[player]
-            best = _best_cards(search, pos, here, most)
+            best = engine.best_cards(pos, here, most)
             costs.append(CardCost(deal.order[player], deal.played[i], i // n + 1,
                                   here - after if most else after - here, best))
             after = here
@@ -287,20 +359,3 @@ def analyse_play(deal: Deal, budget: Budget = Budget()
             costs.append(CardCost(deal.order[player], deal.played[i], i // n + 1, None, None))
     costs.reverse()
     return PlayAnalysis(par, tuple(costs), par is not None)
-
-
-def _best_cards(search: Search, pos: _Position, here: int, most: bool) -> frozenset[Card]:
-    """The legal cards of the position that keep its value ``here`` (null-window tests)."""
-    search.hands = list(pos.hands)
-    trick = list(pos.trick)
-    target = here - pos.won
-    best = 0
-    for run in search.move_groups(pos.leader, trick):
-        card = run.bit_length() - 1
-        if most:
-            keeps = search.play(pos.leader, trick, card, target - 1, target) >= target
-        else:
-            keeps = search.play(pos.leader, trick, card, target, target + 1) <= target
-        if keeps:
-            best |= run
-    return cards_of(best)
