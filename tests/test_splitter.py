@@ -115,3 +115,15 @@ def test_a_record_starts_at_a_line_opening_with_a_tag_pair() -> None:
     assert starts_record('[Event "x"]') and starts_record(' \t[Board "1"] {c}')
     assert not starts_record('[event "x"]') and not starts_record('x [Event "y"]')
     assert not starts_record("[Event]") and not starts_record('{[Event "x"]}')
+
+
+def test_a_utf16_line_that_is_no_text_is_noted_in_a_run_taken_whole() -> None:
+    """UTF-16 goes through the same block cutter; a line with a lone surrogate keeps its
+    located error even inside a run that is otherwise a record as it stands."""
+    text = '[Event "a"]\n\n[Event "c"]\n[Site "b\ud800"]\n\n[Event "d"]\n'
+    data = codecs.BOM_UTF16_LE + text.encode("utf-16-le", "surrogatepass")
+    same_chunks(data)
+    chunks = list(split(Decoded(io.BytesIO(data))))
+    assert [c.first_line for c in chunks] == [1, 3, 6]
+    assert [[(line, col, sev) for line, col, _, sev in c.notes] for c in chunks] == [
+        [], [(4, 9, "error")], []]

@@ -4,14 +4,15 @@ The file is decoded in blocks and cut into records at semi-empty lines (PBN §3)
 outside brace comments, so memory stays bounded by the largest record and one bad
 record never costs the rest of the file.
 
-Most records need no line-by-line look: a run of non-blank lines whose brace comments
-close on their own lines and that holds at most one Event, Board and Deal tag is a
-record as it stands, found with ``str`` methods on the whole block. Anything else (a
-comment over lines, the file's header lines, a second Event in one run, a line that is
-no text) goes line by line through
-:class:`_Cutter`, which holds the rules and repairs; tests/test_splitter.py checks
-the chunks are the same whatever the block size, and the frozen reader digests what
-they are.
+Every input goes through one cutter, in blocks of whole lines: a file's bytes (UTF-8 or
+Latin-1) as they are read, anything else (UTF-16, a text stream, a list of lines) joined
+into blocks first. Most records need no line-by-line look: a run of non-blank lines
+whose brace comments close on their own lines and that holds at most one Event, Board
+and Deal tag is a record as it stands, found with ``str`` methods on the whole block.
+Anything else (a comment over lines, the file's header lines, a second Event in one run,
+a line that is no text) goes line by line through the rules and repairs of
+:class:`_Cutter`; tests/test_splitter.py checks the chunks are the same whatever the
+block size, and the frozen reader digests what they are.
 """
 
 from __future__ import annotations
@@ -441,16 +442,32 @@ def _joined(chunks: list[Chunk]) -> Chunk:
 
 
 def _by_line(lines: Iterable[str], first_line: int, undecodable: set[int]) -> Iterator[Chunk]:
-    cutter = _Cutter(first_line, undecodable)
-    for number, line in enumerate(lines, first_line):
-        yield from cutter.feed(number, line)
-    yield from cutter.close()
+    """Lines from elsewhere (UTF-16, a text stream, a list) cut as a file's blocks are."""
+    return split_blocks(_as_blocks(lines), first_line, undecodable=undecodable)
 
 
-def split_blocks(blocks: Iterable[str], first_line: int = 1, *, header: bool = True
-                 ) -> Iterator[Chunk]:
-    """:func:`split` of text in blocks of whole "\\n"-ended lines (no undecodable lines)."""
-    cutter = _Cutter(first_line, set(), header)
+def _as_blocks(lines: Iterable[str]) -> Iterator[str]:
+    """Lines without their ends as blocks of "\\n"-ended lines, about BLOCK characters each."""
+    batch: list[str] = []
+    size = 0
+    for line in lines:
+        batch.append(line)
+        size += len(line) + 1
+        if size >= BLOCK:
+            batch.append("")
+            yield "\n".join(batch)
+            batch, size = [], 0
+    if batch:
+        batch.append("")
+        yield "\n".join(batch)
+
+
+def split_blocks(blocks: Iterable[str], first_line: int = 1, *, header: bool = True,
+                 undecodable: set[int] | None = None) -> Iterator[Chunk]:
+    """:func:`split` of text in blocks of whole "\\n"-ended lines; ``undecodable`` holds the
+    numbers (from 1) of lines that held a code unit that is no text, filled as the blocks
+    are read."""
+    cutter = _Cutter(first_line, set() if undecodable is None else undecodable, header)
     number = first_line  # the line number of carry's first line
     carry: list[str] = []  # lines after the last semi-empty line: their record may go on
     for block in blocks:
@@ -499,7 +516,8 @@ def _cut(cutter: _Cutter, text: str, number: int) -> Generator[Chunk, None, int]
         if inner is not None:
             end = inner.start() + 1
         piece = text[start:end]
-        whole = cutter.clean() and _one_of_each(text, start, end) and _closed(text, start, end)
+        whole = (cutter.clean() and _one_of_each(text, start, end) and _closed(text, start, end)
+                 and cutter.readable(number, piece.count("\n")))
         if whole and piece[-1:] == "\n":
             yield Chunk(number, text=piece)  # its lines are made if anyone asks
             number += piece.count("\n")
@@ -567,6 +585,11 @@ class _Cutter:
             self.brace_blank = False
             return True
         return False
+
+    def readable(self, number: int, count: int) -> bool:
+        """Whether no line of ``count`` from ``number`` held a code unit that is no text."""
+        return not self.undecodable or self.undecodable.isdisjoint(
+            range(number - self.shift, number - self.shift + count))
 
     def feed(self, number: int, line: str) -> Iterator[Chunk]:
         chunk = self.chunk
