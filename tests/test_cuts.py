@@ -131,7 +131,7 @@ def test_sliceable(data: bytes, ok: bool) -> None:
 @pytest.mark.parametrize("at", range(1, 14))
 def test_sliceable_sees_across_blocks(monkeypatch: pytest.MonkeyPatch, at: int) -> None:
     """A CR LF or a quote and its '#' split between two blocks read."""
-    monkeypatch.setattr(cuts, "_BLOCK", at)
+    monkeypatch.setattr(cuts, "BLOCK", at)
     assert sliceable(io.BytesIO(b'[Event "a"]\r\n\r\n[Site "b"]\r\n'))
     assert not sliceable(io.BytesIO(b'[Event "a"]\n[Site "  #"]\n'))
     assert not sliceable(io.BytesIO(b'[Event "a"]\n[Site "b"]\r'))

@@ -26,7 +26,7 @@ from priffe_records.format.splitter import may_inherit
 # A semi-empty line (only " \t\f\v", PBN §3), then a line opening with a tag pair as
 # splitter.starts_record sees it (ASCII blanks only: stricter, so safe).
 _FRESH = re.compile(rb'\n[ \t\f\v]*\r?\n(?=[ \t\f\v]*\[[A-Z][A-Za-z0-9_]*[ \t]+")')
-_BLOCK = 1 << 20
+BLOCK = 1 << 20  # bytes read at a time (the tests make it small to cut lines across)
 
 
 def sliceable(stream: IO[bytes]) -> bool:
@@ -38,7 +38,7 @@ def sliceable(stream: IO[bytes]) -> bool:
         return False
     carry = head
     while True:
-        block = stream.read(_BLOCK)
+        block = stream.read(BLOCK)
         data = carry + block
         # Keep back what a match could still need: a CR whose LF comes next, a quote
         # followed by blanks only (the '#' may come next).
@@ -48,7 +48,7 @@ def sliceable(stream: IO[bytes]) -> bool:
             keep = min(keep, quote)
         body, carry = data[:keep], data[keep:]
         if body.count(b"\r") != body.count(b"\r\n") or may_inherit(body) \
-                or len(carry) > _BLOCK:
+                or len(carry) > BLOCK:
             return False
         if not block:
             return True
