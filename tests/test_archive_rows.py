@@ -7,6 +7,7 @@ Every example and test file: the tag values as written survive the engine's view
 
 from __future__ import annotations
 
+import io
 from dataclasses import fields
 from pathlib import Path
 
@@ -63,3 +64,26 @@ def test_the_deals_table_is_the_declared_one() -> None:
     described = metadata("priffe.db")["databases"]["priffe"]["tables"]["deals"]["columns"]
     assert set(described) == {c.name for c in DEAL_TABLE if c.doc is not None}
     assert "contract" in described and "score_ew" not in described
+
+
+def test_each_column_ready_makes_holds_its_own_value() -> None:
+    """rows.ready lists its values by position: each lands in the column of its name."""
+    from priffe_records.archive.classify import content_hash
+    from priffe_records.archive.store import import_file
+
+    text = ('[Event "Klubbkväll"]\n[Site "Lund"]\n[Date "2026.11.29"]\n[Board "3"]\n'
+            '[North "Anna"]\n[East "Bo"]\n[Contract "Spela"] {ett spel}\n')
+    db = open_archive(":memory:")
+    import_file(db, io.BytesIO(text.encode()), name="a.ppn")
+    made = ("line", "event", "site", "date", "players", "commentary", "status", "ident",
+            "game", "board", "contract")
+    row = dict(zip(made, db.execute(f"SELECT {', '.join(made)} FROM deals").fetchone(),
+                   strict=True))
+    assert row == {"line": 1, "event": "Klubbkväll", "site": "Lund", "date": "2026.11.29",
+                   "players": "Anna, Bo", "commentary": "ett spel", "status": row["status"],
+                   "ident": '[null,"3",null,null,"Anna","Bo",null,null]', "game": "Priffe",
+                   "board": "3", "contract": "Spela"}
+    ppn, digest, errors, warnings = db.execute(
+        "SELECT ppn, hash, errors, warnings FROM deals").fetchone()
+    assert digest == content_hash(ppn) and ppn.startswith('[Event "Klubbkväll"]')
+    assert row["status"] == ("errors" if errors else "warnings" if warnings else "clean")

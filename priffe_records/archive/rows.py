@@ -108,7 +108,12 @@ RECORD_COLUMNS = tuple(c.name for c in DEAL_TABLE if c.origin != "store")
 DEAL_COLUMNS = (*STORE_COLUMNS, *RECORD_COLUMNS)
 _FACTS = tuple(c.name for c in DEAL_TABLE if c.origin == "facts")
 _facts_of = attrgetter(*_FACTS)
-_in_order = itemgetter(*RECORD_COLUMNS)
+# The record columns ready() makes, in the order it lists their values (after the facts').
+_MADE = ("line", "event", "site", "date", "players", "commentary", "errors", "warnings",
+         "unverifiable", "status", "ppn", "hash", "ident", "game")
+if set(_MADE) != {c.name for c in DEAL_TABLE if c.origin == "record"}:
+    raise AssertionError("rows.ready makes other record columns than DEAL_TABLE declares")
+_in_order = itemgetter(*((*_FACTS, *_MADE).index(name) for name in RECORD_COLUMNS))
 
 
 def added_in(version: int) -> tuple[Column, ...]:
@@ -144,15 +149,12 @@ def ready(text: str, digest: str, line: int, described: Described,
         elif f.severity == "unverifiable":
             unverifiable += 1
     bad, event, site, date, ident = described
-    values = dict(zip(_FACTS, _facts_of(facts), strict=True))
-    values.update(
-        line=line, event=event, site=site, date=date,
-        players=", ".join(name for _, _, name in facts.seats) or None,
-        commentary=facts.commentary or None, errors=errors, warnings=warnings,
-        unverifiable=unverifiable,
-        status="unreadable" if bad else "errors" if errors else "warnings" if warnings
-        else "clean",
-        ppn=text, hash=digest, ident=ident, game=None if bad else facts.game)
+    status = "unreadable" if bad else "errors" if errors else "warnings" if warnings \
+        else "clean"
+    values = (*_facts_of(facts),  # then _MADE's, in its order:
+              line, event, site, date, ", ".join(name for _, _, name in facts.seats) or None,
+              facts.commentary or None, errors, warnings, unverifiable, status, text, digest,
+              ident, None if bad else facts.game)
     calls = tuple((i, seat, call) for i, (seat, call) in enumerate(facts.calls, 1))
     return (_in_order(values), facts.seats, facts.balance_changes, calls,
             facts.tricks, tuple(f.values() for f in facts.findings),
