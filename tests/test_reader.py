@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from priffe_records import BadRecord, PPNSyntaxError, dumps, loads, read
+from priffe_records.format.headers import read_headers
 from priffe_records.format.reader import ChunkReader
 from priffe_records.format.record import CommentKind, RawSection, Record, TokenKind, partie_head
 from priffe_records.format.splitter import split_text
@@ -316,3 +317,20 @@ def test_a_chunk_reader_may_skip_a_chunk_it_recognises() -> None:
     assert [e.location for e in third.errors] == [e.location for e in whole[2].errors] != []
     assert [partie_head(r) for r in whole] == [("a", None, None), ("b", "s", None),
                                                ("b", None, None)]
+
+
+def test_the_reader_and_the_header_index_resolve_inheritance_alike() -> None:
+    """One rule (record.resolve_inheritance): '#' the last value, '##x' a default for the
+    records that do not name the tag, a named value replacing that default, and '#' on
+    a tag that may not inherit kept as written (the reader's error says so)."""
+    text = ('[Event "a"]\n[Site "##s"]\n[Dealer "N"]\n\n[Event "#"]\n[Dealer "#"]\n\n'
+            '[Event "b"]\n[Site "t"]\n\n[Event "#"]\n')
+    headers = list(read_headers(io.StringIO(text)))
+    records = list(loads(text, errors="collect"))
+    assert headers == [{"Event": "a", "Site": "s", "Dealer": "N"},
+                       {"Event": "a", "Dealer": "#", "Site": "s"},
+                       {"Event": "b", "Site": "t"}, {"Event": "b", "Site": "t"}]
+    assert all(isinstance(r, Record) for r in records)
+    assert [{t.name: t.value for t in r.tags} | dict(r.defaults) for r in records] == headers
+    assert [[(e.location.line, e.message) for e in r.errors] for r in records] == [
+        [], [(6, "tag Dealer may not inherit its value with '#' (PBN §4.8)")], [], []]

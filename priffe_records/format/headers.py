@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import IO
 
-from priffe_records.format.record import NO_INHERIT
+from priffe_records.format.record import resolve_inheritance
 from priffe_records.format.splitter import Decoded, brace_state, split
 
 __all__ = ["read_headers"]
@@ -63,13 +63,7 @@ def _headers(lines: Iterable[str]) -> Iterator[dict[str, str]]:
         if not tags:
             continue  # comments only
         for name, value in tags.items():
-            if value[:1] != "#" or name in NO_INHERIT:
-                if name in header:
-                    header[name] = value
-            elif value == "#":
-                tags[name] = last.get(name, "")
-            else:
-                tags[name] = header[name] = value[2:]
+            tags[name] = resolve_inheritance(name, value, last, header)
         last.update(tags)
         for name, value in header.items():
             tags.setdefault(name, value)

@@ -55,6 +55,7 @@ from priffe_records.format.record import (
     Tag,
     TokenKind,
     places,
+    resolve_inheritance,
     unescape,
     word_places,
 )
@@ -682,27 +683,21 @@ class _Builder:
             return tags
         out = []
         for t in tags:
-            if t.value[:1] == "#":
+            marker = t.value
+            value = resolve_inheritance(t.name, marker, state.last, header)
+            if marker[:1] == "#":
                 where = t.value_location or Location(self.name, 0, 0)
                 if t.name in NO_INHERIT:
                     self.error(msg("tag {tag} may not inherit its value with '#' (PBN §4.8)",
                                    tag=t.name), where)
-                    out.append(t)
-                    continue
-                marker = t.value
-                if marker == "#":
-                    value = state.last.get(t.name, "")
-                    if state.lost is not None and state.set_at.get(t.name, 0) < state.lost_at:
-                        self.error(msg("{tag} '#' inherits {value!r} from an earlier record, "
-                                       "but the record at line {line} could not be read and may "
-                                       "have set {tag} (PBN §4.8)", tag=t.name,
-                                       value=_short(value), line=state.lost.line), where)
                 else:
-                    value = marker[2:]
-                    state.header[t.name] = value
-                t = t.with_value(value, marker)
-            elif header and t.name in header:
-                header[t.name] = t.value
+                    if (marker == "#" and state.lost is not None
+                            and state.set_at.get(t.name, 0) < state.lost_at):
+                        self.error(msg("{tag} '#' inherits {value!r} from an earlier record, "
+                                       "but the record at line {line} could not be read and "
+                                       "may have set {tag} (PBN §4.8)", tag=t.name,
+                                       value=_short(value), line=state.lost.line), where)
+                    t = t.with_value(value, marker)
             out.append(t)
         state.count += 1
         values = {t.name: t.value for t in out}

@@ -491,6 +491,29 @@ Tag.__dataclass_params__ = _TagFields.__dataclass_params__  # type: ignore[attr-
 # PBN §4.8: these tags describe one deal and may not inherit their value with '#'.
 NO_INHERIT = frozenset({"Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Auction",
                         "Play", "Note"})
+
+
+def resolve_inheritance(name: str, value: str, last: Mapping[str, str],
+                        header: dict[str, str]) -> str:
+    """The value a tag's written ``value`` stands for in its file (PBN §4.8), given each
+    tag's ``last`` value in the records before and the file's ``header`` of ``##`` values.
+
+    ``#`` stands for the tag's last value (empty when there was none); ``##x`` for ``x``,
+    which also becomes the value of every later record that does not name the tag; any
+    other value, and a '#' on a tag of :data:`NO_INHERIT`, stands for itself and replaces
+    the tag's ``##`` default. The reader and
+    :func:`~priffe_records.format.headers.read_headers` both resolve by this.
+    """
+    if value[:1] != "#" or name in NO_INHERIT:
+        if name in header:
+            header[name] = value
+        return value
+    if value == "#":
+        return last.get(name, "")
+    header[name] = value = value[2:]
+    return value
+
+
 # A partie's head (FORMAT.md): the records of one partie share these three values.
 PARTIE_HEAD = ("Event", "Site", "Date")
 # Export order (FORMAT.md): identification tags, then Auction and Play with

@@ -517,7 +517,7 @@ def _cut(cutter: _Cutter, text: str, number: int) -> Generator[Chunk, None, int]
             end = inner.start() + 1
         piece = text[start:end]
         whole = (cutter.clean() and _one_of_each(text, start, end) and _closed(text, start, end)
-                 and cutter.readable(number, piece.count("\n")))
+                 and (not cutter.undecodable or cutter.readable(number, piece.count("\n"))))
         if whole and piece[-1:] == "\n":
             yield Chunk(number, text=piece)  # its lines are made if anyone asks
             number += piece.count("\n")
@@ -588,7 +588,7 @@ class _Cutter:
 
     def readable(self, number: int, count: int) -> bool:
         """Whether no line of ``count`` from ``number`` held a code unit that is no text."""
-        return not self.undecodable or self.undecodable.isdisjoint(
+        return self.undecodable.isdisjoint(
             range(number - self.shift, number - self.shift + count))
 
     def feed(self, number: int, line: str) -> Iterator[Chunk]:
