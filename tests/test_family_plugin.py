@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from pathlib import Path
+
 import pytest
 
 from priffe_records import loads
+from priffe_records.archive.schema import ensure_schema, open_archive
+from priffe_records.archive.store import import_file
 from priffe_records.rules import family
 from priffe_records.rules.blank import random_deals, skeleton
 from priffe_records.rules.partie import parties
@@ -52,7 +56,8 @@ def test_registered_by_one_line_the_toy_family_is_validated(with_duel: None) -> 
 def test_the_toy_family_keeps_its_books_and_sheet(with_duel: None) -> None:
     records = list(loads(TWO_DEALS))
     (partie,) = parties(records)
-    assert (partie.event, partie.won, partie.lines) == ("Kväll", (3, 1), ((1, 3, 1),))
+    assert (partie.event, partie.won) == ("Kväll", (3, 1))
+    assert [(ln.outcome.index, ln.n, ln.s) for ln in partie.lines] == [(1, 3, 1)]
     toy = family.family_named("duel")
     filled = toy.fill(records, toy.score_sheets(records, None))
     assert [r.get("Score") for r in filled] == ["N 3 S 1", None]
@@ -64,3 +69,15 @@ def test_the_toy_family_deals_and_lays_out_an_evening(with_duel: None) -> None:
     assert [r.get("Scoring") for r in dealt] == ["Duel", "Duel"]
     assert len(dealt[0].get("Hands", "").split()) == 10  # N, four cards, S, four cards
     assert validate(random_deals("duel", 5, seed=1, played=True)) == []
+
+
+def test_the_toy_family_is_archived(with_duel: None, tmp_path: Path) -> None:
+    """The archive stores a toy deal's rows from the family's archive hooks."""
+    src = tmp_path / "duel.ppn"
+    src.write_text(TWO_DEALS, "utf-8")
+    db = open_archive(str(tmp_path / "a.db"))
+    ensure_schema(db)
+    import_file(db, str(src))
+    rows = db.execute("SELECT board, game, tricks_ns, tricks_ew FROM deals ORDER BY board"
+                      ).fetchall()
+    assert rows == [("1", "Duel", 3, 1), ("2", "Duel", None, None)]

@@ -39,12 +39,19 @@ class DuelOutcome:
 
 
 @dataclass(frozen=True)
+class DuelLine:
+    outcome: DuelOutcome
+    n: int
+    s: int
+
+
+@dataclass(frozen=True)
 class DuelPartie:
     event: str | None
     site: str | None
     date: str | None
     won: tuple[int, int] = (0, 0)  # tricks of N and S over the partie
-    lines: tuple[tuple[int, int, int], ...] = ()  # (record, N, S)
+    lines: tuple[DuelLine, ...] = ()
     findings: tuple[Finding, ...] = field(default=())
 
     def with_findings(self, findings: tuple[Finding, ...]) -> DuelPartie:
@@ -55,12 +62,14 @@ class DuelBooks:
     def __init__(self, event: str | None, site: str | None, date: str | None) -> None:
         self.partie = DuelPartie(event, site, date)
 
-    def add(self, o: DuelOutcome) -> None:
-        if o.tricks is not None:
-            n, s = o.tricks
-            p = self.partie
-            self.partie = replace(p, won=(p.won[0] + n, p.won[1] + s),
-                                  lines=(*p.lines, (o.index, n, s)))
+    def add(self, o: DuelOutcome) -> DuelLine | None:
+        if o.tricks is None:
+            return None
+        line = DuelLine(o, *o.tricks)
+        p = self.partie
+        self.partie = replace(p, won=(p.won[0] + line.n, p.won[1] + line.s),
+                              lines=(*p.lines, line))
+        return line
 
     def lost(self, where: Location, index: int) -> None:
         """An unreadable record changes no total here: nothing to keep."""
@@ -123,9 +132,21 @@ class Duel:
 
     def fill(self, records: Sequence[Record], sheets: Sequence[DuelPartie]) -> list[Record]:
         """A point a trick: Score written from each deal's line."""
-        lines = {r: (n, s) for sheet in sheets for r, n, s in sheet.lines}
+        lines = {ln.outcome.index: (ln.n, ln.s) for sheet in sheets for ln in sheet.lines}
         return [rec.replace_tag("Score", "N {} S {}".format(*lines[i]))
                 if i in lines else rec for i, rec in enumerate(records, 1)]
+
+    def claim_columns(self, record: Record) -> tuple[dict[str, object], tuple[Finding, ...]]:
+        return {}, ()
+
+    def deal_columns(self, line: DuelLine) -> dict[str, object]:
+        return {"tricks_ns": line.n, "tricks_ew": line.s}
+
+    def rubber_ends(self, result: DuelPartie) -> tuple[()]:
+        return ()
+
+    def rubber_columns(self, end: object, last_of: dict[int, Record]) -> dict[str, object]:
+        raise TypeError("a Duel has no rubbers")
 
 
 DUEL: GameFamily[DuelOutcome] = Duel()

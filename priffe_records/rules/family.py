@@ -72,6 +72,11 @@ class PartieOutcome(Protocol):
     @property
     def findings(self) -> tuple[Finding, ...]: ...
 
+    @property
+    def lines(self) -> Sequence[Any]:
+        """The partie's deals as its books' ``add`` gave them, in order (kept books only)."""
+        ...
+
     def with_findings(self, findings: tuple[Finding, ...]) -> Self: ...
 
 
@@ -101,6 +106,10 @@ class StreamingBooks(Protocol):
         ...
 
     def drain(self) -> list[Finding]: ...
+
+    def drain_rubbers(self) -> list[Any]:
+        """The rubbers ended since the last call, when streamed with ``rubbers``."""
+        ...
 
 
 class GameFamily(Protocol[OutcomeT]):
@@ -194,7 +203,28 @@ class GameFamily(Protocol[OutcomeT]):
         ...
 
     # ------------------------------------------------------------- archive rows, views
-    # (archive-speed: the archive's hooks go here.)
+    # Asked by archive/engine.py: plain values keyed by the archive's column names.
+
+    def claim_columns(self, record: Record) -> tuple[dict[str, Any], tuple[Finding, ...]]:
+        """The deal-row columns the record's own claims give (claimed totals, tricks as
+        written), and a located warning for each claimed number a column cannot hold."""
+        ...
+
+    def deal_columns(self, line: Any) -> dict[str, Any]:
+        """What the partie's books computed of a deal, from the line their ``add`` gave
+        (``rubber``: the deal's rubber, in a game of rubbers)."""
+        ...
+
+    def rubber_ends(self, result: Any) -> Sequence[Any]:
+        """The rubbers of a partie its books kept to the end (none in a game without)."""
+        ...
+
+    def rubber_columns(self, end: Any, last_of: dict[int, Record]) -> dict[str, Any]:
+        """A rubber's row (``number``, ``complete``, ``winner``, totals, ``settlements``),
+        player names from its last deal, ``last_of[number]`` (when the archive has it)."""
+        ...
+
+    # (archive-speed: more of the archive's hooks go here.)
 
     # ------------------------------------------------------------ replay view, words
     # (replay: the replay's hooks go here.)

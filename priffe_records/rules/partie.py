@@ -100,9 +100,11 @@ class Told(NamedTuple):
 
 
 class Closed(NamedTuple):
-    """A partie's end: what its books closed with (findings not yet handed over included)."""
+    """A partie's end: what its books closed with (findings not yet handed over included),
+    and the family that kept them."""
 
     result: PartieOutcome
+    family: GameFamily[Any]
 
 
 class Driver:
@@ -115,11 +117,12 @@ class Driver:
     ``ends`` asks them to keep each rubber's end for the caller all the same.
     """
 
-    __slots__ = ("books", "ends", "stream", "streams")
+    __slots__ = ("books", "ends", "family", "stream", "streams")
 
     def __init__(self, *, stream: bool = False, ends: bool = False) -> None:
         self.stream, self.ends = stream, ends
         self.books: PartieBooks[Any] | None = None
+        self.family: GameFamily[Any] = default_family()
         self.streams = False
 
     def feed(self, step: _Step) -> tuple[Closed | None, Told]:
@@ -127,8 +130,8 @@ class Driver:
         closed = None
         if step.starts is not None:
             closed = self.end()
-            family, key = step.starts
-            opened = self.books = family.books(*key)
+            self.family, key = step.starts
+            opened = self.books = self.family.books(*key)
             self.streams = self.stream and isinstance(opened, StreamingBooks)
             if self.streams:
                 cast(StreamingBooks, opened).stream(rubbers=self.ends)
@@ -145,7 +148,7 @@ class Driver:
     def end(self) -> Closed | None:
         """Close the open partie, if any."""
         books, self.books = self.books, None
-        return Closed(books.close()) if books is not None else None
+        return Closed(books.close(), self.family) if books is not None else None
 
 
 def drive(steps: Iterable[_Step], *, stream: bool = False, ends: bool = False
@@ -172,19 +175,28 @@ def parties(records: Iterable[Record | BadRecord], *, options: object = None,
     ``conventions`` turns on the R9 warnings. Each partie is what its family's
     books close with.
     """
+    return (c.result for c in closings(records, options=options, conventions=conventions))
+
+
+def closings(records: Iterable[Record | BadRecord], *, options: object = None,
+             conventions: bool = False) -> Iterator[Closed]:
+    """:func:`parties`, each with the family that kept its books (the archive asks it
+    what to store of the partie)."""
     found: list[Finding] = []
     for event in drive(_steps(records, options, conventions)):
         if isinstance(event, Told):
             found.extend(event.found)
             continue
         res = event.result
-        yield res.with_findings(tuple(sorted([*found, *res.findings], key=sort_key)))
+        yield event._replace(result=res.with_findings(
+            tuple(sorted([*found, *res.findings], key=sort_key))))
         found = []
     if found:
         # findings of no partie (only unreadable records, another game): an empty
         # partie of the default family carries them, as a partie's books would
-        empty = default_family().books(None, None, None).close()
-        yield empty.with_findings(tuple(sorted(found, key=sort_key)))
+        family = default_family()
+        empty = family.books(None, None, None).close()
+        yield Closed(empty.with_findings(tuple(sorted(found, key=sort_key))), family)
 
 
 def findings(records: Iterable[Record | BadRecord], *, options: object = None,

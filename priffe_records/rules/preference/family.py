@@ -9,15 +9,17 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record, Tag
 from priffe_records.game.cards import Card, Hand, Seat, sorted_cards
 from priffe_records.rules.family import GameFamily
+from priffe_records.rules.findings import Finding
 
+from . import columns
 from .analysis import PrefOutcome, analyse
-from .books import PrefBooks
+from .books import PrefBooks, PrefLine, PrefPartie
 from .deal import DECK
 from .options import DEFAULT_OPTIONS, FAMILY_WORD, PrefOptions, is_preference
 from .table import PLAYERS, next_player
@@ -85,6 +87,20 @@ class Preference:
         from .sheet import fill_preference
 
         return fill_preference(list(records), list(sheets))
+
+    def claim_columns(self, record: Record) -> tuple[dict[str, Any], tuple[Finding, ...]]:
+        """None: the claimed-points columns are two-side totals, which Préférence has not."""
+        return {}, ()
+
+    def deal_columns(self, line: PrefLine) -> dict[str, Any]:
+        return columns.deal_columns(line)
+
+    def rubber_ends(self, result: PrefPartie) -> tuple[()]:
+        return ()
+
+    def rubber_columns(self, end: object, last_of: dict[int, Record]) -> dict[str, Any]:
+        """Never asked: a Préférence partie has no rubbers."""
+        raise TypeError("a Préférence partie has no rubbers")
 
 
 PREFERENCE: GameFamily[PrefOutcome] = Preference()

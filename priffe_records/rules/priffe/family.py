@@ -9,15 +9,17 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record, Tag
 from priffe_records.game.cards import FULL_DECK, SEATS, Card, Seat
 from priffe_records.rules.family import GameFamily
+from priffe_records.rules.findings import Finding
+from priffe_records.rules.priffe import columns
 from priffe_records.rules.priffe.analysis import DealOutcome, analyse_record
 from priffe_records.rules.priffe.options import FAMILY_WORD, PRESETS, Options, is_unspecified
-from priffe_records.rules.priffe.rubber import PartieScorer
+from priffe_records.rules.priffe.rubber import DealLine, PartieResult, PartieScorer, RubberEnd
 
 if TYPE_CHECKING:
     from priffe_records.rules.priffe.sheet import PartieSheet
@@ -82,6 +84,18 @@ class Priffe:
         from priffe_records.rules.priffe.sheet import fill_records
 
         return fill_records(list(records), list(sheets))
+
+    def claim_columns(self, record: Record) -> tuple[dict[str, Any], tuple[Finding, ...]]:
+        return columns.claim_columns(record)
+
+    def deal_columns(self, line: DealLine) -> dict[str, Any]:
+        return columns.deal_columns(line)
+
+    def rubber_ends(self, result: PartieResult) -> tuple[RubberEnd, ...]:
+        return result.rubbers
+
+    def rubber_columns(self, end: RubberEnd, last_of: dict[int, Record]) -> dict[str, Any]:
+        return columns.rubber_columns(end, last_of.get(end.rubber))
 
 
 PRIFFE: GameFamily[DealOutcome] = Priffe()
