@@ -4,7 +4,6 @@ registered by its line, then validated, scored and dealt by the shared code unto
 from __future__ import annotations
 
 from collections.abc import Iterator
-
 from pathlib import Path
 
 import pytest

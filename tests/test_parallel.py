@@ -71,25 +71,39 @@ def test_inheritance_is_checked_in_one_process(tmp_path: Path) -> None:
 
 def cut_before(monkeypatch: pytest.MonkeyPatch, path: Path, records: list[int]) -> None:
     """Make the parent cut before these records (1-based; each must start afresh), whatever
-    their parties: the pieces must then be merged where a partie goes on."""
+    their parties: a partie that goes on across a cut goes on in the next slice."""
     data = path.read_bytes()
     items = list(read(path, errors="collect"))
     lines = {items[n - 1].location.line for n in records}  # type: ignore[union-attr]
     chosen = [(o, data.count(b"\n", 0, o) + 1) for o in fresh_starts(data)]
     chosen = [(o, line) for o, line in chosen if line in lines]
     assert len(chosen) == len(records)
-    monkeypatch.setattr(parallel, "_cuts", lambda f, size, jobs, most: iter(chosen))
+    monkeypatch.setattr(parallel, "_cuts", lambda f, size, jobs, most, anywhere=False:
+                        iter(chosen))
 
 
-def test_a_partie_across_a_cut_is_checked_again_in_one_slice(
+def test_a_partie_across_a_cut_goes_on_in_the_next_slice(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = parties_file(tmp_path / "p.ppn", 4, odd=False)
     boards = one_process(path)[1]
     second = boards.index("1", 1)  # the second partie's first deal, then one record on
     cut_before(monkeypatch, path, [second + 2])
     done = check_file(path, jobs=2)
-    assert done.slices == 1  # the two slices were merged and checked again
+    assert done.slices == 2  # no slice checked again: the books went on to the next
     assert (words(done.findings), done.boards) == one_process(path)
+
+
+def test_a_file_of_one_partie_is_shared_by_the_workers(tmp_path: Path) -> None:
+    """One long partie (rubbers of Priffe, some deals damaged) is cut like any file: each
+    worker reads and analyses its slice, the books go on from slice to slice."""
+    records = generate_partie(7, PartieSpec(rubbers=12))
+    text = dumps(records).replace('[ScoreRubber "NS', '[ScoreRubber "NS 1', 3)
+    path = tmp_path / "one.ppn"
+    path.write_text(text)
+    done = check_file(path, jobs=2)
+    assert done.jobs == 2 and done.slices > 2
+    assert (words(done.findings), done.boards) == one_process(path)
+    assert [f.rule for f in done.findings if f.is_error] == ["R23"] * 3
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -120,28 +134,28 @@ def test_a_slice_that_opens_no_partie_joins_the_one_before(
     assert odd
     cut_before(monkeypatch, path, odd)
     done = check_file(path, jobs=2)
-    assert done.slices < len(odd) + 1
+    assert done.slices == len(odd) + 1
     assert (words(done.findings), done.boards) == one_process(path)
 
 
-def test_cuts_that_keep_missing_give_up_cutting(
+def test_a_cut_before_every_record_checks_each_once(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A cut before every record of one long partie: after a few merges the rest is one
-    piece (no piece is checked again and again as it grows), and the result is exact."""
+    """A cut before every record of one long partie: each slice is checked once (none
+    again as pieces are merged), and the result is exact."""
     path = parties_file(tmp_path / "p.ppn", 3, odd=False)
     n = len(one_process(path)[1])
     cut_before(monkeypatch, path, list(range(2, n + 1)))
     runs: list[int] = []
     real = parallel.ProcessPoolExecutor.submit
 
-    def counted(pool: object, fn: object, piece: parallel.Piece) -> object:
+    def counted(pool: object, fn: object, piece: parallel.Piece, *a: object) -> object:
         runs.append(piece.end - piece.start)
-        return real(pool, fn, piece)  # type: ignore[arg-type]
+        return real(pool, fn, piece, *a)  # type: ignore[arg-type]
 
     monkeypatch.setattr(parallel.ProcessPoolExecutor, "submit", counted)
     done = check_file(path, jobs=2)
     assert (words(done.findings), done.boards) == one_process(path)
-    assert len(runs) <= 16 < n  # the window, three merges, the rest (not ~2n runs)
+    assert len(runs) == n == done.slices
 
 
 def test_an_unreadable_record_is_named_by_its_place_in_the_file(

@@ -248,8 +248,8 @@ def check_stream(group: Iterable[Record | BadRecord]) -> Iterator[Checked]:
             last_of.clear()
             continue
         step, item, found = event.step, current[0], event.found
-        if step.starts is not None:
-            family = step.starts[0]
+        if event.opened and step.partie is not None:
+            family = step.partie[0]
         facts = _item_facts(item)
         if event.books is not None and not event.streams:
             scorer = None

@@ -44,6 +44,11 @@ class PPNSyntaxError(PriffeError):
         self.line_text = line_text
         self.severity: Severity = severity
 
+    def __reduce__(self) -> tuple[type[PPNSyntaxError], tuple[object, ...]]:
+        """Pickled with its arguments (a partie's books travel between processes with
+        the records they keep, and an exception's default pickling drops them)."""
+        return type(self), (self.text, self.location, self.line_text, self.severity)
+
     @property
     def message(self) -> str:
         return render(self.text)

@@ -1,22 +1,22 @@
 """One file, several processes: the same results as one process, sooner.
 
-:func:`map_parties` is the general tool (``priffe validate --jobs`` uses it through
-:func:`check_file`; ``priffe import --jobs`` may too). The parent cuts the file into
-slices of whole parties and hands each slice to a worker process as soon as it is found;
-the results come back in file order, each with the number of records before its slice.
+Two ways to share a file between worker processes, both cutting it only before a line where
+the reader starts a record afresh, whatever came before
+(:func:`priffe_records.format.cuts.fresh_starts`: found in the bytes, so the parent spends
+milliseconds, not the reader's time), each worker reading its slice with the slice's first
+line number (the same records, errors and locations), and never cutting a file that
+inherits values (``#``, PBN §4.8), has lone-CR line ends or is UTF-16
+(:func:`~priffe_records.format.cuts.sliceable`):
 
-Exactness is by construction, and checked:
-
-* a cut is made only before a line where the reader starts a record afresh, whatever came
-  before (:func:`priffe_records.format.cuts.fresh_starts`: found in the bytes, so the
-  parent spends milliseconds, not the reader's time), and a worker reads its slice with
-  the slice's first line number: the same records, errors and locations;
-* a file that inherits values (``#``, PBN §4.8), has lone-CR line ends or is UTF-16 is
-  never cut (:func:`~priffe_records.format.cuts.sliceable`);
-* a cut is aimed where the raw Event, Site and Date change, but that is a guess: each
-  worker reports the partie its first record opens and its last partie, and when the
-  first record opens none (an unreadable record, a diagram, another game) or continues
-  the slice before's last partie, the two slices are done again as one.
+* :func:`relay` (``priffe validate --jobs`` through :func:`check_file`) cuts anywhere, a
+  file of one long partie too: each worker reads and analyses its slice at once, then
+  takes the state the slice before ended with (the partie's books, the findings not yet
+  final: the driver of :mod:`priffe_records.rules.partie`), goes on from it and hands its
+  own on. Exact by construction: the books hear every deal in file order.
+* :func:`map_parties` (``priffe import --jobs``) cuts where the raw Event, Site and Date
+  change, a guess: each worker reports the partie its first record opens and its last
+  partie, and when the first record opens none or continues the slice before's last
+  partie, the two slices are done again as one.
 
 A worker ends with its parent, even one killed with SIGKILL (:func:`bound_to_parent`).
 """
@@ -26,16 +26,18 @@ from __future__ import annotations
 import ctypes
 import functools
 import io
+import multiprocessing
 import os
 import signal
 import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Generator, Hashable, Iterator
+from collections.abc import Callable, Generator, Hashable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import IO, Any, Generic, TypeVar
+from multiprocessing.connection import Connection
+from typing import IO, Any, Generic, Protocol, TypeVar, cast
 
 from priffe_records.format.cuts import fresh_starts, raw_head, sliceable
 from priffe_records.format.errors import BadRecord
@@ -45,7 +47,7 @@ from priffe_records.format.record import Location, Record
 from priffe_records.game.language import Message
 from priffe_records.rules.findings import Finding, Severity
 from priffe_records.rules.gcscope import collector_tuned
-from priffe_records.rules.partie import Step, findings_of_steps, steps
+from priffe_records.rules.partie import FindingStream, Step, steps
 
 SMALL_FILE = 2_000_000  # bytes (about 3,000 deals): below this one process is as fast
 _MIN_SLICE = 1 << 18  # bytes: smaller slices cost more in messages than they save
@@ -265,15 +267,17 @@ def watch_parent(parent: int, every: float = _WATCH_EVERY) -> None:
     os._exit(1)
 
 
-def _cuts_of(path: str, jobs: int, most: int) -> Iterator[Piece] | None:
-    """The pieces of the file as they are found, or ``None`` for one piece."""
+def _cuts_of(path: str, jobs: int, most: int, anywhere: bool = False
+             ) -> Iterator[Piece] | None:
+    """The pieces of the file as they are found, or ``None`` for one piece; ``anywhere``:
+    cut at any fresh start, not only where the raw Event, Site and Date change."""
     size = os.path.getsize(path)
     if jobs < 2 or size < 2 * _MIN_SLICE:
         return None
     with open(path, "rb") as f:
         if not sliceable(f):
             return None
-    found = _pieces(path, size, jobs, most)
+    found = _pieces(path, size, jobs, most, anywhere)
     first = next(found)
     if first.end == size:
         found.close()
@@ -286,22 +290,22 @@ def _chain(first: Piece, rest: Iterator[Piece]) -> Iterator[Piece]:
     yield from rest
 
 
-def _pieces(path: str, size: int, jobs: int, most: int = _MAX_SLICE
+def _pieces(path: str, size: int, jobs: int, most: int = _MAX_SLICE, anywhere: bool = False
             ) -> Generator[Piece, None, None]:
     start, line, index = 0, 1, 0
     with open(path, "rb") as f:
-        for cut, cut_line in _cuts(f, size, jobs, most):
+        for cut, cut_line in _cuts(f, size, jobs, most, anywhere):
             yield Piece(path, start, cut, line, index)
             start, line, index = cut, cut_line, index + 1
     yield Piece(path, start, size, line, index)
 
 
-def _cuts(f: IO[bytes], size: int, jobs: int, most: int = _MAX_SLICE
+def _cuts(f: IO[bytes], size: int, jobs: int, most: int = _MAX_SLICE, anywhere: bool = False
           ) -> Iterator[tuple[int, int]]:
     """(byte offset, line number) of each cut, in order: at the first record that starts
-    afresh at least ``step()`` bytes after the cut before and whose raw Event, Site and Date
-    differ from the record before it. One pass over the bytes, memory bounded by a block
-    and a record."""
+    afresh at least ``step()`` bytes after the cut before and (unless ``anywhere``) whose
+    raw Event, Site and Date differ from the record before it. One pass over the bytes,
+    memory bounded by a block and a record."""
     buf, base, line = b"", 0, 1  # buf holds the file from ``base``, which is on ``line``
 
     def step(at: int) -> int:
@@ -335,7 +339,12 @@ def _cuts(f: IO[bytes], size: int, jobs: int, most: int = _MAX_SLICE
                     if target >= size - _MIN_SLICE // 2:
                         return
                 before, known, pending = key, True, None
-            if a >= target:
+            if a >= target and anywhere:
+                yield a, line + buf.count(b"\n", 0, s)
+                target = a + step(a)
+                if target >= size - _MIN_SLICE // 2:
+                    return
+            elif a >= target:
                 if not known and last is not None:
                     before = raw_head(buf, last - base, s)
                 pending, pending_before = a, before
@@ -366,13 +375,6 @@ class Checked:
     slices: int = 1  # the pieces the file was checked in
 
 
-class _Local(int):
-    """A record's position within its piece where a message names it: the parent turns
-    it into the file's position (only ``lost`` records are named in a message's text)."""
-
-    __slots__ = ()
-
-
 # A finding as a worker sends it: rule, severity, text, line, column, record (the
 # location's file is the label; any other location is sent as it is, in ``line``).
 _Packed = tuple[str, str, Message | str, int | Location | None, int, int | None]
@@ -380,7 +382,8 @@ _Packed = tuple[str, str, Message | str, int | Location | None, int, int | None]
 
 def check_file(path: str | os.PathLike[str], *, name: str | None = None, jobs: int = 1,
                options: object = None, conventions: bool = False) -> Checked:
-    """Read and validate one file with ``jobs`` processes (see the module docstring)."""
+    """Read and validate one file with ``jobs`` processes, cut anywhere a record starts
+    afresh, one partie or many (see :func:`relay`)."""
     label = name or os.fspath(path)
     work = functools.partial(_check_piece, label=label, options=options,
                              conventions=conventions)
@@ -388,41 +391,149 @@ def check_file(path: str | os.PathLike[str], *, name: str | None = None, jobs: i
     boards: list[str | None] = []
     pieces = 0
     with collector_tuned():
-        for done in map_parties(path, work, jobs=jobs):
-            packed, named, its_boards = done.value
-            findings += (_unpack(f, label, done.before, named) for f in packed)
+        for done in relay(path, work, (FindingStream(), 0), jobs=jobs):
+            if done.piece is None:  # the end of the file: what the last books still held
+                stream, _ = cast(tuple[FindingStream, int], done.value)
+                findings += stream.end()
+                continue
+            packed, its_boards = cast(tuple[list[_Packed], list[str | None]], done.value)
+            findings += (_unpack(f, label) for f in packed)
             boards += its_boards
             pieces += 1
     return Checked(findings, boards, jobs if pieces > 1 else 1, pieces)
 
 
-def _check_piece(piece: Piece, *, label: str, options: object, conventions: bool
-                 ) -> Sliced[tuple[list[_Packed], bool, list[str | None]]]:
-    """In a worker: read and check one piece; the findings packed small, positions
-    counted from the piece's first record."""
+class Channel(Protocol):
+    """One end of what a slice hands the next: a pipe's end between processes."""
+
+    def send(self, obj: Any) -> None: ...
+
+    def recv(self) -> Any: ...
+
+
+class _Hand:
+    """A pipe's stand-in within one process: the state a slice leaves for the next."""
+
+    def __init__(self) -> None:
+        self.value: Any = None
+
+    def send(self, obj: Any) -> None:
+        self.value = obj
+
+    def recv(self) -> Any:
+        return self.value
+
+
+# A piece's work: the piece, its inbox (the state the piece before ended with, or None when
+# a piece before failed) and the outbox the piece after reads.
+Relayed = Callable[[Piece, Channel, Channel], R]
+
+
+@dataclass(frozen=True, slots=True)
+class Handed:
+    """A piece's value in file order; ``piece`` None for the state the last piece ended
+    with (the caller finishes it)."""
+
+    piece: Piece | None
+    value: object
+
+
+def relay(path: str | os.PathLike[str], work: Relayed[R], start: object, *, jobs: int,
+          window: int | None = None) -> Iterator[Handed]:
+    """``work`` on slices of the file cut anywhere a record starts afresh, in ``jobs``
+    worker processes, handing the state on from slice to slice; the values in file order,
+    then the state the last slice ended with.
+
+    ``work(piece, inbox, outbox)`` runs in a worker: it does what needs no state (reading
+    and analysing its records) at once, in parallel with the other slices, then waits
+    for the state the slice before ended with (``inbox.recv()``: ``start`` for the first
+    slice, ``None`` when a slice before failed), goes on from it (a partie's books, the
+    findings not yet final) and sends its own end state on (``outbox.send``). A partie
+    may so be cut anywhere, even between two deals of one rubber: the books that go on
+    are the ones that heard every deal before, so the results are exact by construction,
+    and a file that is one long partie is shared by every worker.
+    With ``jobs == 1``, a small file or a file that cannot be cut, ``work`` runs here on
+    the whole file. A worker's exception is raised here; the slices after it end at once.
+    """
+    name = os.fspath(path)
+    cuts = _cuts_of(name, jobs, _MAX_SLICE, anywhere=True)
+    if cuts is None:
+        cuts = iter((Piece(name, 0, os.path.getsize(name), 1, 0, whole=True),))
+        jobs = 1
+    if jobs == 1:
+        hand = _Hand()
+        hand.send(start)
+        for piece in cuts:
+            yield Handed(piece, work(piece, hand, hand))
+        yield Handed(None, hand.recv())
+        return
+    first_in, first_out = multiprocessing.Pipe(duplex=False)
+    first_out.send(start)
+    inbox: Channel = first_in
+    get_parser()  # built once here; the forked workers inherit it
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=bound_to_parent,
+                               initargs=(os.getpid(),))
+    out: deque[tuple[Piece, Future[R]]] = deque()
+    feeds: list[Channel] = [first_out]  # each piece's inbox, as the parent can write it
+    try:
+        pieces = iter(cuts)
+        coming = next(pieces, None)
+        while True:
+            while len(out) < (window or 2 * jobs) and coming is not None:
+                nxt_in, nxt_out = multiprocessing.Pipe(duplex=False)
+                out.append((coming, pool.submit(work, coming, inbox, nxt_out)))
+                inbox = nxt_in
+                feeds.append(nxt_out)
+                coming = next(pieces, None)
+            if not out:
+                break
+            piece, future = out.popleft()
+            last = not out and coming is None
+            try:
+                # The last slice's state is taken as it is sent: a big one fills the pipe.
+                end = _taken(future, inbox) if last else None
+                value = future.result()
+            except BaseException:
+                for feed in feeds[-len(out) - 1:]:  # the slices after wait for a state
+                    feed.send(None)
+                raise
+            yield Handed(piece, value)
+            if last:
+                yield Handed(None, end)
+                break
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _taken(future: Future[Any], inbox: Channel) -> Any:
+    """What the last slice sends on, read while it sends (its worker's error if it fails)."""
+    while not cast(Connection, inbox).poll(_WATCH_EVERY):
+        if future.done():
+            future.result()  # raises the worker's error
+            return inbox.recv()
+    return inbox.recv()
+
+
+def _check_piece(piece: Piece, inbox: Channel, outbox: Channel, *, label: str,
+                 options: object, conventions: bool
+                 ) -> tuple[list[_Packed], list[str | None]] | None:
+    """In a worker: read and analyse one piece, then, with the findings stream the piece
+    before ended with, its books and findings; the findings packed small."""
     boards: list[str | None] = []
-    keys: list[tuple[object, ...]] = []
-    opens: list[bool] = []  # whether the first item opens a partie
-    named = False  # a message names a record by its position
-
-    def watched() -> Iterator[Step]:
-        nonlocal named
-        for step in steps(_noted(piece.records(label), boards), options=options,
-                          conventions=conventions):
-            if not opens:
-                opens.append(step.starts is not None)
-            if step.starts is not None:
-                family, key = step.starts
-                keys.append((family.name, *key))
-            if step.lost is not None:
-                named = True
-                step = step._replace(position=_Local(step.position))
-            yield step
-
     with collector_tuned():
-        found = [_pack(f, label) for f in findings_of_steps(watched())]
-    first = keys[0] if opens and opens[0] else None
-    return Sliced((found, named, boards), len(boards), first, keys[-1] if keys else None)
+        analysed: Iterable[Step] = steps(_noted(piece.records(label), boards),
+                                         options=options, conventions=conventions)
+        if not piece.whole:  # analysed now, beside the other slices; the whole file streams
+            analysed = list(analysed)
+        stream, before = inbox.recv() or (None, 0)
+        if stream is None:
+            outbox.send(None)
+            return None
+        found: list[Finding] = []
+        for step in analysed:
+            found += stream.feed(step.moved(before) if before else step)
+    outbox.send((stream, before + len(boards)))
+    return [_pack(f, label) for f in found], boards
 
 
 def _noted(records: Iterator[Record | BadRecord], boards: list[str | None]
@@ -440,26 +551,7 @@ def _pack(f: Finding, label: str) -> _Packed:
     return (f.rule, f.severity.value, f.text, loc.line, loc.column, f.record)
 
 
-def _unpack(p: _Packed, label: str, before: int, named: bool) -> Finding:
+def _unpack(p: _Packed, label: str) -> Finding:
     rule, severity, text, line, column, record = p
     where = Location(label, line, column) if isinstance(line, int) else line
-    if named and isinstance(text, Message):
-        text = _placed(text, before)
-    return Finding(rule, Severity(severity), text, where,
-                   None if record is None else record + before)
-
-
-def _placed(text: Message, before: int) -> Message:
-    """The message with each record position of its piece made the file's."""
-    params: dict[str, Any] = {}
-    changed = False
-    for key, value in text.params.items():
-        if isinstance(value, _Local):
-            value, changed = int(value) + before, True
-        elif isinstance(value, Message):
-            new = _placed(value, before)
-            value, changed = new, changed or new is not value
-        params[key] = value
-    if not changed:
-        return text
-    return Message(text.id, params, context=text.context, plural=text.plural, n=text.n)
+    return Finding(rule, Severity(severity), text, where, record)

@@ -44,18 +44,21 @@ class _Step(NamedTuple):
     position: int  # 1-based position in the input
     found: tuple[Finding, ...]  # the reader's or the deal's own findings
     outcome: Outcome | None = None  # a deal for the partie's books
-    starts: tuple[GameFamily[Any], PartieKey] | None = None  # it begins a new partie
+    partie: tuple[GameFamily[Any], PartieKey] | None = None  # the partie a deal belongs to
     lost: Location | None = None  # an unreadable record: the books hear of it
+
+    def moved(self, by: int) -> _Step:
+        """The step ``by`` places further on (a slice's items placed in the whole file)."""
+        at = self.position + by
+        return self._replace(position=at, found=tuple(f.at_record(at) for f in self.found),
+                             outcome=self.outcome.placed(at) if self.outcome else None)
 
 
 def _steps(records: Iterable[Record | BadRecord], options: object, conventions: bool,
            first: int = 1) -> Iterator[_Step]:
-    """Each item analysed on its own, and where parties begin (shared by both drivers);
-    ``first`` is the first item's position (a slice of a file checked in a worker).
-
-    A change of family starts a new partie, as a change of Event, Site or Date does.
+    """Each item analysed on its own, a deal with the partie it belongs to (the driver
+    opens a new one where that changes); ``first`` is the first item's position.
     """
-    key: tuple[str, str | None, str | None, str | None] | None = None
     families: dict[str | None, GameFamily[Any]] = {}  # by Scoring value, as family_for says
     for i, item in enumerate(records, first):
         if isinstance(item, BadRecord):
@@ -75,13 +78,10 @@ def _steps(records: Iterable[Record | BadRecord], options: object, conventions: 
         if o.in_family and o.is_diagram:
             yield _Step(i, found, lost=lost)  # a deal diagram, not a deal of the partie
             continue
-        starts = None
         if o.in_family:
-            where = _key(item)
-            if key is None or (family.name, *where) != key:
-                key = (family.name, *where)
-                starts = (family, where)
-        yield _Step(i, found, o if o.in_family else None, starts, lost)
+            yield _Step(i, found, o, (family, _key(item)), lost)
+        else:
+            yield _Step(i, found, lost=lost)
 
 
 def _unread_deal(record: Record) -> bool:
@@ -93,6 +93,7 @@ class Told(NamedTuple):
     """One item of the input after the driver told the open partie's books of it."""
 
     step: _Step
+    opened: bool  # the step opened a new partie (a change of family, Event, Site or Date)
     books: PartieBooks[Any] | None  # the open partie's books (None: no partie open yet)
     streams: bool  # the books hand over findings as deals are added (what came before is final)
     line: object  # what the books' ``add`` gave for a deal (the family's deal line), else None
@@ -117,21 +118,30 @@ class Driver:
     ``ends`` asks them to keep each rubber's end for the caller all the same.
     """
 
-    __slots__ = ("books", "ends", "family", "stream", "streams")
+    __slots__ = ("books", "ends", "family", "stream", "streams", "where")
 
     def __init__(self, *, stream: bool = False, ends: bool = False) -> None:
         self.stream, self.ends = stream, ends
         self.books: PartieBooks[Any] | None = None
         self.family: GameFamily[Any] = default_family()
+        self.where: PartieKey | None = None  # the open partie's Event, Site and Date
         self.streams = False
 
     def feed(self, step: _Step) -> tuple[Closed | None, Told]:
-        """The partie that ``step`` ends, if any, and the step as its books heard it."""
-        closed = None
-        if step.starts is not None:
+        """The partie that ``step`` ends, if any, and the step as its books heard it.
+
+        A partie is a run of deals of one family with the same Event, Site and Date: a
+        deal of another family or place opens the next (the items between stay with
+        the partie before, as its books heard them)."""
+        closed, partie = None, step.partie
+        # by name: a family object that travelled to another process is a copy
+        opens = partie is not None and (partie[1] != self.where or self.books is None
+                                        or partie[0].name != self.family.name)
+        if opens:
+            assert partie is not None
             closed = self.end()
-            self.family, key = step.starts
-            opened = self.books = self.family.books(*key)
+            self.family, self.where = partie
+            opened = self.books = self.family.books(*self.where)
             self.streams = self.stream and isinstance(opened, StreamingBooks)
             if self.streams:
                 cast(StreamingBooks, opened).stream(rubbers=self.ends)
@@ -143,7 +153,7 @@ class Driver:
                 line = books.add(step.outcome)
                 if self.streams:
                     found.extend(cast(StreamingBooks, books).drain())
-        return closed, Told(step, books, self.streams or books is None, line, found)
+        return closed, Told(step, opens, books, self.streams or books is None, line, found)
 
     def end(self) -> Closed | None:
         """Close the open partie, if any."""
@@ -212,20 +222,49 @@ def findings(records: Iterable[Record | BadRecord], *, options: object = None,
     return findings_of_steps(_steps(records, options, conventions))
 
 
-def findings_of_steps(steps: Iterable[_Step]) -> Iterator[Finding]:
-    """:func:`findings` from the analysed steps (a worker of rules.parallel feeds its own)."""
-    pending: list[Finding] = []  # findings not yet final, in the order parties() sorts from
-    for event in drive(steps, stream=True):
-        if isinstance(event, Closed):
-            pending.extend(event.result.findings)
-        elif pending and (event.streams or event.step.starts is not None):
+_NONE: list[Finding] = []  # what feed gives when nothing is final yet (never changed)
+
+
+class FindingStream:
+    """:func:`findings_of_steps` as an object, so that its state (the driver, and the
+    findings not yet final) can go on to the process that checks the next slice of a file.
+    """
+
+    __slots__ = ("driver", "pending")
+
+    def __init__(self) -> None:
+        self.driver = Driver(stream=True)
+        self.pending: list[Finding] = []  # not yet final, in the order parties() sorts from
+
+    def feed(self, step: _Step) -> list[Finding]:
+        """The findings that ``step`` makes final, in order."""
+        closed, told = self.driver.feed(step)
+        pending, out = self.pending, _NONE
+        if closed is not None:
+            pending.extend(closed.result.findings)
+        if pending and (told.streams or told.opened):
             pending.sort(key=sort_key)  # stable: the same order as a whole partie's sort
-            yield from pending
-            pending = []
-        if isinstance(event, Told):
-            pending.extend(event.found)
-    pending.sort(key=sort_key)
-    yield from pending
+            out, pending = pending, []
+            self.pending = pending
+        pending.extend(told.found)
+        return out
+
+    def end(self) -> list[Finding]:
+        """The findings left when the input ends."""
+        closed = self.driver.end()
+        out, self.pending = self.pending, []
+        if closed is not None:
+            out.extend(closed.result.findings)
+        out.sort(key=sort_key)
+        return out
+
+
+def findings_of_steps(steps: Iterable[_Step]) -> Iterator[Finding]:
+    """:func:`findings` from the analysed steps."""
+    stream = FindingStream()
+    for step in steps:
+        yield from stream.feed(step)
+    yield from stream.end()
 
 
 Step = _Step  # one analysed item, for a driver outside rules that feeds the books itself
