@@ -35,15 +35,13 @@ from priffe_records.archive.metadata import metadata
 from priffe_records.archive.query import QueryError, StoredText, partie_of_deal, partie_texts
 from priffe_records.cli.output import CELL_LABELS
 from priffe_records.cli.replay import Unreadable, records_of_deal, replays_of, stored_records
-from priffe_records.cli.sheet_page import printable_page, sheet_parts
+from priffe_records.cli.sheet_page import printable_page, scored, sheet_parts, sheets_of
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record
 from priffe_records.game.language import accepted_language, language, msg, msg_p, use_language
 from priffe_records.replay.html import render_page
 from priffe_records.replay.wording import words
-from priffe_records.rules.preference.sheet import score_preference
-from priffe_records.rules.priffe.options import PRESETS
-from priffe_records.rules.priffe.sheet import score_parties
+from priffe_records.rules.family import default_family
 
 
 @dataclass(frozen=True)
@@ -135,7 +133,7 @@ async def deal_page(datasette: Any, request: Any) -> Response:
         return found
     name, deal_id, rows = found
     records, index = records_of_deal(rows, name, deal_id)
-    replays = replays_of(records, PRESETS["sv"])
+    replays = replays_of(records, default_family().presets["sv"])
     chosen = [replays[index - 1]] if index else replays
     if len(chosen) == 1 and isinstance(chosen[0], Unreadable):
         return _unreadable_page(chosen[0])
@@ -155,8 +153,7 @@ def _unreadable_page(deal: Unreadable) -> Response:
 
 def sheet_html(records: list[Record | BadRecord]) -> str:
     """The score sheet(s) of the records: the printable page of ``priffe score --html``."""
-    return printable_page(records, score_parties(records, options=PRESETS["sv"]),
-                          score_preference(records))
+    return printable_page(records, sheets_of(scored(records)))
 
 
 # The sheet inside Datasette's base page: its title, navigation and stylesheet.
@@ -202,8 +199,7 @@ async def sheet_page(datasette: Any, request: Any) -> Response:
     records = [rec for stored in rows for rec in stored_records(stored, name)]
     if request.args.get("print"):
         return Response.html(sheet_html(records))
-    title, body = sheet_parts(records, score_parties(records, options=PRESETS["sv"]),
-                              score_preference(records))
+    title, body = sheet_parts(records, sheets_of(scored(records)))
     template = datasette.jinja_env.from_string(SHEET_TEMPLATE)
     return Response.html(await datasette.render_template(template, {
         "title": title, "body": Markup(body), "database": name,

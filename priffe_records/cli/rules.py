@@ -1,7 +1,8 @@
 """``priffe validate`` and ``priffe score``: the rules engine on the command line.
 
 The commands only read files, call :func:`priffe_records.rules.validate.validate`
-or :func:`priffe_records.rules.priffe.sheet.score_parties`, and render the result; every
+or each family's ``score_sheets`` hook (through :mod:`priffe_records.cli.sheet_page`), and
+render the result; every
 rule lives in the library.
 """
 
@@ -29,9 +30,14 @@ from priffe_records.cli.common import (
 )
 from priffe_records.cli.inputs import display_name, expand_paths, is_stdin, open_input
 from priffe_records.cli.output import Output, emit, output_options
-from priffe_records.cli.preference_report import PrefSheetView
-from priffe_records.cli.report import FindingsReport, SheetView, sheet_console, summary
-from priffe_records.cli.sheet_page import write_sheet_files
+from priffe_records.cli.report import FindingsReport, sheet_console, summary
+from priffe_records.cli.sheet_page import (
+    filled_records,
+    scored,
+    sheet_view,
+    sheets_of,
+    write_sheet_files,
+)
 from priffe_records.format.errors import BadRecord, PPNSyntaxError
 from priffe_records.format.reader import read
 from priffe_records.format.record import Record
@@ -41,9 +47,6 @@ from priffe_records.rules.checks import Check, named_rules, passed, present
 from priffe_records.rules.findings import Finding, Severity
 from priffe_records.rules.parallel import check_file, default_jobs
 from priffe_records.rules.partie import findings
-from priffe_records.rules.preference.sheet import fill_preference, score_preference
-from priffe_records.rules.priffe.options import Options
-from priffe_records.rules.priffe.sheet import fill_records, score_parties
 from priffe_records.rules.repeats import Kind, counted, counted_by
 
 
@@ -158,7 +161,7 @@ def _errors_summary(errors: int, files: int, records: int) -> str:
                    "The output is the same for any number.")
 @preset_option
 def validate_command(files: tuple[str, ...], out: Output, conventions: bool, quiet: bool,
-                     verbose: bool, options: Options, jobs: int | None) -> None:
+                     verbose: bool, options: object, jobs: int | None) -> None:
     """Check FILES against the Priffe rules (RULES.md R1–R24) and their claimed scores.
 
     Exit status: 0 no errors, 1 errors found, 2 unusable input. FILES may be
@@ -218,7 +221,7 @@ class _Run:
     """One ``validate`` run: the files' findings as they come, and what the summary needs
     of them (counts by severity, records, files) instead of the findings themselves."""
 
-    def __init__(self, options: Options, conventions: bool, jobs: int | None) -> None:
+    def __init__(self, options: object, conventions: bool, jobs: int | None) -> None:
         self.options, self.conventions, self.jobs = options, conventions, jobs
         self.counts = dict.fromkeys(Severity, 0)
         self.records = 0
@@ -287,7 +290,7 @@ class _Run:
                        verbose="Also list each check that passed, record by record.")
 @preset_option
 def score_command(file: str, fill: bool, force: bool, output: str | None, html_out: str | None,
-                  csv_out: str | None, options: Options, quiet: bool, verbose: bool) -> None:
+                  csv_out: str | None, options: object, quiet: bool, verbose: bool) -> None:
     """Print the score sheet of the partie(s) in FILE: deals, rubber ends, standings.
 
     FILE '-' reads standard input; with --fill the filled records then go to
@@ -306,29 +309,24 @@ def score_command(file: str, fill: bool, force: bool, output: str | None, html_o
         bad = [r for r in records if isinstance(r, BadRecord) or r.unread]
         for e in counted_by((e for b in bad for e in b.errors), _reader_kind):
             click.echo(str(e) if isinstance(e, PPNSyntaxError) else e.message, err=True)
-        sheets = score_parties(records, options=options)
-        pref_sheets = score_preference(records)
+        by_family = scored(records, options)
+        sheets = sheets_of(by_family)
         if html_out or csv_out:  # the sheet goes to the file(s), not the terminal
-            write_sheet_files(html_out, csv_out, records, sheets, pref_sheets)
+            write_sheet_files(html_out, csv_out, records, sheets)
             quiet = True
     for sheet in sheets if not quiet else ():
         if sheet.rows:
-            console.print(SheetView(sheet))
-    for pref in pref_sheets if not quiet else ():
-        if pref.rows:
-            console.print(PrefSheetView(pref))
+            console.print(sheet_view(sheet))
     if verbose:
-        found = [f for s in sheets for f in s.findings] + [f for p in pref_sheets
-                                                          for f in p.findings]
+        found = [f for s in sheets for f in s.findings]
         checks = {i: present(r) for i, r in enumerate(records, 1) if isinstance(r, Record)}
         boards = {i: r.get("Board") if isinstance(r, Record) else None
                   for i, r in enumerate(records, 1)}
         for line in passed_lines(checks, found, boards):
             console.print(line)
-    if not any(sheet.rows for sheet in sheets) and not any(p.rows for p in pref_sheets):
+    if not any(sheet.rows for sheet in sheets):
         click.echo(str(msg("{file}: no Priffe deals to score", file=name)), err=True)
     errors = [f for s in sheets for f in s.findings if f.is_error]
-    errors += [f for p in pref_sheets for f in p.findings if f.is_error]
     # An unreadable record's errors were shown above, with the line and a caret.
     shown = {(str(e.location), e.message) for b in bad for e in b.errors}
     for f in counted(f for f in errors
@@ -347,7 +345,7 @@ def score_command(file: str, fill: bool, force: bool, output: str | None, html_o
                               "write the computed values anyway)", len(errors), file=name),
                         EXIT_FINDINGS)
     good = [r for r in records if isinstance(r, Record)]
-    filled = fill_preference(fill_records(good, sheets), pref_sheets)
+    filled = filled_records(good, by_family)
     with _no_traceback(output or name):
         if to_stdout:  # standard input has no file to rewrite
             sys.stdout.write(dumps(filled))

@@ -18,16 +18,19 @@ import html
 import io
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from priffe_records.cli.preference_report import COLUMNS as PREF_COLUMNS
+from priffe_records.cli.preference_report import PrefSheetView
 from priffe_records.cli.preference_report import row_cells as pref_cells
-from priffe_records.cli.report import COLUMNS, deal_cells, rubber_cells
+from priffe_records.cli.report import COLUMNS, SheetView, deal_cells, rubber_cells
 from priffe_records.format.atomic import write_text_atomically
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import PLAYER_TAGS, Record
 from priffe_records.game.cards import SEATS
 from priffe_records.game.language import Message, language, msg, msg_p, render, shown_date
 from priffe_records.game.words import seat_name
+from priffe_records.rules.family import GameFamily, families
 from priffe_records.rules.preference.sheet import PrefSheet
 from priffe_records.rules.priffe.sheet import DealRow, PartieSheet, RubberRow
 from priffe_records.rules.spreadsheet import sheet_first, sheet_table
@@ -134,45 +137,76 @@ def pref_html(records: Sequence[Record], sheet: PrefSheet) -> str:
                     _standings(sheet.standings, msg_p("pref sheet", "Balance"), pot))
 
 
-def printable_page(records: Sequence[Record | BadRecord], sheets: Sequence[PartieSheet],
-                   prefs: Sequence[PrefSheet] = ()) -> str:
+# A family's score sheet: the views below know each built-in family's (the one place in
+# the CLI that does; the engine's families make them through the score_sheets hook).
+AnySheet = PartieSheet | PrefSheet
+
+
+def scored(records: Sequence[Record | BadRecord], options: object = None
+           ) -> list[tuple[GameFamily[Any], list[AnySheet]]]:
+    """Each family's score sheets of ``records``, in registry order; ``options`` for
+    records without a Scoring tag (``--preset``)."""
+    return [(fam, list(fam.score_sheets(records, options))) for fam in families()]
+
+
+def sheets_of(by_family: Sequence[tuple[GameFamily[Any], Sequence[AnySheet]]]
+              ) -> list[AnySheet]:
+    return [s for _, sheets in by_family for s in sheets]
+
+
+def filled_records(records: list[Record], by_family: Sequence[tuple[GameFamily[Any],
+                                                             Sequence[AnySheet]]]
+           ) -> list[Record]:
+    """``records`` with each family's computed claims written in (``--fill``)."""
+    for fam, sheets in by_family:
+        records = fam.fill(records, sheets)
+    return records
+
+
+def sheet_view(sheet: AnySheet) -> SheetView | PrefSheetView:
+    """The terminal view of a family's sheet."""
+    return PrefSheetView(sheet) if isinstance(sheet, PrefSheet) else SheetView(sheet)
+
+
+def _html(records: Sequence[Record], sheet: AnySheet) -> str:
+    return pref_html(records, sheet) if isinstance(sheet, PrefSheet) \
+        else partie_html(records, sheet)
+
+
+def printable_page(records: Sequence[Record | BadRecord], sheets: Sequence[AnySheet]) -> str:
     """The printable page: every partie with deals, in file order, one A4 page each, in the
     active language."""
-    title, body = sheet_parts(records, sheets, prefs)
+    title, body = sheet_parts(records, sheets)
     return (f'<!DOCTYPE html>\n<html lang="{language()}"><head><meta charset="utf-8">'
             f"<title>{html.escape(title)}</title><style>{STYLE}</style></head>"
             f"<body>{body}</body></html>\n")
 
 
-def sheet_parts(records: Sequence[Record | BadRecord], sheets: Sequence[PartieSheet],
-                prefs: Sequence[PrefSheet] = ()) -> tuple[str, str]:
+def sheet_parts(records: Sequence[Record | BadRecord], sheets: Sequence[AnySheet]
+                ) -> tuple[str, str]:
     """The page's title (plain text) and its body's HTML: the printable page and
     ``priffe serve``'s sheet page (inside Datasette's own layout) show the same."""
     good = [r if isinstance(r, Record) else Record() for r in records]
-    parts = sorted([(sheet_first(s), partie_html(good, s)) for s in sheets if s.rows]
-                   + [(sheet_first(p), pref_html(good, p)) for p in prefs if p.rows])
-    shown: list[PartieSheet | PrefSheet] = [*sheets, *prefs]
-    title = next((s.title for s in shown if s.rows), str(msg("Partie")))
+    parts = sorted((sheet_first(s), _html(good, s)) for s in sheets if s.rows)
+    title = next((s.title for s in sheets if s.rows), str(msg("Partie")))
     return title, "".join(part for _, part in parts)
 
 
 def write_sheet_files(html_path: str | None, csv_path: str | None,
-                      records: Sequence[Record | BadRecord], sheets: Sequence[PartieSheet],
-                      prefs: Sequence[PrefSheet] = ()) -> None:
+                      records: Sequence[Record | BadRecord], sheets: Sequence[AnySheet]
+                      ) -> None:
     """``score --html`` and ``--csv``: each to its path ('-': standard output), atomically."""
     if html_path:
-        _write(html_path, printable_page(records, sheets, prefs))
+        _write(html_path, printable_page(records, sheets))
     if csv_path:
-        _write(csv_path, sheet_csv(records, sheets, prefs))
+        _write(csv_path, sheet_csv(records, sheets))
 
 
-def sheet_csv(records: Sequence[Record | BadRecord], sheets: Sequence[PartieSheet],
-              prefs: Sequence[PrefSheet] = ()) -> str:
+def sheet_csv(records: Sequence[Record | BadRecord], sheets: Sequence[AnySheet]) -> str:
     """Each partie's rows as ``sheet-import`` reads them, in file order, an empty row
     between parties."""
     good = [r if isinstance(r, Record) else Record() for r in records]
-    both: list[PartieSheet | PrefSheet] = [*sheets, *prefs]
-    shown = [s for s in both if s.rows]
+    shown = [s for s in sheets if s.rows]
     buf = io.StringIO()
     out = csv.writer(buf, lineterminator="\n")
     for i, sheet in enumerate(sorted(shown, key=sheet_first)):
