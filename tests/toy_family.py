@@ -145,8 +145,9 @@ class Duel:
     def rubber_ends(self, result: DuelPartie) -> tuple[()]:
         return ()
 
-    def rubber_columns(self, end: object, last_of: dict[int, Record]) -> dict[str, object]:
-        raise TypeError("a Duel has no rubbers")
+    def rubber_rows(self, ends: Sequence[object], last_of: dict[int, Record]
+                    ) -> list[dict[str, object]]:
+        return []
 
 
 DUEL: GameFamily[DuelOutcome] = Duel()

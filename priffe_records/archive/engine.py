@@ -170,8 +170,9 @@ def _computed(family: GameFamily[Any], line: Any, base: DealFacts,
     return replace(base, **columns)
 
 
-def _rubber(family: GameFamily[Any], end: object, last_of: dict[int, Record]) -> RubberFacts:
-    return RubberFacts(**family.rubber_columns(end, last_of))
+def _rubbers(family: GameFamily[Any], ends: Sequence[Any], last_of: dict[int, Record]
+             ) -> list[RubberFacts]:
+    return [RubberFacts(**row) for row in family.rubber_rows(ends, last_of)]
 
 
 def _row(f: Finding) -> FindingRow:
@@ -194,7 +195,7 @@ def check_partie(group: Sequence[Record | BadRecord]) -> PartieCheck:
         for line in result.lines:
             i = line.outcome.index - 1
             facts[i] = _computed(family, line, facts[i], last_of)
-        rubbers += [_rubber(family, end, last_of) for end in family.rubber_ends(result)]
+        rubbers += _rubbers(family, family.rubber_ends(result), last_of)
         for f in result.findings:
             if f.record is not None and 1 <= f.record <= len(group):
                 per_item[f.record - 1].append(_row(f))
@@ -232,7 +233,7 @@ def check_stream(group: Iterable[Record | BadRecord]) -> Iterator[Checked]:
 
     def rubbers(fam: GameFamily[Any], ends: Iterable[Any]) -> Iterator[RubberFacts]:
         for end in ends:
-            facts = _rubber(fam, end, last_of)
+            [facts] = _rubbers(fam, [end], last_of)
             last_of.pop(facts.number, None)  # the rubber is over
             yield facts
 
@@ -285,5 +286,5 @@ def _settled(family: GameFamily[Any], result: PartieOutcome,
     for i, d in facts.items():
         own = sorted(found[i], key=sort_key)
         yield replace(d, findings=(*(_row(f) for f in own), *d.findings)) if own else d
-    yield from (_rubber(family, end, last_of) for end in family.rubber_ends(result))
+    yield from _rubbers(family, family.rubber_ends(result), last_of)
     yield from loose

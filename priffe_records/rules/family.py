@@ -219,9 +219,11 @@ class GameFamily(Protocol[OutcomeT]):
         """The rubbers of a partie its books kept to the end (none in a game without)."""
         ...
 
-    def rubber_columns(self, end: Any, last_of: dict[int, Record]) -> dict[str, Any]:
-        """A rubber's row (``number``, ``complete``, ``winner``, totals, ``settlements``),
-        player names from its last deal, ``last_of[number]`` (when the archive has it)."""
+    def rubber_rows(self, ends: Sequence[Any], last_of: dict[int, Record]
+                    ) -> list[dict[str, Any]]:
+        """Each rubber's row (``number``, ``complete``, ``winner``, totals,
+        ``settlements``) of ``ends`` (what ``rubber_ends`` or the streaming books'
+        ``drain_rubbers`` gave), player names from its last deal, ``last_of[number]``."""
         ...
 
     # (archive-speed: more of the archive's hooks go here.)

@@ -98,9 +98,10 @@ class Preference:
     def rubber_ends(self, result: PrefPartie) -> tuple[()]:
         return ()
 
-    def rubber_columns(self, end: object, last_of: dict[int, Record]) -> dict[str, Any]:
-        """Never asked: a Préférence partie has no rubbers."""
-        raise TypeError("a Préférence partie has no rubbers")
+    def rubber_rows(self, ends: Sequence[object], last_of: dict[int, Record]
+                    ) -> list[dict[str, Any]]:
+        """None: a Préférence partie has no rubbers (``rubber_ends`` gives none)."""
+        return []
 
 
 PREFERENCE: GameFamily[PrefOutcome] = Preference()

@@ -94,8 +94,9 @@ class Priffe:
     def rubber_ends(self, result: PartieResult) -> tuple[RubberEnd, ...]:
         return result.rubbers
 
-    def rubber_columns(self, end: RubberEnd, last_of: dict[int, Record]) -> dict[str, Any]:
-        return columns.rubber_columns(end, last_of.get(end.rubber))
+    def rubber_rows(self, ends: Sequence[RubberEnd], last_of: dict[int, Record]
+                    ) -> list[dict[str, Any]]:
+        return [columns.rubber_columns(end, last_of.get(end.rubber)) for end in ends]
 
 
 PRIFFE: GameFamily[DealOutcome] = Priffe()
