@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, NamedTuple, cast
 
 from priffe_records.format.errors import BadRecord, PPNSyntaxError
-from priffe_records.format.record import Location, Record
+from priffe_records.format.record import Location, PartieHead, Record, partie_head
 from priffe_records.game.cards import Seat
 from priffe_records.rules.family import (
     GameFamily,
@@ -24,12 +24,6 @@ from priffe_records.rules.family import (
     family_for,
 )
 from priffe_records.rules.findings import Finding, Severity, sort_key
-
-PartieKey = tuple[str | None, str | None, str | None]
-
-
-def _key(record: Record) -> PartieKey:
-    return (record.get("Event"), record.get("Site"), record.get("Date"))
 
 
 def _read_findings(errors: tuple[PPNSyntaxError, ...], index: int) -> list[Finding]:
@@ -44,7 +38,7 @@ class _Step(NamedTuple):
     position: int  # 1-based position in the input
     found: tuple[Finding, ...]  # the reader's or the deal's own findings
     outcome: Outcome | None = None  # a deal for the partie's books
-    partie: tuple[GameFamily[Any], PartieKey] | None = None  # the partie a deal belongs to
+    partie: tuple[GameFamily[Any], PartieHead] | None = None  # the partie a deal belongs to
     lost: Location | None = None  # an unreadable record: the books hear of it
 
     def moved(self, by: int) -> _Step:
@@ -79,7 +73,7 @@ def _steps(records: Iterable[Record | BadRecord], options: object, conventions: 
             yield _Step(i, found, lost=lost)  # a deal diagram, not a deal of the partie
             continue
         if o.in_family:
-            yield _Step(i, found, o, (family, _key(item)), lost)
+            yield _Step(i, found, o, (family, partie_head(item)), lost)
         else:
             yield _Step(i, found, lost=lost)
 
@@ -124,7 +118,7 @@ class Driver:
         self.stream, self.ends = stream, ends
         self.books: PartieBooks[Any] | None = None
         self.family: GameFamily[Any] = default_family()
-        self.where: PartieKey | None = None  # the open partie's Event, Site and Date
+        self.where: PartieHead | None = None  # the open partie's Event, Site and Date
         self.streams = False
 
     def feed(self, step: _Step) -> tuple[Closed | None, Told]:
