@@ -141,17 +141,19 @@ def _seats(record: Record) -> tuple[tuple[str, str, str], ...]:
     return tuple(out)
 
 
-def _facts(record: Record) -> DealFacts:
-    """Tag values as written (engine results fill in the computed columns); the record's
-    claims as its family reads them."""
+def _facts(record: Record, computed: dict[str, Any] | None = None) -> DealFacts:
+    """Tag values as written, the record's claims as its family reads them, and what
+    the engine ``computed`` of the deal over both (made at once: this runs once a deal)."""
     family = family_for(record.get("Scoring"))
     claims, unstorable = family.claim_columns(record)
-    return DealFacts(
-        rubber=tag_int(record.get("Rubber")), board=known(record.get("Board")),
-        dealer=known(record.get("Dealer")), contract=known(record.get("Contract")),
-        declarer=known(record.get("Declarer")), seats=_seats(record),
-        commentary=" ".join(c.text.strip() for c in record.comments()),
-        game=family.name, findings=tuple(_row(f) for f in unstorable), **claims)
+    values = {"rubber": tag_int(record.get("Rubber")), "board": known(record.get("Board")),
+              "dealer": known(record.get("Dealer")), "contract": known(record.get("Contract")),
+              "declarer": known(record.get("Declarer")), "seats": _seats(record),
+              "commentary": " ".join(c.text.strip() for c in record.comments()),
+              "game": family.name, "findings": tuple(_row(f) for f in unstorable), **claims}
+    if computed:
+        values.update(computed)
+    return DealFacts(**values)
 
 
 def _item_facts(item: Record | BadRecord) -> DealFacts:
@@ -159,15 +161,20 @@ def _item_facts(item: Record | BadRecord) -> DealFacts:
     return DealFacts() if isinstance(item, BadRecord) else _facts(item)
 
 
-def _computed(family: GameFamily[Any], line: Any, base: DealFacts,
-              last_of: dict[int, Record]) -> DealFacts:
-    """The facts with what the partie's books computed of the deal; the deal is noted
-    as its rubber's latest (whose tags name the players a settlement pays)."""
+def _columns(family: GameFamily[Any], line: Any, last_of: dict[int, Record]
+             ) -> dict[str, Any]:
+    """What the partie's books computed of the deal; the deal is noted as its rubber's
+    latest (whose tags name the players a settlement pays)."""
     columns = family.deal_columns(line)
     rubber = columns.get("rubber")
     if rubber is not None:
         last_of[rubber] = line.outcome.record
-    return replace(base, **columns)
+    return columns
+
+
+def _computed(family: GameFamily[Any], line: Any, base: DealFacts,
+              last_of: dict[int, Record]) -> DealFacts:
+    return replace(base, **_columns(family, line, last_of))
 
 
 def _rubbers(family: GameFamily[Any], ends: Sequence[Any], last_of: dict[int, Record]
@@ -251,16 +258,17 @@ def check_stream(group: Iterable[Record | BadRecord]) -> Iterator[Checked]:
         step, item, found = event.step, current[0], event.found
         if event.opened and step.partie is not None:
             family = step.partie[0]
-        facts = _item_facts(item)
         if event.books is not None and not event.streams:
             scorer = None
-            held[step.position] = (facts, found)
+            held[step.position] = (_item_facts(item), found)
             continue
         scorer = cast(StreamingBooks, event.books) if event.books is not None else None
+        computed = None
         if scorer is not None and family is not None:
             yield from rubbers(family, scorer.drain_rubbers())
             if event.line is not None:
-                facts = _computed(family, event.line, facts, last_of)
+                computed = _columns(family, event.line, last_of)
+        facts = DealFacts() if isinstance(item, BadRecord) else _facts(item, computed)
         own = [f for f in found if f.record == step.position]
         yield from (_row(f) for f in found if f.record != step.position)
         own.sort(key=sort_key)
