@@ -22,11 +22,14 @@ import functools
 import importlib
 import random
 from collections.abc import Sequence
-from typing import Any, Protocol, Self, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, Self, TypeVar, runtime_checkable
 
 from priffe_records.format.record import Location, Record, Tag
 from priffe_records.game.cards import Card, Seat
 from priffe_records.rules.findings import Finding
+
+if TYPE_CHECKING:
+    from priffe_records.dd import Deal as SolverDeal
 
 OutcomeT = TypeVar("OutcomeT", bound="Outcome")
 OutcomeT_contra = TypeVar("OutcomeT_contra", bound="Outcome", contravariant=True)
@@ -232,7 +235,13 @@ class GameFamily(Protocol[OutcomeT]):
     # (replay: the replay's hooks go here.)
 
     # ------------------------------------------------------------- double dummy deal
-    # (dd-use: the solver's hook goes here.)
+    # Asked by the archive's analysis (priffe analyse) and the replay's --dd.
+
+    def dd_deal(self, outcome: OutcomeT) -> SolverDeal | None:
+        """The checked deal as the double-dummy solver's position: the hands that play,
+        trumps, leader, the measured side and its aim, the cards played as far as they
+        can be followed; ``None`` when it has no readable play."""
+        ...
 
 
 # The registry: where each family's object lives, one line per family. A new family is

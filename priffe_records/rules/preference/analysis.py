@@ -244,7 +244,7 @@ def _discard(record: Record, contract: Bid | None, final: Bid | None, declarer: 
     return discard
 
 
-def _playing_hands(cards: Cards | None, declarer: Seat, contract: Bid,
+def playing_hands(cards: Cards | None, declarer: Seat, contract: Bid,
                    discard: tuple[Card, ...] | None) -> dict[Seat, Hand | None]:
     """The hands as played: the declarer's after taking the talon and discarding (P7)."""
     if cards is None:
@@ -352,7 +352,7 @@ def analyse(record: Record) -> PrefOutcome:
                     f.append(unverifiable("P7", msg("no Discard tag: the declarer's hand after the "
                                               "talon is not known, so his cards are not "
                                               "checked (P7)"), tag_location(record, "Play")))
-                hands = _playing_hands(cards, declarer, contract, discard)
+                hands = playing_hands(cards, declarer, contract, discard)
                 play = replay_play(play_section, declarer, base.out, hands, contract.suit,
                                    options.must_trump)
                 f.extend(play.findings)

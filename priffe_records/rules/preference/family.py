@@ -25,6 +25,8 @@ from .options import DEFAULT_OPTIONS, FAMILY_WORD, PrefOptions, is_preference
 from .table import PLAYERS, next_player
 
 if TYPE_CHECKING:
+    from priffe_records.dd import Deal
+
     from .sheet import PrefSheet
 
 
@@ -102,6 +104,13 @@ class Preference:
                     ) -> list[dict[str, Any]]:
         """None: a Préférence partie has no rubbers (``rubber_ends`` gives none)."""
         return []
+
+    # The solver loads when asked for: validate needs none of it.
+
+    def dd_deal(self, outcome: PrefOutcome) -> Deal | None:
+        from priffe_records.rules.preference.dd import dd_deal
+
+        return dd_deal(outcome)
 
 
 PREFERENCE: GameFamily[PrefOutcome] = Preference()

@@ -22,6 +22,7 @@ from priffe_records.rules.priffe.options import FAMILY_WORD, PRESETS, Options, i
 from priffe_records.rules.priffe.rubber import DealLine, PartieResult, PartieScorer, RubberEnd
 
 if TYPE_CHECKING:
+    from priffe_records.dd import Deal
     from priffe_records.rules.priffe.sheet import PartieSheet
 
 _DEFAULT = PRESETS["sv"]
@@ -97,6 +98,13 @@ class Priffe:
     def rubber_rows(self, ends: Sequence[RubberEnd], last_of: dict[int, Record]
                     ) -> list[dict[str, Any]]:
         return [columns.rubber_columns(end, last_of.get(end.rubber)) for end in ends]
+
+    # The solver loads when asked for: validate needs none of it.
+
+    def dd_deal(self, outcome: DealOutcome) -> Deal | None:
+        from priffe_records.rules.priffe.dd import dd_deal
+
+        return dd_deal(outcome)
 
 
 PRIFFE: GameFamily[DealOutcome] = Priffe()
