@@ -470,7 +470,7 @@ def test_a_version_7_archive_migrates_to_identities(tmp_path: Path) -> None:
     conn.close()
     db = open_archive(path)
     schema.ensure_schema(db)
-    assert schema.schema_version(db) == schema.SCHEMA_VERSION == 8
+    assert schema.schema_version(db) == schema.SCHEMA_VERSION == 9  # 9: dd analysis
     assert db.execute("SELECT partie_id, source FROM partie_sources ORDER BY id").fetchall() \
         == db.execute("SELECT id, source FROM parties ORDER BY id").fetchall()
     db.close()

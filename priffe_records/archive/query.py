@@ -341,8 +341,13 @@ _CONTRACT_SUCCESS = (
     "FROM deals WHERE contract IS NOT NULL GROUP BY contract ORDER BY deals DESC")
 
 
+_DD_COLUMNS = ("dd_deals, dd_declared, dd_cost_declarer, dd_partnered, dd_cost_partner, "
+               "dd_defended, dd_cost_defender, dd_forced, dd_cost_forced")
+
+
 def stats(db: sqlite_utils.Database, player: str | None = None) -> list[Table]:
-    """Standings (R23/R24 settlements summed), per-player results and contract success."""
+    """Standings (R23/R24 settlements summed), per-player results, contract success, and
+    each player's double-dummy cost per deal where the archive has analyses."""
     if player is not None and db.execute(_PLAYER_IDS, [player.casefold()]).fetchone() is None:
         raise QueryError(msg("no player {player!r} in the archive", player=player))
     only = f" WHERE player_id IN ({_PLAYER_IDS})" if player else ""
@@ -378,6 +383,12 @@ def stats(db: sqlite_utils.Database, player: str | None = None) -> list[Table]:
                   params)
     if pref.rows:
         tables.insert(1, pref)
+    costs = _table(db, "dd_costs", msg("Double-dummy cost per deal: tricks given away against "
+                                       "best play, by role"),
+                   f"SELECT player, {_DD_COLUMNS} FROM dd_player_costs{only} ORDER BY player",
+                   params)
+    if costs.rows:  # once 'priffe analyse' has run
+        tables.append(costs)
     return tables
 
 

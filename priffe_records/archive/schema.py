@@ -31,7 +31,7 @@ from priffe_records.archive.rows import added_in
 from priffe_records.format.errors import PriffeError
 from priffe_records.game.language import Message, msg
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 APPLICATION_ID = 0x50524946  # "PRIF": marks the file as a priffe archive
 DEFAULT_TIMEOUT = 60.0  # seconds to wait for another writer (an import running)
 
@@ -485,7 +485,67 @@ def _v8(db: sqlite_utils.Database) -> None:
     db.table("parties").create_index(["identity"], if_not_exists=True)
 
 
+# ---------------------------------------------------------------- version 9
+
+
+def _v9(db: sqlite_utils.Database) -> None:
+    """Double-dummy analysis (:mod:`priffe_records.archive.analysis`): ``dd_deals`` per
+    deal, ``dd_cards`` per played card, both going with their deal when it is removed or
+    replaced (a new hash), and the views of each player's cost per deal and role, for
+    ``priffe stats``."""
+    db.execute("CREATE TABLE IF NOT EXISTS dd_deals (deal_id INTEGER PRIMARY KEY, "
+               "status TEXT NOT NULL, side TEXT, goal TEXT, par INTEGER, budget_nodes INTEGER, "
+               "budget_seconds REAL, cpu_seconds REAL, analysed_at TEXT NOT NULL)")
+    db.execute("CREATE TABLE IF NOT EXISTS dd_cards (deal_id INTEGER NOT NULL, "
+               "idx INTEGER NOT NULL, trick INTEGER NOT NULL, seat TEXT NOT NULL, "
+               "card TEXT NOT NULL, cost INTEGER, best TEXT, PRIMARY KEY (deal_id, idx)) "
+               "WITHOUT ROWID")
+    # Triggers, not foreign keys: the analysis follows its deal without the store or
+    # remove knowing of it.
+    for name, when, table, key in (
+            ("dd_deal_removed", "AFTER DELETE ON deals", "dd_deals", "old.id"),
+            ("dd_deal_replaced", "AFTER UPDATE OF hash ON deals WHEN old.hash IS NOT new.hash",
+             "dd_deals", "old.id"),
+            ("dd_cards_removed", "AFTER DELETE ON dd_deals", "dd_cards", "old.deal_id")):
+        db.execute(f"CREATE TRIGGER IF NOT EXISTS {name} {when} BEGIN "
+                   f"DELETE FROM {table} WHERE deal_id = {key}; END")
+    for name, sql in VIEWS_V9.items():
+        db.execute(f"DROP VIEW IF EXISTS {name}")
+        db.create_view(name, sql)
+
+
+VIEWS_V9: dict[str, str] = {
+    # One row per player per analysed deal: the role (declarer, partner, defender, or
+    # forced in a contract without a declarer) and the tricks their cards cost;
+    # ``analysed`` is false when the budget did not reach every one of their cards.
+    "dd_player_deals": """
+SELECT c.deal_id, p.id AS player_id, p.name AS player, c.seat,
+  CASE WHEN COALESCE(d.declarer, '') = '' THEN 'forced'
+       WHEN d.declarer = c.seat THEN 'declarer'
+       WHEN instr(a.side, c.seat) > 0 THEN 'partner'
+       ELSE 'defender' END AS role,
+  count(*) AS cards, sum(c.cost) AS cost, count(c.cost) = count(*) AS analysed
+FROM dd_cards c JOIN dd_deals a ON a.deal_id = c.deal_id JOIN deals d ON d.id = c.deal_id
+  JOIN seats s ON s.deal_id = c.deal_id AND s.seat = c.seat
+  JOIN players p ON p.id = s.player_id
+GROUP BY c.deal_id, c.seat""",
+    # Each player's cost per deal in each role, over the deals whose every card of theirs
+    # was analysed: the club's measure of who plays well (priffe stats).
+    "dd_player_costs": """
+SELECT player_id, player, count(*) AS dd_deals,
+  sum(role = 'declarer') AS dd_declared,
+  round(avg(CASE WHEN role = 'declarer' THEN cost END), 2) AS dd_cost_declarer,
+  sum(role = 'partner') AS dd_partnered,
+  round(avg(CASE WHEN role = 'partner' THEN cost END), 2) AS dd_cost_partner,
+  sum(role = 'defender') AS dd_defended,
+  round(avg(CASE WHEN role = 'defender' THEN cost END), 2) AS dd_cost_defender,
+  sum(role = 'forced') AS dd_forced,
+  round(avg(CASE WHEN role = 'forced' THEN cost END), 2) AS dd_cost_forced
+FROM dd_player_deals WHERE analysed GROUP BY player_id""",
+}
+
+
 # Append-only: a new step goes at the end (each bumps SCHEMA_VERSION by one).
 MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_v1, _v2, _v3, _v4, _v5, _v6,
-                                                             _v7, _v8]
+                                                             _v7, _v8, _v9]
 assert len(MIGRATIONS) == SCHEMA_VERSION

@@ -24,6 +24,7 @@ HOMES: dict[str, str] = {
         ("format", ("fmt", "parse")),
         ("rules", ("validate", "score")),
         ("archive", ("import", "query", "sql", "stats", "export", "metadata", "remove")),
+        ("analyse", ("analyse",)),
         ("replay", ("replay",)),
         ("making", ("new", "deal", "completion")),
         ("adding", ("add", "sheet-import")),

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, TypeVar
+from typing import IO, TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 import sqlite_utils
@@ -26,6 +26,7 @@ from priffe_records.archive.schema import (
     ensure_schema,
     open_archive,
 )
+from priffe_records.cli.analyse import budget_options, run_analysis
 from priffe_records.cli.common import (
     EXIT_FINDINGS,
     EXIT_OK,
@@ -130,9 +131,13 @@ def _open_readonly(db_path: str, timeout: float) -> sqlite_utils.Database:
 @click.option("--as-new", is_flag=True,
               help="Store the files' parties as new ones, even where a stored partie has "
                    "the same Event, Site, Date and players (another evening of that name).")
+@click.option("--analyse", is_flag=True,
+              help="Then analyse the deals double dummy, as 'priffe analyse' does.")
+@budget_options
 @quiet_verbose_options(quiet="Errors only: no line per file, no totals.", verbose=None)
 def import_command(paths: tuple[str, ...], db_path: str, timeout: float,
-                   reject_invalid: bool, jobs: int | None, as_new: bool, quiet: bool) -> None:
+                   reject_invalid: bool, jobs: int | None, as_new: bool, analyse: bool,
+                   budget: float | None, nodes: int | None, quiet: bool) -> None:
     """Import PPN/PBN files (folders: every .ppn/.pbn below; '-' standard input) into the archive.
 
     Every record is stored with its validator findings; records that break a
@@ -205,8 +210,16 @@ def import_command(paths: tuple[str, ...], db_path: str, timeout: float,
                     totals[k] += getattr(s, k)
         db.close()
     t = totals
+
+    def finish(code: int) -> NoReturn:
+        if analyse:  # what was stored, whatever else failed
+            with archive_errors(db_path):
+                code = max(code, run_analysis(db_path, timeout, seconds=budget, nodes=nodes,
+                                              jobs=jobs, quiet=quiet))
+        sys.exit(code)
+
     if quiet:
-        sys.exit(EXIT_UNUSABLE if failed + missing else EXIT_OK)
+        finish(EXIT_UNUSABLE if failed + missing else EXIT_OK)
     click.echo(str(msg_n("{n} file", "{n} files", len(files) - failed)) + ", "
                + _counts(t["records"], t["new"], t["updated"], t["duplicates"],
                          t["with_errors"], t["rejected"])
@@ -214,7 +227,7 @@ def import_command(paths: tuple[str, ...], db_path: str, timeout: float,
                   if t["unreadable"] else "")
                + (str(msg_n("; {n} file not imported", "; {n} files not imported",
                             failed + missing)) if failed + missing else ""))
-    sys.exit(EXIT_UNUSABLE if failed + missing else EXIT_OK)
+    finish(EXIT_UNUSABLE if failed + missing else EXIT_OK)
 
 
 def _summary_line(s: FileSummary) -> str:

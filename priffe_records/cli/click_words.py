@@ -121,6 +121,7 @@ METAVARS: dict[str, Message] = {
     "YYYY.MM.DD": msg_p("metavar", "YYYY.MM.DD"), "OUT.html": msg_p("metavar", "OUT.html"),
     "PATH": msg_p("metavar", "PATH"), "DIRECTORY": msg_p("metavar", "DIRECTORY"),
     "N": msg_p("metavar", "N"), "R": msg_p("metavar", "R"), "DB": msg_p("metavar", "DB"),
+    "ARCHIVE": msg_p("metavar", "ARCHIVE"), "SECONDS": msg_p("metavar", "SECONDS"),
 }
 # Words click translates as _(variable), which no extractor sees: "[required]" in --help.
 COMPUTED_WORDS: tuple[Message, ...] = (msg("required"),)

@@ -68,6 +68,12 @@ COLUMN_LABELS: dict[str, Message] = {
     "partner": msg_p("column", "partner"), "defended": msg_p("column", "defended"),
     "success_pct": msg_p("column", "success_pct"), "parties": msg_p("column", "parties"),
     "balance": msg_p("column", "balance"),
+    # priffe stats' double-dummy costs: deals per role, then the cost per deal in it
+    "dd_deals": msg_p("column", "analysed"), "dd_declared": msg_p("column", "declarer"),
+    "dd_cost_declarer": msg_p("column", "cost decl."),
+    "dd_partnered": msg_p("column", "partner"), "dd_cost_partner": msg_p("column", "cost partn."),
+    "dd_defended": msg_p("column", "defender"), "dd_cost_defender": msg_p("column", "cost def."),
+    "dd_forced": msg_p("column", "forced"), "dd_cost_forced": msg_p("column", "cost forced"),
 }
 
 # Words stored as values that a table shows in the reader's language (column, value).

@@ -1,0 +1,242 @@
+"""Each stored deal's double-dummy analysis, computed once and kept with the deal.
+
+``dd_deals`` holds one row per analysed deal (the measured side and its aim, the par,
+whether every card was reached, the budget it had), ``dd_cards`` one row per played card
+(its cost against the best card, and the best cards). Both hang off ``deals.id``: a
+removed deal takes its analysis with it, and a replaced one (a correction: the same id,
+a new hash) loses it to a trigger, so a stale analysis is never shown. A deal the solver
+has nothing to analyse in (no play, a hand unknown) gets a row too, so it is not read
+again on every run.
+
+:func:`analyse_archive` analyses the deals that have none, in worker processes, and
+stores each one as it comes back: an interrupted run keeps what it finished, and a deal
+that fails costs only itself (a located message). :func:`stored` gives a deal's analysis
+back to a replay.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+import sqlite_utils
+
+from priffe_records.dd import Budget, CardCost, PlayAnalysis, analyse_play
+from priffe_records.format.errors import PriffeError
+from priffe_records.format.reader import loads
+from priffe_records.format.record import Record
+from priffe_records.game.cards import Card, Seat
+from priffe_records.game.language import Message, msg
+from priffe_records.rules.family import family_for
+from priffe_records.rules.parallel import bound_to_parent
+
+ANALYSED, PARTIAL, NO_PLAY = "analysed", "partial", "no_play"
+
+# One card as stored: play order, trick, seat, card, cost (None: not reached), best cards.
+CardRow = tuple[int, int, str, str, int | None, str | None]
+
+
+@dataclass(frozen=True, slots=True)
+class DealAnalysis:
+    """What a worker sends back for one deal: plain values, cheap to pickle."""
+
+    deal_id: int
+    hash: str
+    status: str
+    side: str | None = None  # the measured side's seats, "NS" or "E"
+    goal: str | None = None
+    par: int | None = None
+    cards: tuple[CardRow, ...] = ()
+    cpu_seconds: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A deal waiting for its analysis: its text and where it came from."""
+
+    deal_id: int
+    hash: str
+    ppn: str
+    source: str | None
+    line: int | None
+
+
+@dataclass(slots=True)
+class Summary:
+    """What a run did: deals analysed (all cards reached or not), with nothing to analyse,
+    failed (each with its located message), and the workers' CPU seconds."""
+
+    analysed: int = 0
+    partial: int = 0
+    no_play: int = 0
+    failed: list[Message] = field(default_factory=list)
+    cpu_seconds: float = 0.0
+
+    @property
+    def done(self) -> int:
+        return self.analysed + self.partial + self.no_play
+
+
+def pending(db: sqlite_utils.Database, budget: Budget) -> list[Pending]:
+    """The readable deals without an analysis, and those whose analysis ran out of a
+    smaller budget than ``budget``, in archive order."""
+    rows = db.execute(
+        "SELECT d.id, d.hash, d.ppn, d.source, d.line, a.status, a.budget_nodes, "
+        "a.budget_seconds FROM deals d LEFT JOIN dd_deals a ON a.deal_id = d.id "
+        "WHERE d.status != 'unreadable' AND (a.deal_id IS NULL OR a.status = ?) "
+        "ORDER BY d.id", [PARTIAL]).fetchall()
+    return [Pending(int(i), h, ppn, src, line) for i, h, ppn, src, line, status, nodes, secs
+            in rows if status is None or _larger(budget, Budget(nodes, secs))]
+
+
+def _larger(new: Budget, old: Budget) -> bool:
+    """Whether ``new`` may reach further than ``old`` did (None is no limit)."""
+    def more(a: float | None, b: float | None) -> bool:
+        return b is not None and (a is None or a > b)
+
+    return more(new.nodes, old.nodes) or more(new.seconds, old.seconds)
+
+
+def analyse_deal(deal: Pending, budget: Budget) -> DealAnalysis:
+    """One stored deal read, checked by its family and analysed (in a worker).
+
+    Raises :class:`~priffe_records.format.errors.PriffeError` when the solver refuses
+    the family's deal; the caller turns it into a located message.
+    """
+    start = time.process_time()
+    records = list(loads(deal.ppn, errors="collect", name=deal.source or "<archive>",
+                         first_line=deal.line or 1, header=False))
+    record = records[0] if len(records) == 1 else None
+    if not isinstance(record, Record):
+        return DealAnalysis(deal.deal_id, deal.hash, NO_PLAY)
+    family = family_for(record.get("Scoring"))
+    solver_deal = family.dd_deal(family.analyse(record, None, False))
+    if solver_deal is None:
+        return DealAnalysis(deal.deal_id, deal.hash, NO_PLAY)
+    play = analyse_play(solver_deal, budget)
+    side = "".join(s.value for s in sorted(solver_deal.side, key=lambda s: s.index))
+    return DealAnalysis(deal.deal_id, deal.hash, ANALYSED if play.complete else PARTIAL,
+                        side, solver_deal.goal.value, play.par,
+                        tuple(_card_row(i, c) for i, c in enumerate(play.cards)),
+                        time.process_time() - start)
+
+
+def _card_row(index: int, c: CardCost) -> CardRow:
+    best = None if c.best is None else " ".join(
+        str(x) for x in sorted(c.best, key=lambda x: x.sort_key))
+    return (index, c.trick, c.seat.value, str(c.card), c.cost, best)
+
+
+def save(db: sqlite_utils.Database, result: DealAnalysis, budget: Budget) -> bool:
+    """Store one deal's analysis in its own transaction, replacing an older one; nothing
+    when the deal was replaced or removed meanwhile (its hash is not the one analysed)."""
+    now = datetime.now(UTC).isoformat(timespec="seconds")
+    db.execute("BEGIN IMMEDIATE")  # the deal's row and its cards, or neither
+    try:
+        if db.execute("SELECT 1 FROM deals WHERE id = ? AND hash = ?",
+                      [result.deal_id, result.hash]).fetchone() is None:
+            db.execute("ROLLBACK")
+            return False
+        db.execute("DELETE FROM dd_deals WHERE deal_id = ?", [result.deal_id])
+        db.execute("INSERT INTO dd_deals (deal_id, status, side, goal, par, budget_nodes, "
+                   "budget_seconds, cpu_seconds, analysed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   [result.deal_id, result.status, result.side, result.goal, result.par,
+                    budget.nodes, budget.seconds, round(result.cpu_seconds, 3), now])
+        db.conn.executemany("INSERT INTO dd_cards (deal_id, idx, trick, seat, card, cost, best) "
+                            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                            [(result.deal_id, *row) for row in result.cards])
+        db.execute("COMMIT")
+    except BaseException:
+        if db.conn.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+    return True
+
+
+def stored(db: sqlite_utils.Database, deal_id: int) -> PlayAnalysis | None:
+    """A deal's stored analysis as the solver gave it, or ``None`` when it has none (or
+    nothing to analyse)."""
+    row = db.execute("SELECT status, par FROM dd_deals WHERE deal_id = ?",
+                     [deal_id]).fetchone()
+    if row is None or row[0] == NO_PLAY:
+        return None
+    cards = tuple(
+        CardCost(Seat(seat), Card.parse(card), trick, cost,
+                 None if best is None else frozenset(Card.parse(b) for b in best.split()))
+        for trick, seat, card, cost, best in db.execute(
+            "SELECT trick, seat, card, cost, best FROM dd_cards WHERE deal_id = ? "
+            "ORDER BY idx", [deal_id]).fetchall())
+    return PlayAnalysis(row[1], cards, row[0] == ANALYSED)
+
+
+def analyse_archive(db: sqlite_utils.Database, budget: Budget, *, jobs: int = 1,
+                    deals: Sequence[Pending] | None = None,
+                    progress: Callable[[int, int], None] | None = None) -> Summary:
+    """Analyse every deal :func:`pending` lists (or ``deals``), ``jobs`` at a time in
+    worker processes, storing each as it comes back; ``progress(done, total)`` after each.
+
+    Ctrl-C (``KeyboardInterrupt``) stops the workers and is raised again: every deal
+    stored before it stays stored.
+    """
+    todo = list(pending(db, budget) if deals is None else deals)
+    summary = Summary()
+    for i, (deal, outcome) in enumerate(_results(todo, budget, jobs), 1):
+        if isinstance(outcome, DealAnalysis):
+            if save(db, outcome, budget):
+                _count(summary, outcome)
+        else:
+            summary.failed.append(msg("{file}:{line}: deal {id} cannot be analysed: {error}",
+                                      file=deal.source or "<archive>", line=deal.line or 1,
+                                      id=deal.deal_id, error=outcome))
+        if progress is not None:
+            progress(i, len(todo))
+    return summary
+
+
+def _count(summary: Summary, outcome: DealAnalysis) -> None:
+    summary.cpu_seconds += outcome.cpu_seconds
+    if outcome.status == ANALYSED:
+        summary.analysed += 1
+    elif outcome.status == PARTIAL:
+        summary.partial += 1
+    else:
+        summary.no_play += 1
+
+
+def _results(todo: list[Pending], budget: Budget, jobs: int
+             ) -> Iterator[tuple[Pending, DealAnalysis | Message | str]]:
+    """Each deal with its analysis, or why it failed, as workers finish them (in order)."""
+    if jobs <= 1 or len(todo) <= 1:
+        for deal in todo:
+            yield deal, _guarded(deal, budget)
+        return
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=bound_to_parent,
+                               initargs=(os.getpid(),))
+    out: deque[tuple[Pending, Future[DealAnalysis | Message | str]]] = deque()
+    waiting = iter(todo)
+    try:
+        while True:
+            while len(out) < 2 * jobs and (more := next(waiting, None)) is not None:
+                out.append((more, pool.submit(_guarded, more, budget)))
+            if not out:
+                break
+            deal, future = out.popleft()
+            yield deal, future.result()
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _guarded(deal: Pending, budget: Budget) -> DealAnalysis | Message | str:
+    """:func:`analyse_deal`, with a failure as its message: one deal costs only itself."""
+    try:
+        return analyse_deal(deal, budget)
+    except PriffeError as e:
+        return e.args[0] if e.args and isinstance(e.args[0], Message) else str(e)
+    except Exception as e:  # our bug, in one deal: the others go on
+        return f"internal error ({type(e).__name__}: {e})"
+

@@ -1,0 +1,209 @@
+"""``priffe analyse``, ``import --analyse`` and the stored analysis (archive/analysis.py).
+
+Each deal's analysis is stored once, goes with its deal (removed, replaced), survives an
+interrupted run, and a deal that fails costs only itself; ``stats`` then shows each
+player's double-dummy cost per deal.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+from pathlib import Path
+
+import pytest
+from archive_support import by_table, consistent, imported_archive, priffe_process, run
+
+from priffe_records.archive import analysis
+from priffe_records.archive.analysis import analyse_archive, pending, stored
+from priffe_records.archive.schema import open_archive
+from priffe_records.dd import Budget, DDError
+from priffe_records.game.language import msg, use_language
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
+GRAZ = EXAMPLES / "preference-graz.ppn"
+UPPSALA = EXAMPLES / "partie-uppsala.ppn"
+QUICK = Budget(nodes=3_000)  # reaches some deals whole, others in part: both paths run
+
+
+def _rows(db: Path, sql: str) -> list[tuple[object, ...]]:
+    conn = sqlite3.connect(db)
+    try:
+        return conn.execute(sql).fetchall()
+    finally:
+        conn.close()
+
+
+def _analysed(folder: Path) -> Path:
+    """The Graz partie imported and analysed within :data:`QUICK`."""
+    db = imported_archive(folder, GRAZ)
+    archive = open_archive(db)
+    analyse_archive(archive, QUICK)
+    archive.close()
+    return db
+
+
+def _board_id(db: Path, board: str) -> int:
+    return int(_rows(db, f"SELECT id FROM deals WHERE board = '{board}'")[0][0])
+
+
+def test_every_readable_deal_gets_one_analysis(tmp_path: Path) -> None:
+    db = imported_archive(tmp_path, GRAZ)
+    archive = open_archive(db)
+    summary = analyse_archive(archive, QUICK)
+    assert summary.done == 12 and summary.no_play == 2 and not summary.failed  # boards 3, 4
+    assert pending(archive, QUICK) == []  # a second run has nothing to do
+    archive.close()
+    # each played card stored once, in play order, as many as the deal's tricks hold
+    for deal_id, cards, tricks in _rows(db, (
+            "SELECT a.deal_id, (SELECT count(*) FROM dd_cards c WHERE c.deal_id = a.deal_id), "
+            "(SELECT count(card_n) + count(card_e) + count(card_s) FROM tricks t "
+            "WHERE t.deal_id = a.deal_id) FROM dd_deals a WHERE a.status != 'no_play'")):
+        assert cards == tricks, deal_id
+    assert _rows(db, "SELECT count(*) FROM dd_cards WHERE cost < 0") == [(0,)]
+    assert _rows(db, "SELECT DISTINCT side, goal FROM dd_deals WHERE status = 'no_play'") \
+        == [(None, None)]
+    consistent(db)
+
+
+def test_whole_deal_stored_as_the_solver_gave_it(tmp_path: Path) -> None:
+    db = imported_archive(tmp_path, GRAZ)
+    archive = open_archive(db)
+    one = [d for d in pending(archive, Budget()) if d.deal_id == _board_id(db, "1")]
+    analyse_archive(archive, Budget(), deals=one)
+    got = stored(archive, one[0].deal_id)
+    archive.close()
+    assert got is not None and got.complete and got.par == 7  # S's tricks, best play by all
+    assert len(got.cards) == 20 and all(c.best and c.cost is not None for c in got.cards)
+    assert str(got.cards[0].card) == "C7" and got.cards[0].trick == 1
+    assert _rows(db, "SELECT side, goal, budget_nodes FROM dd_deals") == [("S", "most", None)]
+
+
+def test_replaced_deal_loses_its_analysis(tmp_path: Path) -> None:
+    db = _analysed(tmp_path)
+    board1 = _board_id(db, "1")
+    assert _rows(db, f"SELECT count(*) FROM dd_deals WHERE deal_id = {board1}") == [(1,)]
+    corrected = tmp_path / "graz.ppn"  # the same deal at the same table, a comment more
+    corrected.write_text(GRAZ.read_text("utf-8").replace(
+        '[Board "1"]', '[Board "1"] {rättad}', 1), "utf-8")
+    res = run("import", "--db", str(db), str(corrected))
+    assert res.exit_code == 0 and "replaces deal" in res.output
+    assert _rows(db, f"SELECT count(*) FROM dd_deals WHERE deal_id = {board1}") == [(0,)]
+    assert _rows(db, f"SELECT count(*) FROM dd_cards WHERE deal_id = {board1}") == [(0,)]
+    archive = open_archive(db)
+    assert [d.deal_id for d in pending(archive, QUICK)] == [board1]
+    archive.close()
+
+
+def test_removed_deal_takes_its_analysis(tmp_path: Path) -> None:
+    db = _analysed(tmp_path)
+    board1 = _board_id(db, "1")
+    assert run("remove", "--db", str(db), "--id", str(board1)).exit_code == 0
+    assert _rows(db, f"SELECT count(*) FROM dd_cards WHERE deal_id = {board1}") == [(0,)]
+    assert _rows(db, "SELECT count(*) FROM dd_deals") == [(11,)]
+    consistent(db)
+
+
+def test_interrupted_run_keeps_what_it_finished(tmp_path: Path) -> None:
+    db = imported_archive(tmp_path, GRAZ)
+    archive = open_archive(db)
+
+    def stop(done: int, total: int) -> None:
+        if done == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        analyse_archive(archive, QUICK, progress=stop)
+    assert _rows(db, "SELECT count(*) FROM dd_deals") == [(3,)]
+    assert len(pending(archive, QUICK)) == 9
+    assert analyse_archive(archive, QUICK).done == 9  # the next run goes on
+    archive.close()
+
+
+def test_failing_deal_costs_only_itself(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                        ) -> None:
+    db = imported_archive(tmp_path, GRAZ)
+    board2 = _board_id(db, "2")
+    real = analysis.analyse_deal
+
+    def refuse(deal: analysis.Pending, budget: Budget) -> analysis.DealAnalysis:
+        if deal.deal_id == board2:
+            raise DDError(msg("a refused deal"))
+        return real(deal, budget)
+
+    monkeypatch.setattr(analysis, "analyse_deal", refuse)
+    archive = open_archive(db)
+    summary = analyse_archive(archive, QUICK)
+    archive.close()
+    assert summary.done == 11 and len(summary.failed) == 1
+    line = _rows(db, f"SELECT source, line FROM deals WHERE id = {board2}")[0]
+    assert str(summary.failed[0]) == (f"{line[0]}:{line[1]}: deal {board2} cannot be "
+                                      "analysed: a refused deal")
+    assert _rows(db, f"SELECT count(*) FROM dd_deals WHERE deal_id = {board2}") == [(0,)]
+
+
+def test_larger_budget_redoes_partial_deals_only(tmp_path: Path) -> None:
+    db = imported_archive(tmp_path, GRAZ)
+    archive = open_archive(db)
+    first = analyse_archive(archive, Budget(nodes=2_000))
+    assert first.partial > 0
+    assert len(pending(archive, Budget(nodes=2_000))) == 0
+    assert len(pending(archive, Budget(nodes=1_000))) == 0
+    assert len(pending(archive, Budget(nodes=4_000))) == first.partial
+    assert len(pending(archive, Budget(seconds=1.0))) == first.partial  # no clock before
+    archive.close()
+
+
+def test_analyse_command_and_stats_show_each_players_cost(tmp_path: Path) -> None:
+    db = imported_archive(tmp_path, GRAZ)
+    before = by_table(run("stats", "--db", str(db), "--json").output)
+    assert "dd_costs" not in before
+    res = run("analyse", str(db), "--nodes", "20000", "-j", "1")
+    assert res.exit_code == 0, res.output
+    assert res.output.startswith("12 deals: ") and "2 without a play, 0 failed;" in res.output
+    costs = by_table(run("stats", "--db", str(db), "--json").output)["dd_costs"]
+    assert {r["player"] for r in costs} == {"Anna Kofler", "Bertil Strand", "Cecilia Huber"}
+    for r in costs:
+        assert r["dd_deals"] == r["dd_declared"] + r["dd_defended"]  # Préférence: no partner
+        assert r["dd_cost_defender"] is None or r["dd_cost_defender"] >= 0
+    table = run("stats", "--db", str(db)).output
+    assert "Double-dummy cost per deal" in table and "cost def." in table
+
+
+def test_analyse_command_speaks_swedish(tmp_path: Path) -> None:
+    db = imported_archive(tmp_path, GRAZ)
+    res = run("--lang", "sv", "analyse", "--db", str(db), "--nodes", "2000", "-j", "1")
+    assert res.exit_code == 0 and res.output.startswith("12 givar: "), res.output
+    with use_language("sv"):
+        table = run("--lang", "sv", "stats", "--db", str(db)).output
+    assert "Dubbeldummykostnad per giv" in table and "kostn. motsp." in table
+
+
+def test_import_analyse_analyses_after_the_import(tmp_path: Path) -> None:
+    db = tmp_path / "klubb.db"
+    res = run("import", "--db", str(db), str(GRAZ), "--analyse", "--nodes", "2000", "-j", "1")
+    assert res.exit_code == 0, res.output
+    lines = res.output.splitlines()
+    assert lines[-2].startswith("1 file, 12 records") and lines[-1].startswith("12 deals: ")
+    assert _rows(db, "SELECT count(*) FROM dd_deals") == [(12,)]
+    quiet = run("import", "--db", str(tmp_path / "q.db"), str(GRAZ), "--analyse", "-q",
+                "--nodes", "2000", "-j", "1")
+    assert quiet.exit_code == 0 and quiet.output == ""
+
+
+def test_analyse_missing_archive_is_one_clear_line(tmp_path: Path) -> None:
+    res = run("analyse", str(tmp_path / "nope" / "x.db"))
+    assert res.exit_code == 2 and res.stderr.startswith("priffe: ") \
+        and "Traceback" not in res.stderr
+
+
+@pytest.mark.slow
+def test_analyse_in_worker_processes(tmp_path: Path) -> None:
+    """The command as a user runs it: its own process, two workers, both families."""
+    db = imported_archive(tmp_path, GRAZ, UPPSALA)
+    done = subprocess.run([*priffe_process(), "analyse", str(db), "--nodes", "5000",
+                           "--jobs", "2"], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("23 deals: ") and " 0 failed;" in done.stdout
+    assert _rows(db, "SELECT count(*) FROM dd_deals") == [(23,)]
+    assert _rows(db, "SELECT count(DISTINCT goal) FROM dd_deals") == [(2,)]  # most, fewest
