@@ -11,8 +11,10 @@ import pytest
 from priffe_records import loads
 from priffe_records.archive.schema import ensure_schema, open_archive
 from priffe_records.archive.store import import_file
+from priffe_records.format.record import Record, Tag
 from priffe_records.rules import family
 from priffe_records.rules.blank import random_deals, skeleton
+from priffe_records.rules.entry import new_deal
 from priffe_records.rules.partie import parties
 from priffe_records.rules.validate import validate
 
@@ -80,3 +82,15 @@ def test_the_toy_family_is_archived(with_duel: None, tmp_path: Path) -> None:
     rows = db.execute("SELECT board, game, tricks_ns, tricks_ew FROM deals ORDER BY board"
                       ).fetchall()
     assert rows == [("1", "Duel", 3, 1), ("2", "Duel", None, None)]
+
+
+@pytest.mark.parametrize(("scoring", "dealer", "then"), [
+    ("Priffe", "W", "N"), ("Preference", "S", "N"), ("Preference", "E", "S"),
+    ("Duel", "N", "S")])
+def test_the_next_deal_is_dealt_as_its_family_says(with_duel: None, scoring: str,
+                                                   dealer: str, then: str) -> None:
+    """priffe add's next deal: the family's next_dealer (R3 left; Préférence skips W)."""
+    previous = Record((Tag("Event", "Kväll"), Tag("Board", "4"), Tag("Dealer", dealer),
+                       Tag("Scoring", scoring)))
+    after = new_deal(previous)
+    assert (after.get("Board"), after.get("Dealer")) == ("5", then)

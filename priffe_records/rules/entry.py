@@ -30,9 +30,8 @@ from priffe_records.game.calls import CallError, Contract, contracts_starting
 from priffe_records.game.cards import SEATS, Seat, Side
 from priffe_records.game.errors import PriffeError
 from priffe_records.game.language import listing, msg
-from priffe_records.game.preference import is_preference
 from priffe_records.game.words import seat_from_word
-from priffe_records.rules.blank import next_dealer
+from priffe_records.rules.family import family_for
 from priffe_records.rules.findings import Finding, Severity
 from priffe_records.rules.priffe.options import PRESETS, Options
 from priffe_records.rules.priffe.scoring import SidePoints
@@ -194,9 +193,9 @@ def new_deal(previous: Record) -> Record:
     tags = [Tag(n, v) for n in PARTIE_TAGS if (v := previous.get(n)) is not None]
     tags.insert(3, Tag("Board", _board_after(previous.get("Board"))))
     dealer = previous.get("Dealer")
-    game = "preference" if is_preference(previous.get("Scoring")) else "priffe"
     if dealer in {s.value for s in SEATS}:
-        tags.append(Tag("Dealer", next_dealer(game, Seat(dealer)).value))
+        family = family_for(previous.get("Scoring"))
+        tags.append(Tag("Dealer", family.next_dealer(Seat(dealer)).value))
     return Record(tuple(tags))
 
 
