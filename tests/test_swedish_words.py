@@ -305,13 +305,14 @@ def test_the_sheet_follows_a_wide_terminal_and_piped_is_full_lines(tmp_path: Pat
 def test_the_import_progress_counts_records_with_their_noun() -> None:
     from rich.progress import Progress
 
-    from priffe_records.cli.archive import _RecordsColumn
+    from priffe_records.cli.archive import _records_column
 
-    bar = Progress(_RecordsColumn())
+    column = _records_column()
+    bar = Progress(column)
     bar.add_task("x", total=10, records=1)
     with use_language("sv"):
-        assert str(_RecordsColumn().render(bar.tasks[0])).strip() == "1 post"
-    assert str(_RecordsColumn().render(bar.tasks[0])).strip() == "1 record"
+        assert str(column.render(bar.tasks[0])).strip() == "1 post"
+    assert str(column.render(bar.tasks[0])).strip() == "1 record"
 
 
 def test_datasette_shows_a_preference_contract_in_swedish() -> None:
