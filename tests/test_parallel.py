@@ -296,3 +296,44 @@ def test_default_jobs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_load_is_the_one_minute_average() -> None:
     assert parallel._load() == pytest.approx(os.getloadavg()[0], abs=1.0)
+
+
+def counted_boards(piece: parallel.Piece, inbox: parallel.Channel, outbox: parallel.Channel,
+                   fail_at: int = -1) -> list[str | None] | None:
+    """A worker for relay: the Boards of a piece, the state handed on a count of records."""
+    boards = [rec.get("Board") if isinstance(rec, Record) else None
+              for rec in piece.records("x")]
+    before = inbox.recv()
+    if before is None or piece.index == fail_at:
+        outbox.send(None)
+        if before is None:
+            return None
+        raise ValueError("worker failed")
+    outbox.send(before + len(boards))
+    return boards
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_relay_hands_each_state_on_in_file_order(tmp_path: Path, jobs: int) -> None:
+    path = parties_file(tmp_path / "p.ppn", 8)
+    done = list(parallel.relay(path, counted_boards, 0, jobs=jobs))
+    *pieces, end = done
+    assert end.piece is None and end.value == len(one_process(path)[1])
+    assert [b for d in pieces for b in d.value] == one_process(path)[1]  # type: ignore[attr-defined]
+    assert len(pieces) > 2 if jobs == 2 else pieces[0].piece.whole  # type: ignore[union-attr]
+
+
+def test_relay_raises_what_a_worker_raised_and_the_slices_after_end(tmp_path: Path) -> None:
+    path = parties_file(tmp_path / "p.ppn", 8)
+    work = functools.partial(counted_boards, fail_at=1)
+    with pytest.raises(ValueError, match="worker failed"):
+        list(parallel.relay(path, work, 0, jobs=2))
+
+
+def test_a_relay_left_early_leaves_no_worker_waiting(tmp_path: Path) -> None:
+    """The caller stops after the first slice: the slices after are told, the pool ends."""
+    path = parties_file(tmp_path / "p.ppn", 8)
+    done = parallel.relay(path, counted_boards, 0, jobs=2)
+    first = next(done)
+    assert first.piece is not None and first.piece.index == 0
+    done.close()  # returns: no worker is left blocked on its inbox

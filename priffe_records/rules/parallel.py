@@ -23,6 +23,7 @@ A worker ends with its parent, even one killed with SIGKILL (:func:`bound_to_par
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
 import io
@@ -475,6 +476,7 @@ def relay(path: str | os.PathLike[str], work: Relayed[R], start: object, *, jobs
                                initargs=(os.getpid(),))
     out: deque[tuple[Piece, Future[R]]] = deque()
     feeds: list[Channel] = [first_out]  # each piece's inbox, as the parent can write it
+    finished = False
     try:
         pieces = iter(cuts)
         coming = next(pieces, None)
@@ -485,23 +487,20 @@ def relay(path: str | os.PathLike[str], work: Relayed[R], start: object, *, jobs
                 inbox = nxt_in
                 feeds.append(nxt_out)
                 coming = next(pieces, None)
-            if not out:
-                break
             piece, future = out.popleft()
             last = not out and coming is None
-            try:
-                # The last slice's state is taken as it is sent: a big one fills the pipe.
-                end = _taken(future, inbox) if last else None
-                value = future.result()
-            except BaseException:
-                for feed in feeds[-len(out) - 1:]:  # the slices after wait for a state
-                    feed.send(None)
-                raise
-            yield Handed(piece, value)
+            # The last slice's state is taken as it is sent: a big one fills the pipe.
+            end = _taken(future, inbox) if last else None
+            yield Handed(piece, future.result())
             if last:
+                finished = True
                 yield Handed(None, end)
-                break
+                return
     finally:
+        if not finished:  # an error, or the caller stopped: no slice may wait for a state
+            for feed in feeds[1:]:
+                with contextlib.suppress(OSError):  # a slice gone needs no word
+                    feed.send(None)
         pool.shutdown(wait=True, cancel_futures=True)
 
 
