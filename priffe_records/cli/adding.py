@@ -22,6 +22,7 @@ from priffe_records.cli.inputs import display_name, is_stdin, stdin_bytes
 from priffe_records.cli.making import GAME_OPTION, emit_records
 from priffe_records.cli.preference_report import PrefSheetView
 from priffe_records.cli.report import SheetView, sheet_console
+from priffe_records.cli.sheet_page import filled_records, scored, sheet_view
 from priffe_records.format.atomic import write_text_atomically
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.reader import read
@@ -52,14 +53,12 @@ from priffe_records.rules.entry import (
     slot_record,
     verified_text,
 )
+from priffe_records.rules.family import default_family, family_for, family_named
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.preference import entry as pref
 from priffe_records.rules.preference.entry import PrefEntry
-from priffe_records.rules.preference.options import DEFAULT_OPTIONS as PREF_OPTIONS
-from priffe_records.rules.preference.sheet import fill_preference, score_preference
 from priffe_records.rules.preference.table import PLAYERS as PREF_SEATS
 from priffe_records.rules.priffe.options import Options
-from priffe_records.rules.priffe.sheet import fill_records, score_parties
 from priffe_records.rules.spreadsheet import import_rows
 
 T = TypeVar("T")
@@ -245,15 +244,11 @@ def _keep_anyway(ask: Asker) -> bool:
 
 def _running_sheet(records: list[Record], index: int, options: Options
                    ) -> SheetView | PrefSheetView | None:
-    """The running sheet of the partie the deal at ``index`` belongs to."""
-    if is_preference(records[index].get("Scoring")):
-        for pref_sheet in score_preference(records):
-            if any(row.record == index + 1 for row in pref_sheet.rows):
-                return PrefSheetView(pref_sheet)
-        return None
-    for sheet in score_parties(records, options=options):
+    """The running sheet of the partie the deal at ``index`` belongs to (its family's)."""
+    family = family_for(records[index].get("Scoring"))
+    for sheet in family.score_sheets(records, options):
         if any(getattr(row, "record", None) == index + 1 for row in sheet.rows):
-            return SheetView(sheet)
+            return sheet_view(sheet)
     return None
 
 
@@ -382,8 +377,9 @@ def sheet_import_command(file: str, output: str | None, force: bool, event: str 
                             count=len(table), given=len(players)))
     given = {k: v for k, v in (("Event", event), ("Site", site), ("Date", date)) if v}
     given |= {PLAYER_TAGS[s]: n for s, n in zip(table, players, strict=False)}
-    if game == "preference":
-        given["Scoring"] = PREF_OPTIONS.scoring()
+    family = family_named(game)
+    if family is not default_family():  # a sheet without a Scoring row plays the default
+        given["Scoring"] = family.scoring_tag()
     with user_errors():
         data = stdin_bytes().read() if is_stdin(file) else None
         got = import_rows(read_rows(file, data), name, given=given,
@@ -397,8 +393,7 @@ def sheet_import_command(file: str, output: str | None, force: bool, event: str 
                         EXIT_FINDINGS)
     records = got.records
     if fill:
-        records = fill_preference(fill_records(records, score_parties(records, options=options)),
-                                  score_preference(records))
+        records = filled_records(records, scored(records, options))
     emit_records(records, output, force)
     sys.exit(EXIT_OK)
 
