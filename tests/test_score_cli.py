@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from click.testing import CliRunner
 from rules_support import DATA, FORMAT_EXAMPLE
 
-from priffe_records import dumps
+from priffe_records import Record, dumps, loads
 from priffe_records.cli import cli
 from priffe_records.rules.priffe.generate import PartieSpec, generate_partie
 
@@ -99,3 +100,29 @@ def test_score_says_when_there_is_nothing_to_score(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["score", str(f)])
     assert result.exit_code == 0
     assert f"{f}: no Priffe deals to score" in result.stderr
+
+
+def test_score_analyses_each_record_once_for_both_games(tmp_path: Path, monkeypatch: Any
+                                                        ) -> None:
+    """One run of the engine gives the Priffe and the Préférence sheets, as validate runs it:
+    each record is analysed once (each game's sheet used to run the engine over the file)."""
+    from priffe_records.rules.preference.family import Preference
+    from priffe_records.rules.priffe.family import Priffe
+
+    examples = Path(__file__).parents[1] / "examples"
+    text = "\n".join((examples / name).read_text("utf-8")
+                     for name in ("partie-uppsala.ppn", "preference-graz.ppn"))
+    f = tmp_path / "both.ppn"
+    f.write_text(text, "utf-8")
+    records = list(loads(text))
+    seen: list[str | None] = []
+    for family in (Priffe, Preference):
+        def counting(self: Any, record: Record, default: object, conventions: bool,
+                     _analyse: Any = family.analyse) -> Any:
+            seen.append(record.get("Board"))
+            return _analyse(self, record, default, conventions)
+        monkeypatch.setattr(family, "analyse", counting)
+    code, out, _ = run("score", str(f))
+    assert code == 0, out
+    assert "Standings" in out and "Préférence" in out, "both games' sheets"
+    assert len(seen) == len(records)

@@ -10,20 +10,45 @@ import linecache
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from rich import box
-from rich.console import Console, ConsoleOptions, JustifyMethod, RenderResult
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, JustifyMethod, RenderableType, RenderResult
+from rich.segment import Segment, Segments
+from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from priffe_records.format.errors import PPNSyntaxError
+from priffe_records.format.errors import BadRecord, PPNSyntaxError
+from priffe_records.format.record import Record
 from priffe_records.game.language import Message, msg, msg_n, msg_p, render
 from priffe_records.game.words import seat_letter
+from priffe_records.rules.family import GameFamily, families
 from priffe_records.rules.findings import Finding, Severity, sort_key
+from priffe_records.rules.partie import parties
 from priffe_records.rules.priffe.scoring import SidePoints
 from priffe_records.rules.priffe.sheet import DealRow, PartieSheet, RubberRow
 from priffe_records.rules.repeats import More, counted
 from priffe_records.rules.validate import counts
+
+
+def partie_sheets(records: Sequence[Record | BadRecord], options: object
+                  ) -> list[tuple[GameFamily[Any], Any]]:
+    """Every partie's score sheet in file order, with its family, from one run of the engine
+    over every game, as ``validate`` runs it: each partie the driver closes goes to the
+    family whose partie it is
+    (:meth:`~priffe_records.rules.family.GameFamily.partie_sheet`)."""
+    out = []
+    every = families()
+    for partie in parties(records, options=options):
+        for family in every:
+            sheet = family.partie_sheet(partie, records)
+            if sheet is not None:
+                out.append((family, sheet))
+                break
+    return out
+
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow",
           Severity.UNVERIFIABLE: "dim"}
@@ -134,23 +159,26 @@ class SheetView:
     sheet: PartieSheet
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        cells = [deal_cells(r) for r in self.sheet.rows if isinstance(r, DealRow)]
-        widths = [max([len(str(head)), *(len(row[i]) for row in cells)])
+        rows: list[tuple[DealRow | RubberRow, list[str]]] = [
+            (r, deal_cells(r) if isinstance(r, DealRow) else []) for r in self.sheet.rows]
+        widths = [max([len(str(head)), *(len(cells[i]) for _, cells in rows if cells)])
                   for i, (head, _) in enumerate(COLUMNS[:-1])]
         # A space more between columns when the notes keep room enough for their words.
         gap = 2 if sum(widths) + 2 * len(COLUMNS) + 30 <= options.max_width else 1
-        table = self._table(widths, gap, first=True)
-        for row in self.sheet.rows:
+        rubber: list[list[str]] = []
+        first = True
+        for row, cells in rows:
             if isinstance(row, DealRow):
-                table.add_row(*deal_cells(row))
+                rubber.append(cells)
                 continue
-            yield table
-            yield Text(str(msg("{end}: {totals} · {outcome}",
-                               end=msg("end of rubber {n}", n=row.rubber),
-                               totals=_totals(row), outcome=_rubber_text(row))), style="bold")
-            table = self._table(widths, gap, first=False)
-        if table.row_count:
-            yield table
+            yield from self._rubber(console, options, rubber, widths, gap, first)
+            rubber, first = [], False
+            yield _line(str(msg("{end}: {totals} · {outcome}",
+                                end=msg("end of rubber {n}", n=row.rubber),
+                                totals=_totals(row), outcome=_rubber_text(row))),
+                        "bold", options.max_width)
+        if rubber:
+            yield from self._rubber(console, options, rubber, widths, gap, first)
         if self.sheet.standings:
             st = Table(title=str(msg("Standings")), header_style="bold")
             st.add_column(str(msg("Player")))
@@ -161,6 +189,36 @@ class SheetView:
         if self.sheet.standings_note:
             yield Text(render(self.sheet.standings_note))
 
+    def _rubber(self, console: Console, options: ConsoleOptions, rows: list[list[str]],
+                widths: list[int], gap: int, first: bool) -> RenderResult:
+        """One rubber's deals as rich would draw :meth:`_table` (a rich Table costs a
+        millisecond a row: the sheet of a big file took seconds), or through rich's table
+        itself when the screen is too narrow for the notes, which it then folds."""
+        notes = max([1, *(_width(r[-1]) for r in rows)])  # rich gives a column one cell at least
+        sizes = [*widths, notes]
+        pads = [gap - 1] * (len(sizes) - 1) + [0]
+        full = sum(sizes) + sum(pads) + len(sizes) - 1
+        if full > options.max_width:
+            table = self._table(widths, gap, first)
+            for r in rows:
+                table.add_row(*r)
+            yield table
+            return
+        if first and self.sheet.title:
+            title = console.render_str(self.sheet.title, style="table.title", highlight=False)
+            yield from console.render(title, options.update(width=full, justify="center"))
+        justify = [just for _, just in COLUMNS]
+        if first:
+            bold = console.get_style("bold")
+            for i, ((name, just), size, pad) in enumerate(zip(COLUMNS, sizes, pads, strict=True)):
+                yield Segment(" " if i else "")
+                yield Segment(_row([str(name)], [size], [0], [just]), bold)
+                if pad:
+                    yield Segment(" " * pad, bold)
+            yield Segment("\n")
+            yield Segment("─" * full + "\n")
+        yield Segment("".join(_row(r, sizes, pads, justify) + "\n" for r in rows))
+
     def _table(self, widths: list[int], gap: int, first: bool) -> Table:
         """One rubber's table: the title and the column heads on the first only."""
         table = Table(title=self.sheet.title if first else None, show_header=first,
@@ -170,6 +228,36 @@ class SheetView:
             table.add_column(str(name), justify=just, width=width,
                              no_wrap=width is not None, overflow="fold")
         return table
+
+
+def _row(cells: Sequence[str], sizes: Sequence[int], pads: Sequence[int],
+         justify: Sequence[JustifyMethod]) -> str:
+    """One row of a table drawn as rich draws a borderless one: each cell justified in
+    its column, padded on the right, the columns one space apart."""
+    out = []
+    for text, size, pad, just in zip(cells, sizes, pads, justify, strict=True):
+        room = size - _width(text)
+        if just == "right":
+            text = " " * room + text
+        elif just == "center":
+            text = " " * (room // 2) + text + " " * (room - room // 2)
+        else:
+            text += " " * room
+        out.append(text + " " * pad)
+    return " ".join(out)
+
+
+def _width(text: str) -> int:
+    """The cells ``text`` takes on a screen: its length, unless a wide character (from
+    U+1100 on, as CJK) is in it; the common case without asking rich, which is slower."""
+    return len(text) if not text or max(text) < "\u1100" else cell_len(text)
+
+
+def _line(text: str, style: str, width: int) -> RenderableType:
+    """A line of text in ``style``: as it is when it fits the width, else wrapped by rich."""
+    if _width(text) > width or "\n" in text:
+        return Text(text, style=style)
+    return Segments([Segment(text, Style.parse(style)), Segment("\n")])
 
 
 def deal_cells(r: DealRow) -> list[str]:

@@ -316,7 +316,7 @@ def score_command(file: str, fill: bool, force: bool, output: str | None, html_o
             quiet = True
     for sheet in sheets if not quiet else ():
         if sheet.rows:
-            console.print(sheet_view(sheet))
+            console.print(sheet_view(sheet), crop=False)  # its lines fit: none to cut
     if verbose:
         found = [f for s in sheets for f in s.findings]
         checks = {i: present(r) for i, r in enumerate(records, 1) if isinstance(r, Record)}

@@ -23,7 +23,7 @@ from typing import Any
 from priffe_records.cli.preference_report import COLUMNS as PREF_COLUMNS
 from priffe_records.cli.preference_report import PrefSheetView
 from priffe_records.cli.preference_report import row_cells as pref_cells
-from priffe_records.cli.report import COLUMNS, SheetView, deal_cells, rubber_cells
+from priffe_records.cli.report import COLUMNS, SheetView, deal_cells, partie_sheets, rubber_cells
 from priffe_records.format.atomic import write_text_atomically
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import PLAYER_TAGS, Record
@@ -145,8 +145,12 @@ AnySheet = PartieSheet | PrefSheet
 def scored(records: Sequence[Record | BadRecord], options: object = None
            ) -> list[tuple[GameFamily[Any], list[AnySheet]]]:
     """Each family's score sheets of ``records``, in registry order; ``options`` for
-    records without a Scoring tag (``--preset``)."""
-    return [(fam, list(fam.score_sheets(records, options))) for fam in families()]
+    records without a Scoring tag (``--preset``). One run of the engine for every game
+    (:func:`~priffe_records.cli.report.partie_sheets`), as validate runs it."""
+    by_family: dict[str, list[AnySheet]] = {fam.name: [] for fam in families()}
+    for fam, sheet in partie_sheets(records, options):
+        by_family[fam.name].append(sheet)
+    return [(fam, by_family[fam.name]) for fam in families()]
 
 
 def sheets_of(by_family: Sequence[tuple[GameFamily[Any], Sequence[AnySheet]]]

@@ -232,7 +232,14 @@ class GameFamily(Protocol[OutcomeT]):
     # (archive-speed: more of the archive's hooks go here.)
 
     # ------------------------------------------------------------ replay view, words
-    # (replay: the replay's hooks go here.)
+    # Asked by the score sheet (priffe score) and the replay, which run the driver once
+    # for every game and hand each partie to the family whose partie it is.
+
+    def partie_sheet(self, partie: PartieOutcome, items: Sequence[Any]) -> Any | None:
+        """The score sheet of one partie the driver closed, if it is this game's (else
+        ``None``); ``items``: the whole input, whose unreadable records of this partie
+        are rows too. What :meth:`score_sheets` gives, one partie at a time."""
+        ...
 
     # ------------------------------------------------------------- double dummy deal
     # Asked by the archive's analysis (priffe analyse) and the replay's --dd.

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record, Tag
 from priffe_records.game.cards import Card, Hand, Seat, sorted_cards
-from priffe_records.rules.family import GameFamily
+from priffe_records.rules.family import GameFamily, PartieOutcome
 from priffe_records.rules.findings import Finding
 
 from . import columns
@@ -111,6 +111,12 @@ class Preference:
         from priffe_records.rules.preference.dd import dd_deal
 
         return dd_deal(outcome)
+
+    def partie_sheet(self, partie: PartieOutcome, items: Sequence[Record | BadRecord]
+                     ) -> PrefSheet | None:
+        from .sheet import sheet_of
+
+        return sheet_of(partie, items) if isinstance(partie, PrefPartie) else None
 
 
 PREFERENCE: GameFamily[PrefOutcome] = Preference()

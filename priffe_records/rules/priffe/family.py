@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record, Tag
 from priffe_records.game.cards import FULL_DECK, SEATS, Card, Seat
-from priffe_records.rules.family import GameFamily
+from priffe_records.rules.family import GameFamily, PartieOutcome
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.priffe import columns
 from priffe_records.rules.priffe.analysis import DealOutcome, analyse_record
@@ -105,6 +105,14 @@ class Priffe:
         from priffe_records.rules.priffe.dd import dd_deal
 
         return dd_deal(outcome)
+
+    def partie_sheet(self, partie: PartieOutcome, items: Sequence[Record | BadRecord]
+                     ) -> PartieSheet | None:
+        from priffe_records.rules.priffe.sheet import sheet_of
+
+        if not isinstance(partie, PartieResult) or not (partie.lines or partie.findings):
+            return None
+        return sheet_of(partie, items)
 
 
 PRIFFE: GameFamily[DealOutcome] = Priffe()
