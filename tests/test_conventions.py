@@ -322,7 +322,7 @@ def test_a_score_sheet_deal_page_hides_the_hands_and_fits_a_phone(served: Any) -
     res = served(f"/klubb/deals/{_sheet_only_deal(served)}/replay")
     assert res.status_code == 200
     html = res.text
-    assert '"summary":' in html  # the page shows the one-line summary, not the table
+    assert '"u":' in html  # the page shows the one-line summary (u), not the table
     # main is display:flex; without this rule its hidden attribute showed four empty hands
     assert "[hidden] { display: none !important; }" in html
     assert 'name="viewport" content="width=device-width' in html

@@ -174,7 +174,8 @@ def test_html_data_is_escaped_and_complete(tmp_path: Path) -> None:
     data = page_data(replays, WORDS["en"])
     blob = page.split('id="priffe-data">')[1].split("</script>")[0]
     assert json.loads(blob) == json.loads(json.dumps(data))
-    deal = data["deals"][0]  # type: ignore[index]
-    assert deal["seats"][0]["label"] == f"North: {evil}"
-    assert [t["ns"] for t in deal["tricks"]][-1] == 10
+    deal, strings = data["deals"][0], data["strings"]  # type: ignore[index]
+    assert strings[deal["s"][0]] == f"North: {evil}"
+    tricks = deal["p"].split(" ")  # leader, winner, then the cards: the page counts
+    assert len(tricks) == 13 and sum(t[1] in "NS" for t in tricks) == 10
     assert safe_json("a&b<c>") == '"a\\u0026b\\u003cc\\u003e"'

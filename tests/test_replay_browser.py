@@ -16,7 +16,7 @@ from conftest import EXAMPLES, GOLDEN
 
 from priffe_records.format.reader import loads, read
 from priffe_records.replay.html import write_page
-from priffe_records.replay.model import build_replays
+from priffe_records.replay.model import build_all, build_replays
 from priffe_records.replay.wording import WORDS
 from priffe_records.rules.priffe.analysis import analyse_record
 
@@ -158,14 +158,14 @@ def test_a_partie_has_a_deal_selector(page: Any, tmp_path: Path) -> None:
 
 def test_preference_deal_three_seats_talon_and_seat_counts(page: Any, tmp_path: Path) -> None:
     """A Préférence partie: the talon in the empty W seat, 3- and 2-card tricks, payments."""
-    from priffe_records.replay.preference import build_pref_replays
+    from priffe_records.replay.preference import build_pref_replays, pref_replays
     from priffe_records.rules.preference.analysis import analyse
 
     graz = EXAMPLES / "preference-graz.ppn"
     records = list(read(graz))
     pref = build_pref_replays(records)
     out = tmp_path / "graz.html"
-    write_page(out, [pref.get(r.index, r) for r in build_replays(records)], WORDS["en"])
+    write_page(out, build_all(records, claim=pref_replays), WORDS["en"])
     page.goto(out.as_uri())
     for i, rec in enumerate(records):
         o = analyse(rec)
@@ -190,4 +190,27 @@ def test_preference_deal_three_seats_talon_and_seat_counts(page: Any, tmp_path: 
     page.goto(mixed.as_uri())
     page.select_option("#deal-select", str(len(pref)))
     assert page.is_visible("#counts-sides") and page.is_hidden("#counts-seats")
+    assert page.errors == [] and page.dialogs == []
+
+
+def test_deal_2999_of_a_big_page(page: Any, tmp_path: Path) -> None:
+    """3,000 generated deals in one page: picking the 2,999th draws it, and stepping to its
+    end gives the validator's tricks per side; the page stays small."""
+    from priffe_records.rules.priffe.generate import iter_records
+
+    records = list(iter_records(3000, 0, comments=True))
+    out = tmp_path / "big.html"
+    write_page(out, build_replays(records), WORDS["en"])
+    assert out.stat().st_size < 2_000_000
+    page.goto(out.as_uri())
+    assert page.locator("#deal-select option").count() == 3000
+    page.select_option("#deal-select", "2998")
+    rec = records[2998]
+    assert f"Board {rec.get('Board')}" in page.text_content("#title")
+    play = analyse_record(rec).play
+    assert play is not None
+    for _ in range(13):
+        page.keyboard.press("ArrowRight")
+    assert counts(page) == (play.won.ns, play.won.ew)
+    assert "Trick 13/13" in page.text_content("#step-label")
     assert page.errors == [] and page.dialogs == []

@@ -8,13 +8,12 @@ import sqlite3
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import click
 from rich.console import Console
 from rich.text import Text
 
-from priffe_records.archive.query import QueryError, StoredText, partie_of_deal
-from priffe_records.archive.schema import describe_sqlite_error, open_archive
 from priffe_records.cli.common import (
     EXIT_FINDINGS,
     EXIT_OK,
@@ -25,16 +24,15 @@ from priffe_records.cli.common import (
     user_errors,
 )
 from priffe_records.cli.inputs import display_name, open_input
-from priffe_records.cli.rules import passed_lines
 from priffe_records.format.errors import BadRecord, PPNSyntaxError
 from priffe_records.format.reader import loads, read
 from priffe_records.format.record import Record
 from priffe_records.game.language import language, msg, msg_n
 from priffe_records.replay.html import write_page
-from priffe_records.replay.model import DealReplay, build_replays
+from priffe_records.replay.model import DealReplay, build_all
 from priffe_records.replay.preference import (
     PrefReplay,
-    build_pref_replays,
+    pref_replays,
     pref_step_count,
     pref_step_view,
     pref_view,
@@ -44,6 +42,9 @@ from priffe_records.replay.terminal import full_view, step_count, step_view
 from priffe_records.replay.wording import Words, where, words
 from priffe_records.rules.checks import present
 from priffe_records.rules.priffe.options import Options
+
+if TYPE_CHECKING:
+    from priffe_records.archive.query import StoredText
 
 PLAIN_WIDTH = 80  # piped output has a fixed width, so files and tests do not depend on $COLUMNS
 
@@ -56,6 +57,10 @@ def _db_records(db: str, deal_id: int) -> tuple[list[Record | BadRecord], int]:
     (which refuses a database that is not a priffe archive), with the rest
     of its partie so games and rubber totals come out as on import.
     """
+    # The archive (sqlite-utils) only when asked for: a file's replay starts without it.
+    from priffe_records.archive.query import QueryError, partie_of_deal
+    from priffe_records.archive.schema import describe_sqlite_error, open_archive
+
     try:
         # open_archive's read-only path lets sqlite3.DatabaseError through for a file
         # that is not SQLite at all, so it is caught here too.
@@ -125,9 +130,7 @@ def replays_of(records: Sequence[Record | BadRecord], options: Options
                ) -> list[AnyReplay | Unreadable]:
     """Every record arranged for replay, each by its own family's engine; an unreadable
     one in its place, so the others' rubber totals know a deal is missing."""
-    pref = build_pref_replays(records)
-    out: list[AnyReplay | Unreadable] = [pref.get(r.index, r)
-                                         for r in build_replays(records, options)]
+    out: list[AnyReplay | Unreadable] = list(build_all(records, options, pref_replays))
     for i, item in enumerate(records, 1):
         if isinstance(item, BadRecord):
             out.insert(i - 1, Unreadable(item, i))
@@ -191,11 +194,13 @@ def _errors_only(r: AnyReplay) -> AnyReplay:
     if isinstance(r, PrefReplay):
         return replace(r, findings=tuple(f for f in r.findings if f.is_error))
     return replace(r, other_findings=tuple(f for f in r.other_findings if f.is_error),
-                   tricks=tuple(replace(t, notes=()) for t in r.tricks))
+                   tricks=tuple(t._replace(notes=()) for t in r.tricks))
 
 
 def _passed(r: AnyReplay) -> list[Text]:
     """-v: the checks this deal's record passed, as validate -v lists them."""
+    from priffe_records.cli.rules import passed_lines  # the score sheet's modules: only for -v
+
     record = r.outcome.record
     found = list(r.findings) if isinstance(r, PrefReplay) else \
         [*r.outcome.findings, *r.other_findings, *([r.stop] if r.stop else [])]

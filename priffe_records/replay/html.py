@@ -9,7 +9,7 @@ Policy forbids every load from outside, so the file works offline and stays
 inert if opened from an untrusted place.
 
 >>> safe_json({"name": "</script><b>&"})
-'{"name": "\\\\u003c/script\\\\u003e\\\\u003cb\\\\u003e\\\\u0026"}'
+'{"name":"\\\\u003c/script\\\\u003e\\\\u003cb\\\\u003e\\\\u0026"}'
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ from html import escape
 from importlib import resources
 
 from priffe_records.format.atomic import write_text_atomically
-from priffe_records.game.cards import SEATS, SUITS, Card, Seat
-from priffe_records.replay.model import DealReplay, TrickView
+from priffe_records.game.cards import SEATS, Rank, Seat
+from priffe_records.replay.compact import Strings, hand_ids, plays, trick_extras
+from priffe_records.replay.model import DealReplay
 from priffe_records.replay.preference import PrefReplay, pref_deal_data
 from priffe_records.replay.wording import (
     Words,
@@ -40,89 +41,73 @@ from priffe_records.replay.wording import (
 )
 
 MARKER = "/*__PRIFFE_DATA__*/"
-_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028",
-            "\u2029": "\\u2029"}
+_ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026",
+                          "\u2028": "\\u2028", "\u2029": "\\u2029"})
 
 
 def safe_json(data: object) -> str:
     """JSON that can sit inside a ``<script>`` element whatever the strings hold."""
-    text = json.dumps(data, ensure_ascii=False)
-    return "".join(_ESCAPES.get(ch, ch) for ch in text)
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).translate(_ESCAPES)
 
 
-def _hand(cards: Sequence[Card] | None, w: Words) -> list[str] | None:
-    """One string of ranks per suit (S H D C), ``None`` for an unknown hand."""
-    if cards is None:
-        return None
-    return [w.suit_cards([c for c in cards if c.suit is s]) for s in SUITS]
-
-
-def _card(card: Card | None, w: Words) -> dict[str, object]:
-    if card is None:
-        return {"text": "?", "red": False}
-    return {"text": w.card(card), "red": card.suit.is_red}
-
-
-def _trick(t: TrickView, w: Words) -> dict[str, object]:
-    return {
-        "number": t.number,
-        "leader": t.leader.value if t.leader else None,
-        "winner": t.winner.value if t.winner and t.complete else None,
-        "winnerName": w.seat(t.winner) if t.winner and t.complete else "",
-        "cards": [{"seat": c.seat.value, **_card(c.card, w), "legal": c.legal,
-                   "comments": list(c.comments)} for c in t.cards],
-        "ns": t.tally.ns,
-        "ew": t.tally.ew,
-        "errors": [where(f, w) for f in t.errors],
-        "notes": [where(f, w) for f in t.notes],
-    }
-
-
-def _seat(r: DealReplay, seat: Seat, w: Words) -> dict[str, object]:
+def _marks(r: DealReplay, seat: Seat, w: Words) -> str:
     marks = [m for m, s in ((w.dealer, r.dealer), (w.forehand, r.forehand)) if s is seat]
     if r.declarer is seat:
         marks.append(w.declarer)
-    return {"seat": seat.value, "label": seat_label(r, seat, w), "marks": ", ".join(marks),
-            "hs": hs_text(r.hs[seat.index], w)}
+    return ", ".join(marks)
 
 
-def deal_data(r: DealReplay, w: Words) -> dict[str, object]:
-    """One deal as the page needs it: every label already in the chosen language."""
-    head = {"title": title(r, w), "roles": roles(r, w), "comments": list(r.comments),
-            "option": f"{title(r, w)} — {contract_line(r, w)}"}
+def deal_data(r: DealReplay, w: Words, table: Strings) -> dict[str, object]:
+    """One deal as the page draws it, compact: cards as ids, the play as one string,
+    repeated texts as numbers into ``table``; every label already in the chosen language.
+    The page works out the hands left and the tricks per side after each trick."""
+    head: dict[str, object] = {"t": title(r, w), "k": table(contract_line(r, w))}
+    if r.comments:
+        head["c"] = list(r.comments)
     if not r.playable:
-        return {**head, "summary": summary_line(r, w)}
-    steps = len(r.tricks) + 1
+        return {**head, "u": summary_line(r, w)}
     stop_text = (f"{w.stopped}: " + " · ".join(where(f, w) for f in r.stop_errors)
                  if r.stop is not None else None)
     claim = f"{w.claim}: {r.result} (R13)" if r.claimed and r.result and r.stop is None else None
-    return {
+    out: dict[str, object] = {
         **head,
-        "summary": None,
-        "seats": [_seat(r, s, w) for s in SEATS],
-        "left": [[_hand(h, w) for h in r.left(k)] for k in range(steps)],
-        "honours": honours_line(r, w) or "",
-        "auction": " · ".join(t + ("" if c.legal else " !") for t, c in calls_text(r, w)),
-        "auctionErrors": [where(f, w) for c in r.calls for f in c.errors],
-        "contract": contract_line(r, w),
-        "tricks": [_trick(t, w) for t in r.tricks],
-        "stop": stop_text,
-        "claim": claim,
-        "score": [{"rule": s.rule, "text": s.text} for s in score_lines(r, w)]
-        if r.stop is None else [],
-        "checks": [line for line, _ in check_lines(r.other_findings, w)],
+        "r": table(roles(r, w)),
+        "s": [table(seat_label(r, s, w)) for s in SEATS],
+        "m": [table(_marks(r, s, w)) for s in SEATS],
+        "q": [table(hs_text(r.hs[s.index], w)) for s in SEATS],
+        "d": [hand_ids(h) for h in r.left(0)],
+        "p": plays(r.tricks),
+        "h": table(honours_line(r, w) or ""),
+        "a": table(" · ".join(t + ("" if c.legal else " !") for t, c in calls_text(r, w))),
+        **trick_extras(r.tricks, w),
     }
+    auction_errors = [where(f, w) for c in r.calls for f in c.errors]
+    if auction_errors:
+        out["ae"] = auction_errors
+    if stop_text:
+        out["st"] = stop_text
+    if claim:
+        out["cl"] = claim
+    if r.stop is None:
+        out["sc"] = [table(x) for s in score_lines(r, w) for x in (s.rule, s.text)]
+    checks = [line for line, _ in check_lines(r.other_findings, w)]
+    if checks:
+        out["ch"] = checks
+    return out
 
 
 def page_data(replays: Sequence[DealReplay | PrefReplay], w: Words) -> dict[str, object]:
+    """The page's data: its words, the table of repeated texts, and every deal."""
     labels = {"next": w.next, "previous": w.previous, "trick": w.trick, "lead": w.lead,
               "winner": w.winner, "score": w.score, "checks": w.checks, "auction": w.auction,
               "deal": w.deal_word, "help": w.step_help, "cardsLeft": w.cards_left,
               "seats": {s.value: w.seat(s) for s in SEATS},
-              "short": {s.value: w.seat_short(s) for s in SEATS}}
-    return {"lang": w.lang, "words": labels,
-            "deals": [pref_deal_data(r, w) if isinstance(r, PrefReplay) else deal_data(r, w)
-                      for r in replays]}
+              "short": {s.value: w.seat_short(s) for s in SEATS},
+              "ranks": {r.value: w.rank(r) for r in Rank}}
+    table = Strings()
+    deals = [pref_deal_data(r, w, table) if isinstance(r, PrefReplay) else deal_data(r, w, table)
+             for r in replays]
+    return {"lang": w.lang, "words": labels, "strings": table.texts, "deals": deals}
 
 
 def template() -> str:

@@ -17,21 +17,25 @@ trick after trick, then the score), so a viewer never re-implements a rule;
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import NamedTuple, TypeVar
 
 from priffe_records.format.errors import BadRecord
-from priffe_records.format.record import Location, Record
+from priffe_records.format.record import Location, Record, Section
 from priffe_records.game.calls import Call, Contract
-from priffe_records.game.cards import SEATS, Card, Deal, Seat, Side, Suit, sorted_cards
+from priffe_records.game.cards import FULL_DECK, SEATS, Card, Deal, Seat, Side, Suit, sorted_cards
 from priffe_records.game.evaluation import honour_tricks
+from priffe_records.rules.family import PartieOutcome
 from priffe_records.rules.findings import Finding, Severity
 from priffe_records.rules.partie import parties
 from priffe_records.rules.priffe.analysis import DealOutcome, analyse_record
 from priffe_records.rules.priffe.options import PRESETS, HonoursVariant, Options
 from priffe_records.rules.priffe.rubber import DealLine, PartieResult
 from priffe_records.rules.priffe.scoring import DealScore, SidePoints, honour_cards, honour_holders
+
+T = TypeVar("T")
 
 # ------------------------------------------------------------------ model
 
@@ -44,30 +48,34 @@ class CallView:
     errors: tuple[Finding, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class CardView:
+class CardView(NamedTuple):
+    """One played card; ``annotation`` is a short text a view shows beside it (a
+    double-dummy cost such as ``−1``), ``None`` for none. A NamedTuple, as the engine's
+    :class:`~priffe_records.rules.tricks.PlayedCard`: a page of deals makes many."""
+
     seat: Seat
     card: Card | None  # None: an unknown card '-'
     legal: bool
     comments: tuple[str, ...] = ()
+    annotation: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class TrickView:
-    """One trick as the validator replayed it; ``tally`` counts tricks after it."""
+class TrickView(NamedTuple):
+    """One trick as the validator replayed it; ``tally`` counts tricks per side after it
+    (a game without sides leaves it empty), ``size`` is the cards of a whole trick."""
 
     number: int
     leader: Seat | None
     cards: tuple[CardView, ...]
     winner: Seat | None
     tally: SidePoints
-    before: tuple[tuple[Card, ...] | None, ...]  # each seat's cards before the trick, N E S W
     errors: tuple[Finding, ...] = ()
     notes: tuple[Finding, ...] = ()
+    size: int = 4
 
     @property
     def complete(self) -> bool:
-        return len(self.cards) == 4
+        return len(self.cards) == self.size
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,22 +181,28 @@ class DealReplay:
         return self.tricks[step - 1].tally if step > 0 and self.tricks else SidePoints()
 
     def left(self, step: int) -> tuple[tuple[Card, ...] | None, ...]:
-        """Each seat's cards after ``step`` tricks (N E S W), ``None`` for an unknown hand."""
-        if step < len(self.tricks):
-            return self.tricks[step].before
-        hands = self.tricks[-1].before if self.tricks else _dealt(self.deal)
-        if not self.tricks:
-            return hands
-        played = {c.card for c in self.tricks[-1].cards if c.card is not None}
-        return tuple(None if h is None else tuple(c for c in h if c not in played)
-                     for h in hands)
+        """Each seat's cards after ``step`` tricks (N E S W), ``None`` for an unknown hand:
+        the cards dealt less those the seat played."""
+        if step == 0:
+            return _dealt(self.deal)
+        gone: list[set[Card]] = [set(), set(), set(), set()]
+        for t in self.tricks[:step]:
+            for c in t.cards:
+                if c.card is not None:
+                    gone[c.seat.index].add(c.card)
+        return tuple(None if h is None else tuple(c for c in h if c not in gone[i])
+                     for i, h in enumerate(_dealt(self.deal)))
 
 
 def _dealt(deal: Deal | None) -> tuple[tuple[Card, ...] | None, ...]:
+    """Each seat's cards as dealt, in the order a hand is shown (N E S W)."""
     if deal is None:
         return (None, None, None, None)
-    return tuple(None if (h := deal.hand(s)) is None else tuple(sorted_cards(h.cards))
+    return tuple(None if (h := deal.hand(s)) is None else tuple(sorted(h.cards, key=_PLACE))
                  for s in SEATS)
+
+
+_PLACE = {c: i for i, c in enumerate(sorted_cards(FULL_DECK))}.__getitem__  # sorted_cards' order
 
 
 def _comments(texts: Sequence[str]) -> tuple[str, ...]:
@@ -196,22 +210,20 @@ def _comments(texts: Sequence[str]) -> tuple[str, ...]:
 
 
 def _tricks(out: DealOutcome) -> tuple[tuple[TrickView, ...], Finding | None]:
-    """The validator's tricks, with running counts and hands; cut at the first illegal card."""
+    """The validator's tricks, with running counts; cut at the first illegal card."""
     if out.play is None:
         return (), None
+    if not out.play.findings:
+        clean = _clean_tricks(out)
+        if clean is not None:
+            return clean, None
     views: list[TrickView] = []
-    hands = [None if h is None else list(h) for h in _dealt(out.deal)]
     ns = ew = 0
     stop: Finding | None = None
     for t in out.play.tricks:
-        before = tuple(None if h is None else tuple(h) for h in hands)
         cards = tuple(CardView(p.seat, p.card, p.legal,
                                _comments([c.text for c in p.token.comments]))
                       for p in t.cards)
-        for p in t.cards:
-            hand = hands[p.seat.index]
-            if p.card is not None and hand is not None and p.card in hand:
-                hand.remove(p.card)
         if t.winner is not None and len(t.cards) == 4:
             if t.winner.side is Side.NS:
                 ns += 1
@@ -219,12 +231,48 @@ def _tricks(out: DealOutcome) -> tuple[tuple[TrickView, ...], Finding | None]:
                 ew += 1
         errors = tuple(f for f in t.findings if f.severity is Severity.ERROR)
         notes = tuple(f for f in t.findings if f.severity is not Severity.ERROR)
-        views.append(TrickView(t.number, t.leader, cards, t.winner, SidePoints(ns, ew), before,
+        views.append(TrickView(t.number, t.leader, cards, t.winner, SidePoints(ns, ew),
                                errors, notes))
         if errors:
             stop = errors[0]
             break
     return tuple(views), stop
+
+
+_ROTATION = {s: tuple((x, x.index) for x in s.rotation()) for s in SEATS}
+_NS = frozenset(s for s in SEATS if s.side is Side.NS)
+
+
+def _clean_tricks(out: DealOutcome) -> tuple[TrickView, ...] | None:
+    """A play without findings from the engine's trick rows (leader, winner, each seat's
+    card), which it gives without building a trick; ``None`` when a leader is unknown.
+
+    Every card of such a play is known and played once, so a card's comments are found
+    by its text."""
+    assert out.play is not None
+    rows = out.play.rows()
+    tag = out.record.tag("Play")
+    section = tag.section if tag is not None else None
+    said: dict[str, tuple[str, ...]] = {}
+    if isinstance(section, Section):
+        for i, (_, _, _, comments) in section.marked.items():
+            if comments:
+                said[section.texts[i]] = _comments([c.text for c in comments])
+    views: list[TrickView] = []
+    ns = ew = 0
+    parse, none = Card.parse, ()
+    for number, leader, winner, by_seat in rows:
+        if leader is None:
+            return None
+        cards = tuple([CardView(s, parse(text), True, said.get(text, none))
+                       for s, i in _ROTATION[leader] if (text := by_seat[i]) is not None])
+        if winner is not None and len(cards) == 4:
+            if winner in _NS:
+                ns += 1
+            else:
+                ew += 1
+        views.append(TrickView(number, leader, cards, winner, SidePoints(ns, ew)))
+    return tuple(views)
 
 
 def _calls(out: DealOutcome) -> tuple[tuple[CallView, ...], Finding | None]:
@@ -276,9 +324,12 @@ def _game(line: DealLine, toward_before: SidePoints) -> GameState:
                      line.totals)
 
 
-def _books(records: Sequence[Record | BadRecord], options: Options
-           ) -> tuple[dict[int, DealLine], dict[int, list[Finding]], dict[int, GameState]]:
-    """The validator's own run over all records: outcomes, findings and rubber steps by index.
+def _books(records: Sequence[Record | BadRecord], options: Options,
+           claim: Callable[[PartieOutcome], Mapping[int, T]] | None = None
+           ) -> tuple[dict[int, DealLine], dict[int, list[Finding]], dict[int, GameState],
+                      dict[int, T]]:
+    """The validator's own run over all records: outcomes, findings and rubber steps by index,
+    and what ``claim`` makes of each partie of another game, by record.
 
     The engine's :class:`~priffe_records.rules.priffe.rubber.PartieScorer` decides games,
     bonuses and forfeits; only the points toward the next game (which its
@@ -287,9 +338,14 @@ def _books(records: Sequence[Record | BadRecord], options: Options
     lines: dict[int, DealLine] = {}
     found: dict[int, list[Finding]] = {}
     games: dict[int, GameState] = {}
+    others: dict[int, T] = {}
     for p in parties(records, options=options):
+        if not isinstance(p, PartieResult):
+            if claim is not None:
+                others.update(claim(p))
+            continue
         toward: dict[int, SidePoints] = {}
-        for line in p.lines if isinstance(p, PartieResult) else ():
+        for line in p.lines:
             i = line.outcome.index
             lines[i] = line
             if line.step is not None:
@@ -298,7 +354,7 @@ def _books(records: Sequence[Record | BadRecord], options: Options
         for f in p.findings:
             if f.record is not None:
                 found.setdefault(f.record, []).append(f)
-    return lines, found, games
+    return lines, found, games, others
 
 
 def build_replays(records: Sequence[Record | BadRecord], options: Options = PRESETS["sv"]
@@ -310,10 +366,21 @@ def build_replays(records: Sequence[Record | BadRecord], options: Options = PRES
     them; an unreadable record has no replay, but the books hear of it.
     ``options`` are for records without a Scoring tag.
     """
-    lines, found, games = _books(records, options)
-    out: list[DealReplay] = []
+    return [r for r in build_all(records, options) if isinstance(r, DealReplay)]
+
+
+def build_all(records: Sequence[Record | BadRecord], options: Options = PRESETS["sv"],
+              claim: Callable[[PartieOutcome], Mapping[int, T]] | None = None
+              ) -> list[DealReplay | T]:
+    """:func:`build_replays` with the records of another game's parties in their places,
+    as ``claim`` arranges a partie for replay: one run of the validator for both games."""
+    lines, found, games, others = _books(records, options, claim)
+    out: list[DealReplay | T] = []
     for i, rec in enumerate(records, 1):
         if isinstance(rec, BadRecord):
+            continue
+        if i in others:
+            out.append(others[i])
             continue
         line = lines.get(i)
         o = line.outcome if line is not None else replace(analyse_record(rec, options), index=i)

@@ -24,15 +24,19 @@ from rich.text import Text
 
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record
-from priffe_records.game.cards import SUITS, Card, Seat
+from priffe_records.game.cards import SUITS, Card, Seat, sorted_cards
 from priffe_records.game.language import Message, msg, msg_p, shown_date
 from priffe_records.game.words import bid_name
+from priffe_records.replay.compact import Strings, hand_ids, plays, trick_extras
+from priffe_records.replay.model import CardView, TrickView
 from priffe_records.replay.wording import Words, check_line, where
+from priffe_records.rules.family import PartieOutcome
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.partie import parties
 from priffe_records.rules.preference.analysis import PrefOutcome
 from priffe_records.rules.preference.books import PrefLine, PrefPartie
 from priffe_records.rules.preference.table import PLAYERS, next_player
+from priffe_records.rules.priffe.scoring import SidePoints
 from priffe_records.rules.tricks import Trick
 
 
@@ -85,14 +89,22 @@ def build_pref_replays(records: Sequence[Record | BadRecord]) -> dict[int, PrefR
     """The Préférence records of ``records`` by their 1-based position."""
     out: dict[int, PrefReplay] = {}
     for p in parties(records):
-        if not isinstance(p, PrefPartie):
-            continue
-        by_record: dict[int, list[Finding]] = {}
-        for f in p.findings:
-            by_record.setdefault(f.record or 0, []).append(f)
-        for line in p.lines:
-            o = line.outcome
-            out[o.index] = PrefReplay(o, line, o.index, tuple(by_record.get(o.index, ())))
+        out.update(pref_replays(p))
+    return out
+
+
+def pref_replays(p: PartieOutcome) -> dict[int, PrefReplay]:
+    """A Préférence partie's records arranged for replay, by their 1-based position (none
+    for a partie of another game)."""
+    if not isinstance(p, PrefPartie):
+        return {}
+    by_record: dict[int, list[Finding]] = {}
+    for f in p.findings:
+        by_record.setdefault(f.record or 0, []).append(f)
+    out: dict[int, PrefReplay] = {}
+    for line in p.lines:
+        o = line.outcome
+        out[o.index] = PrefReplay(o, line, o.index, tuple(by_record.get(o.index, ())))
     return out
 
 
@@ -251,67 +263,54 @@ def pref_step_view(r: PrefReplay, w: Words, step: int) -> RenderableType:
                    for i, line in enumerate(step_lines(r, w, step))))
 
 
-def _hand_json(cards: Sequence[Card] | None, w: Words) -> list[str] | None:
-    if cards is None:
-        return None
-    return [w.suit_cards([c for c in cards if c.suit is s]) for s in SUITS]
+def trick_views(r: PrefReplay) -> tuple[TrickView, ...]:
+    """The tricks as the shared view model holds them (no sides: no tally)."""
+    size = len(r.outcome.play.seats) if r.outcome.play is not None else len(PLAYERS)
+    return tuple(TrickView(t.number, t.leader, tuple(
+        CardView(p.seat, p.card, p.legal, tuple(c.text for c in p.token.comments))
+        for p in t.cards), t.winner, SidePoints(),
+        tuple(f for f in t.findings if f.is_error),
+        tuple(f for f in t.findings if not f.is_error), size) for t in r.tricks)
 
 
-def _card_json(card: Card | None, w: Words) -> dict[str, object]:
-    if card is None:
-        return {"text": "?", "red": False}
-    return {"text": w.card(card), "red": card.suit.is_red}
-
-
-def pref_deal_data(r: PrefReplay, w: Words) -> dict[str, object]:
-    """One deal in the shape the HTML viewer draws: the talon sits in the empty W seat."""
+def pref_deal_data(r: PrefReplay, w: Words, table: Strings) -> dict[str, object]:
+    """One deal in the shape the HTML viewer draws (see
+    :func:`~priffe_records.replay.html.deal_data`): the talon sits in the empty W seat,
+    and the tricks are counted per seat."""
     o = r.outcome
     cards = o.cards
-    talon = list(cards.talon) if cards is not None and cards.talon is not None else None
-    seats: list[dict[str, object]] = []
-    for seat in (Seat.N, Seat.E, Seat.S):
-        marks = [m for m, s in ((w.dealer, o.dealer), (w.declarer, o.declarer)) if s is seat]
-        if seat in o.dropouts:
-            marks.append(_t(w, "gave up") if seat is o.declarer else _t(w, "dropped out"))
-        seats.append({"seat": seat.value, "label": _name(r, seat, w), "marks": ", ".join(marks),
-                      "hs": ""})
-    seats.append({"seat": "W", "label": _t(w, "Talon"),
-                  "marks": (_t(w, "discard") + " " + " ".join(w.card(c) for c in o.discard))
-                  if o.discard else "", "hs": ""})
-    steps = len(r.tricks) + 1
-    left = []
-    for k in range(steps):
-        h = r.hands(k)
-        left.append([_hand_json(h[s], w) for s in PLAYERS] + [_hand_json(talon, w)])
-    won = dict.fromkeys(PLAYERS, 0)
-    tricks = []
-    for t in r.tricks:
-        if t.winner is not None:
-            won[t.winner] += 1
-        tricks.append({
-            "number": t.number, "leader": t.leader.value if t.leader else None,
-            "winner": t.winner.value if t.winner else None,
-            "winnerName": w.seat(t.winner) if t.winner else "",
-            "cards": [{"seat": p.seat.value, **_card_json(p.card, w), "legal": p.legal,
-                       "comments": [c.text for c in p.token.comments]} for p in t.cards],
-            "ns": 0, "ew": 0,
-            "tally": "  ".join(f"{s.value} {won[s]}" for s in (o.play.seats if o.play else ())),
-            "errors": [where(f, w) for f in t.findings if f.is_error],
-            "notes": [where(f, w) for f in t.findings if not f.is_error]})
+    talon = tuple(sorted_cards(cards.talon)) if cards is not None and cards.talon else None
+    head: dict[str, object] = {"t": title(r, w), "k": table(contract_text(r, w))}
     comments = [c.text for c in o.record.comments()]
-    head = {"title": title(r, w), "roles": roles(r, w), "comments": comments,
-            "option": f"{title(r, w)} — {contract_text(r, w)}"}
-    if cards is None and not tricks and o.auction is None:
-        return {**head, "summary": " · ".join([contract_text(r, w), *pay_lines(r, w)])}
-    return {**head, "summary": None, "seats": seats, "left": left, "honours": "",
-            "auction": auction_text(r, w),
-            "auctionErrors": [where(f, w) for f in r.findings
-                              if f.is_error and f.rule in ("P3", "P4", "P5", "P6")],
-            "contract": contract_text(r, w), "tricks": tricks,
-            "tally0": "  ".join(f"{s.value} 0" for s in (o.play.seats if o.play else PLAYERS)),
-            "stop": None, "claim": None,
-            "score": [{"rule": "P12", "text": line} for line in pay_lines(r, w)],
-            "checks": [check_line(f, w) for f in r.findings
-                       if f.rule not in ("P10",)]}
-
-
+    if comments:
+        head["c"] = comments
+    if cards is None and not r.tricks and o.auction is None:
+        return {**head, "u": " · ".join([contract_text(r, w), *pay_lines(r, w)])}
+    labels, marks = [], []
+    for seat in PLAYERS:
+        mark = [m for m, s in ((w.dealer, o.dealer), (w.declarer, o.declarer)) if s is seat]
+        if seat in o.dropouts:
+            mark.append(_t(w, "gave up") if seat is o.declarer else _t(w, "dropped out"))
+        labels.append(table(_name(r, seat, w)))
+        marks.append(table(", ".join(mark)))
+    labels.append(table(_t(w, "Talon")))
+    marks.append(table((_t(w, "discard") + " " + " ".join(w.card(c) for c in o.discard))
+                       if o.discard else ""))
+    hands = r.hands(0)
+    views = trick_views(r)
+    order = "".join(s.value for s in (o.play.seats if o.play else PLAYERS))
+    auction_errors = [where(f, w) for f in r.findings
+                      if f.is_error and f.rule in ("P3", "P4", "P5", "P6")]
+    checks = [check_line(f, w) for f in r.findings if f.rule != "P10"]
+    out: dict[str, object] = {
+        **head, "r": table(roles(r, w)), "s": labels, "m": marks, "q": [table("")] * 4,
+        "d": [hand_ids(None if (h := hands[s]) is None else sorted_cards(h)) for s in PLAYERS]
+        + [hand_ids(talon)],
+        "p": plays(views, order), "h": table(""), "a": table(auction_text(r, w)), "o": order,
+        **trick_extras(views, w),
+        "sc": [table(x) for line in pay_lines(r, w) for x in ("P12", line)]}
+    if auction_errors:
+        out["ae"] = auction_errors
+    if checks:
+        out["ch"] = checks
+    return out

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 
 from priffe_records.format.values import is_unspecified
 from priffe_records.game.calls import Call, Contract
@@ -25,7 +25,7 @@ from priffe_records.game.cards import SUITS, Card, Rank, Seat, Side, sorted_card
 from priffe_records.game.evaluation import show_hs
 from priffe_records.game.language import LANGUAGES, Message, msg_p, render, shown_date
 from priffe_records.game.words import rank_name, seat_letter, seat_name
-from priffe_records.replay.model import CallView, DealReplay, ScoreLine
+from priffe_records.replay.model import CallView, DealReplay, HonourView, ScoreLine
 from priffe_records.rules.findings import Finding, Severity
 from priffe_records.rules.priffe.scoring import SidePoints
 from priffe_records.rules.repeats import counted
@@ -209,7 +209,7 @@ WORDS: Mapping[str, Words] = _ByLanguage()
 
 def title(r: DealReplay, w: Words) -> str:
     """``Klubbkväll · Uppsala · 29 nov. 2026 · Robbert 1 · Giv 1``."""
-    parts = [p for p in (r.event, r.site, r.date and shown_date(r.date, w.lang))
+    parts = [p for p in (r.event, r.site, r.date and _date(r.date, w.lang))
              if p and not is_unspecified(p)]
     if r.rubber:
         parts.append(f"{w.rubber} {r.rubber}")
@@ -245,14 +245,22 @@ def contract_line(r: DealReplay, w: Words) -> str:
 
 
 def hs_text(value: Fraction | None, w: Words) -> str:
-    return "" if value is None else f"{show_hs(value)} {w.hs}"
+    return "" if value is None else f"{_hs(value)} {w.hs}"
+
+
+# The same few dates and strengths come back deal after deal; Babel is slow to ask.
+_date = lru_cache(maxsize=256)(shown_date)
+_hs = lru_cache(maxsize=256)(show_hs)
 
 
 def honours_line(r: DealReplay, w: Words) -> str | None:
     """Where the contract's honours lie and what they score (R17)."""
-    h = r.honours
-    if h is None:
-        return None
+    return None if r.honours is None else _honours_line(r.honours, w.lang)
+
+
+@lru_cache(maxsize=4096)  # deal after deal, the same honours lie the same way
+def _honours_line(h: HonourView, lang: str) -> str:
+    w = words(lang)
     if not h.cards:
         return f"{w.honours}: {w.honours_none} (R17)"
     names = w.card_group(h.cards)
