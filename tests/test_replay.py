@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -179,3 +180,19 @@ def test_html_data_is_escaped_and_complete(tmp_path: Path) -> None:
     tricks = deal["p"].split(" ")  # leader, winner, then the cards: the page counts
     assert len(tricks) == 13 and sum(t[1] in "NS" for t in tricks) == 10
     assert safe_json("a&b<c>") == '"a\\u0026b\\u003cc\\u003e"'
+
+
+def test_a_card_annotation_is_drawn_beside_the_card() -> None:
+    """CardView.annotation (room for a double-dummy cost, ``−1``) follows its card in the
+    terminal and travels in the page's data; without one nothing is added."""
+    [r] = build_replays(list(read(EXAMPLE)))
+    first = r.tricks[0]
+    marked = first._replace(cards=(first.cards[0]._replace(annotation="−1"), *first.cards[1:]))
+    noted = replace(r, tricks=(marked, *r.tricks[1:]))
+    card = first.cards[0].card
+    assert card is not None
+    shown = WORDS["en"].card(card)
+    assert f"{shown} −1" in plain(full_view(noted, WORDS["en"]))
+    assert f"{shown} −1" not in plain(full_view(r, WORDS["en"]))
+    assert page_data([noted], WORDS["en"])["deals"][0]["an"] == {"0.0": "−1"}  # type: ignore[index]
+    assert "an" not in page_data([r], WORDS["en"])["deals"][0]  # type: ignore[index]

@@ -147,6 +147,8 @@ def trick_table(r: DealReplay, w: Words, upto: int | None = None) -> Table:
                 piece.append("*", style=WINNER)
             else:
                 piece.append_text(card_text(c.card, w))
+            if c.annotation is not None:
+                piece.append(f" {c.annotation}", style=DIM)
             if i < len(t.cards) - 1:
                 piece.pad_right(CARD_WIDTH - piece.cell_len)
             cards.append_text(piece)
