@@ -5,7 +5,7 @@ whole play one string, and a text that recurs (a contract line, a seat label, a
 score line) is written once in the page's table and named by its number. The page's
 JavaScript unpacks one deal when the reader picks it.
 
->>> from priffe_records.game.cards import Card, Seat
+>>> from priffe_records.game.cards import FULL_DECK, Card, Seat
 >>> hand_ids([Card.parse("SA"), Card.parse("H10")]), card_id(None)
 ('A.T..', '--')
 >>> table = Strings()
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from priffe_records.game.cards import Card, Seat
+from priffe_records.game.cards import FULL_DECK, Card, Seat
 from priffe_records.replay.model import TrickView
 from priffe_records.replay.wording import Words, where
 
@@ -69,7 +69,7 @@ def plays(tricks: Sequence[TrickView], order: str = "NESW") -> str:
         lead = _SEAT[t.leader]
         won = _SEAT[t.winner] if t.complete and t.winner is not None else "-"
         seats = "".join([_SEAT[c.seat] for c in t.cards])
-        ids = [card_id(c.card) for c in t.cards]
+        ids = [_ID.get(c.card, "--") for c in t.cards]
         if clockwise.get(lead, "").startswith(seats):
             out.append(lead + won + "".join(ids))
         else:
@@ -78,6 +78,7 @@ def plays(tricks: Sequence[TrickView], order: str = "NESW") -> str:
 
 
 _SEAT: dict[Seat | None, str] = {**{s: s.value for s in Seat}, None: "?"}
+_ID: dict[Card | None, str] = {c: card_id(c) for c in FULL_DECK}
 
 
 def trick_extras(tricks: Sequence[TrickView], w: Words) -> dict[str, object]:

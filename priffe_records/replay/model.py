@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import lru_cache
 from typing import NamedTuple, TypeVar
 
 from priffe_records.format.errors import BadRecord
@@ -260,19 +261,25 @@ def _clean_tricks(out: DealOutcome) -> tuple[TrickView, ...] | None:
                 said[section.texts[i]] = _comments([c.text for c in comments])
     views: list[TrickView] = []
     ns = ew = 0
-    parse, none = Card.parse, ()
     for number, leader, winner, by_seat in rows:
         if leader is None:
             return None
-        cards = tuple([CardView(s, parse(text), True, said.get(text, none))
-                       for s, i in _ROTATION[leader] if (text := by_seat[i]) is not None])
+        cards = tuple([
+            _PLAIN[s][text] if text not in said else
+            CardView(s, Card.parse(text), True, said[text])
+            for s, i in _ROTATION[leader] if (text := by_seat[i]) is not None])
         if winner is not None and len(cards) == 4:
             if winner in _NS:
                 ns += 1
             else:
                 ew += 1
-        views.append(TrickView(number, leader, cards, winner, SidePoints(ns, ew)))
+        views.append(TrickView(number, leader, cards, winner, _tally(ns, ew)))
     return tuple(views)
+
+
+# A legal card without comments is the same view in every deal: made once, shared.
+_PLAIN = {s: {str(c): CardView(s, c, True) for c in FULL_DECK} for s in SEATS}
+_tally = lru_cache(maxsize=256)(SidePoints)  # the tricks per side after a trick
 
 
 def _calls(out: DealOutcome) -> tuple[tuple[CallView, ...], Finding | None]:
