@@ -20,8 +20,7 @@ import click
 from priffe_records.cli.common import EXIT_FINDINGS, EXIT_OK, UserError, preset_option, user_errors
 from priffe_records.cli.inputs import display_name, is_stdin, stdin_bytes
 from priffe_records.cli.making import GAME_OPTION, emit_records
-from priffe_records.cli.preference_report import PrefSheetView
-from priffe_records.cli.report import SheetView, sheet_console
+from priffe_records.cli.report import PrefSheetView, SheetView, sheet_console
 from priffe_records.cli.sheet_page import filled_records, scored, sheet_view
 from priffe_records.format.atomic import write_text_atomically
 from priffe_records.format.errors import BadRecord

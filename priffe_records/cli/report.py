@@ -1,4 +1,5 @@
-"""Rich renderings of findings and score sheets, for the CLI (the engine never imports rich).
+"""Rich renderings of findings and score sheets of every game, for the CLI (the engine never
+imports rich): the one report module of ``validate``, ``score`` and ``add``.
 
 Each class wraps engine data and implements ``__rich_console__``, so a
 caller prints it with ``Console().print(...)``.
@@ -22,11 +23,14 @@ from rich.text import Text
 
 from priffe_records.format.errors import BadRecord, PPNSyntaxError
 from priffe_records.format.record import Record
+from priffe_records.game.cards import Seat
 from priffe_records.game.language import Message, msg, msg_n, msg_p, render
-from priffe_records.game.words import seat_letter
+from priffe_records.game.words import bid_name, seat_letter
 from priffe_records.rules.family import GameFamily, families
 from priffe_records.rules.findings import Finding, Severity, sort_key
 from priffe_records.rules.partie import parties
+from priffe_records.rules.preference.sheet import PrefRow, PrefSheet
+from priffe_records.rules.preference.table import PLAYERS
 from priffe_records.rules.priffe.scoring import SidePoints
 from priffe_records.rules.priffe.sheet import DealRow, PartieSheet, RubberRow
 from priffe_records.rules.repeats import More, counted
@@ -307,3 +311,60 @@ def rubber_cells(r: RubberRow) -> list[str]:
     total_ew = str(r.totals.ew) if r.totals else "?"
     return ["", "", str(msg("end of rubber {n}", n=r.rubber)), "", "", "", "", "", total_ns,
             total_ew, "", _rubber_text(r)]
+
+
+# ------------------------------------------------------------------ Préférence
+# The Préférence partie sheet on the terminal: one row per deal, then the standings.
+
+# Column heads are short words: the "pref sheet" context keeps them apart.
+PREF_COLUMNS = (
+    (msg_p("pref sheet", "Deal"), "right"), (msg_p("pref sheet", "Dealer"), "center"),
+    (msg_p("pref sheet", "Decl."), "center"), (msg_p("pref sheet", "Bid"), "left"),
+    (msg_p("pref sheet", "Contract"), "left"), (msg_p("pref sheet", "Out"), "left"),
+    (msg_p("pref sheet", "Tricks"), "left"), (msg_p("pref sheet", "Ante"), "right"),
+    (msg_p("pref sheet", "Payments"), "left"), (msg_p("pref sheet", "Pot"), "right"),
+    (msg_p("pref sheet", "Balances"), "left"))
+
+
+def _pref_seats(values: dict[Seat, int] | None, signed: bool = True) -> str:
+    if values is None:
+        return "?"
+    return " ".join(f"{s.value} {values[s]:+d}" if signed else f"{s.value} {values[s]}"
+                    for s in PLAYERS if s in values)
+
+
+def pref_row_cells(r: PrefRow) -> list[str]:
+    """A deal's row of the sheet as text cells, one per column of :data:`PREF_COLUMNS`: the
+    terminal and the printable page (cli/sheet_page.py) print the same cells."""
+    out = " ".join(s.value for s in r.dropouts)
+    if r.gave_up:
+        out += str(msg(" (gave up)"))
+    return [r.board or str(r.record), r.dealer.value if r.dealer else "",
+            r.declarer.value if r.declarer else "", bid_name(r.bid).render() if r.bid else "",
+            bid_name(r.contract).render() if r.contract else "?", out,
+            _pref_seats(r.tricks, signed=False) if r.tricks is not None else
+            (str(msg("no play")) if r.gave_up or len(r.dropouts) == 2 else "?"),
+            str(r.ante) if r.ante else "", _pref_seats(r.score),
+            "?" if r.pot is None else str(r.pot), _pref_seats(r.balances)]
+
+
+@dataclass(frozen=True, slots=True)
+class PrefSheetView:
+    sheet: PrefSheet
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        table = Table(title=self.sheet.title + " · Préférence", header_style="bold")
+        for head, just in PREF_COLUMNS:
+            table.add_column(str(head), justify=just)  # type: ignore[arg-type]
+        for row in self.sheet.rows:
+            table.add_row(*pref_row_cells(row))
+        yield table
+        if self.sheet.standings:
+            st = Table(title=str(msg("Standings")), header_style="bold")
+            st.add_column(str(msg("Player")))
+            st.add_column(str(msg_p("pref sheet", "Balance")), justify="right")
+            for name, pts in self.sheet.standings:
+                st.add_row(name, f"{pts:+d}")
+            yield st
+        if self.sheet.pot is not None:
+            yield str(msg("Pot at the end: {pot}", pot=self.sheet.pot))

@@ -1,9 +1,8 @@
 """``priffe score --html`` and ``--csv``: the score sheet to print, and as spreadsheet rows.
 
 The printable page shows the cells of the terminal sheets (:mod:`priffe_records.cli.report`
-and, for Préférence, :mod:`priffe_records.cli.preference_report` build them; the
-page reuses them, so the two never differ): one A4 page a partie with its
-deals, rubber ends, standings and each rubber's settlement (Préférence: the
+builds them for both games; the page reuses them, so the two never differ): one A4 page a
+partie with its deals, rubber ends, standings and each rubber's settlement (Préférence: the
 payments, pot and balances),
 the club's name and the date. It is black on white with rules, no colour
 carries meaning, and it is self-contained (no script, font or picture
@@ -20,10 +19,16 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from priffe_records.cli.preference_report import COLUMNS as PREF_COLUMNS
-from priffe_records.cli.preference_report import PrefSheetView
-from priffe_records.cli.preference_report import row_cells as pref_cells
-from priffe_records.cli.report import COLUMNS, SheetView, deal_cells, partie_sheets, rubber_cells
+from priffe_records.cli.report import (
+    COLUMNS,
+    PREF_COLUMNS,
+    PrefSheetView,
+    SheetView,
+    deal_cells,
+    partie_sheets,
+    rubber_cells,
+)
+from priffe_records.cli.report import pref_row_cells as pref_cells
 from priffe_records.format.atomic import write_text_atomically
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import PLAYER_TAGS, Record
