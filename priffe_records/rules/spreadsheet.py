@@ -28,7 +28,6 @@ from priffe_records.format.values import is_unspecified
 from priffe_records.game.cards import SEATS, Seat, Side
 from priffe_records.game.language import Message, msg, render
 from priffe_records.game.preference import is_preference
-from priffe_records.rules.blank import next_dealer
 from priffe_records.rules.entry import (
     DealEntry,
     Entry,
@@ -39,6 +38,7 @@ from priffe_records.rules.entry import (
     verified_text,
     with_entry,
 )
+from priffe_records.rules.family import default_family, family_for
 from priffe_records.rules.findings import Finding, Severity
 from priffe_records.rules.preference import entry as pref
 from priffe_records.rules.preference.entry import PrefEntry
@@ -215,8 +215,8 @@ def _pref_entry(row: _Row, players: Mapping[Seat, str]) -> PrefEntry | None:
 def _partie(meta: Mapping[str, str], given: Mapping[str, str]) -> dict[str, str]:
     """The partie's tags: options win over the sheet's own rows; unknowns are ``?``.
     A Préférence partie has no West (P1)."""
-    scoring = given.get("Scoring") or meta.get("Scoring") or PRESETS["sv"].scoring_tag()
-    seats = PREF_SEATS if is_preference(scoring) else SEATS
+    scoring = given.get("Scoring") or meta.get("Scoring") or default_family().scoring_tag()
+    seats = family_for(scoring).players
     tags = {name: given.get(name) or meta.get(name) or "?"
             for name in ("Event", "Site", "Date", *(PLAYER_TAGS[s] for s in seats))}
     tags["Scoring"] = scoring
@@ -270,8 +270,9 @@ def _deal_rows(rows: Sequence[tuple[int, list[str]]], columns: Mapping[int, str]
                partie: Mapping[str, str], first_dealer: Seat, out: Imported, file: str) -> None:
     """A record per deal row into ``out``; the board and dealer carry on from the row before,
     and a name in a player column holds from its row on."""
-    game = "preference" if is_preference(partie["Scoring"]) else "priffe"
-    players = {s: partie[PLAYER_TAGS[s]] for s in (PREF_SEATS if game == "preference" else SEATS)}
+    family = family_for(partie["Scoring"])
+    preference = is_preference(partie["Scoring"])  # its own columns: Dropout, Payments
+    players = {s: partie[PLAYER_TAGS[s]] for s in family.players}
     if first_dealer not in players:  # West, in Préférence
         out.problems.append(Problem(file, rows[0][0] if rows else 1, None, msg(
             "the first dealer {seat} does not play in Préférence: N, E or S (P2)",
@@ -289,9 +290,8 @@ def _deal_rows(rows: Sequence[tuple[int, list[str]]], columns: Mapping[int, str]
         typed = row.read("Dealer", partial(parse_seat, players=dict(players))) \
             if row.cells.get("Dealer") else None
         dealer = typed if typed is not None else (
-            first_dealer if dealer is None else next_dealer(game, dealer))
-        entry: Entry | None = _pref_entry(row, players) if game == "preference" \
-            else _entry(row, players)
+            first_dealer if dealer is None else family.next_dealer(dealer))
+        entry: Entry | None = _pref_entry(row, players) if preference else _entry(row, players)
         if entry is not None:
             base = _base(partie, players, row.cells.get("Board") or str(board), dealer)
             out.records.append(with_entry(base, entry))
