@@ -219,11 +219,12 @@ class _Own:
     def __init__(self, game: _Game, budget: Budget) -> None:
         self.search = game.search(budget)
 
-    def value(self, pos: _Position) -> int:
+    def value(self, pos: _Position, guess: int | None = None) -> int:
+        """The position's value; ``guess`` (a whole-deal count) speeds it when close."""
         search = self.search
         search.hands = list(pos.hands)
-        left = search.tricks_left(pos.leader, pos.trick)
-        return pos.won + search.future(pos.leader, list(pos.trick), 0, left)
+        start = None if guess is None else guess - pos.won
+        return pos.won + search.solve(pos.leader, pos.trick, start)
 
     def card_values(self, pos: _Position) -> dict[Card, int]:
         search = self.search
@@ -277,7 +278,7 @@ class _Dds:
         return {_CARD[cid]: pos.won + (tricks if ours else left - tricks)
                 for cid, tricks in theirs.items()}
 
-    def value(self, pos: _Position) -> int:
+    def value(self, pos: _Position, guess: int | None = None) -> int:
         values = self.card_values(pos)
         if not values:
             return pos.won
@@ -344,7 +345,7 @@ def analyse_play(deal: Deal, budget: Budget = Budget(), *, solver: Solver = "aut
         after = engine.value(game.positions[count])
         for i in range(count - 1, -1, -1):
             pos = game.positions[i]
-            here = engine.value(pos)
+            here = engine.value(pos, after)
             player = (pos.leader + len(pos.trick)) % n
             most = game.wants_most[player]
             best = engine.best_cards(pos, here, most)

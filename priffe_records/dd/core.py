@@ -234,40 +234,57 @@ class Search:
     def ordered(self, leader: int, trick: list[int]) -> list[int]:
         """The player to move's candidate cards, one per run of equal cards, likeliest best
         first: in a positive game a cheap winner unless the own side already wins the
-        trick; in misère (everyone ducks) the highest card that loses, low leads first."""
+        trick; in misère (everyone ducks) the highest card that loses, and leads the other
+        side must overtake before low leads."""
         n = self.n
         k = len(trick)
         player = (leader + k) % n
         moves = legal(self.hands[player], trick, self.trump, self.must_trump)
+        if not moves & (moves - 1):
+            return [moves.bit_length() - 1]
         runs = groups(moves, self.live(trick))
         if len(runs) == 1:
             return [top_card(runs[0])]
-        scored: list[tuple[int, int]] = []
         if k == 0:
-            low_first = self.ducking
-            for run in runs:
-                card = top_card(run)
-                rank = card % 13
-                scored.append((-rank if low_first else rank, card))
-        else:
-            at = trick_winner(trick, self.trump)
-            best = trick[at]
-            best_suit = best // 13
-            ours = self.inside[(leader + at) % n] == self.inside[player]
-            ducking = self.ducking
-            trump = self.trump
-            for run in runs:
-                card = top_card(run)
-                suit = card // 13
-                rank = card % 13
-                wins = (card > best) if suit == best_suit else suit == trump
-                if ducking:
-                    score = 100 + rank if not wins else -rank
-                elif ours:
-                    score = -rank - (50 if wins else 0)
-                else:
-                    score = 100 - rank if wins else -rank
-                scored.append((score, card if not wins else _lowest(run)))
+            return self._leads(player, runs)
+        scored: list[tuple[int, int]] = []
+        at = trick_winner(trick, self.trump)
+        best = trick[at]
+        best_suit = best // 13
+        ours = self.inside[(leader + at) % n] == self.inside[player]
+        ducking = self.ducking
+        trump = self.trump
+        for run in runs:
+            card = top_card(run)
+            suit = card // 13
+            rank = card % 13
+            wins = (card > best) if suit == best_suit else suit == trump
+            if ducking:
+                score = 100 + rank if not wins else -rank
+            elif ours:
+                score = -rank - (50 if wins else 0)
+            else:
+                score = 100 - rank if wins else -rank
+            scored.append((score, card if not wins else _lowest(run)))
+        scored.sort(reverse=True)
+        return [card for _, card in scored]
+
+    def _leads(self, player: int, runs: list[int]) -> list[int]:
+        """Leads in order: positive, high first; misère, low first, and first of all a
+        card some player of the other side must overtake (he holds only higher ones)."""
+        if not self.ducking:
+            return sorted((top_card(run) for run in runs), key=lambda c: -(c % 13))
+        mine = self.inside[player]
+        scored = []
+        for run in runs:
+            card = _lowest(run)
+            suit_mask = SUIT_MASKS[card // 13]
+            forced = 0
+            for other in range(self.n):
+                held = self.hands[other] & suit_mask
+                if self.inside[other] != mine and held and _lowest(held) > card:
+                    forced = 50
+            scored.append((forced - card % 13, card))
         scored.sort(reverse=True)
         return [card for _, card in scored]
 
@@ -303,6 +320,21 @@ class Search:
             if alpha >= beta:
                 break
         return best
+
+    def solve(self, leader: int, trick: list[int], guess: int | None = None) -> int:
+        """The exact tricks-to-come by null-window searches converging from ``guess``
+        (MTD(f)): each proves a bound with the fewest nodes, and the table keeps it; a
+        good guess (the value after the next card, in a backward sweep) needs two."""
+        lo, hi = 0, self.tricks_left(leader, trick)
+        value = hi // 2 if guess is None else min(max(guess, lo), hi)
+        while lo < hi:
+            beta = max(value, lo + 1)
+            value = self.future(leader, list(trick), beta - 1, beta)
+            if value < beta:
+                hi = value
+            else:
+                lo = value
+        return lo
 
     def tricks_left(self, leader: int, trick: list[int]) -> int:
         """Tricks not yet complete, the current one included."""

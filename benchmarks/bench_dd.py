@@ -1,0 +1,166 @@
+"""Double-dummy analysis against the speed aims of issue 22, CPU seconds, median and max.
+
+    python benchmarks/bench_dd.py [--deals 5] [--seed 0] [--budget 3]
+
+Hands are real-looking: the complete Deal tags of examples/*.ppn first, then deals
+the Priffe generator makes; Préférence hands are dealt from its 32-card deck. The
+play is a seeded random legal play (the analysis costs the same for any play).
+
+| aim | what is timed | target |
+|---|---|---|
+| pref | Préférence, three hands of ten (must_trump), every card of the deal | 0.2 s |
+| pref2 | the same after a drop-out: two hands | 0.2 s |
+| positive | Priffe Spela/Hjärter/Ruter, every card of the deal (DDS when endplay is there) | 1 s |
+| misere4 | Priffe Noll, every card from trick 4 on | 1 s |
+| misere1 | Priffe Noll from the opening lead, within ``--budget`` seconds | report |
+| dds-own | one positive position of 7 tricks left: DDS, then the own solver | report |
+
+Each row prints median and max CPU, the median's ratio to the target, the own
+search's nodes (median) and how many deals the budget let finish. Nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from dd_oracle import ending, with_random_play
+from timing import load
+
+from priffe_records import read
+from priffe_records.dd import Budget, Deal, Goal, analyse_play, card_values
+from priffe_records.dd import core as dd_core
+from priffe_records.game.cards import SEATS, Card, Rank, Seat, Suit
+from priffe_records.game.cards import Deal as Hands
+from priffe_records.rules.priffe.generate import iter_records
+
+ROOT = Path(__file__).resolve().parents[1]
+_PARTNERS = (frozenset({Seat.N, Seat.S}), frozenset({Seat.E, Seat.W}))
+_PREF_RANKS = [Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK, Rank.TEN, Rank.NINE, Rank.EIGHT,
+               Rank.SEVEN]
+
+
+def priffe_hands(seed: int) -> Iterator[dict[Seat, frozenset[Card]]]:
+    """Complete hands of the examples' deals, then of generated ones."""
+    for path in sorted((ROOT / "examples").glob("*.ppn")):
+        for record in read(path):
+            text = record.get("Deal") if record.get("Scoring") == "Priffe" else None
+            hands = Hands.parse(text) if text else None
+            if hands is not None and hands.complete:
+                yield {s: frozenset(h) for s, h in zip(SEATS, hands.hands, strict=True) if h}
+    for record in iter_records(10_000, seed):
+        hands = Hands.parse(record["Deal"])
+        yield {s: frozenset(h) for s, h in zip(SEATS, hands.hands, strict=True) if h}
+
+
+def priffe_deals(rng: random.Random, n: int, goal: Goal, seed: int) -> list[Deal]:
+    out = []
+    for hands in priffe_hands(seed):
+        if len(out) == n:
+            break
+        trump = None if goal is Goal.FEWEST else rng.choice([None, Suit.H, Suit.D])
+        deal = Deal(hands, SEATS, trump, rng.choice(SEATS), rng.choice(_PARTNERS), goal, False)
+        out.append(with_random_play(rng, deal, 52))
+    return out
+
+
+def preference_deals(rng: random.Random, n: int, players: int) -> list[Deal]:
+    out = []
+    for _ in range(n):
+        deck = [Card(s, r) for s in Suit for r in _PREF_RANKS]
+        rng.shuffle(deck)
+        order = (Seat.N, Seat.E, Seat.S)
+        hands = {seat: frozenset(deck[i * 10:(i + 1) * 10]) for i, seat in enumerate(order)}
+        declarer = rng.choice(order)
+        if players == 2:  # one defender dropped out (P9)
+            gone = rng.choice([s for s in order if s is not declarer])
+            order = tuple(s for s in order if s is not gone)
+            hands = {s: hands[s] for s in order}
+        deal = Deal(hands, order, rng.choice(list(Suit)), declarer, frozenset({declarer}),
+                    Goal.MOST, True)
+        out.append(with_random_play(rng, deal, 30))
+    return out
+
+
+_SEARCHES: list[dd_core.Search] = []
+_INIT = dd_core.Search.__init__
+
+
+def _counted_init(self: dd_core.Search, *args: object, **kwargs: object) -> None:
+    _INIT(self, *args, **kwargs)  # type: ignore[arg-type]
+    _SEARCHES.append(self)
+
+
+dd_core.Search.__init__ = _counted_init  # type: ignore[method-assign]
+
+
+def timed(fn: Callable[[], object]) -> tuple[float, object]:
+    """CPU seconds of ``fn`` and (its result, the own search's nodes it took)."""
+    _SEARCHES.clear()
+    start = time.process_time()
+    result = fn()
+    return time.process_time() - start, (result, sum(s.nodes for s in _SEARCHES))
+
+
+ONLY: list[str] | None = None
+
+
+def row(name: str, target: float | None, deals: list[Deal],
+        run: Callable[[Deal], object], done: Callable[[object], bool]) -> None:
+    if ONLY and name not in ONLY:
+        return
+    times, nodes, finished = [], [], 0
+    for deal in deals:
+        cpu, (result, counted) = timed(lambda d=deal: run(d))  # type: ignore[misc]
+        times.append(cpu)
+        nodes.append(counted)
+        finished += done(result)
+    med, top = statistics.median(times), max(times)
+    ratio = f"{med / target:6.2f}" if target else "     -"
+    aim = f"{target:g} s" if target else "report"
+    print(f"{name:9} {len(deals):3} {med:8.3f} {top:8.3f} {aim:>7} {ratio} "
+          f"{int(statistics.median(nodes)):>10,} {finished:>4}/{len(deals)}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--deals", type=int, default=5, help="deals per aim")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--budget", type=float, default=3.0,
+                    help="seconds for a misère deal from the opening lead")
+    ap.add_argument("--only", nargs="*", default=None, help="aims to run (default: all)")
+    args = ap.parse_args()
+    global ONLY
+    ONLY = args.only
+    rng = random.Random(args.seed)
+    n = args.deals
+    print(f"{load()}; core: {dd_core.__file__}")
+    print(f"{'aim':9} {'n':>3} {'median':>8} {'max':>8} {'target':>7} {'ratio':>6} "
+          f"{'nodes':>10} {'done':>6}")
+    complete: Callable[[object], bool] = lambda a: a.complete  # type: ignore[attr-defined]  # noqa: E731
+    row("pref", 0.2, preference_deals(rng, n, 3), analyse_play, complete)
+    row("pref2", 0.2, preference_deals(rng, n, 2), analyse_play, complete)
+    row("positive", 1.0, priffe_deals(rng, n, Goal.MOST, args.seed), analyse_play, complete)
+    misere = priffe_deals(rng, n, Goal.FEWEST, args.seed + 1)
+    row("misere4", 1.0, [ending(d, 3) for d in misere], analyse_play, complete)
+    row("misere1", None, misere, lambda d: analyse_play(d, Budget(seconds=args.budget)),
+        complete)
+    positions = [Deal(**{**d.__dict__, "played": d.played[:24]})
+                 for d in priffe_deals(rng, n, Goal.MOST, args.seed + 2)]
+    row("dds", None, positions, card_values, lambda r: r is not None)
+    row("own", None, positions, lambda d: card_values(d, solver="own"),
+        lambda r: r is not None)
+    if ONLY and "own" not in ONLY:
+        return
+    same = sum(card_values(d) == card_values(d, solver="own") for d in positions)
+    print(f"DDS and own agree on every card of {same}/{len(positions)} positions")
+
+
+if __name__ == "__main__":
+    main()
