@@ -71,9 +71,11 @@ def test_whole_deal_stored_as_the_solver_gave_it(tmp_path: Path) -> None:
     archive = open_archive(db)
     one = [d for d in pending(archive, Budget()) if d.deal_id == _board_id(db, "1")]
     analyse_archive(archive, Budget(), deals=one)
-    got = stored(archive, one[0].deal_id)
+    kept = stored(archive, one[0].deal_id)
     archive.close()
-    assert got is not None and got.complete and got.par == 7  # S's tricks, best play by all
+    assert kept is not None and (kept.side, kept.goal) == ("S", "most")
+    got = kept.play
+    assert got.complete and got.par == 7  # S's tricks, best play by all
     assert len(got.cards) == 20 and all(c.best and c.cost is not None for c in got.cards)
     assert str(got.cards[0].card) == "C7" and got.cards[0].trick == 1
     assert _rows(db, "SELECT side, goal, budget_nodes FROM dd_deals") == [("S", "most", None)]

@@ -158,10 +158,22 @@ def save(db: sqlite_utils.Database, result: DealAnalysis, budget: Budget) -> boo
     return True
 
 
-def stored(db: sqlite_utils.Database, deal_id: int) -> PlayAnalysis | None:
-    """A deal's stored analysis as the solver gave it, or ``None`` when it has none (or
-    nothing to analyse)."""
-    row = db.execute("SELECT status, par FROM dd_deals WHERE deal_id = ?",
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """A deal's stored analysis: the measured side's seats ("NS", "E"), its aim ("most",
+    "fewest") and the solver's answer as it gave it."""
+
+    side: str
+    goal: str
+    play: PlayAnalysis
+
+
+def stored(db: sqlite_utils.Database, deal_id: int) -> Stored | None:
+    """A deal's stored analysis, or ``None`` when it has none (or nothing to analyse, or
+    the archive is older than analyses and was opened read-only, as ``serve`` does)."""
+    if "dd_deals" not in db.table_names():
+        return None
+    row = db.execute("SELECT status, par, side, goal FROM dd_deals WHERE deal_id = ?",
                      [deal_id]).fetchone()
     if row is None or row[0] == NO_PLAY:
         return None
@@ -171,7 +183,7 @@ def stored(db: sqlite_utils.Database, deal_id: int) -> PlayAnalysis | None:
         for trick, seat, card, cost, best in db.execute(
             "SELECT trick, seat, card, cost, best FROM dd_cards WHERE deal_id = ? "
             "ORDER BY idx", [deal_id]).fetchall())
-    return PlayAnalysis(row[1], cards, row[0] == ANALYSED)
+    return Stored(row[2], row[3], PlayAnalysis(row[1], cards, row[0] == ANALYSED))
 
 
 def analyse_archive(db: sqlite_utils.Database, budget: Budget, *, jobs: int = 1,

@@ -17,6 +17,7 @@ from priffe_records.game.language import msg, msg_n, number
 
 if TYPE_CHECKING:
     from priffe_records.archive.analysis import Summary
+    from priffe_records.dd import Budget
 
 DEFAULT_SECONDS = 10.0  # per deal: reaches every card of most deals on a loaded machine
 
@@ -33,6 +34,16 @@ def budget_options(f: click.decorators.FC) -> click.decorators.FC:
                              "later run with a larger budget.")(f)
 
 
+def budget_of(seconds: float | None, nodes: int | None) -> Budget:
+    """The solver's budget from ``--budget``/``--nodes``: ``--nodes`` alone has no clock
+    (the same result on any machine), neither gives :data:`DEFAULT_SECONDS`."""
+    from priffe_records.dd import Budget
+
+    if seconds is None and nodes is None:
+        seconds = DEFAULT_SECONDS
+    return Budget(nodes=nodes, seconds=seconds)
+
+
 def run_analysis(db_path: str, timeout: float, *, seconds: float | None, nodes: int | None,
                  jobs: int | None, quiet: bool) -> int:
     """Analyse the archive's deals that have no analysis; the exit code.
@@ -45,12 +56,9 @@ def run_analysis(db_path: str, timeout: float, *, seconds: float | None, nodes: 
 
     from priffe_records.archive.analysis import analyse_archive, pending
     from priffe_records.archive.schema import ensure_schema, open_archive
-    from priffe_records.dd import Budget
     from priffe_records.rules.parallel import cpus
 
-    if seconds is None and nodes is None:
-        seconds = DEFAULT_SECONDS
-    budget = Budget(nodes=nodes, seconds=seconds)  # --nodes alone: no clock, deterministic
+    budget = budget_of(seconds, nodes)
     db = open_archive(db_path, timeout=timeout)
     try:
         ensure_schema(db, timeout)

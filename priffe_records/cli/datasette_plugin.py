@@ -31,6 +31,7 @@ from datasette.utils.asgi import Response
 from markupsafe import Markup, escape
 
 from priffe_records.archive import stored_messages
+from priffe_records.archive.analysis import stored as dd_stored
 from priffe_records.archive.metadata import metadata
 from priffe_records.archive.query import QueryError, StoredText, partie_of_deal, partie_texts
 from priffe_records.cli.output import CELL_LABELS
@@ -39,6 +40,7 @@ from priffe_records.cli.sheet_page import printable_page, scored, sheet_parts, s
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record
 from priffe_records.game.language import accepted_language, language, msg, msg_p, use_language
+from priffe_records.replay.dd import from_store, html_block
 from priffe_records.replay.html import render_page
 from priffe_records.replay.wording import words
 from priffe_records.rules.family import default_family
@@ -137,8 +139,13 @@ async def deal_page(datasette: Any, request: Any) -> Response:
     chosen = [replays[index - 1]] if index else replays
     if len(chosen) == 1 and isinstance(chosen[0], Unreadable):
         return _unreadable_page(chosen[0])
-    return Response.html(render_page([r for r in chosen if not isinstance(r, Unreadable)],
-                                     words(language())))
+    page = render_page([r for r in chosen if not isinstance(r, Unreadable)], words(language()))
+    kept = await datasette.get_database(name).execute_fn(
+        lambda conn: dd_stored(sqlite_utils.Database(conn), deal_id))
+    if kept is not None:  # what 'priffe analyse' stored, under the viewer
+        page = page.replace("</body>", html_block(from_store(kept.side, kept.goal, kept.play))
+                            + "</body>", 1)
+    return Response.html(page)
 
 
 def _unreadable_page(deal: Unreadable) -> Response:

@@ -28,6 +28,8 @@ from priffe_records.format.errors import BadRecord, PPNSyntaxError
 from priffe_records.format.reader import loads, read
 from priffe_records.format.record import Record
 from priffe_records.game.language import language, msg, msg_n
+from priffe_records.replay.dd import DDView, dd_lines
+from priffe_records.replay.dd import analyse as dd_analyse
 from priffe_records.replay.html import write_page
 from priffe_records.replay.model import DealReplay, build_all
 from priffe_records.replay.preference import (
@@ -209,15 +211,36 @@ def _passed(r: AnyReplay) -> list[Text]:
                               {r.index: record.get("Board")}))
 
 
+def _dd_views(chosen: Sequence[Shown], seconds: float) -> dict[int, DDView | None]:
+    """--dd: each replayed deal's analysis within the budget, by its index."""
+    from priffe_records.dd import Budget
+
+    return {r.index: dd_analyse(r.outcome.record, Budget(seconds=seconds))
+            for r in chosen if not isinstance(r, Unreadable)}
+
+
+def _dd_text(notes: dict[int, DDView | None], r: AnyReplay, trick: int | None = None
+             ) -> str:
+    """--dd's lines under a deal (or, stepping, under its trick ``trick``), or why none."""
+    if r.index not in notes:
+        return ""
+    view = notes[r.index]
+    if view is None:
+        return str(msg("Double dummy: no play to analyse (a hand or the play is not "
+                       "known)")) + "\n"
+    return "".join(f"{line}\n" for line in dd_lines(view, trick))
+
+
 def _show_all(replays: Sequence[Shown], w: Words, interactive: bool,
-              verbose: bool = False) -> None:
+              verbose: bool = False, notes: dict[int, DDView | None] | None = None) -> None:
     out = sys.stdout
+    notes = notes or {}
     if not interactive:
         for i, r in enumerate(replays):
             if isinstance(r, Unreadable):
                 out.write(("\n" if i else "") + r.text())
                 continue
-            out.write(("\n" if i else "") + _plain(r, w))
+            out.write(("\n" if i else "") + _plain(r, w) + _dd_text(notes, r))
             for line in _passed(r) if verbose else ():
                 out.write(line.plain + "\n")
         return
@@ -232,11 +255,14 @@ def _show_all(replays: Sequence[Shown], w: Words, interactive: bool,
             console.print(pref_view(r, w))
         else:
             console.print(full_view(r, w), soft_wrap=not r.playable)
+        if r.index in notes:
+            console.print(Text(_dd_text(notes, r).rstrip("\n")))
         for line in _passed(r) if verbose else ():
             console.print(line)
 
 
-def _step(replays: Sequence[AnyReplay], w: Words) -> None:
+def _step(replays: Sequence[AnyReplay], w: Words,
+          notes: dict[int, DDView | None] | None = None) -> None:
     """Walk every selected deal, position by position, one key press at a time."""
     positions = [(r, k) for r in replays
                  for k in range(pref_step_count(r) if isinstance(r, PrefReplay)
@@ -253,6 +279,8 @@ def _step(replays: Sequence[AnyReplay], w: Words) -> None:
             console.rule()
         console.print(pref_step_view(r, w, k) if isinstance(r, PrefReplay)
                       else step_view(r, w, k))
+        if notes and r.index in notes:  # the trick just played, or the value at the deal
+            console.print(Text(_dd_text(notes, r, k).rstrip("\n")))
 
     try:
         walk(len(positions), show, _step_key)
@@ -293,11 +321,19 @@ def _on_terminal() -> bool:
 @click.option("--html", "html", type=click.Path(dir_okay=False), metavar="OUT.html",
               help="Write a self-contained HTML hand viewer instead (all deals, with a deal "
                    "selector, unless --board is given).")
+@click.option("--dd", is_flag=True,
+              help="Also each card's double-dummy cost against the best card (♠K −1), the "
+                   "best cards where it cost a trick, and the deal's value at the start.")
+@click.option("--dd-budget", type=click.FloatRange(min=0, min_open=True), default=10.0,
+              show_default=True, metavar="SECONDS",
+              help="Seconds of search per deal for --dd; cards it does not reach are shown "
+                   "as not analysed yet.")
 @quiet_verbose_options(quiet="Errors only: no warnings or unverifiable rules in the checks.",
                        verbose="Also list each check that passed, after each deal.")
 def replay_command(file: str | None, board: int | None, rubber: int | None, db: str | None,
                    deal_id: int | None, options: Options, step: bool,
-                   html: str | None, quiet: bool, verbose: bool) -> None:
+                   html: str | None, dd: bool, dd_budget: float, quiet: bool,
+                   verbose: bool) -> None:
     """Replay deals of FILE trick by trick: hands, auction, every trick, the score.
 
     Each trick shows its cards in the order played, who led and who won (as
@@ -338,11 +374,13 @@ def replay_command(file: str | None, board: int | None, rubber: int | None, db: 
                 click.echo(str(msg_n("wrote {file} ({n} deal)", "wrote {file} ({n} deals)",
                                      len(pages), file=html)), err=True)
         else:
+            notes = _dd_views(chosen, dd_budget) if dd else {}
             try:
                 if step and _on_terminal():
-                    _step([r for r in chosen if not isinstance(r, Unreadable)], w)
+                    _step([r for r in chosen if not isinstance(r, Unreadable)], w, notes)
                 else:
-                    _show_all(chosen, w, sys.stdout.isatty() and not _no_color(), verbose)
+                    _show_all(chosen, w, sys.stdout.isatty() and not _no_color(), verbose,
+                              notes)
             except BrokenPipeError:
                 quiet_stdout()  # `priffe replay … | head`: the reader has all it wants
             except KeyboardInterrupt:

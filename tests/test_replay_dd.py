@@ -1,0 +1,136 @@
+"""``priffe replay --dd``: each card's double-dummy cost under the replay, both games.
+
+The cost a card is shown with is the solver's (tests/test_solver_deal.py ties the
+family's deal to the record); here: the words, the languages, the budget's "not
+analysed yet", stepping one trick, and a deal without a play.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from pathlib import Path
+
+import pytest
+from archive_support import imported_archive, run, run_async
+
+from priffe_records.dd import Budget
+from priffe_records.format.reader import loads
+from priffe_records.format.record import Record
+from priffe_records.replay.dd import analyse, dd_lines
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
+UPPSALA = str(EXAMPLES / "partie-uppsala.ppn")
+GRAZ = str(EXAMPLES / "preference-graz.ppn")
+TRICK = re.compile(r"^trick (\d+): ")
+
+
+def _record(path: str, board: str) -> Record:
+    for r in loads(Path(path).read_text("utf-8"), errors="collect"):
+        if isinstance(r, Record) and r.get("Board") == board:
+            return r
+    raise AssertionError(board)
+
+
+def _dd_part(output: str) -> list[str]:
+    lines = output.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("Double dummy:"))
+    return lines[start:]
+
+
+def test_preference_deal_shows_every_cards_cost() -> None:
+    res = run("--lang", "en", "replay", GRAZ, "--board", "1", "--dd")
+    assert res.exit_code == 0, res.output
+    part = _dd_part(res.output)
+    assert part[0] == "Double dummy: S take 7 tricks with best play by all"
+    tricks = [line for line in part if TRICK.match(line)]
+    assert [int(TRICK.match(t).group(1)) for t in tricks] == list(range(1, 11))  # type: ignore[union-attr]
+    assert tricks[0].startswith("trick 1: S ♣7") and "?" not in "".join(part)
+    costs = [int(c) for c in re.findall(r"−(\d+) \(best ", "".join(tricks))]
+    view = analyse(_record(GRAZ, "1"), Budget())
+    assert view is not None
+    assert sorted(costs) == sorted(c.cost for c in view.play.cards if c.cost)  # type: ignore[misc]
+
+
+def test_misere_deal_marks_what_the_budget_did_not_reach() -> None:
+    """Board 2 of the Uppsala partie is a Tvångsnoll (forced misère): its opening tricks
+    are the longest search, so a tiny budget leaves them (and the start) not analysed."""
+    res = run("--lang", "en", "replay", UPPSALA, "--board", "2", "--dd", "--dd-budget", "0.001")
+    assert res.exit_code == 0, res.output
+    part = _dd_part(res.output)
+    assert part[0] == "Double dummy: the value at the start is not analysed yet (the budget " \
+                      "ran out)"
+    assert part[1] == "trick 1: E ♦7 ?  S ♦A ?  W ♦K ?  N ♦5 ?"
+    assert part[-1] == "? not analysed yet" and len(part) == 15
+
+
+def test_misere_deal_within_a_budget_reaches_the_last_tricks() -> None:
+    view = analyse(_record(UPPSALA, "2"), Budget(nodes=20_000))
+    assert view is not None and view.goal == "fewest"
+    assert view.side == {s for s in view.side if s.value in "NS"} and len(view.side) == 2
+    lines = [str(line) for line in dd_lines(view, trick=13)]
+    assert lines[1] == "trick 13: E ♦10  S ♠Q  W ♠7  N ♥A"  # no choice left: costs nothing
+    assert len(lines) == 2
+
+
+def test_swedish_words() -> None:
+    res = run("--lang", "sv", "replay", UPPSALA, "--board", "2", "--dd", "--dd-budget", "0.001")
+    part = _dd_part_sv(res.output)
+    assert part[0] == "Dubbeldummy: värdet vid start är inte analyserat än (budgeten tog slut)"
+    assert part[1] == "stick 1: Ö ♦7 ?  S ♦Ä ?  V ♦K ?  N ♦5 ?"
+    assert part[-1] == "? inte analyserat än"
+    graz = run("--lang", "sv", "replay", GRAZ, "--board", "1", "--dd").output
+    assert "Dubbeldummy: S tar 7 stick med bästa spel av alla" in graz
+
+
+def _dd_part_sv(output: str) -> list[str]:
+    lines = output.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("Dubbeldummy:"))
+    return lines[start:]
+
+
+def test_deal_without_a_play_says_so() -> None:
+    res = run("--lang", "en", "replay", GRAZ, "--board", "3", "--dd")  # both defenders out
+    assert res.exit_code == 0, res.output
+    assert "Double dummy: no play to analyse (a hand or the play is not known)" in res.output
+
+
+def test_without_dd_nothing_is_analysed() -> None:
+    res = run("--lang", "en", "replay", GRAZ, "--board", "1")
+    assert "Double dummy" not in res.output
+
+
+def test_serve_deal_page_shows_the_stored_analysis(tmp_path: Path) -> None:
+    """``priffe serve`` shows what ``priffe analyse`` stored (it does not search itself),
+    in the browser's language; a deal without one shows none."""
+    pytest.importorskip("datasette")
+    from priffe_records.cli.serve import build
+
+    db = imported_archive(tmp_path, Path(GRAZ))
+    assert run("analyse", str(db), "--nodes", "200000", "-j", "1").exit_code == 0
+    board1 = _rows(db, "SELECT id FROM deals WHERE board = '1'")
+    board2 = _rows(db, "SELECT id FROM deals WHERE board = '2'")
+    _rows(db, f"DELETE FROM dd_deals WHERE deal_id = {board2}")
+    ds = build(str(db), None)
+
+    def page(deal: int, accept: str) -> str:
+        res = run_async(ds.client.get(f"/klubb/deals/{deal}/replay",
+                                      headers={"Accept-Language": accept}))
+        assert res.status_code == 200
+        return str(res.text)
+
+    en = page(board1, "en")
+    assert '<section class="dd" lang="en"><pre>Double dummy: S take 7 tricks with best play ' \
+           'by all\ntrick 1: S ♣7' in en
+    assert "Dubbeldummy: S tar 7 stick" in page(board1, "sv-SE")
+    assert 'class="dd"' not in page(board2, "en")
+
+
+def _rows(db: Path, sql: str) -> int:
+    conn = sqlite3.connect(db)
+    try:
+        row = conn.execute(sql).fetchone()
+        conn.commit()
+        return int(row[0]) if row else 0
+    finally:
+        conn.close()
