@@ -62,6 +62,20 @@ def test_misere_deal_marks_what_the_budget_did_not_reach() -> None:
                       "ran out)"
     assert part[1] == "trick 1: E ♦7 ?  S ♦A ?  W ♦K ?  N ♦5 ?"
     assert part[-1] == "? not analysed yet" and len(part) == 15
+    table = res.output[:res.output.index("Double dummy:")]
+    assert re.search(r"^ +1 +East +E ♦7 \? +S ♦A\* \? ", table, re.M)  # marked in the trick table
+
+
+def test_html_viewer_carries_each_cards_mark(tmp_path: Path) -> None:
+    out = tmp_path / "deal.html"
+    res = run("--lang", "en", "replay", UPPSALA, "--board", "2", "--dd", "--dd-budget", "0.001",
+              "--html", str(out))
+    assert res.exit_code == 0, res.output
+    page = out.read_text("utf-8")
+    assert '"an":{"0.0":"?"' in page.replace(" ", "")  # trick 1, card 1: not analysed yet
+    plain = tmp_path / "plain.html"
+    run("--lang", "en", "replay", UPPSALA, "--board", "2", "--html", str(plain))
+    assert '"an":' not in plain.read_text("utf-8").replace(" ", "")
 
 
 def test_misere_deal_within_a_budget_reaches_the_last_tricks() -> None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import copy
 import weakref
 from collections.abc import Awaitable, Callable, MutableMapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
@@ -40,8 +40,9 @@ from priffe_records.cli.sheet_page import printable_page, scored, sheet_parts, s
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record
 from priffe_records.game.language import accepted_language, language, msg, msg_p, use_language
-from priffe_records.replay.dd import from_store, html_block
+from priffe_records.replay.dd import annotate, from_store, html_block
 from priffe_records.replay.html import render_page
+from priffe_records.replay.model import DealReplay
 from priffe_records.replay.wording import words
 from priffe_records.rules.family import default_family
 
@@ -139,12 +140,14 @@ async def deal_page(datasette: Any, request: Any) -> Response:
     chosen = [replays[index - 1]] if index else replays
     if len(chosen) == 1 and isinstance(chosen[0], Unreadable):
         return _unreadable_page(chosen[0])
-    page = render_page([r for r in chosen if not isinstance(r, Unreadable)], words(language()))
     kept = await datasette.get_database(name).execute_fn(
         lambda conn: dd_stored(sqlite_utils.Database(conn), deal_id))
-    if kept is not None:  # what 'priffe analyse' stored, under the viewer
-        page = page.replace("</body>", html_block(from_store(kept.side, kept.goal, kept.play))
-                            + "</body>", 1)
+    view = None if kept is None else from_store(kept.side, kept.goal, kept.play)
+    if view is not None and len(chosen) == 1 and isinstance(chosen[0], DealReplay):
+        chosen = [replace(chosen[0], tricks=annotate(chosen[0].tricks, view))]
+    page = render_page([r for r in chosen if not isinstance(r, Unreadable)], words(language()))
+    if view is not None:  # what 'priffe analyse' stored, under the viewer
+        page = page.replace("</body>", html_block(view) + "</body>", 1)
     return Response.html(page)
 
 

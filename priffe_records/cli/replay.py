@@ -28,7 +28,7 @@ from priffe_records.format.errors import BadRecord, PPNSyntaxError
 from priffe_records.format.reader import loads, read
 from priffe_records.format.record import Record
 from priffe_records.game.language import language, msg, msg_n
-from priffe_records.replay.dd import DDView, dd_lines
+from priffe_records.replay.dd import DDView, annotate, dd_lines
 from priffe_records.replay.dd import analyse as dd_analyse
 from priffe_records.replay.html import write_page
 from priffe_records.replay.model import DealReplay, build_all
@@ -219,6 +219,14 @@ def _dd_views(chosen: Sequence[Shown], seconds: float) -> dict[int, DDView | Non
             for r in chosen if not isinstance(r, Unreadable)}
 
 
+def _annotated(r: Shown, notes: dict[int, DDView | None]) -> Shown:
+    """A Priffe deal's cards marked with their cost (``♠K −1``) where the tricks are drawn."""
+    view = notes.get(r.index) if not isinstance(r, Unreadable) else None
+    if view is None or not isinstance(r, DealReplay):
+        return r
+    return replace(r, tricks=annotate(r.tricks, view))
+
+
 def _dd_text(notes: dict[int, DDView | None], r: AnyReplay, trick: int | None = None
              ) -> str:
     """--dd's lines under a deal (or, stepping, under its trick ``trick``), or why none."""
@@ -364,6 +372,8 @@ def replay_command(file: str | None, board: int | None, rubber: int | None, db: 
         _check_priffe(shown)
         chosen = [r if isinstance(r, Unreadable) or not quiet else _errors_only(r)
                   for r in shown]
+        notes = _dd_views(chosen, dd_budget) if dd else {}
+        chosen = [_annotated(r, notes) for r in chosen]
         if html is not None:
             pages = [r for r in chosen if not isinstance(r, Unreadable)]
             for r in chosen:
@@ -374,7 +384,6 @@ def replay_command(file: str | None, board: int | None, rubber: int | None, db: 
                 click.echo(str(msg_n("wrote {file} ({n} deal)", "wrote {file} ({n} deals)",
                                      len(pages), file=html)), err=True)
         else:
-            notes = _dd_views(chosen, dd_budget) if dd else {}
             try:
                 if step and _on_terminal():
                     _step([r for r in chosen if not isinstance(r, Unreadable)], w, notes)

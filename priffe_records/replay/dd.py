@@ -25,7 +25,7 @@ trick 1: E ♠A ?  S ♠K −1 (best ♠A)
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from html import escape
 from itertools import groupby
@@ -35,6 +35,7 @@ from priffe_records.format.record import Record
 from priffe_records.game.cards import SEATS, Card, Seat
 from priffe_records.game.language import Message, language, msg
 from priffe_records.game.words import card_name, seat_letter
+from priffe_records.replay.model import TrickView
 from priffe_records.rules.family import family_for
 
 # A replay's own budget when none is given: the late tricks of any deal, the whole of most.
@@ -66,6 +67,16 @@ def analyse(record: Record, budget: Budget = DEFAULT_BUDGET) -> DDView | None:
 def from_store(side: str, goal: str, play: PlayAnalysis) -> DDView:
     """A stored analysis (``archive.analysis.stored``) as a replay shows it."""
     return DDView(play.par, frozenset(Seat(s) for s in side), goal, play)
+
+
+def annotate(tricks: Sequence[TrickView], view: DDView) -> tuple[TrickView, ...]:
+    """The replay's tricks with each analysed card's mark as its annotation (the terminal
+    and the HTML viewer draw it after the card): ``−1``, ``?`` not analysed yet, none for
+    a card that cost nothing."""
+    costs = {(c.trick, c.seat): c for c in view.play.cards}
+    return tuple(t._replace(cards=tuple(
+        c._replace(annotation=cost_text(costs[t.number, c.seat]))
+        if (t.number, c.seat) in costs else c for c in t.cards)) for t in tricks)
 
 
 def html_block(view: DDView) -> str:
