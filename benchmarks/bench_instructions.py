@@ -1,7 +1,8 @@
 """Instructions per record against endplay (the peer), counted by valgrind in the same run.
 
     python benchmarks/bench_instructions.py [--n 1000] [--small 200] [--seed 0]
-                                            [--steps endplay,read,validate,rows,import]
+                                            [--steps endplay,read,validate,rows,import,
+                                                     pref-read,pref-validate]
 
 CPU seconds on a shared machine swing by ±40 % between runs (the other core's load, the
 cache, frequency), so the ratios of bench_read/bench_validate/bench_import move with the
@@ -16,7 +17,9 @@ writes it): endplay ``pbn.load``; ``read``; ``read`` + ``validate``; ``rows``: w
 import's worker does (read, the archive's check, canonical text, hash and rows ready to
 insert, :func:`~priffe_records.archive.workers.check_piece`), so ``import`` minus ``rows``
 is the one writer's share (classification and SQLite); ``import``: ``import_file`` into a
-new archive. Nothing is asserted: the numbers are printed, with the ratios.
+new archive; ``pref-read`` and ``pref-validate`` the same on as many generated Préférence
+deals (parties of 12), to compare a Préférence record's cost with a Priffe record's.
+Nothing is asserted: the numbers are printed, with the ratios.
 Needs valgrind (Debian: ``apt install valgrind``) and the bench extra (endplay).
 """
 
@@ -32,12 +35,17 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench_preference import preference_records
 from peer import endplay_load, twin_file
 from timing import generated_file, load
 
-STEPS = ("endplay", "read", "validate", "rows", "import")
+from priffe_records import write
+
+STEPS = ("endplay", "read", "validate", "rows", "import", "pref-read", "pref-validate")
 LABELS = {"endplay": "endplay (peer)", "read": "read", "validate": "read + validate",
-          "rows": "rows (import, no SQLite)", "import": "import (validate + store)"}
+          "rows": "rows (import, no SQLite)", "import": "import (validate + store)",
+          "pref-read": "Préférence read", "pref-validate": "Préférence read + validate"}
+PREF = ".pref.ppn"  # the Préférence file beside each Priffe file
 _REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
 
 
@@ -48,6 +56,8 @@ def child(step: str, path: str) -> None:
         return
     from priffe_records.format.reader import read
 
+    if step.startswith("pref-"):
+        step, path = step.removeprefix("pref-"), path + PREF
     if step == "read":
         for _ in read(path, errors="collect"):
             pass
@@ -115,6 +125,8 @@ def main() -> None:
             files[n] = Path(tmp) / f"deals-{n}.ppn"
             generated_file(files[n], n, args.seed)
             twin_file(Path(str(files[n]) + ".pbn"), n, args.seed)
+            if any(s.startswith("pref-") for s in steps):
+                write(preference_records(n, args.seed), str(files[n]) + PREF)
         print(f"{args.small:,} and {args.n:,} records; {load()} (instruction counts do not "
               "depend on it)")
         print(f"{'':28}{'instructions/record':>20}{'× endplay':>12}{'counted in':>12}")

@@ -12,6 +12,7 @@ Nothing is asserted.
 from __future__ import annotations
 
 import argparse
+import datetime
 import tempfile
 from pathlib import Path
 
@@ -20,15 +21,19 @@ from timing import best
 from priffe_records import read, validate, write
 from priffe_records.format.parser import get_parser
 from priffe_records.format.record import Record
-from priffe_records.rules.preference.generate import generate_partie
+from priffe_records.rules.preference.generate import PrefSpec, generate_partie
 from priffe_records.rules.priffe.generate import iter_records
 
 
 def preference_records(n: int, seed: int) -> list[Record]:
+    """``n`` legal deals, parties of 12, each partie on a day of its own: parties sharing
+    Event, Site and Date would be one partie to the books, whose pot then fails its
+    claims at nearly every deal (a finding worded per deal, not what a file holds)."""
     out: list[Record] = []
     k = seed
     while len(out) < n:
-        out.extend(generate_partie(k))
+        day = (datetime.date(1911, 1, 1) + datetime.timedelta(days=k)).strftime("%Y.%m.%d")
+        out.extend(generate_partie(k, spec=PrefSpec(date=day)))
         k += 1
     return out[:n]
 
