@@ -230,6 +230,22 @@ class Section:
                 return Location(self._file, ln, col)
         raise IndexError(i)  # pragma: no cover - every token belongs to a run
 
+    def lines(self) -> tuple[int, ...] | None:
+        """The line each token was read on, without building the tokens; ``None`` for a
+        section built in code (its tokens have no place)."""
+        if self._tokens is not None:
+            got = [t.location.line for t in self._tokens if t.location is not None]
+            return tuple(got) if len(got) == len(self._tokens) else None
+        out: list[int] = []
+        runs = self._runs
+        for r, (_, line, _col, text) in enumerate(runs):
+            end = runs[r + 1][0] if r + 1 < len(runs) else len(self.kinds)
+            for part in text.split("\n"):
+                out.extend([line] * len(part.split()))
+                line += 1
+            del out[end:]
+        return tuple(out)
+
     @property
     def tokens(self) -> tuple[Token, ...]:
         tokens = self._tokens

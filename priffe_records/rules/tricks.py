@@ -1,23 +1,20 @@
-"""What every trick-taking family shares: a played card, a trick, and who wins it.
+"""What every trick-taking family shares: a played card, a trick, and tricks made on demand.
 
 The families replay their Play sections each in their own way (four seats
-in partnerships, or three alone); the trick they build and the winner rule
-(highest trump, else highest card of the suit led) are the same, so the
-replay views and the archive read one shape.
-
->>> from priffe_records.game.cards import Card, Seat, Suit
->>> trick_winner([(Seat.E, Card.parse("H9")), (Seat.S, Card.parse("S2")),
-...               (Seat.N, Card.parse("HA"))], Suit.S)
-<Seat.S: 'S'>
+in partnerships, or three alone); the trick they build is the same, so the
+replay views and the archive read one shape. Who wins a trick and which
+cards follow suit is :mod:`priffe_records.game.tricks`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
-from priffe_records.format.record import Token
-from priffe_records.game.cards import Card, Seat, Suit
+from priffe_records.format.record import Section, Token, TokenKind
+from priffe_records.game.cards import Card, CardError, Seat
+from priffe_records.game.tricks import CARD_IDS, card_id
 from priffe_records.rules.findings import Finding
 
 
@@ -43,13 +40,78 @@ class Trick:
     findings: tuple[Finding, ...] = ()
 
 
-def trick_winner(plays: list[tuple[Seat, Card]], trump: Suit | None) -> Seat:
-    """Highest trump, else highest card of the suit led; ``plays`` start with the lead."""
-    best_seat, best = plays[0]
-    for seat, card in plays[1:]:
-        if card.suit is best.suit:
-            if card.rank.order > best.rank.order:
-                best_seat, best = seat, card
-        elif card.suit is trump:
-            best_seat, best = seat, card
-    return best_seat
+
+def slot_card(kind: TokenKind, text: str) -> int:
+    """The card id of a Play slot; -1 for an unknown card ('-') or a word that is none."""
+    if kind is not TokenKind.CARD:
+        return -1
+    cid = CARD_IDS.get(text)
+    if cid is None:  # a token built in code with another spelling, or no card at all
+        try:
+            return card_id(Card.parse(text))
+        except CardError:
+            return -1  # unknown, like '-': never guessed
+    return cid
+
+
+def play_slots(section: Section) -> tuple[Sequence[int], list[int]]:
+    """A Play section's card slots (its tokens but the closing ``*``) and each slot's card
+    id (-1: none); a section of cards in export spelling is read in one C call."""
+    kinds, texts = section.kinds, section.texts
+    end = TokenKind.END
+    slots: Sequence[int] = range(len(kinds))
+    if end in kinds:
+        slots = [i for i, k in enumerate(kinds) if k is not end]
+        texts = tuple(texts[i] for i in slots)
+    if kinds.count(TokenKind.CARD) == len(slots):
+        try:
+            return slots, list(map(CARD_IDS.__getitem__, texts))
+        except KeyError:
+            pass  # another spelling: slot by slot
+    return slots, [slot_card(kinds[i], section.texts[i]) for i in slots]
+
+
+class TricksOnDemand:
+    """A replayed play whose :class:`Trick` objects are made when first read.
+
+    A replay decides a clean trick on card ids and keeps a few ints for it; the
+    tricks, which only a replay view or the archive reads, are built from those.
+    """
+
+    __slots__ = ("_again", "_tricks")
+    FIELDS: ClassVar[tuple[str, ...]] = ("tricks",)  # what equality and repr show, tricks first
+
+    def __init__(self, tricks: tuple[Trick, ...] | None,
+                 again: Callable[[], tuple[Trick, ...]] | None) -> None:
+        if tricks is None and again is None:
+            raise ValueError("a play needs its tricks or a way to build them")
+        self._tricks = tricks
+        self._again = again
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        if self._tricks is None:
+            assert self._again is not None
+            self._tricks, self._again = self._again(), None
+        return self._tricks
+
+    @property
+    def built(self) -> bool:
+        """Whether the tricks have been made (a clean play's are not until read)."""
+        return self._tricks is not None
+
+    def _key(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in self.FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, TricksOnDemand)
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key()[1:])  # not the tricks: hashing must not build them
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.FIELDS)
+        return f"{type(self).__name__}({shown})"

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from priffe_records.format.record import Record, Section, Tag, Token, TokenKind
 from priffe_records.game.cards import Card, Hand, Seat, Suit, sorted_cards
 from priffe_records.game.preference import CONTRACTS, Bid, format_seat_numbers
+from priffe_records.game.tricks import playable, trick_winner
 
 from .deal import DECK
 from .options import DEFAULT_OPTIONS, PrefOptions
@@ -91,21 +92,11 @@ def _play(rng: random.Random, hands: dict[Seat, list[Card]], seats: tuple[Seat, 
         led: Suit | None = None
         for seat in order:
             held = hands[seat]
-            legal = held
-            if led is not None:
-                follow = [c for c in held if c.suit is led]
-                trumps = [c for c in held if c.suit is trump]
-                legal = follow or (trumps if must_trump and trumps else held)
-            card = rng.choice(legal)
+            card = rng.choice(playable(held, led, trump, must_trump))
             held.remove(card)
             played[seat] = card
             led = led or card.suit
-        best = order[0]
-        for seat in order[1:]:
-            c, b = played[seat], played[best]
-            if (c.suit is b.suit and c.rank.order > b.rank.order) or \
-                    (c.suit is trump and b.suit is not trump):
-                best = seat
+        best = trick_winner([(seat, played[seat]) for seat in order], trump)
         won[best] += 1
         leader = best
         rows.append([played[s] for s in seats])

@@ -12,30 +12,53 @@ won its trick, which is said once, not guessed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from functools import partial
 
-from priffe_records.format.record import Section, Token, TokenKind
-from priffe_records.game.cards import Card, CardError, Hand, Seat, Suit
+from priffe_records.format.record import Location, Section
+from priffe_records.game.cards import SUITS, Hand, Seat, Suit
 from priffe_records.game.language import msg
+from priffe_records.game.tricks import (
+    CARDS,
+    hand_mask,
+    highest,
+    legal_mask,
+    suit_index,
+    winning_index,
+)
 from priffe_records.game.words import card_name, seat_name, suit_name
 from priffe_records.rules.findings import Finding, error, unverifiable
-from priffe_records.rules.tricks import PlayedCard, Trick, trick_winner
+from priffe_records.rules.tricks import (
+    PlayedCard,
+    Trick,
+    TricksOnDemand,
+    play_slots,
+    slot_card,
+)
 
 from .table import from_seat
 
 TRICKS = 10
 
 
-@dataclass(frozen=True, slots=True)
-class PrefPlay:
-    """The replayed play: tricks, tricks won per seat, and whether that is the final count."""
+class PrefPlay(TricksOnDemand):
+    """The replayed play: tricks, tricks won per seat, and whether that is the final count.
+    Immutable; a clean trick's :class:`Trick` is made when :attr:`tricks` is first read.
+    Equality is over every field, tricks included."""
 
-    tricks: tuple[Trick, ...]
-    seats: tuple[Seat, ...]
-    won: dict[Seat, int]
-    complete: bool
-    claimed: bool
-    findings: tuple[Finding, ...] = field(default=())
+    __slots__ = ("claimed", "complete", "findings", "seats", "won")
+    FIELDS = ("tricks", "seats", "won", "complete", "claimed", "findings")
+
+    def __init__(self, tricks: tuple[Trick, ...] | None, seats: tuple[Seat, ...],
+                 won: dict[Seat, int], complete: bool, claimed: bool,
+                 findings: tuple[Finding, ...] = (), *,
+                 again: Callable[[], tuple[Trick, ...]] | None = None) -> None:
+        super().__init__(tricks, again)
+        self.seats = seats
+        self.won = won
+        self.complete = complete
+        self.claimed = claimed
+        self.findings = findings
 
 
 def play_seats(declarer: Seat, out: tuple[Seat, ...]) -> tuple[Seat, ...]:
@@ -43,184 +66,251 @@ def play_seats(declarer: Seat, out: tuple[Seat, ...]) -> tuple[Seat, ...]:
     return tuple(s for s in from_seat(declarer) if s not in out)
 
 
-def _rows(slots: list[Token], width: int) -> list[list[Token]]:
-    """The tricks as written: one a line (PREFERENCE.md); ``width`` cards each when the
-    section was built in code and its cards have no lines."""
-    if not slots or any(t.location is None for t in slots):
-        return [slots[i:i + width] for i in range(0, len(slots), width)]
-    rows: list[list[Token]] = []
-    line = None
-    for tok in slots:
-        assert tok.location is not None
-        if tok.location.line != line:
-            line = tok.location.line
-            rows.append([])
-        rows[-1].append(tok)
+def _rows(section: Section, slots: Sequence[int], width: int) -> list[range]:
+    """The tricks as written, as ranges of ``slots``: one a line (PREFERENCE.md); ``width``
+    cards each when the section was built in code and its cards have no lines."""
+    lines = section.lines()
+    n = len(slots)
+    if not n or lines is None:
+        return [range(i, min(i + width, n)) for i in range(0, n, width)]
+    rows: list[range] = []
+    start = 0
+    for k in range(1, n):
+        if lines[slots[k]] != lines[slots[k - 1]]:
+            rows.append(range(start, k))
+            start = k
+    rows.append(range(start, n))
     return rows
 
 
-def _card(tok: Token) -> Card | None:
-    if tok.kind is not TokenKind.CARD:
-        return None
-    try:
-        return Card.parse(tok.text)
-    except CardError:
-        return None
-
-
-def _high(held: set[Card], suit: Suit) -> Card | None:
-    cards = [c for c in held if c.suit is suit]
-    return max(cards, key=lambda c: c.rank.order) if cards else None
-
-
 class _State:
-    def __init__(self, hands: dict[Seat, Hand | None], trump: Suit | None,
-                 must_trump: bool) -> None:
-        self.held: dict[Seat, set[Card] | None] = {
-            s: (set(h.cards) if h is not None else None) for s, h in hands.items()}
+    """What the replay knows between tricks: the hands left, each trick's cards (to say
+    where a card was first played), and the suits an unknown hand showed out of."""
+
+    __slots__ = ("gone", "held", "ids", "must_trump", "rows", "trump", "void", "width")
+
+    def __init__(self, held: dict[Seat, int | None], trump: int, must_trump: bool,
+                 ids: list[int], rows: list[range]) -> None:
+        self.held = held
         self.trump = trump
         self.must_trump = must_trump
-        self.played: dict[Card, int] = {}
-        self.void: dict[tuple[Seat, Suit], int] = {}
+        self.gone = 0  # every card played so far
+        self.ids = ids  # every slot's card id (-1: none), to say where a card was played
+        self.rows = rows  # each trick's slots as written, the cards played the first width
+        self.width = len(held)
+        self.void: dict[tuple[Seat, int], int] = {}
 
-    def own(self, n: int, seat: Seat, card: Card, tok: Token) -> Finding | None:
+    def own(self, n: int, seat: Seat, cid: int, where: Location | None) -> Finding | None:
         """The card is the player's to play: not played before, held, no earlier void."""
-        who = seat_name(seat)
-        if card in self.played:
+        held = self.held.get(seat)
+        shown = self.void.get((seat, cid // 13))
+        if not self.gone >> cid & 1 and (held is None or held >> cid & 1) and shown is None:
+            return None
+        who, card = seat_name(seat), CARDS[cid]
+        if self.gone >> cid & 1:
+            first = next(k for k, row in enumerate(self.rows, 1)
+                         if any(self.ids[i] == cid for i in row[:self.width]))
             return error("P10", msg("trick {n}: {who} plays {card} a second time (first in "
                                      "trick {first}) (P10)", n=n, who=who,
-                                     card=card_name(card), first=self.played[card]),
-                         tok.location)
-        held = self.held.get(seat)
-        if held is not None and card not in held:
+                                     card=card_name(card), first=first), where)
+        if held is not None:
             return error("P10", msg("trick {n}: {who} plays {card}, which is not in {who}'s "
-                                     "hand (P10)", n=n, who=who, card=card_name(card)),
-                         tok.location)
-        shown = self.void.get((seat, card.suit))
-        if shown is not None:
-            return error("P10", msg("trick {n}: {who} plays {card} but showed out of {suit} in "
-                                     "trick {shown}: a revoke in trick {shown} (P10)", n=n,
-                                     who=who, card=card_name(card),
-                                     suit=suit_name(card.suit), shown=shown), tok.location)
-        return None
+                                     "hand (P10)", n=n, who=who, card=card_name(card)), where)
+        return error("P10", msg("trick {n}: {who} plays {card} but showed out of {suit} in "
+                                 "trick {shown}: a revoke in trick {shown} (P10)", n=n,
+                                 who=who, card=card_name(card),
+                                 suit=suit_name(card.suit), shown=shown), where)
 
-    def follow(self, n: int, seat: Seat, card: Card, led: Suit, tok: Token) -> Finding | None:
+    def follow(self, n: int, seat: Seat, cid: int, led: int, where: Location | None
+               ) -> Finding | None:
         """Follow suit, else (must_trump) trump (P10)."""
         held = self.held.get(seat)
-        if card.suit is led or held is None:
+        if held is None or legal_mask(held, led, self.trump, self.must_trump) >> cid & 1:
             return None
-        who = seat_name(seat)
-        same = _high(held, led)
+        who, card = seat_name(seat), card_name(CARDS[cid])
+        same = highest(held, led)
         if same is not None:
             return error("P10", msg("trick {n}: {who} plays {card} while holding {same} — "
-                                     "must follow {suit} (P10)", n=n, who=who,
-                                     card=card_name(card), same=card_name(same),
-                                     suit=suit_name(led)), tok.location)
-        if self.must_trump and self.trump is not None and card.suit is not self.trump:
-            trump = _high(held, self.trump)
-            if trump is not None:
-                return error("P10", msg("trick {n}: {who} plays {card} while holding {trump} — "
-                                         "cannot follow {suit}, so must trump (P10, "
-                                         "must_trump)", n=n, who=who, card=card_name(card),
-                                         trump=card_name(trump), suit=suit_name(led)),
-                             tok.location)
-        return None
+                                     "must follow {suit} (P10)", n=n, who=who, card=card,
+                                     same=card_name(same), suit=suit_name(SUITS[led])), where)
+        trump = highest(held, self.trump)
+        assert trump is not None  # legal_mask allowed only trumps
+        return error("P10", msg("trick {n}: {who} plays {card} while holding {trump} — "
+                                 "cannot follow {suit}, so must trump (P10, "
+                                 "must_trump)", n=n, who=who, card=card,
+                                 trump=card_name(trump), suit=suit_name(SUITS[led])), where)
 
-    def remove(self, n: int, seat: Seat, card: Card, led: Suit | None) -> None:
-        self.played.setdefault(card, n)
-        held = self.held.get(seat)
-        if held is not None:
-            held.discard(card)
-        elif led is not None and card.suit is not led:
-            self.void.setdefault((seat, led), n)
+    def remove(self, n: int, played: dict[Seat, int], led: int) -> None:
+        """The cards of trick ``n`` leave their hands; an unknown hand that did not follow
+        ``led`` (-1: not known) showed out of it."""
+        for seat, cid in played.items():
+            self.gone |= 1 << cid
+            held = self.held.get(seat)
+            if held is not None:
+                self.held[seat] = held & ~(1 << cid)
+            elif led >= 0 and cid // 13 != led:
+                self.void.setdefault((seat, led), n)
+
+
+# One trick as the replay keeps it: an already built Trick (a trick with something to
+# say), or (number, leader's column, the row's slots, winner's column) of a clean one.
+_Kept = Trick | tuple[int, int, range, int]
 
 
 def replay_play(section: Section, declarer: Seat, out: tuple[Seat, ...],
                 hands: dict[Seat, Hand | None], trump: Suit | None,
                 must_trump: bool) -> PrefPlay:
-    """Replay the Play section; ``hands`` are the hands as played (declarer after discard)."""
+    """Replay the Play section; ``hands`` are the hands as played (declarer after discard).
+
+    Each trick is decided on card ids and bit masks; only a trick with something to say
+    (a finding, an unknown card or leader, a line of the wrong length) builds its
+    :class:`Trick` and words its findings as it goes."""
     seats = play_seats(declarer, out)
     width = len(seats)
-    state = _State({s: hands.get(s) for s in seats}, trump, must_trump)
-    slots = [t for t in section.tokens if t.kind is not TokenKind.END]
+    masks: dict[Seat, int | None] = {
+        s: hand_mask(h.cards) if (h := hands.get(s)) is not None else None for s in seats}
     claimed = section.ended
+    slots, ids = play_slots(section)
+    rows = _rows(section, slots, width)
+    state = _State(masks, suit_index(trump), must_trump, ids, rows)
+    fast = None not in masks.values()
+    t, hold = state.trump, state.held
     leader: Seat | None = declarer
     won = dict.fromkeys(seats, 0)
-    tricks: list[Trick] = []
+    kept: list[_Kept] = []
     findings: list[Finding] = []
     hidden = False
     short_trick = False  # a trick without every card already says the play is short
-    rows = _rows(slots, width)
+    played = 0
     for n, row in enumerate(rows, 1):
         if n > TRICKS:
             findings.append(error("P10", msg("the play has more than {count} tricks (P10)",
-                                                  count=TRICKS),
-                                  row[0].location))
+                                              count=TRICKS),
+                                  section.location_at(slots[row[0]])))
             break
-        found: list[Finding] = []
-        group = row[:width]
-        if len(row) > width:
-            found.append(error("P10", msg("trick {n} has {count} cards on its line: each line "
-                                          "is one trick, {width} cards in seat order, so "
-                                          "{card} and what follows it on the line are not "
-                                          "played (P10)", n=n, count=len(row), width=width,
-                                          card=row[width].text), row[width].location))
-        toks = dict(zip(seats, group, strict=False))
-        last = n == len(rows)
-        if len(group) < width and not (claimed and last):
-            short_trick = True
-            found.append(error("P10", msg("trick {n} has {count} cards: every player who "
-                                          "plays gives one (P10)", n=n, count=len(group)),
-                               group[-1].location))
-        order = list(toks)
-        trick_leader = leader
-        if leader is not None and leader in toks:
-            k = seats.index(leader)
-            order = [s for s in seats[k:] + seats[:k] if s in toks]
-        cards = {s: _card(toks[s]) for s in order}
-        # The suit led is known only from the leader's own card.
-        lead_card = cards[leader] if leader is not None and leader in toks else None
-        led = lead_card.suit if lead_card is not None else None
-        bad: set[Seat] = set()
-        for seat in order:
-            card = cards[seat]
-            if card is None:
+        trick = ids[row.start:row.stop]
+        if fast and leader is not None and len(trick) == width and -1 not in trick:
+            # A clean trick: each card held by its seat, suit followed (P10).
+            lead = seats.index(leader)
+            led = trick[lead] // 13
+            gone = state.gone
+            for k, cid in enumerate(trick):
+                seat = seats[k]
+                held = hold[seat] or 0  # every hand is known here
+                bit = 1 << cid
+                if gone & bit or not held & bit or (
+                        cid // 13 != led and not legal_mask(held, led, t, must_trump) & bit):
+                    for j in range(k):  # give back the cards taken: this trick is worded
+                        hold[seats[j]] = (hold[seats[j]] or 0) ^ 1 << trick[j]
+                    break
+                gone |= bit
+                hold[seat] = held ^ bit
+            else:
+                state.gone = gone
+                best = (lead + winning_index(trick[lead:] + trick[:lead], t)) % width
+                leader = seats[best]
+                won[leader] += 1
+                played += 1
+                kept.append((n, lead, row, best))
                 continue
-            fault = state.own(n, seat, card, toks[seat])
-            if fault is None and led is not None and seat is not order[0]:
-                fault = state.follow(n, seat, card, led, toks[seat])
-            if fault is not None:
-                found.append(fault)
-                bad.add(seat)
-        for seat in order:
-            card = cards[seat]
-            if card is not None:
-                state.remove(n, seat, card, led)
-        winner: Seat | None = None
-        full = len(group) == width
-        if full and leader is not None and all(c is not None for c in cards.values()):
-            winner = trick_winner([(s, c) for s in order if (c := cards[s]) is not None], trump)
+        last = n == len(rows)
+        got, winner, say_hidden, short = _word_trick(state, section, slots, ids, row, n,
+                                                    seats, leader, claimed, last, hidden)
+        hidden = hidden or say_hidden
+        short_trick = short_trick or short
+        kept.append(got)
+        findings.extend(got.findings)
+        full = len(got.cards) == width
+        if winner is not None:
             won[winner] += 1
-        elif full and not hidden:
-            hidden = True
-            unk = next((s for s in order if cards[s] is None), order[0])
-            found.append(unverifiable("P10", msg("trick {n}: {seat}'s card is unknown ('-') or the "
-                                              "leader is: who won it, and who led the tricks "
-                                              "after it, cannot be checked (P10)", n=n,
-                                              seat=seat_name(unk)),
-                                      toks[unk].location))
         if full:
+            played += 1
             leader = winner
         elif not last:
             leader = None  # a trick short of a card: who won it, and so who leads next, is unknown
-        tricks.append(Trick(n, trick_leader,
-                                tuple(PlayedCard(s, cards[s], toks[s], s not in bad)
-                                      for s in order), winner, tuple(found)))
-        findings.extend(found)
-    played = sum(1 for t in tricks if len(t.cards) == width)
     if not claimed and slots and played < TRICKS and not short_trick:
         findings.append(error("P10", msg("the play stops after {count} tricks without '*' "
                                          "to claim the rest (P10)", count=played),
-                              slots[-1].location))
+                              section.location_at(slots[-1])))
     complete = played == TRICKS and sum(won.values()) == TRICKS
-    return PrefPlay(tuple(tricks), seats, won, complete, claimed, tuple(findings))
+    return PrefPlay(None, seats, won, complete, claimed, tuple(findings),
+                    again=partial(_built, section, slots, seats, kept))
+
+
+def _word_trick(state: _State, section: Section, slots: Sequence[int], ids: list[int],
+                row: range, n: int, seats: tuple[Seat, ...], leader: Seat | None,
+                claimed: bool, last: bool, hidden: bool
+                ) -> tuple[Trick, Seat | None, bool, bool]:
+    """One trick card by card, each finding worded: the trick, its winner (``None`` when
+    not known), whether it said that an unknown card hides the winner, and whether it is
+    short of a card."""
+    width = len(seats)
+    tokens = section.tokens
+    found: list[Finding] = []
+    if len(row) > width:
+        extra = tokens[slots[row[width]]]
+        found.append(error("P10", msg("trick {n} has {count} cards on its line: each line "
+                                      "is one trick, {width} cards in seat order, so "
+                                      "{card} and what follows it on the line are not "
+                                      "played (P10)", n=n, count=len(row), width=width,
+                                      card=extra.text), extra.location))
+    group = row[:width]
+    toks = {s: tokens[slots[i]] for s, i in zip(seats, group, strict=False)}
+    cids = {s: ids[i] for s, i in zip(seats, group, strict=False)}
+    short = len(group) < width and not (claimed and last)
+    if short:
+        found.append(error("P10", msg("trick {n} has {count} cards: every player who "
+                                      "plays gives one (P10)", n=n, count=len(group)),
+                           tokens[slots[group[-1]]].location))
+    order = list(toks)
+    if leader is not None and leader in toks:
+        k = seats.index(leader)
+        order = [s for s in seats[k:] + seats[:k] if s in toks]
+    # The suit led is known only from the leader's own card.
+    led = cids[leader] // 13 if leader is not None and leader in toks \
+        and cids[leader] >= 0 else -1
+    bad: set[Seat] = set()
+    for seat in order:
+        cid = cids[seat]
+        if cid < 0:
+            continue
+        fault = state.own(n, seat, cid, toks[seat].location)
+        if fault is None and led >= 0 and seat is not order[0] and cid // 13 != led:
+            fault = state.follow(n, seat, cid, led, toks[seat].location)
+        if fault is not None:
+            found.append(fault)
+            bad.add(seat)
+    state.remove(n, {s: cids[s] for s in order if cids[s] >= 0}, led)
+    winner: Seat | None = None
+    say_hidden = False
+    if len(group) == width and leader is not None and all(cids[s] >= 0 for s in order):
+        winner = order[winning_index([cids[s] for s in order], state.trump)]
+    elif len(group) == width and not hidden:
+        say_hidden = True
+        unk = next((s for s in order if cids[s] < 0), order[0])
+        found.append(unverifiable("P10", msg("trick {n}: {seat}'s card is unknown ('-') or the "
+                                              "leader is: who won it, and who led the tricks "
+                                              "after it, cannot be checked (P10)", n=n,
+                                              seat=seat_name(unk)),
+                                  toks[unk].location))
+    cards = tuple(PlayedCard(s, CARDS[cids[s]] if cids[s] >= 0 else None, toks[s], s not in bad)
+                  for s in order)
+    return Trick(n, leader, cards, winner, tuple(found)), winner, say_hidden, short
+
+
+def _built(section: Section, slots: Sequence[int], seats: tuple[Seat, ...],
+           kept: list[_Kept]) -> tuple[Trick, ...]:
+    """:attr:`PrefPlay.tricks`: the clean tricks built from their ints."""
+    tokens = section.tokens
+    out: list[Trick] = []
+    for k in kept:
+        if isinstance(k, Trick):
+            out.append(k)
+            continue
+        n, lead, row, best = k
+        group = [tokens[slots[i]] for i in row]
+        order = [*range(lead, len(group)), *range(lead)]
+        cards = tuple(PlayedCard(seats[c], CARDS[slot_card(group[c].kind, group[c].text)],
+                                 group[c]) for c in order)
+        out.append(Trick(n, seats[lead], cards, seats[best]))
+    return tuple(out)

@@ -26,11 +26,11 @@ from priffe_records.game.cards import (
 )
 from priffe_records.game.evaluation import honour_tricks, is_guarded, show_hs, suit_values
 from priffe_records.game.language import Message, listing, msg, msg_n, reason
+from priffe_records.game.tricks import deal_masks, parse_deal
 from priffe_records.game.words import card_name, seat_from_word, seat_hint, seat_name, suit_name
 from priffe_records.rules.findings import Finding, error, tag_location, unverifiable, warning
 from priffe_records.rules.players import seated_names
 from priffe_records.rules.priffe.auction import AuctionResult, run_auction
-from priffe_records.rules.priffe.cardbits import deal_masks, parse_deal
 from priffe_records.rules.priffe.lean import FORCING_BIDS, analyse_clean
 from priffe_records.rules.priffe.options import (
     PRESETS,

@@ -35,13 +35,13 @@ from priffe_records.game.cards import (
     Suit,
     sorted_cards,
 )
+from priffe_records.game.tricks import playable, trick_winner
 from priffe_records.game.words import seat_name
 from priffe_records.rules.priffe.auction import contract_for
 from priffe_records.rules.priffe.options import PRESETS, Options
 from priffe_records.rules.priffe.play import opening_leader
 from priffe_records.rules.priffe.rubber import RubberState, format_settlement, settle
 from priffe_records.rules.priffe.scoring import SidePoints, honours, score_deal
-from priffe_records.rules.tricks import trick_winner
 
 FIRST_NAMES = ("Anna", "Bertil", "Cecilia", "David", "Elsa", "Gustav", "Ingrid", "Karl",
                "Margit", "Nils", "Sigrid", "Torsten", "Ulla", "Vilhelm", "Astrid", "Harald")
@@ -98,14 +98,8 @@ def random_play(rng: random.Random, deal: Deal, leader: Seat, trump: Suit | None
     for _ in range(13):
         trick: list[tuple[Seat, Card]] = []
         for seat in leader.rotation():
-            hand = sorted_cards(held[seat])
-            if trick:
-                led = trick[0][1].suit
-                follow = [c for c in hand if c.suit is led]
-                if follow:
-                    hand = follow
-                elif must_trump and (trumps := [c for c in hand if c.suit is trump]):
-                    hand = trumps
+            hand = playable(sorted_cards(held[seat]), trick[0][1].suit if trick else None,
+                            trump, must_trump)
             card = rng.choice(hand)
             held[seat].discard(card)
             trick.append((seat, card))

@@ -18,9 +18,9 @@ from priffe_records.format.record import PLAYER_TAGS, Record, Section, TokenKind
 from priffe_records.format.values import is_unspecified
 from priffe_records.game.calls import Call, CallError, Contract
 from priffe_records.game.cards import SEATS, Seat
+from priffe_records.game.tricks import card_id, deal_masks, parse_deal
 from priffe_records.rules.priffe import play as play_mod
 from priffe_records.rules.priffe.auction import AuctionCall, AuctionResult, contract_for
-from priffe_records.rules.priffe.cardbits import card_id, deal_masks, parse_deal
 from priffe_records.rules.priffe.options import (
     ForcedHonours,
     NotPriffeError,
@@ -211,9 +211,9 @@ def analyse_clean(record: Record, default: Options) -> DealOutcome | None:
     forehand = dealer.left if dealer is not None else first
     if lead is not opening_leader(forehand, declarer, contract, options):
         return None
-    play = play_mod.clean_replay(play_section, lead, deal, _TRUMP[contract],
-                                  options.must_trump, SEATS, 13)
-    if play is None:
+    play = play_mod.replay(play_section, lead, deal, _TRUMP[contract],
+                           must_trump=options.must_trump)
+    if play.findings:
         return None
     result = values.get("Result")
     claimed_tricks: SidePoints | None = None

@@ -23,7 +23,8 @@ from itertools import product
 from priffe_records.game.calls import Contract
 from priffe_records.game.cards import SEATS, Card, Deal, Rank, Seat, Side, Suit
 from priffe_records.game.language import Message, msg
-from priffe_records.rules.priffe.cardbits import card_id, deal_masks
+from priffe_records.game.memo import Memo
+from priffe_records.game.tricks import card_id, deal_masks
 from priffe_records.rules.priffe.options import ForcedHonours, HonoursVariant, Options
 
 _PAIR = re.compile(r"^\s*(NS|EW)\s+(-?\d+)\s*(?:[;,]?\s*(NS|EW)\s+(-?\d+))?\s*$", re.IGNORECASE)
@@ -104,7 +105,7 @@ class SidePoints:
         return cls(vals["NS"], vals["EW"])
 
 
-_PARSED: dict[tuple[str, int | None], SidePoints] = {}
+_PARSED: Memo[tuple[str, int | None], SidePoints] = Memo()
 ZERO = SidePoints()
 
 
@@ -113,10 +114,7 @@ def parse_points(text: str, total: int | None = None) -> SidePoints:
     ("NS 0 EW 40") thousands of times. Raises as it does."""
     got = _PARSED.get((text, total))
     if got is None:
-        got = SidePoints.parse(text, total)
-        if len(_PARSED) >= 4096:
-            _PARSED.clear()
-        _PARSED[text, total] = got
+        got = _PARSED.keep((text, total), SidePoints.parse(text, total))
     return got
 
 
@@ -235,27 +233,46 @@ def honour_values(deal: Deal, contract: Contract, options: Options
     four, say); more when the known hands only bound it (under ``side``, N and S holding
     none of the four leave E-W 40 or 50).
     """
-    cards = honour_cards(contract, options)
-    wanted = 0
-    for c in cards:
-        wanted |= 1 << card_id(c)
+    key = (contract, options.forced_honours is ForcedHonours.NONE)
+    known = _HONOURS.get(key)
+    if known is None:
+        cards = honour_cards(contract, options)
+        known = _HONOURS.keep(key, (cards, sum(1 << card_id(c) for c in cards)))
+    cards, wanted = known
     counts: dict[Seat, int] = {}
     for seat, hand, mask in zip(SEATS, deal.hands, deal_masks(deal), strict=True):
         if hand is not None and mask is not None:
             # On bit masks; card by card only in a hand holding a card twice (R2 error).
             counts[seat] = (mask & wanted).bit_count() if mask.bit_count() == len(hand) \
                 else sum(1 for c in hand.cards if c in cards)
-    missing = len(cards) - sum(counts.values())
-    unknown = [seat for seat in SEATS if deal.hand(seat) is None]
+    seen = (tuple(counts.get(s, -1) for s in SEATS), len(cards), id(options.honours))
+    got = _VALUES.get(seen)
+    if got is None:
+        got = _VALUES.keep(seen, _placed(counts, len(cards), options.honours))
+    return got or None
+
+
+def _placed(counts: dict[Seat, int], honours: int, variant: HonoursVariant
+            ) -> frozenset[SidePoints]:
+    """Every R17 value of the honours not in a known hand placed in the unknown ones
+    (empty when one is missing and no hand is unknown)."""
+    missing = honours - sum(counts.values())
+    unknown = [seat for seat in SEATS if seat not in counts]
     if missing and not unknown:
-        return None
+        return frozenset()
     found: set[SidePoints] = set()
     for placement in product(unknown, repeat=max(missing, 0)):
         placed = dict(counts)
         for seat in placement:
             placed[seat] = placed.get(seat, 0) + 1
-        found.add(honours_from_counts(placed, options.honours))
+        found.add(honours_from_counts(placed, variant))
     return frozenset(found)
+
+
+# By (contract, no forced honours): the honours and their bits. By (each seat's count,
+# -1 unknown; how many honours; the variant's id: Enum hashes in Python code): R17's values.
+_HONOURS: Memo[tuple[Contract, bool], tuple[frozenset[Card], int]] = Memo()
+_VALUES: Memo[tuple[tuple[int, ...], int, int], frozenset[SidePoints]] = Memo()
 
 
 def honours(deal: Deal, contract: Contract, options: Options) -> SidePoints | None:

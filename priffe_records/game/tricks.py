@@ -1,0 +1,211 @@
+"""Tricks on card ids: the card table, following suit and the trick winner, written once.
+
+Every trick-taking part of the package (each family's replay, the random deals, the
+double-dummy solver) plays on these: a card's id is ``suit index * 13 + rank order``
+(suits S H D C, ranks 2..A), so a hand is an int with one bit per card, a suit is a
+13-bit field of it, and within a suit a higher id is a higher card. Hashing ``Card``
+dataclasses dominated the engine's time before; ids need none.
+
+>>> from priffe_records.game.cards import Card, Seat, Suit
+>>> card_id(Card.parse("SA")), card_id(Card.parse("C2")), CARDS[12], CARD_IDS["HT"]
+(12, 39, Card(suit=<Suit.S: 'S'>, rank=<Rank.ACE: 'A'>), 21)
+>>> ids = [CARD_IDS[t] for t in ("H9", "S2", "HA")]
+>>> winning_index(ids, suit_index(Suit.S)), winning_index(ids, NO_TRUMP)
+(1, 2)
+>>> held = hand_mask([Card.parse(t) for t in ("S2", "D5", "DK")])
+>>> hearts, diamonds = suit_index(Suit.H), suit_index(Suit.D)
+>>> [str(CARDS[i]) for i in ids_of(legal_mask(held, hearts, diamonds, True))]
+['D5', 'DK']
+>>> [str(CARDS[i]) for i in ids_of(legal_mask(held, hearts, diamonds, False))]
+['S2', 'D5', 'DK']
+>>> trick_winner([(Seat.E, Card.parse("H9")), (Seat.S, Card.parse("S2")),
+...               (Seat.N, Card.parse("HA"))], Suit.S)
+<Seat.S: 'S'>
+>>> from priffe_records.game.cards import Deal
+>>> [bin(m).count("1") if m is not None else None
+...  for m in deal_masks(Deal.parse("N:AKQ2.JT9.876.543 - - -"))]
+[13, None, None, None]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TypeVar
+
+from priffe_records.game.cards import FULL_DECK, SEATS, SUITS, Card, Deal, Hand, Rank, Suit
+from priffe_records.game.memo import Memo
+
+NO_TRUMP = -1  # the trump index of a game without trumps
+SUIT_INDEX: dict[Suit, int] = {s: i for i, s in enumerate(SUITS)}
+SUIT_BITS: tuple[int, ...] = tuple(((1 << 13) - 1) << (13 * i) for i in range(4))
+CARDS: tuple[Card, ...] = tuple(sorted(FULL_DECK, key=lambda c: SUIT_INDEX[c.suit] * 13
+                                       + c.rank.order))
+CARD_IDS: dict[str, int] = {str(c): i for i, c in enumerate(CARDS)}  # export text -> id
+# By suit and rank, not by Card: a dataclass hashes in Python code, an enum member by id.
+_BASE = {s: 13 * i for s, i in SUIT_INDEX.items()}
+_ORDER = {r: r.order for r in Rank}
+SUIT_OF: tuple[int, ...] = tuple(i // 13 for i in range(52))
+BIT: tuple[int, ...] = tuple(1 << i for i in range(52))
+
+
+def card_id(card: Card) -> int:
+    return _BASE[card.suit] + _ORDER[card.rank]
+
+
+def suit_index(suit: Suit | None) -> int:
+    """A suit's index (S 0, H 1, D 2, C 3); :data:`NO_TRUMP` for no suit."""
+    return NO_TRUMP if suit is None else SUIT_INDEX[suit]
+
+
+def hand_mask(cards: Iterable[Card]) -> int:
+    """The cards as bits; a card given twice sets one bit (compare the count to find it)."""
+    mask = 0
+    base, order = _BASE, _ORDER
+    for c in cards:
+        mask |= 1 << (base[c.suit] + order[c.rank])
+    return mask
+
+
+def ids_of(mask: int) -> Iterator[int]:
+    """The card ids of ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def cards_of(mask: int) -> list[Card]:
+    """The cards of ``mask`` in PBN order: suits S H D C, high rank first in each."""
+    out: list[Card] = []
+    for suit in range(4):
+        held = mask & SUIT_BITS[suit]
+        while held:
+            top = held.bit_length() - 1
+            out.append(CARDS[top])
+            held ^= 1 << top
+    return out
+
+
+def highest(mask: int, suit: int) -> Card | None:
+    """The highest card of ``suit`` in ``mask``, if any: the card a message names."""
+    held = mask & SUIT_BITS[suit]
+    return CARDS[held.bit_length() - 1] if held else None
+
+
+def legal_mask(held: int, led: int, trump: int, must_trump: bool) -> int:
+    """The cards of ``held`` a player may play to a trick led in suit ``led`` (R11, P10):
+    the suit led while he has it, else a trump when ``must_trump`` and he has one, else
+    any card. ``led`` is -1 for the lead itself, which may be any card."""
+    if led < 0:
+        return held
+    follow = held & SUIT_BITS[led]
+    if follow:
+        return follow
+    if must_trump and trump >= 0:
+        trumps = held & SUIT_BITS[trump]
+        if trumps:
+            return trumps
+    return held
+
+
+def playable(cards: Sequence[Card], led: Suit | None, trump: Suit | None, must_trump: bool
+             ) -> list[Card]:
+    """:func:`legal_mask` for cards as objects, in the order given (``led`` None: the lead)."""
+    legal = legal_mask(hand_mask(cards), -1 if led is None else SUIT_INDEX[led],
+                       suit_index(trump), must_trump)
+    return [c for c in cards if legal >> card_id(c) & 1]
+
+
+def winning_index(ids: Sequence[int], trump: int) -> int:
+    """Which card wins the trick (R12, P10): the highest trump, else the highest card of
+    the suit led. ``ids`` are in the order played, the lead first; the answer indexes them."""
+    best_at = 0
+    best = ids[0]
+    best_suit = best // 13
+    for k in range(1, len(ids)):
+        cid = ids[k]
+        suit = cid // 13
+        if suit == best_suit:
+            if cid > best:
+                best_at, best = k, cid
+        elif suit == trump:
+            best_at, best, best_suit = k, cid, suit
+    return best_at
+
+
+S = TypeVar("S")
+
+
+def trick_winner(plays: Sequence[tuple[S, Card]], trump: Suit | None) -> S:
+    """Who wins: :func:`winning_index` for cards as objects; ``plays`` start with the lead."""
+    return plays[winning_index([card_id(c) for _, c in plays], suit_index(trump))][0]
+
+
+_last: tuple[Deal | None, tuple[int | None, ...]] = (None, ())
+
+
+def deal_masks(deal: Deal) -> tuple[int | None, ...]:
+    """Each seat's mask (N, E, S, W), ``None`` for an unknown hand.
+
+    The deal check, the replay and the honours all ask for the same deal in turn, so
+    the last answer is kept (by identity: a Deal is immutable).
+    """
+    global _last
+    if _last[0] is deal:
+        return _last[1]
+    masks = tuple(hand_mask(h.cards) if h is not None else None for h in deal.hands)
+    _last = (deal, masks)
+    return masks
+
+
+# A deal's masks, and deal values in export form, read without Card.parse per card: each suit's
+# holding text ("KQ743") is read once per process and kept with its cards and bits.
+_CANONICAL_RUN = re.compile(r"A?K?Q?J?T?9?8?7?6?5?4?3?2?\Z")
+_CARD_AT = tuple({c.rank.value: c for c in CARDS[13 * i:13 * i + 13]} for i in range(4))
+_BIT_AT = tuple({c.rank.value: BIT[13 * i + k] for k, c in enumerate(CARDS[13 * i:13 * i + 13])}
+                for i in range(4))
+# every canonical holding of every suit fits
+_RUNS: tuple[Memo[str, tuple[tuple[Card, ...], int]], ...] = tuple(Memo(8192) for _ in range(4))
+_FIRST = {s.value: s.index for s in SEATS}
+
+
+def _run(suit: int, text: str) -> tuple[tuple[Card, ...], int] | None:
+    got = _RUNS[suit].get(text)
+    if got is None and _CANONICAL_RUN.match(text):
+        got = _RUNS[suit].keep(text, (tuple(map(_CARD_AT[suit].__getitem__, text)),
+                                      sum(map(_BIT_AT[suit].__getitem__, text))))
+    return got
+
+
+def parse_deal(text: str) -> Deal | None:
+    """``Deal.parse(text)`` for a value in export form (``N:`` then four hands or ``-``
+    with single spaces, ranks high first), its masks kept for :func:`deal_masks`;
+    ``None`` for any other spelling, which ``Deal.parse`` reads (and words its errors)."""
+    global _last
+    first = _FIRST.get(text[:1])
+    parts = text[2:].split(" ")
+    if first is None or text[1:2] != ":" or len(parts) != 4:
+        return None
+    hands: list[Hand | None] = [None] * 4
+    masks: list[int | None] = [None] * 4
+    spades, hearts, diamonds, clubs = _RUNS
+    for k, part in enumerate(parts):
+        if part == "-":
+            continue
+        suits = part.split(".")
+        if len(suits) != 4:
+            return None
+        s, h, d, c = suits
+        s_ = spades.get(s) or _run(0, s)
+        h_ = hearts.get(h) or _run(1, h)
+        d_ = diamonds.get(d) or _run(2, d)
+        c_ = clubs.get(c) or _run(3, c)
+        if s_ is None or h_ is None or d_ is None or c_ is None:
+            return None
+        seat = (first + k) % 4
+        hands[seat] = Hand(s_[0] + h_[0] + d_[0] + c_[0])
+        masks[seat] = s_[1] | h_[1] | d_[1] | c_[1]
+    deal = Deal((hands[0], hands[1], hands[2], hands[3]))
+    _last = (deal, tuple(masks))
+    return deal

@@ -1,0 +1,89 @@
+"""The one trick-winner rule, the one follow-suit rule and the one card table (game/tricks.py),
+which both families and the double-dummy solver play on."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from priffe_records.game.cards import FULL_DECK, SUITS, Card, Seat, Suit
+from priffe_records.game.tricks import (
+    CARD_IDS,
+    CARDS,
+    NO_TRUMP,
+    card_id,
+    hand_mask,
+    highest,
+    ids_of,
+    legal_mask,
+    playable,
+    suit_index,
+    trick_winner,
+    winning_index,
+)
+
+
+def test_the_card_table_round_trips_every_card() -> None:
+    assert len(CARDS) == 52 and set(CARDS) == FULL_DECK
+    for cid, card in enumerate(CARDS):
+        assert card_id(card) == cid == CARD_IDS[str(card)]
+        assert cid // 13 == SUITS.index(card.suit)  # a suit is a 13-bit field
+    assert [str(CARDS[i]) for i in ids_of(hand_mask(map(Card.parse, ["C2", "SA", "S2"])))] == \
+        ["S2", "SA", "C2"]
+
+
+def test_highest_names_the_top_card_of_a_suit() -> None:
+    held = hand_mask(map(Card.parse, ["H3", "HQ", "S4"]))
+    assert highest(held, suit_index(Suit.H)) == Card.parse("HQ")
+    assert highest(held, suit_index(Suit.D)) is None
+
+
+def _by_rule(cards: list[Card], trump: Suit | None) -> int:
+    """R12 as RULES.md says it: a trump beats every other suit, else the suit led counts."""
+    led = cards[0].suit
+    pool = [c for c in cards if c.suit is trump] or [c for c in cards if c.suit is led]
+    return cards.index(max(pool, key=lambda c: c.rank.order))
+
+
+@pytest.mark.parametrize("trump", [None, *SUITS])
+def test_r12_the_winner_is_the_highest_trump_else_the_highest_of_the_suit_led(
+        trump: Suit | None) -> None:
+    rng = random.Random(12)
+    deck = sorted(FULL_DECK, key=card_id)
+    for _ in range(500):
+        cards = rng.sample(deck, rng.choice((2, 3, 4)))
+        want = _by_rule(cards, trump)
+        assert winning_index([card_id(c) for c in cards], suit_index(trump)) == want
+        seats = [Seat.N, Seat.E, Seat.S, Seat.W][:len(cards)]
+        assert trick_winner(list(zip(seats, cards, strict=False)), trump) is seats[want]
+
+
+def test_r12_a_low_trump_beats_the_ace_led_and_a_discard_never_wins() -> None:
+    ids = [CARD_IDS[t] for t in ("HA", "D2", "SK")]
+    assert winning_index(ids, suit_index(Suit.D)) == 1
+    assert winning_index(ids, NO_TRUMP) == 0  # SK is a discard
+
+
+def test_r11_legal_a_player_with_the_suit_led_must_follow() -> None:
+    held = hand_mask(map(Card.parse, ["H2", "HK", "S5", "D9"]))
+    legal = legal_mask(held, suit_index(Suit.H), suit_index(Suit.S), True)
+    assert set(ids_of(legal)) == {CARD_IDS["H2"], CARD_IDS["HK"]}
+    assert legal_mask(held, -1, NO_TRUMP, False) == held  # the lead: any card
+
+
+def test_r11_must_trump_a_void_player_must_trump_only_under_the_option() -> None:
+    held = hand_mask(map(Card.parse, ["S5", "D9"]))
+    clubs, spades = suit_index(Suit.C), suit_index(Suit.S)
+    assert set(ids_of(legal_mask(held, clubs, spades, True))) == {CARD_IDS["S5"]}
+    assert legal_mask(held, clubs, spades, False) == held
+    assert legal_mask(held, clubs, NO_TRUMP, True) == held  # no trumps: nothing to trump with
+    no_trump_held = hand_mask([Card.parse("D9")])
+    assert legal_mask(no_trump_held, clubs, spades, True) == no_trump_held
+
+
+def test_playable_keeps_the_order_it_was_given() -> None:
+    hand = [Card.parse(t) for t in ("DK", "S5", "D2", "H7")]
+    assert playable(hand, Suit.D, None, False) == [hand[0], hand[2]]
+    assert playable(hand, None, None, False) == hand
+    assert playable(hand, Suit.C, Suit.H, True) == [hand[3]]
