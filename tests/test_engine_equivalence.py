@@ -1,16 +1,13 @@
-"""The lean engine against the reference engine: the same results, the same findings, byte
-for byte, on generated parties with corruptions, the examples and the corpus.
-
-The reference is the engine as it was before the speed work: every record analysed in full
-and a partie's findings gathered and sorted when it ends. (The play has one replay, which
-the frozen validator digests hold to its old results.)
+"""validate() streams findings record by record; the reference gathers a partie's findings and
+sorts them when it ends: the same findings, byte for byte, on generated parties with
+corruptions, the examples and the corpus. (Each family has one analysis and one replay;
+the frozen validator digests hold them to their results before.)
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from dataclasses import replace
 from itertools import product
 from pathlib import Path
@@ -27,7 +24,7 @@ from priffe_records.game.calls import Contract
 from priffe_records.game.cards import SEATS, Card, Deal, Hand, Seat
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.partie import parties
-from priffe_records.rules.priffe import analysis, play
+from priffe_records.rules.priffe import play
 from priffe_records.rules.priffe.generate import PartieSpec, generate_partie
 from priffe_records.rules.priffe.options import PRESETS, Options
 from priffe_records.rules.priffe.scoring import (
@@ -44,17 +41,6 @@ SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 CARDS = [s + r for s in "SHDC" for r in "AKQJT98765432"]
 
 
-@contextmanager
-def reference_engine() -> Iterator[None]:
-    """The engine without its clean fast path: every record analysed in full."""
-    saved_record = analysis.analyse_clean
-    analysis.analyse_clean = lambda *a, **k: None  # type: ignore[assignment]
-    try:
-        yield
-    finally:
-        analysis.analyse_clean = saved_record
-
-
 def words(findings: Iterable[Finding]) -> list[tuple[object, ...]]:
     """Everything a finding shows: its printed line and every field, in order."""
     return [(str(f), f.rule, f.severity, f.message, f.location, f.record) for f in findings]
@@ -62,13 +48,12 @@ def words(findings: Iterable[Finding]) -> list[tuple[object, ...]]:
 
 def reference_validate(records: list[Record | BadRecord], **kw: object) -> list[Finding]:
     """validate() as it was: each whole partie analysed, its findings sorted at its end."""
-    with reference_engine():
-        return [f for p in parties(records, **kw) for f in p.findings]  # type: ignore[arg-type]
+    return [f for p in parties(records, **kw) for f in p.findings]  # type: ignore[arg-type]
 
 
 def assert_same(records: list[Record | BadRecord], **kw: object) -> None:
-    lean = words(validate(records, **kw))  # type: ignore[arg-type]
-    assert lean == words(reference_validate(records, **kw))
+    streamed = words(validate(records, **kw))  # type: ignore[arg-type]
+    assert streamed == words(reference_validate(records, **kw))
 
 
 def _with_play(rec: Record, tokens: list[Token], ended: bool | None = None) -> Record:

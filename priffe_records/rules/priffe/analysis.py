@@ -9,6 +9,7 @@ compute (a score sheet has no hands) is taken as written and reported as
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field, fields
 
 from priffe_records.format.record import PLAYER_TAGS, Location, Record, TokenKind
 from priffe_records.game.calls import Call, CallError, Contract
@@ -26,12 +27,12 @@ from priffe_records.game.cards import (
 )
 from priffe_records.game.evaluation import honour_tricks, is_guarded, show_hs, suit_values
 from priffe_records.game.language import Message, listing, msg, msg_n, reason
+from priffe_records.game.memo import Memo
 from priffe_records.game.tricks import deal_masks, parse_deal
 from priffe_records.game.words import card_name, seat_from_word, seat_hint, seat_name, suit_name
 from priffe_records.rules.findings import Finding, error, tag_location, unverifiable, warning
 from priffe_records.rules.players import seated_names
 from priffe_records.rules.priffe.auction import AuctionResult, run_auction
-from priffe_records.rules.priffe.lean import FORCING_BIDS, analyse_clean
 from priffe_records.rules.priffe.options import (
     PRESETS,
     NotPriffeError,
@@ -40,35 +41,91 @@ from priffe_records.rules.priffe.options import (
     is_unspecified,
     parse_scoring,
 )
-from priffe_records.rules.priffe.outcome import DealOutcome as DealOutcome
 from priffe_records.rules.priffe.play import PlayResult, opening_leader, replay
 from priffe_records.rules.priffe.scoring import (
+    ZERO,
     DealScore,
     SidePoints,
     claimed_number,
     declaring_side,
     honour_values,
+    parse_points,
     score_deal,
 )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DealOutcome:
+    """What one record shows once the rules have been applied.
+
+    ``priffe`` is false for a record of another game (bridge): it then has a
+    single finding and takes no part in the rubber. ``honours`` are computed
+    from the hands when they tell, else taken from the record.
+    """
+
+    record: Record
+    priffe: bool = True
+    options: Options = PRESETS["sv"]
+    dealer: Seat | None = None
+    players: tuple[str | None, ...] = (None, None, None, None)
+    deal: Deal | None = None
+    auction: AuctionResult | None = None
+    play: PlayResult | None = None
+    contract: Contract | None = None
+    declarer: Seat | None = None
+    tricks: SidePoints | None = None
+    honours: SidePoints | None = None
+    honours_known: bool = False  # from the hands or the Honours tag (not what Score leaves)
+    score: DealScore | None = None
+    findings: tuple[Finding, ...] = field(default=())
+    index: int = 0  # 1-based position in the validated sequence, set by the driver
+
+    def player(self, seat: Seat) -> str | None:
+        return self.players[seat.index]
+
+    @property
+    def in_family(self) -> bool:
+        return self.priffe
+
+    @property
+    def is_diagram(self) -> bool:
+        """A deal shown without auction or contract: not a deal of the partie.
+
+        A Contract written but unreadable (``Nol``) is a deal that could not be
+        scored, not a diagram: leaving it out would drop a deal from the sheet.
+        """
+        return self.priffe and self.contract is None and self.auction is None \
+            and is_unspecified(self.record.get("Contract"))
+
+    def placed(self, index: int) -> DealOutcome:
+        # A copy field by field: dataclasses.replace is slower, once a deal.
+        new = object.__new__(DealOutcome)
+        for name in _FIELDS:
+            object.__setattr__(new, name, getattr(self, name))
+        object.__setattr__(new, "index", index)
+        if self.findings:
+            object.__setattr__(new, "findings",
+                               tuple(f.at_record(index) for f in self.findings))
+        return new
+
+
+_FIELDS = tuple(f.name for f in fields(DealOutcome))
+
 
 _BARE_NUMBER = re.compile(r"^\s*\d+\s*$")
 _BARE_SCORE = re.compile(r"^\s*[+-]?\d+\s*$")
 _CONTRACT_WORDS = "Spela, Noll, Hjärter, Ruter, Tvångsnoll, Passnoll"
 
 
-def _given(value: str | None) -> bool:
-    return not is_unspecified(value)
-
-
 def _claim(record: Record, name: str, rule: str, findings: list[Finding],
            total: int | None = None) -> SidePoints | None:
     """A claimed ``NS n EW m`` value; a malformed one is an error, then ignored."""
     text = record.get(name)
-    if not _given(text):
+    if is_unspecified(text):
         return None
     assert text is not None
     try:
-        return SidePoints.parse(text, total)
+        return parse_points(text, total)
     except ValueError as e:
         findings.append(error(rule, msg("{tag} {reason} ({rule})", tag=name, reason=reason(e),
                                         rule=rule), tag_location(record, name)))
@@ -114,9 +171,12 @@ def _check_players(record: Record, findings: list[Finding]) -> tuple[str | None,
 
 def _seat_tag(record: Record, name: str, rule: str, findings: list[Finding]) -> Seat | None:
     text = record.get(name)
-    if not _given(text):
+    if is_unspecified(text):
         return None
     assert text is not None
+    seat = _SEAT.get(text)
+    if seat is not None:
+        return seat  # a seat letter as written in export form
     seat = seat_from_word(text)
     where = tag_location(record, name)
     if seat is not None or any(e.location == where and not e.is_warning for e in record.errors):
@@ -140,7 +200,7 @@ def check_deal(record: Record, findings: list[Finding]) -> Deal | None:
     is certain, not a guess.
     """
     text = record.get("Deal")
-    if not _given(text) or text is None:
+    if is_unspecified(text) or text is None:
         return None
     fast = parse_deal(text)
     if fast is not None:
@@ -241,10 +301,10 @@ def _parse_result(record: Record, contract: Contract | None, declarer: Seat | No
                   findings: list[Finding]) -> SidePoints | None:
     """Result as ``NS n EW m``; a bare number is the declaring side's tricks (PBN)."""
     text = record.get("Result")
-    if not _given(text) or text is None:
+    if is_unspecified(text) or text is None:
         return None
-    loc = tag_location(record, "Result")
     if _BARE_NUMBER.match(text):
+        loc = tag_location(record, "Result")
         side = declaring_side(contract, declarer) if contract is not None else None
         if side is None:
             findings.append(error("R12", msg("Result {text!r} does not say which side took the "
@@ -259,6 +319,9 @@ def _parse_result(record: Record, contract: Contract | None, declarer: Seat | No
     res = _claim(record, "Result", "R12", findings, total=13)
     if res is None:
         return None
+    if min(res.ns, res.ew) >= 0 and res.ns + res.ew == 13:
+        return res  # the common case: nothing to say
+    loc = tag_location(record, "Result")
     if min(res.ns, res.ew) < 0 or max(res.ns, res.ew) > 13:
         findings.append(error("R12", msg("Result {text}: a side takes 0 to 13 tricks (R12)",
                                          text=repr(text)), loc))
@@ -340,18 +403,18 @@ def _tricks(record: Record, play: PlayResult | None, claimed_tricks: SidePoints 
             f: list[Finding]) -> SidePoints | None:
     """Tricks from a complete play, else from Result, checked against a claim (R12, R13)."""
     tricks = claimed_tricks
-    res_loc = tag_location(record, "Result")
     if play is not None:
         if play.complete:
             tricks = play.won
             if claimed_tricks is not None and claimed_tricks != play.won:
                 f.append(error("R12", msg("Result says {claimed}, but the play gives {won} "
                                           "(R12)", claimed=claimed_tricks, won=play.won),
-                               res_loc))
+                               tag_location(record, "Result")))
         elif claimed_tricks is None:
             if play.claimed:
                 f.append(error("R13", msg("the play ends with a claim '*' but no Result gives "
-                                          "the final tricks (R13)"), res_loc))
+                                          "the final tricks (R13)"),
+                               tag_location(record, "Result")))
         else:
             short = [side for side in Side if claimed_tricks[side] < play.won[side]]
             if short:
@@ -360,7 +423,8 @@ def _tricks(record: Record, play: PlayResult | None, claimed_tricks: SidePoints 
                 f.append(error(rule, msg("Result gives {side} {claimed} tricks, but {side} won "
                                          "{won} in the play before it ended ({rule})",
                                          side=side.value, claimed=claimed_tricks[side],
-                                         won=play.won[side], rule=rule), res_loc))
+                                         won=play.won[side], rule=rule),
+                               tag_location(record, "Result")))
                 tricks = None
     return tricks
 
@@ -407,30 +471,15 @@ def analyse_record(record: Record, default: Options = PRESETS["sv"],
                    conventions: bool = False) -> DealOutcome:
     """Check one record against R1–R18 and its claimed tag values.
 
-    ``default`` are the rules for a record without a Scoring value. A clean record is
-    proven clean on plain values (:func:`.lean.analyse_clean`); any other is analysed
-    in full, which words every finding.
+    ``default`` are the rules for a record without a Scoring value. Each step takes
+    the plain way first (a tag read as export form writes it, a remembered reading of
+    a text seen before, card ids and bit masks) and words a finding, with its place,
+    only where something is wrong.
     """
-    o = analyse_clean(record, default)
-    if o is not None:
-        if not conventions:
-            return o
-        found: list[Finding] = []
-        assert o.auction is not None
-        _conventions(o.auction, o.deal, found)
-        if not found:
-            return o
-    return full_analysis(record, default, conventions)
-
-
-def full_analysis(record: Record, default: Options = PRESETS["sv"],
-                  conventions: bool = False) -> DealOutcome:
-    """:func:`analyse_record` step by step, every finding worded (the reference the lean
-    check is tested against)."""
     f: list[Finding] = []
     try:
         scoring = record.get("Scoring")
-        options = default if is_unspecified(scoring) else parse_scoring(scoring)
+        options = default if scoring is None or is_unspecified(scoring) else _scoring(scoring)
     except NotPriffeError as e:
         return not_priffe(record, "Presets", msg("not a Priffe record: {reason}",
                                                  reason=reason(e)),
@@ -442,7 +491,12 @@ def full_analysis(record: Record, default: Options = PRESETS["sv"],
         options = default
     contract_text = record.get("Contract")
     claimed_contract: Contract | None = None
-    if _given(contract_text) and contract_text is not None:
+    if is_unspecified(contract_text) or contract_text is None:
+        pass
+    elif (known := _CONTRACTS.get(contract_text)) is not None:
+        claimed_contract = known  # read before, without a finding
+    else:
+        written = contract_text
         if contract_text.strip().casefold() in FORCING_BIDS:
             # A final bid written where the contract goes (R8): its meaning is certain.
             f.append(error("R8", msg("Contract {text!r} is a final bid, not a contract: a final "
@@ -452,6 +506,8 @@ def full_analysis(record: Record, default: Options = PRESETS["sv"],
             contract_text = Contract.TVANGSNOLL.value
         try:
             claimed_contract = Contract.parse(contract_text)
+            if contract_text is written:  # not a final bid read as Tvångsnoll: no finding
+                _CONTRACTS.keep(written, claimed_contract)
         except CallError as e:
             why = reason(e)
             if e.suggestion is None:
@@ -500,14 +556,14 @@ def full_analysis(record: Record, default: Options = PRESETS["sv"],
         contract = auction.contract
     claimed_declarer = _seat_tag(record, "Declarer", "R7", f)
     declarer = claimed_declarer
-    decl_loc = tag_location(record, "Declarer")
     if auction is not None and auction.contract is not None:
         declarer = auction.declarer
         if auction.declarer is not None and claimed_declarer is not None \
                 and claimed_declarer is not auction.declarer:
             f.append(error("R7", msg("Declarer says {claimed}, but {seat} made the final bid "
                                      "(R7)", claimed=seat_name(claimed_declarer),
-                                     seat=seat_name(auction.declarer)), decl_loc))
+                                     seat=seat_name(auction.declarer)),
+                           tag_location(record, "Declarer")))
     if contract is not None:
         if not contract.has_declarer:
             if claimed_declarer is not None:
@@ -515,16 +571,17 @@ def full_analysis(record: Record, default: Options = PRESETS["sv"],
                                          "{seat}: write Declarer \"\" (R8)",
                                          contract=contract.value,
                                          seat=seat_name(claimed_declarer)),
-                               decl_loc))
+                               tag_location(record, "Declarer")))
             declarer = None
         elif declarer is None and (claimed_declarer is not None
-                                   or not _given(record.get("Declarer"))):
+                                   or is_unspecified(record.get("Declarer"))):
             # (a Declarer given that is no seat has had its one error above)
             f.append(error("R7", msg("{contract} needs a Declarer: the seat that made the final "
-                                     "bid (R7)", contract=contract.value), decl_loc))
+                                     "bid (R7)", contract=contract.value),
+                           tag_location(record, "Declarer")))
     elif auction is None or auction.complete:
         # An unread Auction or an unreadable Contract: its own error says it.
-        if not any(t.name == "Auction" for t in record.unread) and not _given(contract_text):
+        if not any(t.name == "Auction" for t in record.unread) and is_unspecified(contract_text):
             f.append(warning("R8", msg("the record names no contract and has no auction: "
                                        "nothing to score (R8)"), record.location))
         return DealOutcome(record=record, options=options, dealer=dealer, players=players,
@@ -601,7 +658,7 @@ def full_analysis(record: Record, default: Options = PRESETS["sv"],
                 f.append(_open_score(record, claimed_score, bare, open_honours, options))
                 open_note = False
         if used_honours is not None or open_honours is None:
-            score = score_deal(contract, declarer, tricks, used_honours or SidePoints())
+            score = _score(contract, declarer, tricks, used_honours or ZERO)
     if open_note:
         assert open_honours is not None
         f.append(_open_note(record, open_honours, used_honours, claimed_honours is not None,
@@ -630,6 +687,32 @@ def full_analysis(record: Record, default: Options = PRESETS["sv"],
                        score=score, findings=tuple(f))
 
 
+def _scoring(text: str) -> Options:
+    """``parse_scoring``, remembered by text (a file has a few Scoring values); raises as
+    it does, and a text that raises is never remembered."""
+    got = _SCORINGS.get(text)
+    if got is None:
+        got = _SCORINGS.keep(text, parse_scoring(text))
+    return got
+
+
+def _score(contract: Contract, declarer: Seat | None, tricks: SidePoints,
+           honours: SidePoints) -> DealScore:
+    """``score_deal``, remembered (a partie repeats its few contracts and results)."""
+    key = (contract, declarer, tricks.ns, tricks.ew, honours.ns, honours.ew)
+    got = _SCORES.get(key)
+    if got is None:
+        got = _SCORES.keep(key, score_deal(contract, declarer, tricks, honours))
+    return got
+
+
+FORCING_BIDS = frozenset({"spader", "klöver", "klover"})  # final bids, not contracts (R8)
+_SEAT: dict[str, Seat] = {s.value: s for s in SEATS}
+# Readings of tag texts (Contract, Scoring) and scores, by plain ints and texts: Enum and
+# dataclass hashes run Python code.
+_CONTRACTS: Memo[str, Contract] = Memo()
+_SCORINGS: Memo[str, Options] = Memo()
+_SCORES: Memo[tuple[Contract, Seat | None, int, int, int, int], DealScore] = Memo()
 # Every value R17 can give, under either variant.
 _HONOUR_VALUES = frozenset({SidePoints()} | {SidePoints.one(s, v) for s in Side
                                              for v in (20, 40, 50)})

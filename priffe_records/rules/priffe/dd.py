@@ -25,7 +25,7 @@ from __future__ import annotations
 from priffe_records.dd import Deal, Goal
 from priffe_records.game.cards import SEATS, Seat
 from priffe_records.rules.dd_deal import solver_deal
-from priffe_records.rules.priffe.outcome import DealOutcome
+from priffe_records.rules.priffe.analysis import DealOutcome
 
 _FORCED_SIDE = frozenset({Seat.N, Seat.S})
 

@@ -382,7 +382,7 @@ class PartieScorer:
     def _check_claims(self, o: DealOutcome, step: Step | None) -> None:
         rec = o.record
         if self.state is None and self.unknown_since is not None and any(
-                _given(rec.get(n)) for n in ("ScoreRubber", "Settlement")):
+                not is_unspecified(rec.get(n)) for n in ("ScoreRubber", "Settlement")):
             self._report(o, unverifiable(
                 "R23", msg("the rubber totals cannot be checked from here on: {why} (R23)",
                            why=self.unknown_since), tag_location(rec, "ScoreRubber")))
@@ -456,10 +456,6 @@ def _here(rec: Record) -> Message:
     """How a finding names the deal: by its board, else "this deal"."""
     board = rec.get("Board")
     return msg("board {board}", board=board) if board else msg("this deal")
-
-
-def _given(value: str | None) -> bool:
-    return not is_unspecified(value)
 
 
 def _explain(step: Step | None) -> Message | str:
