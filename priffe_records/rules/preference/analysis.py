@@ -9,12 +9,12 @@ books (:mod:`.books`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
 
 from priffe_records.format.record import PLAYER_TAGS, Record, TokenKind
 from priffe_records.game.cards import Card, CardError, Hand, Seat
 from priffe_records.game.language import Message, msg, reason
-from priffe_records.game.preference import CONTRACTS, Bid, parse_seat_numbers
+from priffe_records.game.preference import CONTRACTS, Bid
 from priffe_records.game.words import card_name, seat_name
 from priffe_records.rules.findings import Finding, error, tag_location, unverifiable, warning
 from priffe_records.rules.players import seated_names
@@ -24,7 +24,7 @@ from .deal import Cards, check_deal, given, parse_cards
 from .options import DEFAULT_OPTIONS, PrefOptions, read_options
 from .payments import Payments, payments
 from .play import PrefPlay, play_seats, replay_play
-from .table import PLAYERS, next_player
+from .table import PLAYERS, next_player, seat_numbers
 
 _CONTRACT_WORDS = " ".join(b.value for b in CONTRACTS)
 
@@ -59,8 +59,13 @@ class PrefOutcome:
             and not given(self.record.get("Score"))
 
     def placed(self, index: int) -> PrefOutcome:
-        return replace(self, index=index, findings=tuple(f.at_record(index)
-                                                         for f in self.findings))
+        # A copy field by field: dataclasses.replace is slower, once a deal.
+        new = object.__new__(PrefOutcome)
+        for name in _FIELDS:
+            object.__setattr__(new, name, getattr(self, name))
+        object.__setattr__(new, "index", index)
+        object.__setattr__(new, "findings", tuple(f.at_record(index) for f in self.findings))
+        return new
 
     def player(self, seat: Seat) -> str | None:
         return self.players[PLAYERS.index(seat)] if seat in PLAYERS else None
@@ -73,6 +78,9 @@ class PrefOutcome:
     @property
     def no_play(self) -> bool:
         return self.gave_up or (self.declarer is not None and len(self.out) == 2)
+
+
+_FIELDS = tuple(f.name for f in fields(PrefOutcome))
 
 
 def _seat(record: Record, name: str, rule: str, f: list[Finding],
@@ -188,21 +196,23 @@ def _result(record: Record, seats: tuple[Seat, ...] | None, f: list[Finding]
     if not given(text):
         return None
     assert text is not None
-    loc = tag_location(record, "Result")
     try:
-        raw = parse_seat_numbers(text, scores=False)
+        raw = seat_numbers(text, scores=False)
     except ValueError as e:
-        f.append(error("P14", msg("Result {reason} (P14)", reason=reason(e)), loc))
+        f.append(error("P14", msg("Result {reason} (P14)", reason=reason(e)),
+                       tag_location(record, "Result")))
         return None
-    tricks = {Seat(s): n for s, n in raw.items()}
+    tricks = dict(raw)
     if seats is not None and set(tricks) != set(seats):
         who = " ".join(s.value for s in seats)
         f.append(error("P14", msg("Result {text!r} must give the tricks of the seats that play: "
-                                    "{who} (P14)", text=text, who=who), loc))
+                                    "{who} (P14)", text=text, who=who),
+                       tag_location(record, "Result")))
         return None
     if sum(tricks.values()) != 10:
         f.append(error("P14", msg("Result {text!r} makes {count} tricks; there are 10 (P14)",
-                                    text=text, count=sum(tricks.values())), loc))
+                                    text=text, count=sum(tricks.values())),
+                       tag_location(record, "Result")))
         return None
     return tricks
 
@@ -314,11 +324,13 @@ def analyse(record: Record) -> PrefOutcome:
                        discard, dropouts, gave_up)
     if declarer is None:
         if auction is None and contract is None and not given(record.get("Result")):
-            return replace(base, findings=tuple(f))
+            return PrefOutcome(record, options, dealer, players, cards, auction, contract,
+                               declarer, discard, dropouts, gave_up, findings=tuple(f))
         if auction is None or auction.complete:
             f.append(warning("P6", msg("the record names no declarer: nothing to score (P6)"),
                              record.location))
-        return replace(base, findings=tuple(f))
+        return PrefOutcome(record, options, dealer, players, cards, auction, contract, declarer,
+                           discard, dropouts, gave_up, findings=tuple(f))
 
     # Drop-outs end the deal before the play (P9).
     play: PrefPlay | None = None
@@ -408,7 +420,8 @@ def analyse(record: Record) -> PrefOutcome:
                                                "written ({rules})", missing=missing,
                                                what=what, rules=rules),
                               record.location))
-    return replace(base, play=play, tricks=tricks, payments=pays, findings=tuple(f))
+    return PrefOutcome(record, options, dealer, players, cards, auction, contract, declarer,
+                       discard, dropouts, gave_up, play, tricks, pays, tuple(f))
 
 
 def _fmt(tricks: dict[Seat, int]) -> str:

@@ -14,7 +14,7 @@ round the table skipping whoever has passed (P4).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from priffe_records.format.record import Section, Token, TokenKind
 from priffe_records.game.cards import Seat
@@ -28,12 +28,22 @@ from .table import next_player
 
 @dataclass(frozen=True, slots=True)
 class BidCall:
-    """One call with the seat that made it; ``hold`` marks a hold of an equal bid (P5)."""
+    """One call with the seat that made it; ``hold`` marks a hold of an equal bid (P5).
+
+    The call's token is ``section``'s token ``index``, built when asked for (the replay,
+    the archive): the check builds none.
+    """
 
     seat: Seat
     bid: Bid | None  # None for an unknown call '-'
-    token: Token
+    text: str  # the token's canonical text
+    section: Section = field(compare=False, repr=False)
+    index: int = field(compare=False, repr=False)
     hold: bool = False
+
+    @property
+    def token(self) -> Token:
+        return self.section.tokens[self.index]
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,30 +66,32 @@ def run_auction(section: Section, eldest: Seat) -> AuctionResult:
     turn = 0  # index into order
     done = False
     unknown = False
-    for tok in section.tokens:
-        if tok.kind in (TokenKind.END, TokenKind.CONTINUE):
+    kinds, texts = section.kinds, section.texts
+    for i, kind in enumerate(kinds):
+        if kind is TokenKind.END or kind is TokenKind.CONTINUE:
             break
-        if tok.kind not in (TokenKind.CALL, TokenKind.UNKNOWN):
-            f.append(error("P3", msg("{call!r} is not a Préférence call (P3)", call=tok.text),
-                           tok.location))
+        text = texts[i]
+        if kind is not TokenKind.CALL and kind is not TokenKind.UNKNOWN:
+            f.append(error("P3", msg("{call!r} is not a Préférence call (P3)", call=text),
+                           section.location_at(i)))
             continue
         if done:
             f.append(error("P6", msg("{call} after the auction is over: it ended when all but "
-                                     "one had passed (P6)", call=tok.text), tok.location))
+                                     "one had passed (P6)", call=text), section.location_at(i)))
             continue
         seat = order[turn]
-        bid = _bid_of(tok)
+        bid = _bid_of(kind, text)
         if bid is None:
             unknown = True  # an unknown call: nothing after it can be placed for sure
-            calls.append(BidCall(seat, None, tok))
+            calls.append(BidCall(seat, None, text, section, i))
             break
         hold = False
         if bid is Bid.PASS:
             if high is None and len(passed) == 2:
                 f.append(error("P6", msg("{seat}, the dealer, passes after both others passed: "
                                          "the dealer must bid (P6)", seat=seat_name(seat)),
-                               tok.location))
-                calls.append(BidCall(seat, bid, tok))
+                               section.location_at(i)))
+                calls.append(BidCall(seat, bid, text, section, i))
                 done = True
                 continue
             passed.add(seat)
@@ -95,10 +107,10 @@ def run_auction(section: Section, eldest: Seat) -> AuctionResult:
                     why = msg("the bid to beat is {high}", high=high.value)
                 f.append(error("P5", msg("{seat} bids {bid}, not higher than {high}: {why} "
                                          "(P5)", seat=seat_name(seat), bid=bid.value,
-                                         high=high.value, why=why), tok.location))
+                                         high=high.value, why=why), section.location_at(i)))
         if bid.is_bid:
             high, maker = bid, seat
-        calls.append(BidCall(seat, bid, tok, hold))
+        calls.append(BidCall(seat, bid, text, section, i, hold))
         if len(passed) == 2 and high is not None:
             done = True
             continue
@@ -126,10 +138,16 @@ def _next_turn(order: tuple[Seat, Seat, Seat], turn: int, passed: set[Seat]) -> 
     return turn
 
 
-def _bid_of(tok: Token) -> Bid | None:
-    if tok.kind is TokenKind.UNKNOWN:
+_BIDS = {b.value: b for b in Bid}
+
+
+def _bid_of(kind: TokenKind, text: str) -> Bid | None:
+    if kind is TokenKind.UNKNOWN:
         return None
+    bid = _BIDS.get(text)
+    if bid is not None:
+        return bid
     try:
-        return Bid.parse(tok.text)
+        return Bid.parse(text)
     except ValueError:
         return None

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from priffe_records.format.record import Location
 from priffe_records.game.cards import Seat
 from priffe_records.game.language import msg, reason
-from priffe_records.game.preference import format_seat_numbers, parse_seat_numbers
+from priffe_records.game.preference import format_seat_numbers
 from priffe_records.game.words import seat_name
 from priffe_records.rules.findings import Finding, error, sort_key, tag_location, unverifiable
 from priffe_records.rules.players import PartieNames, name_slips
@@ -23,7 +23,7 @@ from priffe_records.rules.players import PartieNames, name_slips
 from .analysis import PrefOutcome
 from .deal import given
 from .payments import Payments, payments, settle
-from .table import PLAYERS, next_player
+from .table import PLAYERS, next_player, seat_numbers
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,25 +148,25 @@ class PrefBooks:
         if not given(text):
             return
         assert text is not None
-        loc = tag_location(o.record, "Score")
         try:
-            raw = parse_seat_numbers(text, scores=True)
+            raw = seat_numbers(text, scores=True)
         except ValueError as e:
-            f.append(error("P14", msg("Score {reason} (P14)", reason=reason(e)), loc))
+            f.append(error("P14", msg("Score {reason} (P14)", reason=reason(e)),
+                           tag_location(o.record, "Score")))
             return
-        claimed = {s: raw.get(s.value, 0) for s in PLAYERS}
+        claimed = {s: raw.get(s, 0) for s in PLAYERS}
         if score is None or pot_before is None:
             if p is not None:
                 f.append(unverifiable("P14", msg("Score {text!r}: the pot before this deal is not "
                                               "known, so the score is taken as written (P14)",
-                                              text=text), loc))
+                                              text=text), tag_location(o.record, "Score")))
             return
         if claimed == score:
             return
         rule = _score_rule(o, claimed, score, pot_before)
         f.append(error(rule, msg("Score says {claimed}, but the deal pays {score} ({rule})",
                                    claimed=_fmt_scores(claimed), score=_fmt_scores(score),
-                                   rule=rule), loc))
+                                   rule=rule), tag_location(o.record, "Score")))
 
     def _check_pot(self, o: PrefOutcome, pot: int | None, balances: dict[str, int] | None,
                    players: list[str], f: list[Finding]
@@ -175,34 +175,34 @@ class PrefBooks:
         text = o.record.get("Pot")
         if given(text):
             assert text is not None
-            loc = tag_location(o.record, "Pot")
             v = text.strip()
             if not (v.isascii() and v.isdigit() and len(v) < 10):
                 f.append(error("P14", msg("Pot {text!r} must be a whole number, e.g. '60' (P14)",
-                                                 text=text),
-                               loc))
+                                          text=text), tag_location(o.record, "Pot")))
             elif pot is None:
                 f.append(unverifiable("P14", msg("Pot {value}: the pot is not known here, so it is "
-                                              "taken as written (P14)", value=v), loc))
+                                                 "taken as written (P14)", value=v),
+                                      tag_location(o.record, "Pot")))
                 pot = int(v)
             elif int(v) != pot:
                 f.append(error("P14", msg("Pot says {value}, but the pot holds {pot} after this "
-                                         "deal (P14)", value=v, pot=pot), loc))
+                                          "deal (P14)", value=v, pot=pot),
+                               tag_location(o.record, "Pot")))
         text = o.record.get("Balance")
         if given(text):
             assert text is not None
-            loc = tag_location(o.record, "Balance")
             try:
-                raw = parse_seat_numbers(text, scores=True)
+                raw = seat_numbers(text, scores=True)
             except ValueError as e:
-                f.append(error("P14", msg("Balance {reason} (P14)", reason=reason(e)), loc))
+                f.append(error("P14", msg("Balance {reason} (P14)", reason=reason(e)),
+                               tag_location(o.record, "Balance")))
                 return pot, balances
-            claimed = {_owner(o, Seat(s)): v for s, v in raw.items()}
+            claimed = {_owner(o, s): v for s, v in raw.items()}
             if balances is None:
                 if self.balances is not None or self.lines:
                     f.append(unverifiable("P14", msg("Balance {text!r}: the balances are not known "
                                                   "here, so they are taken as written (P14)",
-                                                  text=text), loc))
+                                                  text=text), tag_location(o.record, "Balance")))
                 balances = dict(claimed) if len(claimed) == 3 else None
             else:
                 wrong = [(name, v) for name, v in claimed.items() if balances.get(name) != v]
@@ -210,7 +210,8 @@ class PrefBooks:
                     want = format_seat_numbers({s.value: balances[_owner(o, s)]
                                                 for s in PLAYERS}, scores=True)
                     f.append(error("P14", msg("Balance says {claimed}, but the balances are {want} "
-                                             "(P14)", claimed=text.strip(), want=want), loc))
+                                             "(P14)", claimed=text.strip(), want=want),
+                               tag_location(o.record, "Balance")))
         return pot, balances
 
     def close(self) -> PrefPartie:

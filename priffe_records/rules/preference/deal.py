@@ -10,17 +10,9 @@ from dataclasses import dataclass
 
 from priffe_records.format.record import Location, Record
 from priffe_records.format.values import is_unspecified
-from priffe_records.game.cards import (
-    FULL_DECK,
-    Card,
-    CardError,
-    Deal,
-    Hand,
-    Rank,
-    Seat,
-    sorted_cards,
-)
+from priffe_records.game.cards import FULL_DECK, Card, CardError, Deal, Hand, Rank, Seat
 from priffe_records.game.language import Message, msg, reason
+from priffe_records.game.tricks import cards_of, deal_masks, hand_mask, parse_deal
 from priffe_records.game.words import card_name, seat_name
 from priffe_records.rules.findings import Finding, error, tag_location
 
@@ -28,6 +20,7 @@ from .table import PLAYERS
 
 LOW = frozenset({Rank.TWO, Rank.THREE, Rank.FOUR, Rank.FIVE, Rank.SIX})
 DECK: frozenset[Card] = frozenset(c for c in FULL_DECK if c.rank not in LOW)
+DECK_MASK = hand_mask(DECK)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,12 +72,41 @@ def check_deal(record: Record, f: list[Finding]) -> Cards | None:
     if not given(text):
         return Cards({}, talon) if talon is not None else None
     assert text is not None
-    loc = tag_location(record, "Deal")
-    try:
-        deal = Deal.parse(text)
-    except CardError as e:
-        f.append(error("P1", msg("Deal: {reason} (P1)", reason=reason(e)), _shift(loc, e.column)))
+    deal = parse_deal(text)
+    if deal is None:
+        try:
+            deal = Deal.parse(text)
+        except CardError as e:
+            f.append(error("P1", msg("Deal: {reason} (P1)", reason=reason(e)),
+                           _shift(tag_location(record, "Deal"), e.column)))
+            return None
+    hands: dict[Seat, Hand | None] = {s: deal.hand(s) for s in PLAYERS}
+    west = deal.hand(Seat.W)
+    masks = deal_masks(deal)
+    known = [m for s, m in zip(PLAYERS, masks, strict=False) if m is not None]
+    if talon is not None:
+        known.append(hand_mask(talon))
+    union = 0
+    for m in known:
+        union |= m
+    count = sum(len(h) for h in hands.values() if h is not None) + len(talon or ())
+    clean = (west is None or not len(west)) and not union & ~DECK_MASK \
+        and union.bit_count() == count and all(h is None or len(h) == 10 for h in hands.values())
+    if not clean and not _deal_faults(deal, talon, tag_location(record, "Deal"), f):
         return None
+    rest = DECK_MASK & ~union
+    unknown = [s for s in PLAYERS if hands[s] is None]
+    if len(unknown) == 1 and talon is not None:
+        hands[unknown[0]] = Hand(tuple(cards_of(rest)))
+    elif not unknown and talon is None:
+        talon = tuple(cards_of(rest))
+    return Cards(hands, talon)
+
+
+def _deal_faults(deal: Deal, talon: tuple[Card, ...] | None, loc: Location | None,
+                 f: list[Finding]) -> bool:
+    """P1 findings naming a dealt West, each short hand, each card outside the deck and each
+    card dealt twice; whether the deal is usable."""
     ok = True
     west = deal.hand(Seat.W)
     if west is not None and len(west):
@@ -117,13 +139,4 @@ def check_deal(record: Record, f: list[Finding]) -> Cards | None:
                                          "(P1)", card=card_name(c), whom=whom), loc))
                 ok = False
             where[c] = who
-    if not ok:
-        return None
-    hands: dict[Seat, Hand | None] = {s: deal.hand(s) for s in PLAYERS}
-    unknown = [s for s in PLAYERS if hands[s] is None]
-    rest = sorted_cards(DECK - where.keys())
-    if len(unknown) == 1 and talon is not None:
-        hands[unknown[0]] = Hand(tuple(rest))
-    elif not unknown and talon is None:
-        talon = tuple(rest)
-    return Cards(hands, talon)
+    return ok
