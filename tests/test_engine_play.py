@@ -24,13 +24,16 @@ HA {a comment} HK HQ
 """
 
 
-def test_a_sections_lines_are_its_tokens_lines_without_building_them() -> None:
+def test_a_sections_line_starts_are_read_without_building_its_tokens() -> None:
     rec = next(iter(loads(TEXT, errors="collect")))
     assert isinstance(rec, Record) and rec.play is not None
-    lines = rec.play.lines()
-    assert lines == (4, 4, 4, 5, 5, 5, 6, 6, 7)
-    assert lines == tuple(t.location.line for t in rec.play.tokens if t.location)
-    assert Section(tuple(replace(t, location=None) for t in rec.play.tokens)).lines() is None
+    starts = rec.play.line_starts()  # tokens not built yet
+    assert starts == (0, 3, 6, 8)
+    lines = [t.location.line for t in rec.play.tokens if t.location]
+    assert starts == tuple(i for i in range(len(lines)) if not i or lines[i] != lines[i - 1])
+    assert rec.play.line_starts() == starts  # the same from the built tokens
+    assert Section(tuple(replace(t, location=None) for t in rec.play.tokens)).line_starts() \
+        is None
 
 
 def test_a_clean_preference_play_builds_its_tricks_only_when_read() -> None:

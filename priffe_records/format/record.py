@@ -230,21 +230,28 @@ class Section:
                 return Location(self._file, ln, col)
         raise IndexError(i)  # pragma: no cover - every token belongs to a run
 
-    def lines(self) -> tuple[int, ...] | None:
-        """The line each token was read on, without building the tokens; ``None`` for a
-        section built in code (its tokens have no place)."""
+    def line_starts(self) -> tuple[int, ...] | None:
+        """The index of the first token on each line the tokens were read from, without
+        building the tokens; ``None`` for a section built in code (its tokens have no
+        place)."""
         if self._tokens is not None:
-            got = [t.location.line for t in self._tokens if t.location is not None]
-            return tuple(got) if len(got) == len(self._tokens) else None
-        out: list[int] = []
-        runs = self._runs
-        for r, (_, line, _col, text) in enumerate(runs):
-            end = runs[r + 1][0] if r + 1 < len(runs) else len(self.kinds)
+            lines = [t.location.line for t in self._tokens if t.location is not None]
+            if len(lines) != len(self._tokens):
+                return None
+            return tuple(i for i, line in enumerate(lines) if not i or line != lines[i - 1])
+        starts: list[int] = []
+        last = -1
+        for first, line, _, text in self._runs:
+            at = first
             for part in text.split("\n"):
-                out.extend([line] * len(part.split()))
+                words = len(part.split())
+                if words:
+                    if line != last:
+                        starts.append(at)
+                    last = line
+                at += words
                 line += 1
-            del out[end:]
-        return tuple(out)
+        return tuple(starts)
 
     @property
     def tokens(self) -> tuple[Token, ...]:

@@ -46,7 +46,7 @@ class Call(enum.Enum):
     @property
     def height(self) -> int:
         """Bid rank (R5): Klöver 1 … Spela 6; Pass 0."""
-        return _CALL_ORDER.index(self)
+        return _HEIGHT[self]
 
     def outranks(self, other: Call) -> bool:
         return self.height > other.height
@@ -68,6 +68,7 @@ class Call(enum.Enum):
 
 _CALL_ORDER = (Call.PASS, Call.KLOVER, Call.SPADER, Call.RUTER, Call.HJARTER, Call.NOLL,
                Call.SPELA)
+_HEIGHT = {c: i for i, c in enumerate(_CALL_ORDER)}
 _CALL_EN = {Call.PASS: "Pass", Call.KLOVER: "Clubs", Call.SPADER: "Spades",
             Call.RUTER: "Diamonds", Call.HJARTER: "Hearts", Call.NOLL: "Null",
             Call.SPELA: "Play"}
@@ -148,20 +149,16 @@ class Contract(enum.Enum):
 
     @property
     def trump(self) -> Suit | None:
-        return {Contract.HJARTER: Suit.H, Contract.RUTER: Suit.D}.get(self)
+        return _TRUMP.get(self)
 
     @property
     def kind(self) -> str:
         """``positive``, ``negative`` or ``forced`` (the scoring chapter of RULES.md)."""
-        if self in (Contract.SPELA, Contract.HJARTER, Contract.RUTER):
-            return "positive"
-        if self is Contract.NOLL:
-            return "negative"
-        return "forced"
+        return _KIND[self]
 
     @property
     def has_declarer(self) -> bool:
-        return self.kind != "forced"
+        return _KIND[self] != "forced"
 
     @classmethod
     def parse(cls, text: str) -> Contract:
@@ -182,6 +179,10 @@ class Contract(enum.Enum):
 _CONTRACT_EN = {Contract.SPELA: "Play", Contract.NOLL: "Null", Contract.HJARTER: "Hearts",
                 Contract.RUTER: "Diamonds", Contract.TVANGSNOLL: "Forced null",
                 Contract.PASSNOLL: "Pass null"}
+# Read in the engine's inner loops: a table, not a branch or a new dict per question.
+_TRUMP = {Contract.HJARTER: Suit.H, Contract.RUTER: Suit.D}
+_KIND = {c: "positive" if c in (Contract.SPELA, Contract.HJARTER, Contract.RUTER)
+         else "negative" if c is Contract.NOLL else "forced" for c in Contract}
 _CONTRACT_WORDS: dict[str, Contract] = {}
 for _con, _cwords in {
     Contract.SPELA: ("spela", "spelut", "play"),

@@ -70,24 +70,24 @@ class Seat(enum.Enum):
 
     @property
     def index(self) -> int:
-        return _SEAT_ORDER.index(self)
+        return _SEAT_INDEX[self]
 
     @property
     def left(self) -> Seat:
         """The next seat clockwise ("left of", R1)."""
-        return _SEAT_ORDER[(self.index + 1) % 4]
+        return _SEAT_ORDER[(_SEAT_INDEX[self] + 1) % 4]
 
     @property
     def partner(self) -> Seat:
-        return _SEAT_ORDER[(self.index + 2) % 4]
+        return _SEAT_ORDER[(_SEAT_INDEX[self] + 2) % 4]
 
     @property
     def right(self) -> Seat:
-        return _SEAT_ORDER[(self.index + 3) % 4]
+        return _SEAT_ORDER[(_SEAT_INDEX[self] + 3) % 4]
 
     @property
     def side(self) -> Side:
-        return Side.NS if self in (Seat.N, Seat.S) else Side.EW
+        return Side.NS if self is Seat.N or self is Seat.S else Side.EW
 
     def rotation(self) -> tuple[Seat, Seat, Seat, Seat]:
         """The four seats clockwise, starting here."""
@@ -98,6 +98,7 @@ class Seat(enum.Enum):
 
 _SEAT_ORDER: tuple[Seat, ...] = (Seat.N, Seat.E, Seat.S, Seat.W)
 SEATS = _SEAT_ORDER
+_SEAT_INDEX = {s: i for i, s in enumerate(_SEAT_ORDER)}  # the engine asks in its inner loops
 
 
 class Suit(enum.Enum):
@@ -116,7 +117,7 @@ class Suit(enum.Enum):
 
     @property
     def is_red(self) -> bool:
-        return self in (Suit.H, Suit.D)
+        return self is Suit.H or self is Suit.D
 
     @classmethod
     def parse(cls, text: str) -> Suit:

@@ -67,6 +67,16 @@ def hand_mask(cards: Iterable[Card]) -> int:
     return mask
 
 
+def disjoint(masks: Iterable[int | None]) -> bool:
+    """Whether no card is in two of the hands (``None``: an unknown hand, left out)."""
+    union = count = 0
+    for m in masks:
+        if m is not None:
+            union |= m
+            count += m.bit_count()
+    return union.bit_count() == count
+
+
 def ids_of(mask: int) -> Iterator[int]:
     """The card ids of ``mask``, lowest first."""
     while mask:
@@ -117,21 +127,56 @@ def playable(cards: Sequence[Card], led: Suit | None, trump: Suit | None, must_t
     return [c for c in cards if legal >> card_id(c) & 1]
 
 
+def play_tricks(ids: Sequence[int], lead: int, held: list[int], trump: int,
+                must_trump: bool) -> list[int]:
+    """Tricks played on masks while each is clean: the trick-winner rule and the
+    follow-suit rule, once.
+
+    ``ids`` are the cards trick after trick, each trick in column order (``len(held)``
+    cards; the last may be cut short by a claim); ``held`` is each column's hand (a mask)
+    and ``lead`` the first leader's column. A trick is clean when every card is in its
+    player's hand and follows suit (:func:`legal_mask`); its cards then leave the hands,
+    and its winner (R12, P10: the highest trump, else the highest card of the suit led —
+    play order does not change it, the lead's card does) leads the next. The answer is
+    each clean trick's winner column (-1 for a last trick cut short), up to the first
+    trick that is not clean (an unknown card, -1, is not), whose hands stay as they were.
+    """
+    width = len(held)
+    winners: list[int] = []
+    for start in range(0, len(ids), width):
+        trick = ids[start:start + width]
+        if -1 in trick:
+            break
+        best = trick[lead] if lead < len(trick) else -1
+        led = best_suit = best // 13 if best >= 0 else -1  # -1: any card may be played
+        at = lead
+        for k, cid in enumerate(trick):
+            hand = held[k]
+            bit = BIT[cid]  # a table: 1 << cid makes a new int
+            suit = cid // 13
+            if not hand & bit or (suit != led
+                                  and not legal_mask(hand, led, trump, must_trump) & bit):
+                for j in range(k):  # give back the cards taken
+                    held[j] |= BIT[trick[j]]
+                return winners
+            held[k] = hand ^ bit
+            if suit == best_suit:
+                if cid > best:
+                    best, at = cid, k
+            elif suit == trump:
+                best, best_suit, at = cid, suit, k
+        if len(trick) < width:
+            winners.append(-1)
+            break
+        winners.append(at)
+        lead = at
+    return winners
+
+
 def winning_index(ids: Sequence[int], trump: int) -> int:
-    """Which card wins the trick (R12, P10): the highest trump, else the highest card of
-    the suit led. ``ids`` are in the order played, the lead first; the answer indexes them."""
-    best_at = 0
-    best = ids[0]
-    best_suit = best // 13
-    for k in range(1, len(ids)):
-        cid = ids[k]
-        suit = cid // 13
-        if suit == best_suit:
-            if cid > best:
-                best_at, best = k, cid
-        elif suit == trump:
-            best_at, best, best_suit = k, cid, suit
-    return best_at
+    """Which card wins the trick: :func:`play_tricks`' rule for cards already known to be
+    legal. ``ids`` are in the order played, the lead first; the answer indexes them."""
+    return play_tricks(ids, 0, [1 << cid for cid in ids], trump, False)[0]
 
 
 S = TypeVar("S")
@@ -142,7 +187,7 @@ def trick_winner(plays: Sequence[tuple[S, Card]], trump: Suit | None) -> S:
     return plays[winning_index([card_id(c) for _, c in plays], suit_index(trump))][0]
 
 
-_last: tuple[Deal | None, tuple[int | None, ...]] = (None, ())
+_last: tuple[Deal | None, tuple[int | None, ...], bool | None] = (None, (), None)
 
 
 def deal_masks(deal: Deal) -> tuple[int | None, ...]:
@@ -155,8 +200,22 @@ def deal_masks(deal: Deal) -> tuple[int | None, ...]:
     if _last[0] is deal:
         return _last[1]
     masks = tuple(hand_mask(h.cards) if h is not None else None for h in deal.hands)
-    _last = (deal, masks)
+    _last = (deal, masks, None)
     return masks
+
+
+def apart(deal: Deal) -> bool:
+    """Whether no card is dealt twice, to one hand or to two (unknown hands left out): then
+    a hand's mask is its cards, and "held" is "dealt to this seat and not yet played"."""
+    global _last
+    masks = deal_masks(deal)
+    known = _last[2]
+    if known is None:
+        known = disjoint(masks) and all(
+            h is None or len(h.cards) == m.bit_count()  # type: ignore[union-attr]
+            for h, m in zip(deal.hands, masks, strict=True))
+        _last = (deal, masks, known)
+    return known
 
 
 # A deal's masks, and deal values in export form, read without Card.parse per card: each suit's
@@ -190,6 +249,7 @@ def parse_deal(text: str) -> Deal | None:
     hands: list[Hand | None] = [None] * 4
     masks: list[int | None] = [None] * 4
     spades, hearts, diamonds, clubs = _RUNS
+    union = count = 0
     for k, part in enumerate(parts):
         if part == "-":
             continue
@@ -204,8 +264,11 @@ def parse_deal(text: str) -> Deal | None:
         if s_ is None or h_ is None or d_ is None or c_ is None:
             return None
         seat = (first + k) % 4
-        hands[seat] = Hand(s_[0] + h_[0] + d_[0] + c_[0])
-        masks[seat] = s_[1] | h_[1] | d_[1] | c_[1]
+        hands[seat] = cards = Hand(s_[0] + h_[0] + d_[0] + c_[0])
+        masks[seat] = mask = s_[1] | h_[1] | d_[1] | c_[1]
+        union |= mask
+        count += len(cards.cards)
     deal = Deal((hands[0], hands[1], hands[2], hands[3]))
-    _last = (deal, tuple(masks))
+    # an export-form holding never repeats a card: the deal is apart when the hands are
+    _last = (deal, tuple(masks), union.bit_count() == count)
     return deal

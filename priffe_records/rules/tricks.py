@@ -54,21 +54,27 @@ def slot_card(kind: TokenKind, text: str) -> int:
     return cid
 
 
-def play_slots(section: Section) -> tuple[Sequence[int], list[int]]:
-    """A Play section's card slots (its tokens but the closing ``*``) and each slot's card
-    id (-1: none); a section of cards in export spelling is read in one C call."""
+def play_slots(section: Section) -> tuple[Sequence[int], list[int], bool]:
+    """A Play section's card slots (its tokens but the closing ``*``), each slot's card id
+    (-1: none), and whether ``*`` ends the play (a claim).
+
+    A section of cards in export spelling, with or without a closing ``*``, is read in
+    C calls: counting CARD kinds matches by identity, where looking for ``*`` among them
+    compares every kind (an Enum compared in Python).
+    """
     kinds, texts = section.kinds, section.texts
-    end = TokenKind.END
-    slots: Sequence[int] = range(len(kinds))
-    if end in kinds:
-        slots = [i for i, k in enumerate(kinds) if k is not end]
-        texts = tuple(texts[i] for i in slots)
-    if kinds.count(TokenKind.CARD) == len(slots):
+    cards = kinds.count(TokenKind.CARD)
+    n = len(kinds)
+    if cards == n or (cards == n - 1 and kinds[-1] is TokenKind.END):
         try:
-            return slots, list(map(CARD_IDS.__getitem__, texts))
+            return (range(cards), list(map(CARD_IDS.__getitem__, texts[:cards])),
+                    cards != n)
         except KeyError:
             pass  # another spelling: slot by slot
-    return slots, [slot_card(kinds[i], section.texts[i]) for i in slots]
+    end = TokenKind.END
+    slots = [i for i, k in enumerate(kinds) if k is not end]
+    return (range(n) if len(slots) == n else slots,
+            [slot_card(kinds[i], texts[i]) for i in slots], len(slots) != n)
 
 
 class TricksOnDemand:

@@ -9,12 +9,13 @@ books (:mod:`.books`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 
 from priffe_records.format.record import PLAYER_TAGS, Record, TokenKind
 from priffe_records.game.cards import Card, CardError, Hand, Seat
 from priffe_records.game.language import Message, msg, reason
 from priffe_records.game.preference import CONTRACTS, Bid
+from priffe_records.game.tricks import cards_of, hand_mask
 from priffe_records.game.words import card_name, seat_name
 from priffe_records.rules.findings import Finding, error, tag_location, unverifiable, warning
 from priffe_records.rules.players import seated_names
@@ -59,13 +60,10 @@ class PrefOutcome:
             and not given(self.record.get("Score"))
 
     def placed(self, index: int) -> PrefOutcome:
-        # A copy field by field: dataclasses.replace is slower, once a deal.
-        new = object.__new__(PrefOutcome)
-        for name in _FIELDS:
-            object.__setattr__(new, name, getattr(self, name))
-        object.__setattr__(new, "index", index)
-        object.__setattr__(new, "findings", tuple(f.at_record(index) for f in self.findings))
-        return new
+        return PrefOutcome(self.record, self.options, self.dealer, self.players, self.cards,
+                           self.auction, self.contract, self.declarer, self.discard,
+                           self.dropouts, self.gave_up, self.play, self.tricks, self.payments,
+                           tuple(f.at_record(index) for f in self.findings), index)
 
     def player(self, seat: Seat) -> str | None:
         return self.players[PLAYERS.index(seat)] if seat in PLAYERS else None
@@ -73,22 +71,36 @@ class PrefOutcome:
     @property
     def out(self) -> tuple[Seat, ...]:
         """Defenders who dropped out (the declarer's give-up excluded)."""
-        return tuple(s for s in self.dropouts if s is not self.declarer)
+        return _out(self.dropouts, self.declarer)
 
     @property
     def no_play(self) -> bool:
-        return self.gave_up or (self.declarer is not None and len(self.out) == 2)
+        return _no_play(self.gave_up, self.declarer, self.out)
 
 
-_FIELDS = tuple(f.name for f in fields(PrefOutcome))
+_SEAT_LETTER = {s.value: s for s in Seat}
+
+
+def _out(dropouts: tuple[Seat, ...], declarer: Seat | None) -> tuple[Seat, ...]:
+    return tuple(s for s in dropouts if s is not declarer)
+
+
+def _no_play(gave_up: bool, declarer: Seat | None, out: tuple[Seat, ...]) -> bool:
+    """The deal ended before the first card: the declarer gave up, or both defenders
+    dropped out (P9)."""
+    return gave_up or (declarer is not None and len(out) == 2)
 
 
 def _seat(record: Record, name: str, rule: str, f: list[Finding],
           allow_w: bool = False) -> Seat | None:
     text = record.get(name)
+    if text is None:
+        return None
+    seat = _SEAT_LETTER.get(text)  # a seat as export form writes it
+    if seat is not None and (seat is not Seat.W or allow_w):
+        return seat
     if not given(text):
         return None
-    assert text is not None
     try:
         seat = Seat.parse(text)
     except CardError:
@@ -254,20 +266,27 @@ def _discard(record: Record, contract: Bid | None, final: Bid | None, declarer: 
     return discard
 
 
-def playing_hands(cards: Cards | None, declarer: Seat, contract: Bid,
-                   discard: tuple[Card, ...] | None) -> dict[Seat, Hand | None]:
-    """The hands as played: the declarer's after taking the talon and discarding (P7)."""
+def playing_masks(cards: Cards | None, declarer: Seat, contract: Bid,
+                  discard: tuple[Card, ...] | None) -> dict[Seat, int | None]:
+    """The hands as played, as card bits: the declarer's after taking the talon and
+    discarding (P7)."""
     if cards is None:
         return {}
-    hands = dict(cards.hands)
+    masks = dict(cards.masks)
     if not contract.is_hand:
-        hand = hands.get(declarer)
-        if hand is None or cards.talon is None or discard is None:
-            hands[declarer] = None
+        mask = masks.get(declarer)
+        if mask is None or cards.talon is None or discard is None:
+            masks[declarer] = None
         else:
-            kept = [c for c in (*hand.cards, *cards.talon) if c not in discard]
-            hands[declarer] = Hand(tuple(kept))
-    return hands
+            masks[declarer] = (mask | hand_mask(cards.talon)) & ~hand_mask(discard)
+    return masks
+
+
+def playing_hands(cards: Cards | None, declarer: Seat, contract: Bid,
+                  discard: tuple[Card, ...] | None) -> dict[Seat, Hand | None]:
+    """The hands as played (:func:`playing_masks`) as cards, for a caller that wants them."""
+    return {s: None if m is None else Hand(tuple(cards_of(m)))
+            for s, m in playing_masks(cards, declarer, contract, discard).items()}
 
 
 def analyse(record: Record) -> PrefOutcome:
@@ -320,8 +339,7 @@ def analyse(record: Record) -> PrefOutcome:
                               record.location))
     discard = _discard(record, contract, final, declarer, cards, f)
     dropouts, gave_up = _dropouts(record, declarer, f)
-    base = PrefOutcome(record, options, dealer, players, cards, auction, contract, declarer,
-                       discard, dropouts, gave_up)
+    out = _out(dropouts, declarer)
     if declarer is None:
         if auction is None and contract is None and not given(record.get("Result")):
             return PrefOutcome(record, options, dealer, players, cards, auction, contract,
@@ -336,7 +354,7 @@ def analyse(record: Record) -> PrefOutcome:
     play: PrefPlay | None = None
     tricks: dict[Seat, int] | None = None
     play_section = record.play
-    if base.no_play:
+    if _no_play(gave_up, declarer, out):
         if play_section is not None and play_section.kinds:
             f.append(error("P9", msg("there is a Play section, but the deal ended before the "
                                      "first card (the declarer gave up or both defenders "
@@ -346,7 +364,7 @@ def analyse(record: Record) -> PrefOutcome:
             f.append(error("P9", msg("there is a Result, but the deal ended before the first "
                                      "card (P9)"), tag_location(record, "Result")))
     else:
-        seats = play_seats(declarer, base.out)
+        seats = play_seats(declarer, out)
         if play_section is not None and play_section.kinds:
             lead = _seat(record, "Play", "P10", f)
             if lead is not None and lead is not declarer:
@@ -364,8 +382,8 @@ def analyse(record: Record) -> PrefOutcome:
                     f.append(unverifiable("P7", msg("no Discard tag: the declarer's hand after the "
                                               "talon is not known, so his cards are not "
                                               "checked (P7)"), tag_location(record, "Play")))
-                hands = playing_hands(cards, declarer, contract, discard)
-                play = replay_play(play_section, declarer, base.out, hands, contract.suit,
+                hands = playing_masks(cards, declarer, contract, discard)
+                play = replay_play(play_section, declarer, out, hands, contract.suit,
                                    options.must_trump)
                 f.extend(play.findings)
         claimed = _result(record, seats, f)
@@ -396,7 +414,7 @@ def analyse(record: Record) -> PrefOutcome:
             f.append(unverifiable("P12", msg("the tricks are not known (no Result and no complete "
                                       "play), so the deal cannot be settled (P12)"),
                               record.location))
-    pays = payments(dealer, declarer, tricks, base.out, gave_up)
+    pays = payments(dealer, declarer, tricks, out, gave_up)
     if pays is None and tricks is not None and dealer is None:
         f.append(unverifiable("P12", msg("the dealer is not known, so who pays the defenders' "
                                       "fee is not either (P12)"), record.location))

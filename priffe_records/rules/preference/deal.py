@@ -6,13 +6,13 @@ the talon is unknown it follows from the others, which is certain, not a guess.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from priffe_records.format.record import Location, Record
 from priffe_records.format.values import is_unspecified
 from priffe_records.game.cards import FULL_DECK, Card, CardError, Deal, Hand, Rank, Seat
 from priffe_records.game.language import Message, msg, reason
-from priffe_records.game.tricks import cards_of, deal_masks, hand_mask, parse_deal
+from priffe_records.game.tricks import apart, cards_of, deal_masks, hand_mask, parse_deal
 from priffe_records.game.words import card_name, seat_name
 from priffe_records.rules.findings import Finding, error, tag_location
 
@@ -29,6 +29,7 @@ class Cards:
 
     hands: dict[Seat, Hand | None]
     talon: tuple[Card, ...] | None
+    masks: dict[Seat, int | None] = field(default_factory=dict)  # the hands as card bits
 
     def hand(self, seat: Seat) -> Hand | None:
         return self.hands.get(seat)
@@ -80,27 +81,28 @@ def check_deal(record: Record, f: list[Finding]) -> Cards | None:
             f.append(error("P1", msg("Deal: {reason} (P1)", reason=reason(e)),
                            _shift(tag_location(record, "Deal"), e.column)))
             return None
-    hands: dict[Seat, Hand | None] = {s: deal.hand(s) for s in PLAYERS}
-    west = deal.hand(Seat.W)
-    masks = deal_masks(deal)
-    known = [m for s, m in zip(PLAYERS, masks, strict=False) if m is not None]
+    north, east, south, west = deal_masks(deal)
+    hands: dict[Seat, Hand | None] = {Seat.N: deal.hands[0], Seat.E: deal.hands[1],
+                                      Seat.S: deal.hands[2]}
+    masks: dict[Seat, int | None] = {Seat.N: north, Seat.E: east, Seat.S: south}
+    union = (north or 0) | (east or 0) | (south or 0)
     if talon is not None:
-        known.append(hand_mask(talon))
-    union = 0
-    for m in known:
-        union |= m
-    count = sum(len(h) for h in hands.values() if h is not None) + len(talon or ())
-    clean = (west is None or not len(west)) and not union & ~DECK_MASK \
-        and union.bit_count() == count and all(h is None or len(h) == 10 for h in hands.values())
+        union |= hand_mask(talon)
+    # P1 on the masks: W empty, every card of the 32-card deck, none twice, ten a hand
+    # (an export-form hand never repeats a card; the loop below names what is wrong).
+    clean = not west and not union & ~DECK_MASK and apart(deal) and union.bit_count() == sum(
+        m.bit_count() for m in masks.values() if m is not None) + len(talon or ()) \
+        and all(m is None or m.bit_count() == 10 for m in masks.values())
     if not clean and not _deal_faults(deal, talon, tag_location(record, "Deal"), f):
         return None
     rest = DECK_MASK & ~union
-    unknown = [s for s in PLAYERS if hands[s] is None]
+    unknown = [seat for seat in PLAYERS if hands[seat] is None]
     if len(unknown) == 1 and talon is not None:
         hands[unknown[0]] = Hand(tuple(cards_of(rest)))
+        masks[unknown[0]] = rest
     elif not unknown and talon is None:
         talon = tuple(cards_of(rest))
-    return Cards(hands, talon)
+    return Cards(hands, talon, masks)
 
 
 def _deal_faults(deal: Deal, talon: tuple[Card, ...] | None, loc: Location | None,

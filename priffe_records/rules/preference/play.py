@@ -12,17 +12,19 @@ won its trick, which is said once, not guessed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import bisect
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 
 from priffe_records.format.record import Location, Section
-from priffe_records.game.cards import SUITS, Hand, Seat, Suit
+from priffe_records.game.cards import SUITS, Seat, Suit
 from priffe_records.game.language import msg
 from priffe_records.game.tricks import (
     CARDS,
-    hand_mask,
+    disjoint,
     highest,
     legal_mask,
+    play_tricks,
     suit_index,
     winning_index,
 )
@@ -69,18 +71,16 @@ def play_seats(declarer: Seat, out: tuple[Seat, ...]) -> tuple[Seat, ...]:
 def _rows(section: Section, slots: Sequence[int], width: int) -> list[range]:
     """The tricks as written, as ranges of ``slots``: one a line (PREFERENCE.md); ``width``
     cards each when the section was built in code and its cards have no lines."""
-    lines = section.lines()
+    starts = section.line_starts()
     n = len(slots)
-    if not n or lines is None:
+    if not n or starts is None:
         return [range(i, min(i + width, n)) for i in range(0, n, width)]
-    rows: list[range] = []
-    start = 0
-    for k in range(1, n):
-        if lines[slots[k]] != lines[slots[k - 1]]:
-            rows.append(range(start, k))
-            start = k
-    rows.append(range(start, n))
-    return rows
+    if not isinstance(slots, range):  # a '*' before the end: each line from its first card
+        starts = tuple(sorted({bisect.bisect_left(slots, i) for i in starts}))
+    bounds = [k for k in starts if k < n]
+    if not bounds or bounds[0]:
+        bounds.insert(0, 0)
+    return [range(a, b) for a, b in zip(bounds, [*bounds[1:], n], strict=True)]
 
 
 class _State:
@@ -152,73 +152,58 @@ class _State:
                 self.void.setdefault((seat, led), n)
 
 
-# One trick as the replay keeps it: an already built Trick (a trick with something to
-# say), or (number, leader's column, the row's slots, winner's column) of a clean one.
-_Kept = Trick | tuple[int, int, range, int]
-
-
 def replay_play(section: Section, declarer: Seat, out: tuple[Seat, ...],
-                hands: dict[Seat, Hand | None], trump: Suit | None,
+                hands: Mapping[Seat, int | None], trump: Suit | None,
                 must_trump: bool) -> PrefPlay:
-    """Replay the Play section; ``hands`` are the hands as played (declarer after discard).
+    """Replay the Play section; ``hands`` are the hands as played (declarer after discard),
+    as card bits (``game.tricks.hand_mask``; ``None``: unknown).
 
     Each trick is decided on card ids and bit masks; only a trick with something to say
     (a finding, an unknown card or leader, a line of the wrong length) builds its
     :class:`Trick` and words its findings as it goes."""
     seats = play_seats(declarer, out)
     width = len(seats)
-    masks: dict[Seat, int | None] = {
-        s: hand_mask(h.cards) if (h := hands.get(s)) is not None else None for s in seats}
-    claimed = section.ended
-    slots, ids = play_slots(section)
+    masks: dict[Seat, int | None] = {s: hands.get(s) for s in seats}
+    slots, ids, claimed = play_slots(section)
     rows = _rows(section, slots, width)
-    state = _State(masks, suit_index(trump), must_trump, ids, rows)
-    fast = None not in masks.values()
-    t, hold = state.trump, state.held
+    t = suit_index(trump)
     leader: Seat | None = declarer
     won = dict.fromkeys(seats, 0)
-    kept: list[_Kept] = []
+    winners: list[int] = []  # each clean trick's winner column
+    if None not in masks.values() and disjoint(masks.values()) and len(rows) <= TRICKS:
+        # Every playing hand known and no card in two: a clean trick needs no other fact.
+        held = [masks[s] or 0 for s in seats]
+        lead = 0  # the declarer leads
+        whole = 0  # the rows of ``width`` cards from the first, each a trick to play
+        while whole < len(rows) and len(rows[whole]) == width:
+            whole += 1
+        winners = play_tricks(ids[:whole * width], lead, held, t, must_trump)
+        for best in winners:
+            won[seats[best]] += 1
+            lead = best
+        leader = seats[lead]
+        masks = dict(zip(seats, held, strict=True))
+    state = _State(masks, t, must_trump, ids, rows)
+    if len(winners) < len(rows):  # something to word: the cards of the clean tricks are gone
+        for cid in ids[:len(winners) * width]:
+            state.gone |= 1 << cid
+    worded: list[Trick] = []
     findings: list[Finding] = []
     hidden = False
     short_trick = False  # a trick without every card already says the play is short
-    played = 0
-    for n, row in enumerate(rows, 1):
+    played = len(winners)
+    for n, row in enumerate(rows[played:], played + 1):
         if n > TRICKS:
             findings.append(error("P10", msg("the play has more than {count} tricks (P10)",
                                               count=TRICKS),
                                   section.location_at(slots[row[0]])))
             break
-        trick = ids[row.start:row.stop]
-        if fast and leader is not None and len(trick) == width and -1 not in trick:
-            # A clean trick: each card held by its seat, suit followed (P10).
-            lead = seats.index(leader)
-            led = trick[lead] // 13
-            gone = state.gone
-            for k, cid in enumerate(trick):
-                seat = seats[k]
-                held = hold[seat] or 0  # every hand is known here
-                bit = 1 << cid
-                if gone & bit or not held & bit or (
-                        cid // 13 != led and not legal_mask(held, led, t, must_trump) & bit):
-                    for j in range(k):  # give back the cards taken: this trick is worded
-                        hold[seats[j]] = (hold[seats[j]] or 0) ^ 1 << trick[j]
-                    break
-                gone |= bit
-                hold[seat] = held ^ bit
-            else:
-                state.gone = gone
-                best = (lead + winning_index(trick[lead:] + trick[:lead], t)) % width
-                leader = seats[best]
-                won[leader] += 1
-                played += 1
-                kept.append((n, lead, row, best))
-                continue
         last = n == len(rows)
         got, winner, say_hidden, short = _word_trick(state, section, slots, ids, row, n,
                                                     seats, leader, claimed, last, hidden)
         hidden = hidden or say_hidden
         short_trick = short_trick or short
-        kept.append(got)
+        worded.append(got)
         findings.extend(got.findings)
         full = len(got.cards) == width
         if winner is not None:
@@ -234,7 +219,7 @@ def replay_play(section: Section, declarer: Seat, out: tuple[Seat, ...],
                               section.location_at(slots[-1])))
     complete = played == TRICKS and sum(won.values()) == TRICKS
     return PrefPlay(None, seats, won, complete, claimed, tuple(findings),
-                    again=partial(_built, section, slots, seats, kept))
+                    again=partial(_built, section, slots, seats, rows, winners, worded))
 
 
 def _word_trick(state: _State, section: Section, slots: Sequence[int], ids: list[int],
@@ -298,19 +283,18 @@ def _word_trick(state: _State, section: Section, slots: Sequence[int], ids: list
     return Trick(n, leader, cards, winner, tuple(found)), winner, say_hidden, short
 
 
-def _built(section: Section, slots: Sequence[int], seats: tuple[Seat, ...],
-           kept: list[_Kept]) -> tuple[Trick, ...]:
-    """:attr:`PrefPlay.tricks`: the clean tricks built from their ints."""
+def _built(section: Section, slots: Sequence[int], seats: tuple[Seat, ...], rows: list[range],
+           winners: list[int], worded: list[Trick]) -> tuple[Trick, ...]:
+    """:attr:`PrefPlay.tricks`: the clean tricks built from their winners (the declarer
+    leads the first, each winner the next), then the worded ones."""
     tokens = section.tokens
     out: list[Trick] = []
-    for k in kept:
-        if isinstance(k, Trick):
-            out.append(k)
-            continue
-        n, lead, row, best = k
+    lead = 0
+    for n, (row, best) in enumerate(zip(rows, winners, strict=False), 1):
         group = [tokens[slots[i]] for i in row]
         order = [*range(lead, len(group)), *range(lead)]
         cards = tuple(PlayedCard(seats[c], CARDS[slot_card(group[c].kind, group[c].text)],
                                  group[c]) for c in order)
         out.append(Trick(n, seats[lead], cards, seats[best]))
-    return tuple(out)
+        lead = best
+    return (*out, *worded)

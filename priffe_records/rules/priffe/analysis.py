@@ -28,7 +28,7 @@ from priffe_records.game.cards import (
 from priffe_records.game.evaluation import honour_tricks, is_guarded, show_hs, suit_values
 from priffe_records.game.language import Message, listing, msg, msg_n, reason
 from priffe_records.game.memo import Memo
-from priffe_records.game.tricks import deal_masks, parse_deal
+from priffe_records.game.tricks import apart, deal_masks, parse_deal
 from priffe_records.game.words import card_name, seat_from_word, seat_hint, seat_name, suit_name
 from priffe_records.rules.findings import Finding, error, tag_location, unverifiable, warning
 from priffe_records.rules.players import seated_names
@@ -49,6 +49,7 @@ from priffe_records.rules.priffe.scoring import (
     claimed_number,
     declaring_side,
     honour_values,
+    known_points,
     parse_points,
     score_deal,
 )
@@ -121,9 +122,11 @@ def _claim(record: Record, name: str, rule: str, findings: list[Finding],
            total: int | None = None) -> SidePoints | None:
     """A claimed ``NS n EW m`` value; a malformed one is an error, then ignored."""
     text = record.get(name)
-    if is_unspecified(text):
+    if text is None:
         return None
-    assert text is not None
+    got = known_points(text, total)
+    if got is not None or is_unspecified(text):
+        return got  # read before, or nothing claimed
     try:
         return parse_points(text, total)
     except ValueError as e:
@@ -141,7 +144,12 @@ def _claim_score(record: Record, contract: Contract | None, declarer: Seat | Non
     honours went the other way says so by not matching.
     """
     text = record.get("Score")
-    if text is None or not _BARE_SCORE.match(text):
+    if text is None:
+        return None
+    known = known_points(text)  # read before as 'NS n EW m' (a bare number never is)
+    if known is not None:
+        return known
+    if not _BARE_SCORE.match(text):
         return _claim(record, "Score", "R15", findings)
     side = declaring_side(contract, declarer) if contract is not None else None
     if side is None:
@@ -171,12 +179,11 @@ def _check_players(record: Record, findings: list[Finding]) -> tuple[str | None,
 
 def _seat_tag(record: Record, name: str, rule: str, findings: list[Finding]) -> Seat | None:
     text = record.get(name)
-    if is_unspecified(text):
+    if text is None:
         return None
-    assert text is not None
     seat = _SEAT.get(text)
-    if seat is not None:
-        return seat  # a seat letter as written in export form
+    if seat is not None or is_unspecified(text):
+        return seat  # a seat letter as written in export form, or none given
     seat = seat_from_word(text)
     where = tag_location(record, name)
     if seat is not None or any(e.location == where and not e.is_warning for e in record.errors):
@@ -200,11 +207,16 @@ def check_deal(record: Record, findings: list[Finding]) -> Deal | None:
     is certain, not a guess.
     """
     text = record.get("Deal")
-    if is_unspecified(text) or text is None:
+    if text is None or is_unspecified(text):
         return None
     fast = parse_deal(text)
     if fast is not None:
         deal = fast
+        n, e, s, w = deal_masks(deal)
+        if n is not None and e is not None and s is not None and w is not None \
+                and n.bit_count() == e.bit_count() == s.bit_count() == w.bit_count() == 13 \
+                and apart(deal):
+            return deal  # the common case: a whole deal, nothing to say
     else:
         try:
             deal = Deal.parse(text)
@@ -301,7 +313,12 @@ def _parse_result(record: Record, contract: Contract | None, declarer: Seat | No
                   findings: list[Finding]) -> SidePoints | None:
     """Result as ``NS n EW m``; a bare number is the declaring side's tricks (PBN)."""
     text = record.get("Result")
-    if is_unspecified(text) or text is None:
+    if text is None:
+        return None
+    known = known_points(text, 13)  # read before as 'NS n EW m' (a bare number never is)
+    if known is not None and min(known.ns, known.ew) >= 0 and known.ns + known.ew == 13:
+        return known
+    if is_unspecified(text):
         return None
     if _BARE_NUMBER.match(text):
         loc = tag_location(record, "Result")
@@ -479,7 +496,8 @@ def analyse_record(record: Record, default: Options = PRESETS["sv"],
     f: list[Finding] = []
     try:
         scoring = record.get("Scoring")
-        options = default if scoring is None or is_unspecified(scoring) else _scoring(scoring)
+        options = default if scoring is None or is_unspecified(scoring) else (
+            _SCORINGS.get(scoring) or _scoring(scoring))
     except NotPriffeError as e:
         return not_priffe(record, "Presets", msg("not a Priffe record: {reason}",
                                                  reason=reason(e)),
@@ -518,7 +536,8 @@ def analyse_record(record: Record, default: Options = PRESETS["sv"],
             f.append(error("R8", msg("Contract: {reason} (R8)", reason=why),
                            tag_location(record, "Contract")))
     section = record.auction
-    if section is not None and TokenKind.FOREIGN in section.kinds:
+    if section is not None and section.kinds.count(TokenKind.CALL) != len(section.kinds) \
+            and TokenKind.FOREIGN in section.kinds:  # (counting matches by identity: fast)
         i = section.kinds.index(TokenKind.FOREIGN)
         return not_priffe(record, "R5", msg("not a Priffe record: bridge call {call!r} in "
                                             "the auction (Priffe calls: Pass Klöver Spader "

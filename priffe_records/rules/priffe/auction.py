@@ -78,6 +78,7 @@ def _call_of(kind: TokenKind, text: str) -> Call | None:
 
 
 _CALLS = {c.value: c for c in Call}
+_LEFT = {s: s.left for s in Seat}
 
 
 def contract_for(final_bid: Call | None) -> Contract:
@@ -95,8 +96,22 @@ def run_auction(section: Section, first: Seat) -> AuctionResult:
     unknown = False
     seat = first
     ended_by: AuctionCall | None = None  # the Spela that closed the auction (R6)
-    for i, (kind, text) in enumerate(zip(section.kinds, section.texts, strict=True)):
-        if kind in (TokenKind.END, TokenKind.CONTINUE):
+    texts = section.texts
+    for i, kind in enumerate(section.kinds):
+        text = texts[i]
+        if kind is TokenKind.CALL and ended_by is None and len(calls) < 4 \
+                and (call := _CALLS.get(text)) is not None \
+                and (call is Call.PASS or high is None or call.outranks(high.call)):  # type: ignore[arg-type]
+            # The common case, nothing to say: a call in turn, a bid higher than the last.
+            entry = AuctionCall(seat, call, text, section, i, True)
+            calls.append(entry)
+            if call is not Call.PASS:
+                high = entry
+                if call is Call.SPELA:
+                    ended_by = entry  # R6
+            seat = _LEFT[seat]
+            continue
+        if kind is TokenKind.END or kind is TokenKind.CONTINUE:
             break
         if kind is TokenKind.SKIP:
             findings.append(error("R4", msg("a call out of turn skipped {seat}: every player "
@@ -104,18 +119,20 @@ def run_auction(section: Section, first: Seat) -> AuctionResult:
                                   section_location(section, i)))
             seat = seat.left
             continue
-        call = _call_of(kind, text)
+        call = _CALLS.get(text) if kind is TokenKind.CALL else None
+        if call is None:
+            call = _call_of(kind, text)
         legal = True
-        who = seat_name(seat)
         if ended_by is not None:
             findings.append(error("R6", msg("{who} calls {call} after {seat}'s Spela ended the "
-                                            "auction (R6)", who=who, call=text,
+                                            "auction (R6)", who=seat_name(seat), call=text,
                                             seat=seat_name(ended_by.seat)),
                                   section_location(section, i)))
             legal = False
         elif len(calls) >= 4:
             findings.append(error("R4", msg("{who} calls {call} as a fifth call: every player "
-                                            "calls exactly once (R4)", who=who, call=text),
+                                            "calls exactly once (R4)", who=seat_name(seat),
+                                            call=text),
                                   section_location(section, i)))
             legal = False
         elif kind is TokenKind.FOREIGN or (kind is TokenKind.CALL and call is None):
@@ -125,21 +142,21 @@ def run_auction(section: Section, first: Seat) -> AuctionResult:
             legal = False
         elif call is None:
             unknown = True
-        elif call.is_bid and high is not None and high.call is not None \
+        elif call is not Call.PASS and high is not None and high.call is not None \
                 and not call.outranks(high.call):
             findings.append(error("R5", msg("{who} bids {call}, not higher than {seat}'s "
                                             "{high}: a bid must be higher than every earlier "
-                                            "bid (R5)", who=who, call=call.value,
+                                            "bid (R5)", who=seat_name(seat), call=call.value,
                                             seat=seat_name(high.seat), high=high.call.value),
                                   section_location(section, i)))
             legal = False
         entry = AuctionCall(seat, call, text, section, i, legal)
         calls.append(entry)
-        if legal and call is not None and call.is_bid:
+        if legal and call is not None and call is not Call.PASS:  # a bid
             high = entry
             if call is Call.SPELA:
                 ended_by = entry  # R6
-        seat = seat.left
+        seat = _LEFT[seat]
     complete = ended_by is not None or len(calls) >= 4
     if not complete:
         findings.append(auction_cut_short(

@@ -46,8 +46,7 @@ if it is one whoever led, and *unverifiable* if it depends on who led.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from functools import partial
+from collections.abc import Callable, Iterator, Sequence
 from typing import NamedTuple
 
 from priffe_records.format.record import Location, Section
@@ -56,9 +55,11 @@ from priffe_records.game.cards import SEATS, SUITS, Deal, Seat, Suit
 from priffe_records.game.language import Message, msg
 from priffe_records.game.tricks import (
     CARDS,
+    apart,
     deal_masks,
     highest,
     legal_mask,
+    play_tricks,
     suit_index,
     winning_index,
 )
@@ -131,6 +132,7 @@ def opening_leader(forehand: Seat, declarer: Seat | None, contract: Contract | N
 
 _COLUMNS = {s: tuple(x.index for x in s.rotation()) for s in SEATS}  # seat indexes, from s
 _SIDE_NO = (0, 1, 0, 1)  # seat index -> NS 0, EW 1
+_SIDES = {c: tuple(_SIDE_NO[s] for s in c) for c in _COLUMNS.values()}
 
 
 class _State:
@@ -205,9 +207,7 @@ class _State:
                    held=card_name(trump), suit=suit_name(SUITS[led])), "R11, must_trump"
 
 
-# One trick as the replay keeps it: an already built Trick (a trick with something to
-# say), or (number, leader's column, first slot, winner's column or -1) of a clean one.
-_Kept = Trick | tuple[int, int, int, int]
+_NO_HANDS: tuple[int | None, ...] = (None, None, None, None)
 
 
 def replay(section: Section, first: Seat, deal: Deal | None, trump: Suit | None, *,
@@ -216,95 +216,80 @@ def replay(section: Section, first: Seat, deal: Deal | None, trump: Suit | None,
     """Replay a Play section whose columns start at ``first`` (R11–R13).
 
     ``players`` are the seats that take part; a later game family with fewer
-    players passes its own. Each trick is decided on card ids and bit masks; only a
-    trick with something to say (a finding, an unknown card or leader) builds its
-    :class:`Trick` and words its findings as it goes. The others keep a few ints, and
-    their tricks are built when :attr:`PlayResult.tricks` is first read.
+    players passes its own. Tricks are played on card ids and bit masks
+    (:func:`~priffe_records.game.tricks.play_trick`) as long as each has nothing to say;
+    from the first that has (a finding, an unknown card or hand), the rest is replayed
+    card by card, every finding worded where it is. A clean trick keeps only its winner;
+    its :class:`Trick` is built when :attr:`PlayResult.tricks` is first read.
     """
-    masks = deal_masks(deal) if deal is not None else (None, None, None, None)
+    masks = deal_masks(deal) if deal is not None else _NO_HANDS
     width = len(players)
     columns = _COLUMNS[first] if players is SEATS else \
         tuple(s.index for s in first.rotation() if s in players)
-    claimed = section.ended
-    slots, ids = play_slots(section)
+    slots, ids, claimed = play_slots(section)
     t = suit_index(trump)
-    state = _State(masks, t, must_trump, ids, width)
-    left = state.left
-    # A clean trick is decided by bits alone when every playing hand is known and no card
-    # was dealt twice (then "held" is "dealt to this seat and not yet played").
-    union = 0
-    for m in masks:
-        union |= m or 0
-    fast = None not in [masks[c] for c in columns] and union.bit_count() == sum(
-        m.bit_count() for m in masks if m is not None)
-    lead = columns.index(first.index) if first.index in columns else -1  # -1: not one seat
-    leaders: set[int] = {first.index}
-    kept: list[_Kept] = []
-    findings: list[Finding] = []
+    lead0 = lead = columns.index(first.index) if first.index in columns else -1
     won = [0, 0]  # NS, EW
+    winners: list[int] = []  # each clean trick's winner column (-1: a claimed part trick)
+    start = 0
+    held: list[int] | None = None
+    if lead >= 0 and deal is not None and (
+            None not in masks or all(masks[c] is not None for c in columns)) and apart(deal):
+        # Every playing hand known and no card dealt twice: "in the hand" is "dealt to
+        # this seat and not yet played", and a clean trick needs no other fact.
+        held = [masks[c] or 0 for c in columns]
+        side = _SIDES.get(columns) or tuple(_SIDE_NO[c] for c in columns)
+        stop = min(len(ids), tricks * width)
+        if not claimed:
+            stop -= stop % width  # a short last trick without '*' has something to say (R12)
+        winners = play_tricks(ids if stop == len(ids) else ids[:stop], lead, held, t,
+                              must_trump)
+        start = min(len(winners) * width, len(ids))
+        for best in winners:
+            if best >= 0:
+                won[side[best]] += 1
+                lead = best
+    played = len(winners) - (1 if winners and winners[-1] < 0 else 0)
+    worded: list[Trick] = []
+    findings: list[Finding] = []
     undecided = 0
-    played = 0
-    hidden_reported = False
-    for start in range(0, len(ids), width):
-        n = start // width + 1
-        if n > tricks:
-            findings.append(error("R12", msg("the play has more than {tricks} tricks (R12)",
-                                             tricks=tricks),
-                                  section.location_at(slots[start])))
-            break
-        trick = ids[start:start + width]
-        full = len(trick) == width
-        if fast and lead >= 0 and (full or claimed) and -1 not in trick:
-            # A clean trick: each card held by its seat, suit followed (R11).
-            led = trick[lead] // 13 if lead < len(trick) else -1  # -1: a claimed last trick
-            gone = state.gone
-            for k, cid in enumerate(trick):
-                held = left[columns[k]] or 0  # every hand is known here
-                bit = 1 << cid
-                if gone & bit or not held & bit or (
-                        cid // 13 != led >= 0 and not legal_mask(held, led, t, must_trump) & bit):
-                    for j in range(k):  # give back the cards taken: this trick is worded
-                        left[columns[j]] = (left[columns[j]] or 0) ^ 1 << trick[j]
-                    break
-                gone |= bit
-                left[columns[k]] = held ^ bit
-            else:
-                state.gone = gone
-                if full:
-                    best = (lead + winning_index(trick[lead:] + trick[:lead], t)) % width
-                    won[_SIDE_NO[columns[best]]] += 1
-                    played += 1
-                    kept.append((n, lead, start, best))
-                    lead = best
+    if start < len(ids) or (not claimed and played < tricks):
+        state = _State(masks, t, must_trump, ids, width)
+        if held is not None:
+            for k, c in enumerate(columns):
+                state.left[c] = held[k]
+        for cid in ids[:start]:
+            state.gone |= 1 << cid
+        leaders = {columns[lead]} if lead >= 0 else {first.index}
+        hidden_reported = False
+        for begin in range(start, len(ids), width):
+            n = begin // width + 1
+            if n > tricks:
+                findings.append(error("R12", msg("the play has more than {tricks} tricks "
+                                                 "(R12)", tricks=tricks),
+                                      section.location_at(slots[begin])))
+                break
+            got = _word_trick(state, section, slots, begin, n, width, columns, leaders,
+                              claimed, not hidden_reported)
+            findings.extend(got.trick.findings)
+            worded.append(got.trick)
+            hidden_reported = hidden_reported or got.hidden
+            if len(got.trick.cards) == width:
+                played += 1
+                if got.side < 0:
+                    undecided += 1
                 else:
-                    kept.append((n, lead, start, -1))
-                continue
-        if lead >= 0:
-            leaders = {columns[lead]}
-        got = _word_trick(state, section, slots, start, n, width, columns, leaders, claimed,
-                          not hidden_reported)
-        findings.extend(got.trick.findings)
-        kept.append(got.trick)
-        hidden_reported = hidden_reported or got.hidden
-        if full:
-            played += 1
-            if got.side < 0:
-                undecided += 1
-            else:
-                won[got.side] += 1
-            leaders = got.winners or set(columns)
-        lead = columns.index(next(iter(leaders))) if len(leaders) == 1 \
-            and next(iter(leaders)) in columns else -1
-    if not claimed and kept and played < tricks and not any(
-            f.rule == "R12" and f.severity is Severity.ERROR for f in findings):
-        findings.append(error("R13", msg("the play stops after {count} tricks without '*' to "
-                                         "claim the rest (R13)", count=played),
-                              section.location_at(slots[-1])))
+                    won[got.side] += 1
+                leaders = got.winners or set(columns)
+        if not claimed and ids and played < tricks and not any(
+                f.rule == "R12" and f.severity is Severity.ERROR for f in findings):
+            findings.append(error("R13", msg("the play stops after {count} tricks without '*' "
+                                             "to claim the rest (R13)", count=played),
+                                  section.location_at(slots[-1])))
     complete = played == tricks and undecided == 0
+    kept = _Kept(section, slots, columns, lead0, winners, worded)
     return PlayResult(None, SidePoints(won[0], won[1]), undecided, claimed, complete,
-                      tuple(findings), played=played,
-                      again=partial(_built, section, slots, columns, kept),
-                      rows=partial(_rows, section, slots, columns, kept))
+                      tuple(findings), played=played, again=kept.tricks, rows=kept.rows)
 
 
 class _Worded(NamedTuple):
@@ -410,45 +395,52 @@ def _word_trick(state: _State, section: Section, slots: Sequence[int], start: in
     return _Worded(Trick(n, leader, cards, winner, tuple(found)), winners, side, hidden)
 
 
-def _built(section: Section, slots: Sequence[int], columns: tuple[int, ...],
-           kept: list[_Kept]) -> tuple[Trick, ...]:
-    """:attr:`PlayResult.tricks`: the clean tricks built from their ints."""
-    tokens = section.tokens
-    width = len(columns)
-    out: list[Trick] = []
-    for k in kept:
-        if isinstance(k, Trick):
-            out.append(k)
-            continue
-        n, lead, start, best = k
-        group = [tokens[i] for i in slots[start:start + width]]
-        order = list(range(len(group)))
-        if 0 <= lead < len(group):
-            order = order[lead:] + order[:lead]
-        cards = tuple(PlayedCard(SEATS[columns[c]], CARDS[slot_card(group[c].kind, group[c].text)],
-                                 group[c]) for c in order)
-        out.append(Trick(n, SEATS[columns[lead]] if lead >= 0 else None, cards,
-                         SEATS[columns[best]] if best >= 0 else None))
-    return tuple(out)
+class _Kept(NamedTuple):
+    """A replay's tricks as it kept them: the clean ones as their winners' columns (from
+    the leader of the first), then the worded ones as built."""
 
+    section: Section
+    slots: Sequence[int]
+    columns: tuple[int, ...]
+    lead: int
+    winners: list[int]
+    worded: list[Trick]
 
-def _rows(section: Section, slots: Sequence[int], columns: tuple[int, ...], kept: list[_Kept]
-          ) -> tuple[TrickSummary, ...]:
-    """:meth:`PlayResult.rows`, the clean tricks read from their ints (no :class:`Trick`)."""
-    texts = section.texts
-    width = len(columns)
-    out: list[TrickSummary] = []
-    for k in kept:
-        if isinstance(k, Trick):
-            out.append(_summary(k))
-            continue
-        n, lead, start, best = k
-        cards: list[str | None] = [None] * 4
-        for c, i in enumerate(slots[start:start + width]):
-            cards[columns[c]] = texts[i]
-        out.append((n, SEATS[columns[lead]], SEATS[columns[best]] if best >= 0 else None,
-                    tuple(cards)))
-    return tuple(out)
+    def clean(self) -> Iterator[tuple[int, int, range, int]]:
+        """Each clean trick: its number, leader's column, slots and winner's column."""
+        width = len(self.columns)
+        lead = self.lead
+        for i, best in enumerate(self.winners):
+            yield i + 1, lead, range(i * width, min((i + 1) * width, len(self.slots))), best
+            lead = best
+
+    def tricks(self) -> tuple[Trick, ...]:
+        """:attr:`PlayResult.tricks`: the clean tricks built from their ints."""
+        tokens, slots, columns = self.section.tokens, self.slots, self.columns
+        out: list[Trick] = []
+        for n, lead, at, best in self.clean():
+            group = [tokens[slots[i]] for i in at]
+            order = list(range(len(group)))
+            if lead < len(group):
+                order = order[lead:] + order[:lead]
+            cards = tuple(PlayedCard(SEATS[columns[c]],
+                                     CARDS[slot_card(group[c].kind, group[c].text)], group[c])
+                          for c in order)
+            out.append(Trick(n, SEATS[columns[lead]], cards,
+                             SEATS[columns[best]] if best >= 0 else None))
+        return (*out, *self.worded)
+
+    def rows(self) -> tuple[TrickSummary, ...]:
+        """:meth:`PlayResult.rows`, the clean tricks read from their ints (no Trick)."""
+        texts, slots, columns = self.section.texts, self.slots, self.columns
+        out: list[TrickSummary] = []
+        for n, lead, at, best in self.clean():
+            cards: list[str | None] = [None] * 4
+            for c, i in enumerate(at):
+                cards[columns[c]] = texts[slots[i]]
+            out.append((n, SEATS[columns[lead]], SEATS[columns[best]] if best >= 0 else None,
+                        tuple(cards)))
+        return (*out, *map(_summary, self.worded))
 
 
 def _summary(t: Trick) -> TrickSummary:

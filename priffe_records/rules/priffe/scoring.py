@@ -24,7 +24,7 @@ from priffe_records.game.calls import Contract
 from priffe_records.game.cards import SEATS, Card, Deal, Rank, Seat, Side, Suit
 from priffe_records.game.language import Message, msg
 from priffe_records.game.memo import Memo
-from priffe_records.game.tricks import card_id, deal_masks
+from priffe_records.game.tricks import apart, card_id, deal_masks
 from priffe_records.rules.priffe.options import ForcedHonours, HonoursVariant, Options
 
 _PAIR = re.compile(r"^\s*(NS|EW)\s+(-?\d+)\s*(?:[;,]?\s*(NS|EW)\s+(-?\d+))?\s*$", re.IGNORECASE)
@@ -107,6 +107,11 @@ class SidePoints:
 
 _PARSED: Memo[tuple[str, int | None], SidePoints] = Memo()
 ZERO = SidePoints()
+
+
+def known_points(text: str, total: int | None = None) -> SidePoints | None:
+    """:func:`parse_points` of a text read before, without reading it again; else ``None``."""
+    return _PARSED.get((text, total))
 
 
 def parse_points(text: str, total: int | None = None) -> SidePoints:
@@ -233,22 +238,32 @@ def honour_values(deal: Deal, contract: Contract, options: Options
     four, say); more when the known hands only bound it (under ``side``, N and S holding
     none of the four leave E-W 40 or 50).
     """
-    key = (contract, options.forced_honours is ForcedHonours.NONE)
-    known = _HONOURS.get(key)
+    which = (contract, options.forced_honours is ForcedHonours.NONE)
+    known = _HONOURS.get(which)
     if known is None:
         cards = honour_cards(contract, options)
-        known = _HONOURS.keep(key, (cards, sum(1 << card_id(c) for c in cards)))
+        known = _HONOURS.keep(which, (cards, sum(1 << card_id(c) for c in cards)))
     cards, wanted = known
+    masks = deal_masks(deal)
+    n, e, s, w = masks
     counts: dict[Seat, int] = {}
-    for seat, hand, mask in zip(SEATS, deal.hands, deal_masks(deal), strict=True):
-        if hand is not None and mask is not None:
-            # On bit masks; card by card only in a hand holding a card twice (R2 error).
-            counts[seat] = (mask & wanted).bit_count() if mask.bit_count() == len(hand) \
-                else sum(1 for c in hand.cards if c in cards)
-    seen = (tuple(counts.get(s, -1) for s in SEATS), len(cards), id(options.honours))
-    got = _VALUES.get(seen)
+    if n is not None and e is not None and s is not None and w is not None and apart(deal):
+        # A whole deal, no card twice: each hand's count on its mask.
+        tally: tuple[int, ...] = ((n & wanted).bit_count(), (e & wanted).bit_count(),
+                                  (s & wanted).bit_count(), (w & wanted).bit_count())
+    else:
+        for seat, hand, mask in zip(SEATS, deal.hands, masks, strict=True):
+            if hand is not None and mask is not None:
+                # On bit masks; card by card only in a hand holding a card twice (R2 error).
+                counts[seat] = (mask & wanted).bit_count() if mask.bit_count() == len(hand) \
+                    else sum(1 for c in hand.cards if c in cards)
+        tally = tuple(counts.get(seat, -1) for seat in SEATS)
+    key = (tally, len(cards), id(options.honours))
+    got = _VALUES.get(key)
     if got is None:
-        got = _VALUES.keep(seen, _placed(counts, len(cards), options.honours))
+        if not counts:
+            counts = {seat: k for seat, k in zip(SEATS, tally, strict=True) if k >= 0}
+        got = _VALUES.keep(key, _placed(counts, len(cards), options.honours))
     return got or None
 
 
