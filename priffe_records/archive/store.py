@@ -48,6 +48,7 @@ import sqlite_utils
 from priffe_records.archive.rows import DEAL_COLUMNS, Ready, Value
 from priffe_records.archive.schema import ArchiveError, describe_sqlite_error, ensure_schema
 from priffe_records.format.errors import PriffeError
+from priffe_records.format.splitter import may_inherit
 from priffe_records.game.language import msg, os_reason
 from priffe_records.rules.gcscope import batch_gc
 
@@ -478,7 +479,7 @@ def import_file(db: sqlite_utils.Database, source: str | os.PathLike[str] | IO[b
             progress(counting.done, records)
 
     try:
-        digest = _file_digest(raw)
+        digest, inherits = _file_digest(raw)
         _begin(db, label)
         try:
             unchanged = _unchanged(db, label, digest, reject_invalid)
@@ -488,7 +489,6 @@ def import_file(db: sqlite_utils.Database, source: str | os.PathLike[str] | IO[b
             from priffe_records.archive.classify import by_partie, store_group
             from priffe_records.archive.raw import RawReader
 
-            inherits = digest is None or _may_inherit(raw)
             if jobs is None:
                 from priffe_records.rules.parallel import default_jobs
 
@@ -551,46 +551,30 @@ def read_chunks(source: IO[bytes], *, name: str) -> Iterator[Chunk]:
     return split(Decoded(source))
 
 
-def _file_digest(raw: IO[bytes]) -> str | None:
-    """SHA-256 of the rest of a seekable file, which is then read from where it was.
+def _file_digest(raw: IO[bytes]) -> tuple[str | None, bool]:
+    """SHA-256 of the rest of a seekable file, which is then read from where it was, and
+    whether a value in it may inherit (PBN §4.8 ``#``: then no record is skipped unread).
 
     A pipe cannot be read twice: ``None``, and it is imported in full.
     """
+    inherits = False
+    carry = b""  # a quote followed by blanks only at a block's end: the '#' may come next
     try:
         if not raw.seekable():
-            return None
+            return None, True
         start = raw.tell()
         sha = hashlib.sha256()
         while chunk := raw.read(1 << 20):
             sha.update(chunk)
+            if not inherits:
+                data = carry + chunk
+                inherits = may_inherit(data)
+                quote = data.rfind(b'"')
+                carry = data[quote:] if quote >= 0 and not data[quote + 1:].strip() else b""
         raw.seek(start)
     except (OSError, ValueError):
-        return None
-    return sha.hexdigest()
-
-
-def _may_inherit(raw: IO[bytes]) -> bool:
-    """Whether a value in the rest of a seekable file may inherit (PBN §4.8 ``#``: then no
-    record is skipped unread); it is then read from where it was. Asked only of a file
-    that changed, so an unchanged one is read once."""
-    from priffe_records.format.splitter import may_inherit
-
-    carry = b""  # a quote followed by blanks only at a block's end: the '#' may come next
-    try:
-        start = raw.tell()
-        while chunk := raw.read(1 << 20):
-            data = carry + chunk
-            if may_inherit(data):
-                break
-            quote = data.rfind(b'"')
-            carry = data[quote:] if quote >= 0 and not data[quote + 1:].strip() else b""
-        else:
-            raw.seek(start)
-            return False
-        raw.seek(start)
-    except (OSError, ValueError):
-        pass
-    return True
+        return None, True
+    return sha.hexdigest(), inherits
 
 
 def _unchanged(db: sqlite_utils.Database, label: str, digest: str | None,
