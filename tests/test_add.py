@@ -24,6 +24,7 @@ from priffe_records.game.cards import Seat
 from priffe_records.game.language import msg
 from priffe_records.rules import entry
 from priffe_records.rules.entry import ENTRY_TAGS
+from priffe_records.rules.priffe import entry as priffe_entry
 
 HAND = DATA / "evening-hand.ppn"
 
@@ -218,8 +219,8 @@ def test_entry_words() -> None:
     with pytest.raises(entry.EntryError, match="could be"):
         entry.parse_contract("p")  # Passnoll or Play
     with pytest.raises(entry.EntryError, match="no declarer"):
-        entry.parse_tricks("6", None)
-    assert str(entry.parse_points("80-20")) == "NS 80 EW 20"
+        priffe_entry.parse_tricks("6", None)
+    assert str(priffe_entry.parse_points("80-20")) == "NS 80 EW 20"
 
 
 def test_on_a_terminal_answers_are_read_with_tab_completion(

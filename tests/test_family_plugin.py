@@ -7,15 +7,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from priffe_records import loads
 from priffe_records.archive.schema import ensure_schema, open_archive
 from priffe_records.archive.store import import_file
+from priffe_records.cli import cli
 from priffe_records.format.record import Record, Tag
 from priffe_records.rules import family
 from priffe_records.rules.blank import random_deals, skeleton
 from priffe_records.rules.entry import new_deal
 from priffe_records.rules.partie import parties
+from priffe_records.rules.spreadsheet import import_rows
 from priffe_records.rules.validate import validate
 
 TOY_LINE = "toy_family:DUEL"  # tests/ is on sys.path, as conftest is
@@ -94,3 +97,25 @@ def test_the_next_deal_is_dealt_as_its_family_says(with_duel: None, scoring: str
                        Tag("Scoring", scoring)))
     after = new_deal(previous)
     assert (after.get("Board"), after.get("Dealer")) == ("5", then)
+
+
+def test_a_game_without_entry_hooks_is_not_typed(with_duel: None, tmp_path: Path) -> None:
+    """priffe add on a Duel evening: one located error at its Scoring tag, nothing written."""
+    src = tmp_path / "duel.ppn"
+    src.write_text(TWO_DEALS.replace('[Result "N 3 S 3"]\n', ""), "utf-8")
+    before = src.read_bytes()
+    res = CliRunner().invoke(cli, ["--lang", "en", "add", str(src)], input="N 2 S 2\n")
+    assert res.exit_code == 2
+    assert f"{src}:8:1: Duel has no typed entry" in res.stderr
+    assert "Traceback" not in res.output + res.stderr
+    assert src.read_bytes() == before
+
+
+def test_a_sheet_of_a_game_without_entry_hooks_is_one_problem(with_duel: None) -> None:
+    """sheet-import of a Duel sheet: the problem is at the heading row, no record made."""
+    rows = [(1, ["Scoring", "Duel"]), (2, ["Contract", "Declarer", "Tricks"]),
+            (3, ["Hjärter", "N", "10"])]
+    got = import_rows(rows, "duel.csv")
+    assert got.records == []
+    assert [str(p) for p in got.problems] == [
+        "duel.csv:2: error: Duel has no typed entry: write its records as PPN text"]

@@ -16,7 +16,7 @@ from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Location, Record, Tag
 from priffe_records.game.cards import Card, Rank, Seat, Suit
 from priffe_records.game.language import msg
-from priffe_records.rules.family import GameFamily
+from priffe_records.rules.family import EntryForm, GameFamily
 from priffe_records.rules.findings import Finding, error, tag_location
 
 DECK = frozenset(Card(s, r) for s in (Suit.S, Suit.H)
@@ -84,6 +84,7 @@ class Duel:
     deck: frozenset[Card] = DECK
     players: tuple[Seat, ...] = (Seat.N, Seat.S)
     tricks: int = 4
+    entry: EntryForm | None = None  # a Duel is not typed by a secretary: no entry hooks
 
     def next_dealer(self, dealer: Seat) -> Seat:
         return Seat.S if dealer is Seat.N else Seat.N

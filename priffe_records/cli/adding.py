@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
@@ -27,37 +26,22 @@ from priffe_records.format.errors import BadRecord
 from priffe_records.format.reader import read
 from priffe_records.format.record import PLAYER_TAGS, Record
 from priffe_records.format.sheet_rows import read_rows
-from priffe_records.game.calls import Contract
-from priffe_records.game.cards import SEATS, Seat, Side
+from priffe_records.game.cards import SEATS, Seat
 from priffe_records.game.language import Message, msg, msg_n
-from priffe_records.game.preference import CONTRACTS, is_preference
 from priffe_records.game.words import seat_name
 from priffe_records.rules.blank import seats as seats_of_game
 from priffe_records.rules.entry import (
-    DealEntry,
-    Entry,
     EntryError,
+    entry_form,
     next_slot,
-    parse_contract,
-    parse_points,
-    parse_seat,
-    parse_seating,
-    parse_tricks,
     placed,
-    players_of,
-    r24_seats,
     record_findings,
     reseated,
-    rubber_ended_before,
     slot_record,
     verified_text,
 )
-from priffe_records.rules.family import default_family, family_for, family_named
+from priffe_records.rules.family import Entry, EntryForm, default_family, family_for, family_named
 from priffe_records.rules.findings import Finding
-from priffe_records.rules.preference import entry as pref
-from priffe_records.rules.preference.entry import PrefEntry
-from priffe_records.rules.preference.table import PLAYERS as PREF_SEATS
-from priffe_records.rules.priffe.options import Options
 from priffe_records.rules.spreadsheet import import_rows
 
 T = TypeVar("T")
@@ -104,6 +88,26 @@ class Asker:
             except EntryError as e:
                 click.echo(str(msg("  not understood: {reason}", reason=e.args[0])))
 
+    def first(self, question: Message, default: str | None, completions: Iterable[str]
+              ) -> str | None:
+        """The first answer of a deal; ``None`` when the user stops (empty, or no more input)."""
+        try:
+            text = self.line(question, default, completions)
+        except EndOfAnswers:
+            return None
+        return text or None
+
+    def again(self, first: str, parse: Callable[[str], T], question: Message) -> T:
+        """The first answer read, or asked again until one reads."""
+        try:
+            return parse(first)
+        except EntryError as e:
+            click.echo(str(msg("  not understood: {reason}", reason=e.args[0])))
+        return self.value(question, parse)
+
+    def say(self, text: Message) -> None:
+        click.echo(str(text))
+
 
 def _complete_with(words: Iterable[str]) -> None:
     """Tab completion of the words on a terminal (readline is missing on some systems)."""
@@ -119,99 +123,6 @@ def _complete_with(words: Iterable[str]) -> None:
 
     readline.set_completer(complete)
     readline.parse_and_bind("tab: complete")
-
-
-def _contract_answer(ask: Asker, before: str | None, words: Iterable[str]) -> str | None:
-    """The first answer of a deal; ``None`` when the user stops (empty, or no more input)."""
-    try:
-        text = ask.line(msg("Contract (empty: stop)") if before is None else msg("Contract"),
-                        before, words)
-    except EndOfAnswers:
-        return None
-    return text or None
-
-
-def _ask_entry(ask: Asker, record: Record, before: Entry | None) -> Entry | None:
-    """The deal's answers, in the words of the record's game; ``None`` when the user stops."""
-    if is_preference(record.get("Scoring")):
-        return _ask_pref_entry(ask, record, before if isinstance(before, PrefEntry) else None)
-    return _ask_priffe_entry(ask, record, before if isinstance(before, DealEntry) else None)
-
-
-def _ask_priffe_entry(ask: Asker, record: Record, before: DealEntry | None) -> DealEntry | None:
-    text = _contract_answer(ask, before.contract.value if before else None,
-                            [c.value for c in Contract])
-    if text is None:
-        return None
-    contract = _again(ask, text, parse_contract, msg("Contract"))
-    players = players_of(record)
-    declarer: Seat | None = None
-    if contract.has_declarer:
-        old = before.declarer.value if before and before.declarer else None
-        declarer = ask.value(msg("Declarer (seat or player)"), partial(parse_seat, players=players),
-                             old, [*(s.value for s in SEATS), *players.values()])
-    side = declarer.side if declarer is not None else Side.NS
-    tricks = ask.value(msg("Tricks taken by {side}", side=side.value),
-                       partial(parse_tricks, side=side),
-                       str(before.tricks[side]) if before else None)
-    score = ask.value(msg("Score written on the sheet (empty: none)"), parse_points,
-                      str(before.score) if before and before.score else None)
-    return DealEntry(contract, declarer, tricks, score)
-
-
-def _ask_pref_entry(ask: Asker, record: Record, before: PrefEntry | None) -> PrefEntry | None:
-    """Préférence: contract, declarer, who dropped out, the tricks of those who played, and
-    the payments if written."""
-    text = _contract_answer(ask, before.contract.value if before else None,
-                            [b.value for b in CONTRACTS])
-    if text is None:
-        return None
-    contract = _again(ask, text, pref.parse_contract, msg("Contract"))
-    players = {s: n for s, n in players_of(record).items() if s in PREF_SEATS}
-    declarer = ask.value(msg("Declarer (seat or player)"),
-                         partial(pref.parse_player, players=players),
-                         before.declarer.value if before else None,
-                         [*(s.value for s in PREF_SEATS), *players.values()])
-    dropouts = ask.value(msg("Dropped out, in order (the declarer: gave up; empty: nobody)"),
-                         partial(pref.parse_dropouts, players=players),
-                         " ".join(s.value for s in before.dropouts) if before else None)
-    seats = pref.playing(declarer, dropouts)
-    tricks = ask.value(msg("Tricks of {seats}", seats=" ".join(s.value for s in seats)),
-                       partial(pref.parse_tricks, seats=seats),
-                       " ".join(str(n) for n in before.tricks.values())
-                       if before and before.tricks else None) if seats else None
-    old = before.score if before else None
-    score = ask.value(msg("Payments written on the sheet (N 1;E -20;S -11; empty: none)"),
-                      pref.parse_score, ";".join(f"{s.value} {n}" for s, n in old.items())
-                      if old else None)
-    return PrefEntry(contract, declarer, dropouts, tricks, score)
-
-
-def _again(ask: Asker, first: str, parse: Callable[[str], T], question: Message) -> T:
-    """The first answer read, or asked again until one reads."""
-    try:
-        return parse(first)
-    except EntryError as e:
-        click.echo(str(msg("  not understood: {reason}", reason=e.args[0])))
-    return ask.value(question, parse)
-
-
-def _ask_seats(ask: Asker, records: list[Record], index: int, options: Options
-               ) -> dict[Seat, str] | None:
-    """At a rubber's end, the seats for the next rubber (R24), when the file does not say yet."""
-    record = records[index]
-    dealer = record.get("Dealer")
-    players = players_of(record)
-    if (index == 0 or dealer not in {s.value for s in SEATS} or len(players) != 4
-            or players != players_of(records[index - 1])
-            or not rubber_ended_before(records, index, options=options)):
-        return None
-    proposed = r24_seats(players, Seat(dealer))
-    click.echo(str(msg("The rubber is over: new seats by R24 (the dealer and forehand stay, "
-                       "the other two swap): {seats}",
-                       seats=", ".join(f"{s.value} {proposed[s]}" for s in SEATS))))
-    return ask.value(msg("Seats (Enter: these; or four names N, E, S, W separated by commas)"),
-                     lambda t: parse_seating(t, proposed))
 
 
 def _introduce(record: Record) -> None:
@@ -241,7 +152,7 @@ def _keep_anyway(ask: Asker) -> bool:
             return True
 
 
-def _running_sheet(records: list[Record], index: int, options: Options
+def _running_sheet(records: list[Record], index: int, options: object
                    ) -> SheetView | PrefSheetView | None:
     """The running sheet of the partie the deal at ``index`` belongs to (its family's)."""
     family = family_for(records[index].get("Scoring"))
@@ -267,14 +178,26 @@ def _read(path: Path) -> list[Record]:
     return [r for r in got if isinstance(r, Record)]
 
 
-def _one_deal(ask: Asker, records: list[Record], name: str, options: Options
+def _form(record: Record, name: str) -> EntryForm:
+    """The entry hooks of the deal's game; a located error when its deals cannot be typed."""
+    try:
+        return entry_form(record.get("Scoring"))
+    except EntryError as e:
+        tag = record.tag("Scoring")
+        where = tag.location if tag is not None and tag.location is not None else None
+        raise UserError(msg("{file}: {reason}", file=where or name, reason=e.args[0])
+                        ) from None
+
+
+def _one_deal(ask: Asker, records: list[Record], name: str, options: object
               ) -> tuple[list[Record], int] | None:
     """Ask for the next deal until it is right or kept; the new records, or ``None``."""
     index = next_slot(records)
     if index == len(records):  # a deal after the last: laid out here, written only when typed
         records = [*records, slot_record(records, index)]
+    form = _form(records[index], name)
     try:
-        seats = _ask_seats(ask, records, index, options)
+        seats = form.new_seats(ask, records, index, options)
     except EndOfAnswers:
         return None
     if seats is not None:
@@ -283,7 +206,7 @@ def _one_deal(ask: Asker, records: list[Record], name: str, options: Options
     _introduce(record)
     before: Entry | None = None
     while True:
-        entry = _ask_entry(ask, record, before)
+        entry = form.ask(ask, record, before)
         if entry is None:
             return None
         new = placed(records, index, entry)
@@ -299,7 +222,7 @@ def _one_deal(ask: Asker, records: list[Record], name: str, options: Options
 @click.command("add")
 @click.argument("file", type=click.Path(dir_okay=False))
 @preset_option
-def add_command(file: str, options: Options) -> None:
+def add_command(file: str, options: object) -> None:
     """Type the next deals of the evening in FILE, each checked by the rules before it is saved.
 
     Asks for the contract, the declarer (a seat or a player's name), the
@@ -356,7 +279,7 @@ def add_command(file: str, options: Options) -> None:
 @preset_option
 def sheet_import_command(file: str, output: str | None, force: bool, event: str | None,
                          site: str | None, date: str | None, players: tuple[str, ...],
-                         dealer: str, fill: bool, game: str, options: Options) -> None:
+                         dealer: str, fill: bool, game: str, options: object) -> None:
     """Turn a spreadsheet of one partie (CSV, TSV, ods, xlsx) into PPN: one row a deal.
 
     Columns are found by their headings, Swedish or English: Board/Giv,

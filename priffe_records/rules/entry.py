@@ -9,53 +9,60 @@ same record. Nothing here knows of a terminal or a spreadsheet.
 (<Contract.HJARTER: 'Hjärter'>, <Contract.TVANGSNOLL: 'Tvångsnoll'>)
 >>> parse_seat("Bertil", {Seat.E: "Bertil"}), parse_seat("ö", {}), parse_seat("syd", {})
 (<Seat.E: 'E'>, <Seat.E: 'E'>, <Seat.S: 'S'>)
->>> str(parse_tricks("10", Side.EW)), str(parse_tricks("NS 8", None))
-('NS 3 EW 10', 'NS 8 EW 5')
->>> str(parse_points("NS 80 ÖV 20")), str(parse_points("EW 40")), parse_points(" ")
-('NS 80 EW 20', 'NS 0 EW 40', None)
+
+What a game reads its own way (Priffe's tricks per side, Préférence's drop-outs)
+comes from its family's entry hooks (:func:`entry_form`).
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Protocol
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TypeVar
 
 from priffe_records.format.reader import loads
 from priffe_records.format.record import PLAYER_TAGS, Record, Tag
 from priffe_records.format.values import is_unspecified
 from priffe_records.format.writer import dumps
 from priffe_records.game.calls import CallError, Contract, contracts_starting
-from priffe_records.game.cards import SEATS, Seat, Side
+from priffe_records.game.cards import SEATS, Seat
 from priffe_records.game.errors import PriffeError
 from priffe_records.game.language import listing, msg
 from priffe_records.game.words import seat_from_word
-from priffe_records.rules.family import family_for
+from priffe_records.rules.family import Asking, Entry, EntryForm, family_for
 from priffe_records.rules.findings import Finding, Severity
-from priffe_records.rules.priffe.options import PRESETS, Options
-from priffe_records.rules.priffe.scoring import SidePoints
-from priffe_records.rules.priffe.sheet import DealRow, score_parties
 from priffe_records.rules.validate import validate
 
+T = TypeVar("T")
 # What every deal of a partie repeats; a new deal copies them from the one before.
 PARTIE_TAGS = ("Event", "Site", "Date", *(PLAYER_TAGS[s] for s in SEATS), "Scoring")
 # The tags a deal's entry writes (and an open deal leaves empty); Dropout is Préférence's.
 ENTRY_TAGS = ("Declarer", "Contract", "Dropout", "Result", "Score", "Honours")
-# Swedish sheets write the sides NS and ÖV.
-_SIDE_ALIASES = re.compile(r"ÖV|OV|ØV", re.IGNORECASE)
-_TWO_NUMBERS = re.compile(r"^(-?\d+)\s*[-–/ ]\s*(-?\d+)$")
-_ONE_SIDE = re.compile(r"^(NS|EW)\s*(-?\d+)$", re.IGNORECASE)
 
 
 class EntryError(PriffeError, ValueError):
     """A typed value that cannot be read; the message says what would be."""
 
 
-class Entry(Protocol):
-    """A deal as written on the sheet, in either game: it knows the tags it sets."""
+def entry_form(scoring: str | None) -> EntryForm:
+    """The entry hooks of the game a Scoring value names; an error when that game's deals
+    cannot be typed."""
+    family = family_for(scoring)
+    form = family.entry
+    if form is None:
+        raise EntryError(msg("{game} has no typed entry: write its records as PPN text",
+                             game=family.name))
+    return form
 
-    def tags(self) -> dict[str, str]: ...
+
+def ask_contract(ask: Asking, before: str | None, words: Iterable[str],
+                 parse: Callable[[str], T]) -> T | None:
+    """A deal's first question, its contract in the game's ``words`` (``before``: the
+    answer being corrected); ``None`` when the user stops."""
+    text = ask.first(msg("Contract (empty: stop)") if before is None else msg("Contract"),
+                     before, words)
+    if text is None:
+        return None
+    return ask.again(text, parse, msg("Contract"))
 
 
 def parse_contract(text: str) -> Contract:
@@ -102,74 +109,6 @@ def _no_seat(text: str, names: Sequence[str]) -> Seat:
     raise EntryError(msg("{text!r} is not a seat: N, E, S or W", text=text))
 
 
-def _sides(text: str) -> str:
-    return _SIDE_ALIASES.sub("EW", text.strip())
-
-
-def parse_tricks(text: str, side: Side | None) -> SidePoints:
-    """``10`` (the tricks of ``side``, the declarer's), ``NS 3 EW 10`` or ``NS 3`` alone.
-
-    A contract without a declarer has no side a bare number could count for.
-    """
-    t = _sides(text)
-    if t.isdigit():
-        if side is None:
-            raise EntryError(msg("{text!r}: the contract has no declarer, so write the tricks "
-                                 "of both sides: NS n EW m", text=t))
-        n = int(t)
-        if n > 13:
-            raise EntryError(msg("{text!r}: a side takes 0 to 13 tricks", text=t))
-        return SidePoints.one(side, n) + SidePoints.one(side.other, 13 - n)
-    try:
-        tricks = SidePoints.parse(t, total=13)
-    except ValueError:
-        raise EntryError(msg("{text!r} is not a number of tricks (0 to 13) or 'NS n EW m'",
-                             text=t)) from None
-    if min(tricks.ns, tricks.ew) < 0 or max(tricks.ns, tricks.ew) > 13:
-        raise EntryError(msg("{text!r}: a side takes 0 to 13 tricks", text=t))
-    return tricks
-
-
-def parse_points(text: str) -> SidePoints | None:
-    """Points per side (a score, honours): ``NS 80 EW 0``, ``EW 40`` or ``80-0``; empty or
-    ``-``: none (``-`` also clears a value given before)."""
-    t = _sides(text)
-    if not t or t == "-":
-        return None
-    pair = _TWO_NUMBERS.match(t)
-    if pair:
-        return SidePoints(int(pair.group(1)), int(pair.group(2)))
-    one = _ONE_SIDE.match(t)
-    if one:
-        return SidePoints.one(Side(one.group(1).upper()), int(one.group(2)))
-    try:
-        return SidePoints.parse(t)
-    except ValueError:
-        raise EntryError(msg("{text!r} is not points per side: write 'NS n EW m'",
-                             text=text.strip())) from None
-
-
-@dataclass(frozen=True, slots=True)
-class DealEntry:
-    """One deal as written on the sheet; ``score`` and ``honours`` only when written."""
-
-    contract: Contract
-    declarer: Seat | None
-    tricks: SidePoints
-    score: SidePoints | None = None
-    honours: SidePoints | None = None
-
-    def tags(self) -> dict[str, str]:
-        """The tag values the deal sets, in the record's words."""
-        out = {"Declarer": self.declarer.value if self.declarer else "",
-               "Contract": self.contract.value, "Result": str(self.tricks)}
-        if self.score is not None:
-            out["Score"] = str(self.score)
-        if self.honours is not None:
-            out["Honours"] = str(self.honours)
-        return out
-
-
 def is_open(record: Record) -> bool:
     """A deal laid out but not played yet: no contract, no result, nothing to replay."""
     return all(is_unspecified(record.get(name)) for name in ("Contract", "Result", "Auction",
@@ -212,37 +151,6 @@ def slot_record(records: Sequence[Record], index: int) -> Record:
 def players_of(record: Record) -> dict[Seat, str]:
     """Who sits where in a deal, by its North … West tags."""
     return {s: name for s in SEATS if (name := record.get(PLAYER_TAGS[s])) is not None}
-
-
-def rubber_ended_before(records: Sequence[Record], index: int, *,
-                        options: Options = PRESETS["sv"]) -> bool:
-    """Whether the deal before ``index`` ended a rubber (R22), so seats change now (R24)."""
-    if index == 0:
-        return False
-    for sheet in score_parties(records[:index], options=options):
-        for row in sheet.rows:
-            if isinstance(row, DealRow) and row.record == index:
-                return bool(row.ends_rubber)
-    return False
-
-
-def r24_seats(players: Mapping[Seat, str], dealer: Seat) -> dict[Seat, str]:
-    """R24's new seats: the dealer and forehand keep their places, the other two swap."""
-    new = dict(players)
-    a, b = dealer.partner, dealer.right
-    new[a], new[b] = players[b], players[a]
-    return new
-
-
-def parse_seating(text: str, proposed: Mapping[Seat, str]) -> dict[Seat, str]:
-    """Empty: the proposed seats; else four names, comma-separated, in seat order N, E, S, W."""
-    if not text.strip():
-        return dict(proposed)
-    names = [n.strip() for n in text.split(",")]
-    if len(names) != 4 or not all(names):
-        raise EntryError(msg("{text!r}: write four names separated by commas, in seat order "
-                             "N, E, S, W", text=text.strip()))
-    return dict(zip(SEATS, names, strict=True))
 
 
 def reseated(records: Sequence[Record], index: int, seats: Mapping[Seat, str]) -> list[Record]:
@@ -296,10 +204,11 @@ def verified_text(records: Sequence[Record], name: str) -> tuple[str, list[Recor
 
 
 def record_findings(records: Sequence[Record], index: int, *,
-                    options: Options = PRESETS["sv"]) -> list[Finding]:
+                    options: object = None) -> list[Finding]:
     """The errors and warnings of the deal at ``index``, checked in its partie.
 
-    What the record cannot tell (no hands: honours as written) is left out.
+    What the record cannot tell (no hands: honours as written) is left out;
+    ``options``: a family's own rule variants, ``None`` for its defaults.
     """
     return [f for f in validate(records, options=options)
             if f.record == index + 1 and f.severity is not Severity.UNVERIFIABLE]

@@ -21,16 +21,18 @@ from __future__ import annotations
 import functools
 import importlib
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, Self, TypeVar, runtime_checkable
 
 from priffe_records.format.record import Location, Record, Tag
 from priffe_records.game.cards import Card, Seat
+from priffe_records.game.language import Message
 from priffe_records.rules.findings import Finding
 
 if TYPE_CHECKING:
     from priffe_records.dd import Deal as SolverDeal
 
+T = TypeVar("T")
 OutcomeT = TypeVar("OutcomeT", bound="Outcome")
 OutcomeT_contra = TypeVar("OutcomeT_contra", bound="Outcome", contravariant=True)
 
@@ -112,6 +114,95 @@ class StreamingBooks(Protocol):
 
     def drain_rubbers(self) -> list[Any]:
         """The rubbers ended since the last call, when streamed with ``rubbers``."""
+        ...
+
+
+class Entry(Protocol):
+    """A deal as written on the sheet, in the words of its game: it knows the tags it sets."""
+
+    def tags(self) -> dict[str, str]: ...
+
+
+class Asking(Protocol):
+    """``priffe add``'s questions as a family asks them; the command line answers."""
+
+    def first(self, question: Message, default: str | None, completions: Iterable[str]
+              ) -> str | None:
+        """The first answer of a deal; ``None`` when the user stops (empty, or no input)."""
+        ...
+
+    def value(self, question: Message, parse: Callable[[str], T], default: str | None = None,
+              completions: Iterable[str] = ()) -> T:
+        """Asked until the answer reads."""
+        ...
+
+    def again(self, first: str, parse: Callable[[str], T], question: Message) -> T:
+        """``first`` read by ``parse``, or ``question`` asked until an answer reads."""
+        ...
+
+    def say(self, text: Message) -> None: ...
+
+
+class SheetRow(Protocol):
+    """One deal row of a spreadsheet, as a family reads it (``sheet-import``)."""
+
+    @property
+    def cells(self) -> Mapping[str, str]:
+        """The row's text by column (``Contract``, ``Result`` …); empty when not given."""
+        ...
+
+    @property
+    def failed(self) -> int:
+        """How many of this row's cells did not read so far."""
+        ...
+
+    def read(self, column: str, parse: Callable[[str], T]) -> T | None:
+        """The cell read by ``parse``; ``None`` (and a problem at the cell) when it does not."""
+        ...
+
+
+class EntryForm(Protocol):
+    """How a secretary writes one deal of a game down, by hand or on a spreadsheet."""
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """A deal row's columns, in the order ``score --csv`` writes them (tag names)."""
+        ...
+
+    @property
+    def heading_words(self) -> Mapping[str, Mapping[str, str]]:
+        """Per language, the headings this game writes unlike the shared ones
+        (``rules/spreadsheet.py``'s ``WRITTEN``): Préférence's Payments for Score."""
+        ...
+
+    @property
+    def computed(self) -> tuple[str, ...]:
+        """Headings of what the sheet computes (running totals), written after the deal
+        columns and read back by nobody."""
+        ...
+
+    def read_row(self, row: SheetRow, players: Mapping[Seat, str]) -> Entry | None:
+        """The row's deal, or ``None`` when a cell it needs does not read."""
+        ...
+
+    def ask(self, ask: Asking, record: Record, before: Entry | None) -> Entry | None:
+        """The deal's answers (``before``: the answers to correct); ``None``: the user stops."""
+        ...
+
+    def new_seats(self, ask: Asking, records: Sequence[Record], index: int, options: object
+                  ) -> dict[Seat, str] | None:
+        """The seats for the deal at ``index`` when the game changes them there (asked),
+        else ``None``."""
+        ...
+
+    def dealer_out(self, seat: Seat) -> Message:
+        """What to say of a first dealer ``seat`` who does not play this game."""
+        ...
+
+    def sheet_rows(self, sheet: object) -> Sequence[tuple[int, tuple[str, ...] | None]] | None:
+        """The deals of a score sheet of this game (``None`` for another game's sheet):
+        each deal's record number and its computed cells (the values under
+        :attr:`computed`), ``None`` for a record that could not be read."""
         ...
 
 
@@ -239,6 +330,14 @@ class GameFamily(Protocol[OutcomeT]):
         """The score sheet of one partie the driver closed, if it is this game's (else
         ``None``); ``items``: the whole input, whose unreadable records of this partie
         are rows too. What :meth:`score_sheets` gives, one partie at a time."""
+        ...
+
+    # --------------------------------- the secretary's entry (priffe add, sheet-import)
+    # Asked by rules/entry.py, rules/spreadsheet.py and cli/adding.py.
+
+    @property
+    def entry(self) -> EntryForm | None:
+        """How a deal of this game is typed or read from a sheet; ``None`` when it is not."""
         ...
 
     # ------------------------------------------------------------- double dummy deal

@@ -25,27 +25,11 @@ from typing import TypeVar
 from priffe_records.format.errors import PriffeError
 from priffe_records.format.record import PLAYER_TAGS, Record, Tag
 from priffe_records.format.values import is_unspecified
-from priffe_records.game.cards import SEATS, Seat, Side
+from priffe_records.game.cards import SEATS, Seat
 from priffe_records.game.language import Message, msg, render
-from priffe_records.game.preference import is_preference
-from priffe_records.rules.entry import (
-    DealEntry,
-    Entry,
-    parse_contract,
-    parse_points,
-    parse_seat,
-    parse_tricks,
-    verified_text,
-    with_entry,
-)
-from priffe_records.rules.family import default_family, family_for
+from priffe_records.rules.entry import EntryError, entry_form, parse_seat, verified_text, with_entry
+from priffe_records.rules.family import EntryForm, default_family, families, family_for
 from priffe_records.rules.findings import Finding, Severity
-from priffe_records.rules.preference import entry as pref
-from priffe_records.rules.preference.entry import PrefEntry
-from priffe_records.rules.preference.sheet import PrefRow, PrefSheet
-from priffe_records.rules.preference.table import PLAYERS as PREF_SEATS
-from priffe_records.rules.priffe.options import PRESETS, Options
-from priffe_records.rules.priffe.sheet import DealRow, PartieSheet
 from priffe_records.rules.validate import validate
 
 T = TypeVar("T")
@@ -64,7 +48,6 @@ HEADINGS: dict[str, tuple[str, ...]] = {
     "North": ("north", "nord"), "East": ("east", "öst"), "South": ("south", "syd"),
     "West": ("west", "väst"),
 }
-COMPUTED = ("Σ NS", "Σ EW")  # written by score --csv, computed again on import
 # Rows before the headings: the partie's tags.
 META: dict[str, tuple[str, ...]] = {
     "Event": ("event", "evenemang", "tävling", "klubb"),
@@ -74,19 +57,14 @@ META: dict[str, tuple[str, ...]] = {
     "West": ("west", "väst"),
     "Scoring": ("scoring", "regler"),
 }
-# What score --csv writes, per language (the import reads either).
+# What score --csv writes, per language (the import reads either); a game writes its own
+# columns of these, some in words of its own (its entry hooks' heading_words).
 WRITTEN = {"en": {"Board": "Board", "Dealer": "Dealer", "Contract": "Contract",
-                  "Declarer": "Declarer", "Result": "Tricks", "Honours": "Honours",
-                  "Score": "Score"},
+                  "Declarer": "Declarer", "Dropout": "Dropout", "Result": "Tricks",
+                  "Honours": "Honours", "Score": "Score"},
            "sv": {"Board": "Giv", "Dealer": "Given", "Contract": "Kontrakt",
-                  "Declarer": "Spelförare", "Result": "Stick", "Honours": "Honnörer",
-                  "Score": "Poäng"}}
-# A Préférence partie's columns (PREFERENCE.md's tags): drop-outs, payments, no honours.
-_PREF_ORDER = ("Board", "Dealer", "Contract", "Declarer", "Dropout", "Result", "Score")
-_PREF_WORDS = {"en": {"Dropout": "Dropout", "Score": "Payments"},
-               "sv": {"Dropout": "Avhopp", "Score": "Betalningar"}}
-PREF_WRITTEN = {lang: {c: (_PREF_WORDS[lang].get(c) or words[c]) for c in _PREF_ORDER}
-                for lang, words in WRITTEN.items()}
+                  "Declarer": "Spelförare", "Dropout": "Avhopp", "Result": "Stick",
+                  "Honours": "Honnörer", "Score": "Poäng"}}
 META_WRITTEN = {"sv": {"Event": "Evenemang", "Site": "Plats", "Date": "Datum", "North": "Nord",
                        "East": "Öst", "South": "Syd", "West": "Väst", "Scoring": "Regler"}}
 PLAYER_COLUMNS = tuple(PLAYER_TAGS[s] for s in SEATS)
@@ -168,6 +146,7 @@ class _Row:
     heads: dict[str, str]
     file: str
     problems: list[Problem]
+    failed: int = 0
 
     def read(self, column: str, parse: Callable[[str], T]) -> T | None:
         """The cell read by ``parse``; a problem (and ``None``) when it does not read."""
@@ -175,46 +154,14 @@ class _Row:
         try:
             return parse(text)
         except PriffeError as e:
+            self.failed += 1
             self.problems.append(Problem(self.file, self.number, self.heads[column], e.args[0]))
             return None
 
 
-def _entry(row: _Row, players: Mapping[Seat, str]) -> DealEntry | None:
-    """The row's deal, or ``None`` with a problem per bad cell."""
-    contract = row.read("Contract", parse_contract)
-    declarer: Seat | None = None
-    wanted = bool(row.cells.get("Declarer")) or contract is None or contract.has_declarer
-    if wanted:
-        declarer = row.read("Declarer", lambda t: parse_seat(t, players))
-    # Without the declarer's side a bare count can only be checked as a count.
-    side = declarer.side if declarer is not None else Side.NS if wanted else None
-    tricks = row.read("Result", lambda t: parse_tricks(t, side))
-    score = row.read("Score", parse_points)
-    honours = row.read("Honours", parse_points)
-    if contract is None or tricks is None or (declarer is None and contract.has_declarer):
-        return None
-    return DealEntry(contract, declarer, tricks, score, honours)
-
-
-def _pref_entry(row: _Row, players: Mapping[Seat, str]) -> PrefEntry | None:
-    """A Préférence row's deal: contract, declarer, drop-outs, the tricks of those who
-    played (an empty cell when nobody did, P9), payments; ``None`` after a bad cell."""
-    before = len(row.problems)
-    contract = row.read("Contract", pref.parse_contract)
-    declarer = row.read("Declarer", partial(pref.parse_player, players=players))
-    dropouts = row.read("Dropout", partial(pref.parse_dropouts, players=players)) or ()
-    seats = pref.playing(declarer, dropouts) if declarer is not None else PREF_SEATS
-    tricks = row.read("Result", partial(pref.parse_tricks, seats=seats)) \
-        if seats or row.cells.get("Result") else None
-    score = row.read("Score", pref.parse_score)
-    if contract is None or declarer is None or len(row.problems) > before:
-        return None
-    return PrefEntry(contract, declarer, dropouts, tricks, score)
-
-
 def _partie(meta: Mapping[str, str], given: Mapping[str, str]) -> dict[str, str]:
     """The partie's tags: options win over the sheet's own rows; unknowns are ``?``.
-    A Préférence partie has no West (P1)."""
+    Only the seats that play the game (its family's ``players``) get a name."""
     scoring = given.get("Scoring") or meta.get("Scoring") or default_family().scoring_tag()
     seats = family_for(scoring).players
     tags = {name: given.get(name) or meta.get(name) or "?"
@@ -238,12 +185,13 @@ _SEAT_OF = {PLAYER_TAGS[s]: s for s in SEATS}
 
 def import_rows(rows: Sequence[tuple[int, list[str]]], file: str, *,
                 given: Mapping[str, str] | None = None, first_dealer: Seat = Seat.N,
-                options: Options = PRESETS["sv"]) -> Imported:
+                options: object = None) -> Imported:
     """The partie a sheet holds, checked cell by cell and then by the rules.
 
     ``given`` tags (from the command line) win over the sheet's own rows;
     the dealer, when the sheet has no Dealer column or leaves a cell empty,
-    passes to the left from ``first_dealer`` (R3).
+    passes on from ``first_dealer`` as the game deals (R3). ``options``: the
+    game's own rule variants, ``None`` for its defaults.
     """
     out = Imported()
     head = _heading_row(rows)
@@ -252,7 +200,12 @@ def import_rows(rows: Sequence[tuple[int, list[str]]], file: str, *,
             "no heading row with a Contract column (Contract or Kontrakt)")))
         return out
     partie = _partie(_meta(rows[:head], file, out), given or {})
-    columns = _columns(rows[head], file, out)
+    try:
+        form = entry_form(partie["Scoring"])
+    except EntryError as e:
+        out.problems.append(Problem(file, rows[head][0], None, e.args[0]))
+        return out
+    columns = _columns(rows[head], file, out, form.computed)
     out.heads = {col: rows[head][1][i] for i, col in columns.items()}
     missing = [f"{WRITTEN['en'][c]}/{WRITTEN['sv'][c]}" for c in ("Declarer", "Result")
                if c not in out.heads]
@@ -260,23 +213,23 @@ def import_rows(rows: Sequence[tuple[int, list[str]]], file: str, *,
         out.problems += [Problem(file, rows[head][0], None, msg("no {column} column", column=c))
                          for c in missing]
         return out
-    _deal_rows(rows[head + 1:], columns, partie, first_dealer, out, file)
+    _deal_rows(rows[head + 1:], columns, partie, first_dealer, out, file, form)
     if out.ok:
         _check(out, file, options)
     return out
 
 
 def _deal_rows(rows: Sequence[tuple[int, list[str]]], columns: Mapping[int, str],
-               partie: Mapping[str, str], first_dealer: Seat, out: Imported, file: str) -> None:
-    """A record per deal row into ``out``; the board and dealer carry on from the row before,
-    and a name in a player column holds from its row on."""
+               partie: Mapping[str, str], first_dealer: Seat, out: Imported, file: str,
+               form: EntryForm) -> None:
+    """A record per deal row into ``out``, each read by the game's entry hooks; the board
+    and dealer carry on from the row before, and a name in a player column holds from
+    its row on."""
     family = family_for(partie["Scoring"])
-    preference = is_preference(partie["Scoring"])  # its own columns: Dropout, Payments
     players = {s: partie[PLAYER_TAGS[s]] for s in family.players}
     if first_dealer not in players:  # West, in Préférence
-        out.problems.append(Problem(file, rows[0][0] if rows else 1, None, msg(
-            "the first dealer {seat} does not play in Préférence: N, E or S (P2)",
-            seat=first_dealer.value)))
+        out.problems.append(Problem(file, rows[0][0] if rows else 1, None,
+                                    form.dealer_out(first_dealer)))
         return
     dealer: Seat | None = None
     board = 0
@@ -291,28 +244,30 @@ def _deal_rows(rows: Sequence[tuple[int, list[str]]], columns: Mapping[int, str]
             if row.cells.get("Dealer") else None
         dealer = typed if typed is not None else (
             first_dealer if dealer is None else family.next_dealer(dealer))
-        entry: Entry | None = _pref_entry(row, players) if preference else _entry(row, players)
+        entry = form.read_row(row, players)
         if entry is not None:
             base = _base(partie, players, row.cells.get("Board") or str(board), dealer)
             out.records.append(with_entry(base, entry))
             out.rows.append(number)
 
 
-def _columns(heading: tuple[int, list[str]], file: str, out: Imported) -> dict[int, str]:
-    """Cell index -> column, from the heading row; an unknown heading is a warning."""
+def _columns(heading: tuple[int, list[str]], file: str, out: Imported,
+             computed: tuple[str, ...]) -> dict[int, str]:
+    """Cell index -> column, from the heading row; an unknown heading is a warning, but for
+    what the game's sheet computes (``computed``: written by ``score --csv``)."""
     number, cells = heading
     columns: dict[int, str] = {}
     for i, text in enumerate(cells):
         col = _BY_HEADING.get(_key(text))
         if col is not None and col not in columns.values():
             columns[i] = col
-        elif text and text not in COMPUTED:
+        elif text and text not in computed:
             out.problems.append(Problem(file, number, text, msg(
                 "a column this program does not read: ignored"), Severity.WARNING))
     return columns
 
 
-def _check(out: Imported, file: str, options: Options) -> None:
+def _check(out: Imported, file: str, options: object) -> None:
     """The rules engine's errors and warnings, each at its row and (by its tag) column."""
     _, again = verified_text(out.records, file)
     for f in validate(again, options=options):
@@ -334,37 +289,45 @@ def _column_of(f: Finding, rec: Record, heads: Mapping[str, str]) -> str | None:
     return None
 
 
-def sheet_table(records: Sequence[Record], sheet: PartieSheet | PrefSheet, lang: str = "en"
+def sheet_table(records: Sequence[Record], sheet: object, lang: str = "en"
                 ) -> list[list[str]]:
     """A partie as rows :func:`import_rows` reads back to the same records.
 
-    The deal columns are the records' own values (the score as written, not
-    as computed); a Priffe sheet adds ``Σ NS``/``Σ EW``, the running totals,
-    for the reader. Player columns appear when the seats change.
+    ``sheet``: the partie's score sheet, made by its game's family. The deal
+    columns are the records' own values (the score as written, not as
+    computed), then what the game's sheet computes (Priffe's running totals
+    ``Σ NS``/``Σ EW``) for the reader. Player columns appear when the seats change.
     """
-    read = [r for r in sheet.rows if not isinstance(r, DealRow | PrefRow) or not r.unreadable]
-    deals = [records[r.record - 1] for r in read if isinstance(r, DealRow | PrefRow)]
+    form, deals = _deals_of(sheet)
+    read = [(n, cells) for n, cells in deals if cells is not None]
+    first = records[read[0][0] - 1]
     names = META_WRITTEN.get(lang, {})
     table = [[names.get(tag, tag), value] for tag in META
-             if not is_unspecified(value := deals[0].get(tag) or "")]
+             if not is_unspecified(value := first.get(tag) or "")]
     table.append([])
-    preference = isinstance(sheet, PrefSheet)
-    words = PREF_WRITTEN if preference else WRITTEN
-    heads = dict(words.get(lang, words["en"]))
-    players = [t for t in PLAYER_COLUMNS if deals[0].get(t) is not None]
-    if len({tuple(r.get(t) for t in players) for r in deals}) > 1:  # seats changed
+    shown = lang if lang in WRITTEN else "en"
+    own = form.heading_words.get(shown, {})
+    heads = {c: own.get(c) or WRITTEN[shown][c] for c in form.columns}
+    players = [t for t in PLAYER_COLUMNS if first.get(t) is not None]
+    if len({tuple(records[n - 1].get(t) for t in players) for n, _ in read}) > 1:  # seats changed
         heads |= {t: names.get(t, t) for t in players}
-    table.append([*heads.values(), *(() if preference else COMPUTED)])
-    for row in read:  # an unreadable record has no cells to write: its error says so
-        if isinstance(row, PrefRow):
-            table.append([records[row.record - 1].get(tag) or "" for tag in heads])
-        elif isinstance(row, DealRow):
-            totals = [str(row.totals.ns), str(row.totals.ew)] if row.totals else ["", ""]
-            table.append([records[row.record - 1].get(tag) or "" for tag in heads] + totals)
+    table.append([*heads.values(), *form.computed])
+    for n, cells in read:  # an unreadable record has no cells to write: its error says so
+        table.append([records[n - 1].get(tag) or "" for tag in heads] + list(cells or ()))
     return table
 
 
-def sheet_first(sheet: PartieSheet | PrefSheet) -> int:
+def _deals_of(sheet: object) -> tuple[EntryForm, Sequence[tuple[int, tuple[str, ...] | None]]]:
+    """The entry hooks of the game whose score sheet ``sheet`` is, and its deals."""
+    for family in families():
+        form = family.entry
+        deals = form.sheet_rows(sheet) if form is not None else None
+        if form is not None and deals is not None:
+            return form, deals
+    raise TypeError(f"no family's entry hooks know the sheet {sheet!r}")
+
+
+def sheet_first(sheet: object) -> int:
     """The record number of the sheet's first deal."""
-    deals = [r for r in sheet.rows if isinstance(r, DealRow | PrefRow)]
-    return next((r.record for r in deals if not r.unreadable), deals[0].record)
+    _, deals = _deals_of(sheet)
+    return next((n for n, cells in deals if cells is not None), deals[0][0])

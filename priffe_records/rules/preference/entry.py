@@ -18,14 +18,18 @@ deal and checks it): the same kind of answers, read in Préférence's words
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 
+from priffe_records.format.record import Record
 from priffe_records.game.cards import Seat
-from priffe_records.game.language import listing, msg
+from priffe_records.game.language import Message, listing, msg
 from priffe_records.game.preference import CONTRACTS, Bid, format_seat_numbers, parse_seat_numbers
-from priffe_records.rules.entry import EntryError, parse_seat
+from priffe_records.rules.entry import EntryError, ask_contract, parse_seat, players_of
+from priffe_records.rules.family import Asking, Entry, SheetRow
 
+from .sheet import PrefRow, PrefSheet
 from .table import PLAYERS
 
 _WORDS = re.compile(r"[\s,;]+")
@@ -121,3 +125,85 @@ class PrefEntry:
             out["Score"] = format_seat_numbers({s.value: n for s, n in self.score.items()},
                                                scores=True)
         return out
+
+
+def read_row(row: SheetRow, players: Mapping[Seat, str]) -> PrefEntry | None:
+    """A Préférence row's deal: contract, declarer, drop-outs, the tricks of those who
+    played (an empty cell when nobody did, P9), payments; ``None`` after a bad cell."""
+    before = row.failed
+    contract = row.read("Contract", parse_contract)
+    declarer = row.read("Declarer", partial(parse_player, players=players))
+    dropouts = row.read("Dropout", partial(parse_dropouts, players=players)) or ()
+    seats = playing(declarer, dropouts) if declarer is not None else PLAYERS
+    tricks = row.read("Result", partial(parse_tricks, seats=seats)) \
+        if seats or row.cells.get("Result") else None
+    score = row.read("Score", parse_score)
+    if contract is None or declarer is None or row.failed > before:
+        return None
+    return PrefEntry(contract, declarer, dropouts, tricks, score)
+
+
+def ask_entry(ask: Asking, record: Record, before: Entry | None) -> PrefEntry | None:
+    """Contract, declarer, who dropped out, the tricks of those who played, and the
+    payments if written."""
+    old = before if isinstance(before, PrefEntry) else None
+    contract = ask_contract(ask, old.contract.value if old else None,
+                            [b.value for b in CONTRACTS], parse_contract)
+    if contract is None:
+        return None
+    players = {s: n for s, n in players_of(record).items() if s in PLAYERS}
+    declarer = ask.value(msg("Declarer (seat or player)"), partial(parse_player, players=players),
+                         old.declarer.value if old else None,
+                         [*(s.value for s in PLAYERS), *players.values()])
+    dropouts = ask.value(msg("Dropped out, in order (the declarer: gave up; empty: nobody)"),
+                         partial(parse_dropouts, players=players),
+                         " ".join(s.value for s in old.dropouts) if old else None)
+    seats = playing(declarer, dropouts)
+    tricks = ask.value(msg("Tricks of {seats}", seats=" ".join(s.value for s in seats)),
+                       partial(parse_tricks, seats=seats),
+                       " ".join(str(n) for n in old.tricks.values())
+                       if old and old.tricks else None) if seats else None
+    paid = old.score if old else None
+    score = ask.value(msg("Payments written on the sheet (N 1;E -20;S -11; empty: none)"),
+                      parse_score, ";".join(f"{s.value} {n}" for s, n in paid.items())
+                      if paid else None)
+    return PrefEntry(contract, declarer, dropouts, tricks, score)
+
+
+@dataclass(frozen=True, slots=True)
+class PrefEntryForm:
+    """Préférence's entry hooks: its words, drop-outs and payments columns, no honours."""
+
+    columns: tuple[str, ...] = ("Board", "Dealer", "Contract", "Declarer", "Dropout", "Result",
+                                "Score")
+    computed: tuple[str, ...] = ()
+
+    @property
+    def heading_words(self) -> Mapping[str, Mapping[str, str]]:
+        """The Score column holds payments (PREFERENCE.md's record table)."""
+        return {"en": {"Score": "Payments"}, "sv": {"Score": "Betalningar"}}
+
+    def read_row(self, row: SheetRow, players: Mapping[Seat, str]) -> PrefEntry | None:
+        return read_row(row, players)
+
+    def ask(self, ask: Asking, record: Record, before: Entry | None) -> PrefEntry | None:
+        return ask_entry(ask, record, before)
+
+    def new_seats(self, ask: Asking, records: Sequence[Record], index: int, options: object
+                  ) -> dict[Seat, str] | None:
+        """The seats stay for the whole partie (no rubbers)."""
+        return None
+
+    def dealer_out(self, seat: Seat) -> Message:
+        return msg("the first dealer {seat} does not play in Préférence: N, E or S (P2)",
+                   seat=seat.value)
+
+    def sheet_rows(self, sheet: object) -> list[tuple[int, tuple[str, ...] | None]] | None:
+        """Each deal's record; the sheet computes nothing a row writes back."""
+        if not isinstance(sheet, PrefSheet):
+            return None
+        return [(r.record, None if r.unreadable else ()) for r in sheet.rows
+                if isinstance(r, PrefRow)]
+
+
+ENTRY = PrefEntryForm()

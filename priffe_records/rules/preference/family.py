@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record, Tag
 from priffe_records.game.cards import Card, Hand, Seat, sorted_cards
-from priffe_records.rules.family import GameFamily, PartieOutcome
+from priffe_records.rules.family import EntryForm, GameFamily, PartieOutcome
 from priffe_records.rules.findings import Finding
 
 from . import columns
@@ -117,6 +117,14 @@ class Preference:
         from .sheet import sheet_of
 
         return sheet_of(partie, items) if isinstance(partie, PrefPartie) else None
+
+    # The secretary's entry loads when asked for: validate needs none of it.
+
+    @property
+    def entry(self) -> EntryForm:
+        from .entry import ENTRY
+
+        return ENTRY
 
 
 PREFERENCE: GameFamily[PrefOutcome] = Preference()

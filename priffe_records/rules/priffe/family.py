@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record, Tag
 from priffe_records.game.cards import FULL_DECK, SEATS, Card, Seat
-from priffe_records.rules.family import GameFamily, PartieOutcome
+from priffe_records.rules.family import EntryForm, GameFamily, PartieOutcome
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.priffe import columns
 from priffe_records.rules.priffe.analysis import DealOutcome, analyse_record
@@ -113,6 +113,14 @@ class Priffe:
         if not isinstance(partie, PartieResult) or not (partie.lines or partie.findings):
             return None
         return sheet_of(partie, items)
+
+    # The secretary's entry loads when asked for: validate needs none of it.
+
+    @property
+    def entry(self) -> EntryForm:
+        from priffe_records.rules.priffe.entry import ENTRY
+
+        return ENTRY
 
 
 PRIFFE: GameFamily[DealOutcome] = Priffe()
