@@ -30,7 +30,15 @@ from dataclasses import dataclass
 from typing import Literal
 
 from priffe_records.dd import dds
-from priffe_records.dd.core import NO_TRUMP, Exhausted, Search, legal, trick_winner
+from priffe_records.dd.core import (
+    NO_TRUMP,
+    Exhausted,
+    Search,
+    groups,
+    legal,
+    live_cards,
+    trick_winner,
+)
 from priffe_records.game.cards import SEATS, SUITS, Card, Rank, Seat, Suit
 from priffe_records.game.errors import PriffeError
 from priffe_records.game.language import Message, msg
@@ -258,6 +266,35 @@ class _Own:
         return cards_of(best)
 
 
+    def analyse(self, pos: _Position, after: int, card: Card, most: bool
+                ) -> tuple[int, frozenset[Card]]:
+        """The position's value and best cards, knowing ``after``, the value once ``card``
+        (the card played) is: one search of each other run with the window (after -1,
+        after + 1) says whether it is worse, as good or better; only a better one (the
+        card played cost a trick) needs the position solved in full."""
+        search = self.search
+        search.hands = list(pos.hands)
+        trick = list(pos.trick)
+        target = after - pos.won
+        cid = _ID[card]
+        best = 0
+        better = False
+        for run in search.move_groups(pos.leader, trick):
+            if run >> cid & 1:
+                best |= run
+                continue
+            found = search.play(pos.leader, trick, run.bit_length() - 1, target - 1, target + 1)
+            if found == target:
+                best |= run
+            elif (found > target) == most:
+                better = True
+                break
+        if not better:
+            return after, cards_of(best)
+        here = self.value(pos, after + (1 if most else -1))
+        return here, self.best_cards(pos, here, most)
+
+
 class _Dds:
     """Positions answered by DDS, one call each; the budget's seconds are looked at
     between two calls (its nodes are the own search's measure and do not apply)."""
@@ -285,8 +322,18 @@ class _Dds:
         player = (pos.leader + len(pos.trick)) % 4
         return max(values.values()) if self.game.wants_most[player] else min(values.values())
 
-    def best_cards(self, pos: _Position, here: int, most: bool) -> frozenset[Card]:
-        return frozenset(c for c, v in self.card_values(pos).items() if v == here)
+    def analyse(self, pos: _Position, after: int, card: Card, most: bool
+                ) -> tuple[int, frozenset[Card]]:
+        """The position's value and best cards; DDS is not asked when the legal cards are
+        all one run (a forced card costs nothing)."""
+        player = (pos.leader + len(pos.trick)) % 4
+        game = self.game
+        moves = legal(pos.hands[player], pos.trick, game.trump, game.deal.must_trump)
+        if len(groups(moves, live_cards(pos.hands, pos.trick))) == 1:
+            return after, cards_of(moves)
+        values = self.card_values(pos)
+        here = max(values.values()) if most else min(values.values())
+        return here, frozenset(c for c, v in values.items() if v == here)
 
 
 Solver = Literal["auto", "own"]
@@ -345,10 +392,9 @@ def analyse_play(deal: Deal, budget: Budget = Budget(), *, solver: Solver = "aut
         after = engine.value(game.positions[count])
         for i in range(count - 1, -1, -1):
             pos = game.positions[i]
-            here = engine.value(pos, after)
             player = (pos.leader + len(pos.trick)) % n
             most = game.wants_most[player]
-            best = engine.best_cards(pos, here, most)
+            here, best = engine.analyse(pos, after, deal.played[i], most)
             costs.append(CardCost(deal.order[player], deal.played[i], i // n + 1,
                                   here - after if most else after - here, best))
             after = here

@@ -89,6 +89,16 @@ def groups(moves: int, live: int) -> list[int]:
     return out
 
 
+def live_cards(hands: list[int], trick: list[int]) -> int:
+    """Every card still in a hand or on the table."""
+    out = 0
+    for hand in hands:
+        out |= hand
+    for card in trick:
+        out |= 1 << card
+    return out
+
+
 def top_card(mask: int) -> int:
     """The highest card id of a non-empty mask."""
     return mask.bit_length() - 1
@@ -151,12 +161,7 @@ class Search:
 
     def live(self, trick: list[int]) -> int:
         """Every card still in a hand or on the table."""
-        out = 0
-        for hand in self.hands:
-            out |= hand
-        for card in trick:
-            out |= 1 << card
-        return out
+        return live_cards(self.hands, trick)
 
     def move_groups(self, leader: int, trick: list[int]) -> list[int]:
         """The legal moves of the player to move, as runs of equal cards."""
