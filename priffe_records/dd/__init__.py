@@ -31,7 +31,6 @@ from typing import Literal
 
 from priffe_records.dd import dds
 from priffe_records.dd.core import (
-    NO_TRUMP,
     Exhausted,
     Search,
     groups,
@@ -39,9 +38,10 @@ from priffe_records.dd.core import (
     live_cards,
     trick_winner,
 )
-from priffe_records.game.cards import SEATS, SUITS, Card, Rank, Seat, Suit
+from priffe_records.game.cards import SEATS, SUITS, Card, Seat, Suit
 from priffe_records.game.errors import PriffeError
 from priffe_records.game.language import Message, msg
+from priffe_records.game.tricks import CARDS, card_id, cards_of, suit_index
 from priffe_records.game.words import card_name, seat_name, suit_name
 
 __all__ = ["Budget", "CardCost", "DDError", "Deal", "Goal", "PlayAnalysis", "Solver",
@@ -115,23 +115,8 @@ class Budget:
     seconds: float | None = None
 
 
-def card_id(card: Card) -> int:
-    """The solver's id of a card: suit in PBN order times 13 plus rank (two = 0)."""
-    return _ID[card]
-
-
-_ID: dict[Card, int] = {Card(s, r): SUITS.index(s) * 13 + r.order for s in Suit for r in Rank}
-_CARD: dict[int, Card] = {i: c for c, i in _ID.items()}
-
-
-def cards_of(mask: int) -> frozenset[Card]:
-    """The cards of a bitmask of card ids."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(_CARD[low.bit_length() - 1])
-        mask ^= low
-    return frozenset(out)
+def _cards(mask: int) -> frozenset[Card]:
+    return frozenset(cards_of(mask))
 
 
 @dataclass
@@ -154,11 +139,11 @@ class _Game:
         self.inside = tuple(seat in deal.side for seat in deal.order)
         most = deal.goal is Goal.MOST
         self.wants_most = tuple(x == most for x in self.inside)
-        self.trump = NO_TRUMP if deal.trump is None else SUITS.index(deal.trump)
+        self.trump = suit_index(deal.trump)
         start = [0] * len(deal.order)
         for i, seat in enumerate(deal.order):
             for card in deal.hands[seat]:
-                start[i] |= 1 << _ID[card]
+                start[i] |= 1 << card_id(card)
         self.positions = [_Position(start, deal.order.index(deal.leader), [], 0)]
         for card in deal.played:
             self.positions.append(self._after(self.positions[-1], card))
@@ -166,7 +151,7 @@ class _Game:
     def _after(self, pos: _Position, card: Card) -> _Position:
         n = len(self.order)
         player = (pos.leader + len(pos.trick)) % n
-        cid = _ID[card]
+        cid = card_id(card)
         hand = pos.hands[player]
         number = len(self.positions) // n + 1
         who = seat_name(self.order[player])
@@ -192,7 +177,7 @@ class _Game:
 def _follow_fault(n: int, who: Message, card: Card, allowed: int, pos: _Position) -> Message:
     """Why ``card`` may not be played: ``allowed`` holds the cards that could have been."""
     led = SUITS[pos.trick[0] // 13]
-    held = _CARD[allowed.bit_length() - 1]
+    held = CARDS[allowed.bit_length() - 1]
     if held.suit is led:
         return msg("trick {n}: {who} plays {card} while holding {held} — must follow {suit}",
                    n=n, who=who, card=card_name(card), held=card_name(held),
@@ -244,7 +229,7 @@ class _Own:
             return out
         for run in search.move_groups(pos.leader, trick):
             tricks = pos.won + search.play(pos.leader, trick, run.bit_length() - 1, 0, left)
-            for card in cards_of(run):
+            for card in _cards(run):
                 out[card] = tricks
         return out
 
@@ -263,7 +248,7 @@ class _Own:
                 keeps = search.play(pos.leader, trick, card, target, target + 1) <= target
             if keeps:
                 best |= run
-        return cards_of(best)
+        return _cards(best)
 
 
     def analyse(self, pos: _Position, after: int, card: Card, most: bool
@@ -276,7 +261,7 @@ class _Own:
         search.hands = list(pos.hands)
         trick = list(pos.trick)
         target = after - pos.won
-        cid = _ID[card]
+        cid = card_id(card)
         best = 0
         better = False
         for run in search.move_groups(pos.leader, trick):
@@ -290,7 +275,7 @@ class _Own:
                 better = True
                 break
         if not better:
-            return after, cards_of(best)
+            return after, _cards(best)
         here = self.value(pos, after + (1 if most else -1))
         return here, self.best_cards(pos, here, most)
 
@@ -312,7 +297,7 @@ class _Dds:
         left = pos.hands[player].bit_count()
         theirs = dds.card_values(pos.hands, pos.leader, pos.trick, self.game.trump)
         ours = self.game.inside[player]
-        return {_CARD[cid]: pos.won + (tricks if ours else left - tricks)
+        return {CARDS[cid]: pos.won + (tricks if ours else left - tricks)
                 for cid, tricks in theirs.items()}
 
     def value(self, pos: _Position, guess: int | None = None) -> int:
@@ -330,7 +315,7 @@ class _Dds:
         game = self.game
         moves = legal(pos.hands[player], pos.trick, game.trump, game.deal.must_trump)
         if len(groups(moves, live_cards(pos.hands, pos.trick))) == 1:
-            return after, cards_of(moves)
+            return after, _cards(moves)
         values = self.card_values(pos)
         here = max(values.values()) if most else min(values.values())
         return here, frozenset(c for c, v in values.items() if v == here)

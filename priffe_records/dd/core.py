@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import time
 
-SUIT_MASKS = tuple(0x1FFF << (13 * s) for s in range(4))
-NO_TRUMP = -1
+from priffe_records.game.memo import Memo
+from priffe_records.game.tricks import SUIT_BITS, legal_mask, winning_index
+
 _CHECK_EVERY = 1024  # nodes between two looks at the clock
 
 
@@ -20,37 +21,23 @@ class Exhausted(Exception):
     """The budget ran out before the search ended; the caller answers "not known"."""
 
 
+_WINNERS: Memo[tuple[int, ...], int] = Memo(1 << 16)
+
+
 def trick_winner(trick: list[int], trump: int) -> int:
-    """Index within ``trick`` (led card first) of the card that wins it: the highest trump,
-    else the highest card of the suit led."""
-    best = trick[0]
-    best_suit = best // 13
-    at = 0
-    for i in range(1, len(trick)):
-        card = trick[i]
-        suit = card // 13
-        if suit == best_suit:
-            if card > best:
-                best, at = card, i
-        elif suit == trump:
-            best, best_suit, at = card, suit, i
-    return at
+    """game.tricks' winning_index, remembered: the search asks about the same few
+    thousand tricks again and again."""
+    key = (trump, *trick)
+    at = _WINNERS.get(key)
+    return _WINNERS.keep(key, winning_index(trick, trump)) if at is None else at
 
 
 def legal(hand: int, trick: list[int], trump: int, must_trump: bool) -> int:
-    """The cards of ``hand`` that may be played to ``trick``: follow suit when able, and with
-    ``must_trump`` trump when unable to follow and holding a trump."""
-    if not trick:
-        return hand
-    same = hand & SUIT_MASKS[trick[0] // 13]
-    if same:
-        return same
-    if must_trump and trump != NO_TRUMP and hand & SUIT_MASKS[trump]:
-        return hand & SUIT_MASKS[trump]
-    return hand
+    """The cards of ``hand`` that may be played to ``trick`` (game.tricks' rule)."""
+    return legal_mask(hand, trick[0] // 13 if trick else -1, trump, must_trump)
 
 
-_GROUPS: dict[tuple[int, int], tuple[int, ...]] = {}
+_GROUPS: Memo[tuple[int, int], tuple[int, ...]] = Memo(1 << 16)
 
 
 def _suit_groups(mine: int, live: int) -> tuple[int, ...]:
@@ -73,8 +60,7 @@ def _suit_groups(mine: int, live: int) -> tuple[int, ...]:
             run = 0
     if run:
         runs.append(run)
-    _GROUPS[key] = out = tuple(runs)
-    return out
+    return _GROUPS.keep(key, tuple(runs))
 
 
 def groups(moves: int, live: int) -> list[int]:
@@ -104,7 +90,7 @@ def top_card(mask: int) -> int:
     return mask.bit_length() - 1
 
 
-_CODES: dict[int, int] = {}
+_CODES: Memo[int, int] = Memo(1 << 16)
 
 
 def _suit_code(packed: int, n: int) -> int:
@@ -180,7 +166,7 @@ class Search:
                 packed = (packed << 13) | ((hand >> shift) & 0x1FFF)
             code = codes.get(packed)
             if code is None:
-                code = codes[packed] = _suit_code(packed, n)
+                code = codes.keep(packed, _suit_code(packed, n))
             key = (key << 40) | code
         return key
 
@@ -283,7 +269,7 @@ class Search:
         scored = []
         for run in runs:
             card = _lowest(run)
-            suit_mask = SUIT_MASKS[card // 13]
+            suit_mask = SUIT_BITS[card // 13]
             forced = 0
             for other in range(self.n):
                 held = self.hands[other] & suit_mask

@@ -12,8 +12,8 @@ import importlib.util
 from functools import cache
 from typing import Any
 
-_SUITS = "SHDC"
-_RANKS = "23456789TJQKA"
+from priffe_records.game.tricks import CARDS
+
 _PLAYERS = ("north", "east", "south", "west")
 _DENOMS = ("spades", "hearts", "diamonds", "clubs")
 
@@ -39,10 +39,6 @@ def _endplay() -> Any:
     return dds, types
 
 
-def _text(card: int) -> str:
-    return _SUITS[card // 13] + _RANKS[card % 13]
-
-
 def card_values(hands: list[int], leader: int, trick: list[int], trump: int
                 ) -> dict[int, int]:
     """Each legal card id of the player to move -> the tricks his partnership takes from
@@ -56,12 +52,12 @@ def card_values(hands: list[int], leader: int, trick: list[int], trump: int
         hand = getattr(deal, _PLAYERS[seat])
         while mask:
             low = mask & -mask
-            hand.add(types.Card(_text(low.bit_length() - 1)))
+            hand.add(types.Card(str(CARDS[low.bit_length() - 1])))
             mask ^= low
     deal.first = getattr(types.Player, _PLAYERS[leader])
     deal.trump = types.Denom.nt if trump < 0 else getattr(types.Denom, _DENOMS[trump])
     for card in trick:
-        deal.play(types.Card(_text(card)))
+        deal.play(types.Card(str(CARDS[card])))
     out: dict[int, int] = {}
     for card, tricks in dds.solve_board(deal):
         # endplay: suits S H D C as 0..3, a rank as the bit 4 << rank (two = 0)
