@@ -17,6 +17,7 @@ from archive_support import imported_archive, run, run_async
 from priffe_records.dd import Budget
 from priffe_records.format.reader import loads
 from priffe_records.format.record import Record
+from priffe_records.game.language import use_language
 from priffe_records.replay.dd import analyse, dd_lines
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
@@ -148,3 +149,26 @@ def _rows(db: Path, sql: str) -> int:
         return int(row[0]) if row else 0
     finally:
         conn.close()
+
+
+def test_a_step_shows_the_trick_just_played_and_analyses_only_its_deal(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from priffe_records.cli import replay as cli_replay
+    from priffe_records.rules.family import default_family
+
+    records = list(loads(Path(GRAZ).read_text("utf-8"), errors="collect"))
+    replays = cli_replay.replays_of(records, default_family().presets["sv"])
+    searched: list[str | None] = []
+    real = cli_replay.dd_analyse
+
+    def counted(record: Record, budget: Budget):  # type: ignore[no-untyped-def]
+        searched.append(record.get("Board"))
+        return real(record, budget)
+
+    monkeypatch.setattr(cli_replay, "dd_analyse", counted)
+    notes = cli_replay._Analyses(60.0)
+    with use_language("en"):
+        lines = notes.text(replays[0], 3).splitlines()
+        assert notes.text(replays[0], 0).splitlines() == lines[:1]  # the deal: its value
+    assert lines[0].startswith("Double dummy: S take 7") and lines[1].startswith("trick 3: ")
+    assert len(lines) == 2 and searched == ["1"]  # once, and only the deal shown

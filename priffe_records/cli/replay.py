@@ -8,7 +8,7 @@ import sqlite3
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import click
 from rich.console import Console
@@ -211,49 +211,62 @@ def _passed(r: AnyReplay) -> list[Text]:
                               {r.index: record.get("Board")}))
 
 
-def _dd_views(chosen: Sequence[Shown], seconds: float) -> dict[int, DDView | None]:
-    """--dd: each replayed deal's analysis within the budget, by its index."""
-    from priffe_records.dd import Budget
-
-    return {r.index: dd_analyse(r.outcome.record, Budget(seconds=seconds))
-            for r in chosen if not isinstance(r, Unreadable)}
+ShownT = TypeVar("ShownT", DealReplay, PrefReplay, Unreadable, AnyReplay, Shown)  # as given
 
 
-def _annotated(r: Shown, notes: dict[int, DDView | None]) -> Shown:
-    """A Priffe deal's cards marked with their cost (``♠K −1``) where the tricks are drawn."""
-    view = notes.get(r.index) if not isinstance(r, Unreadable) else None
-    if view is None or not isinstance(r, DealReplay):
-        return r
-    return replace(r, tricks=annotate(r.tricks, view))
+class _Analyses:
+    """--dd: each deal's analysis within the budget, made when the deal is first shown, so
+    the first deal of a file (or the first position of --step) does not wait for the
+    others' searches; ``seconds`` None: no --dd."""
+
+    def __init__(self, seconds: float | None) -> None:
+        self.seconds = seconds
+        self._views: dict[int, DDView | None] = {}
+
+    def view(self, r: AnyReplay) -> DDView | None:
+        if r.index not in self._views:
+            from priffe_records.dd import Budget
+
+            self._views[r.index] = dd_analyse(r.outcome.record, Budget(seconds=self.seconds))
+        return self._views[r.index]
+
+    def marked(self, r: ShownT) -> ShownT:
+        """A Priffe deal's cards marked with their cost (``♠K −1``) where tricks are drawn."""
+        if self.seconds is None or not isinstance(r, DealReplay):
+            return r
+        view = self.view(r)
+        return r if view is None else replace(r, tricks=annotate(r.tricks, view))
+
+    def text(self, r: AnyReplay, trick: int | None = None) -> str:
+        """The lines under a deal (or, stepping, under its trick ``trick``), or why none."""
+        if self.seconds is None:
+            return ""
+        view = self.view(r)
+        if view is None:
+            return str(msg("Double dummy: no play to analyse (a hand or the play is not "
+                           "known)")) + "\n"
+        return "".join(f"{line}\n" for line in dd_lines(view, trick))
 
 
-def _dd_text(notes: dict[int, DDView | None], r: AnyReplay, trick: int | None = None
-             ) -> str:
-    """--dd's lines under a deal (or, stepping, under its trick ``trick``), or why none."""
-    if r.index not in notes:
-        return ""
-    view = notes[r.index]
-    if view is None:
-        return str(msg("Double dummy: no play to analyse (a hand or the play is not "
-                       "known)")) + "\n"
-    return "".join(f"{line}\n" for line in dd_lines(view, trick))
+NO_DD = _Analyses(None)
 
 
 def _show_all(replays: Sequence[Shown], w: Words, interactive: bool,
-              verbose: bool = False, notes: dict[int, DDView | None] | None = None) -> None:
+              verbose: bool = False, notes: _Analyses = NO_DD) -> None:
     out = sys.stdout
-    notes = notes or {}
     if not interactive:
-        for i, r in enumerate(replays):
+        for i, given in enumerate(replays):
+            r = notes.marked(given)
             if isinstance(r, Unreadable):
                 out.write(("\n" if i else "") + r.text())
                 continue
-            out.write(("\n" if i else "") + _plain(r, w) + _dd_text(notes, r))
+            out.write(("\n" if i else "") + _plain(r, w) + notes.text(r))
             for line in _passed(r) if verbose else ():
                 out.write(line.plain + "\n")
         return
     console = Console(file=out, highlight=False)
-    for i, r in enumerate(replays):
+    for i, given in enumerate(replays):
+        r = notes.marked(given)
         if i:
             console.print()
         if isinstance(r, Unreadable):
@@ -263,14 +276,13 @@ def _show_all(replays: Sequence[Shown], w: Words, interactive: bool,
             console.print(pref_view(r, w))
         else:
             console.print(full_view(r, w), soft_wrap=not r.playable)
-        if r.index in notes:
-            console.print(Text(_dd_text(notes, r).rstrip("\n")))
+        if notes.seconds is not None:
+            console.print(Text(notes.text(r).rstrip("\n")))
         for line in _passed(r) if verbose else ():
             console.print(line)
 
 
-def _step(replays: Sequence[AnyReplay], w: Words,
-          notes: dict[int, DDView | None] | None = None) -> None:
+def _step(replays: Sequence[AnyReplay], w: Words, notes: _Analyses = NO_DD) -> None:
     """Walk every selected deal, position by position, one key press at a time."""
     positions = [(r, k) for r in replays
                  for k in range(pref_step_count(r) if isinstance(r, PrefReplay)
@@ -280,15 +292,17 @@ def _step(replays: Sequence[AnyReplay], w: Words,
                       color_system="auto" if colour else None)
 
     def show(pos: int) -> None:
-        r, k = positions[pos]
+        given, k = positions[pos]
+        r = notes.marked(given)
+        assert not isinstance(r, Unreadable)
         if colour:
             console.clear()
         else:
             console.rule()
         console.print(pref_step_view(r, w, k) if isinstance(r, PrefReplay)
                       else step_view(r, w, k))
-        if notes and r.index in notes:  # the trick just played, or the value at the deal
-            console.print(Text(_dd_text(notes, r, k).rstrip("\n")))
+        if notes.seconds is not None:  # the trick just played, or the value at the deal
+            console.print(Text(notes.text(r, k).rstrip("\n")))
 
     try:
         walk(len(positions), show, _step_key)
@@ -372,10 +386,9 @@ def replay_command(file: str | None, board: int | None, rubber: int | None, db: 
         _check_priffe(shown)
         chosen = [r if isinstance(r, Unreadable) or not quiet else _errors_only(r)
                   for r in shown]
-        notes = _dd_views(chosen, dd_budget) if dd else {}
-        chosen = [_annotated(r, notes) for r in chosen]
+        notes = _Analyses(dd_budget if dd else None)
         if html is not None:
-            pages = [r for r in chosen if not isinstance(r, Unreadable)]
+            pages = [notes.marked(r) for r in chosen if not isinstance(r, Unreadable)]
             for r in chosen:
                 if isinstance(r, Unreadable):  # the others are on the page; it says why not
                     click.echo(r.text().rstrip("\n"), err=True)
