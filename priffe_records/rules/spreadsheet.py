@@ -3,10 +3,10 @@
 A sheet holds, before its heading row, ``name, value`` rows for the partie
 (Event, Site, Date, the players), then a heading row and one row a deal.
 Columns are found by their Swedish or English headings, in any order and
-case; each cell is read by :mod:`priffe_records.rules.entry`, as ``priffe
-add`` reads an answer. Every bad cell is a problem located by row and
-column heading; the records are then checked by the rules engine, and its
-errors are located the same way.
+case; each cell is read by the game's entry hooks (its family's ``entry``,
+:mod:`priffe_records.rules.entry`), as ``priffe add`` reads an answer.
+Every bad cell is a problem located by row and column heading; the records
+are then checked by the rules engine, and its errors are located the same way.
 
 >>> rows = [(1, ["Datum", "2026.11.26"]), (2, ["Nord", "Anna"]),
 ...         (3, ["Giv", "Kontrakt", "Spelförare", "Stick"]), (4, ["1", "Hjärter", "Ö", "10"])]
@@ -227,7 +227,7 @@ def _deal_rows(rows: Sequence[tuple[int, list[str]]], columns: Mapping[int, str]
     its row on."""
     family = family_for(partie["Scoring"])
     players = {s: partie[PLAYER_TAGS[s]] for s in family.players}
-    if first_dealer not in players:  # West, in Préférence
+    if first_dealer not in players:  # a seat the game leaves empty (Préférence's West)
         out.problems.append(Problem(file, rows[0][0] if rows else 1, None,
                                     form.dealer_out(first_dealer)))
         return
