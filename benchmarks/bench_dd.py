@@ -16,7 +16,9 @@ play is a seeded random legal play (the analysis costs the same for any play).
 | dds-own | one positive position of 7 tricks left: DDS, then the own solver | report |
 
 Each row prints median and max CPU, the median's ratio to the target, the own
-search's nodes (median) and how many deals the budget let finish. Nothing is asserted.
+search's nodes (median), how many deals the budget let finish and how many of their
+cards it analysed (the last ones first). The budget is wall time (what a user waits),
+so under load it buys less CPU. Nothing is asserted.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from dd_oracle import ending, with_random_play
 from timing import load
 
 from priffe_records import read
-from priffe_records.dd import Budget, Deal, Goal, analyse_play, card_values
+from priffe_records.dd import Budget, Deal, Goal, PlayAnalysis, analyse_play, card_values
 from priffe_records.dd import core as dd_core
 from priffe_records.game.cards import SEATS, Card, Rank, Seat, Suit
 from priffe_records.game.cards import Deal as Hands
@@ -115,17 +117,21 @@ def row(name: str, target: float | None, deals: list[Deal],
         run: Callable[[Deal], object], done: Callable[[object], bool]) -> None:
     if ONLY and name not in ONLY:
         return
-    times, nodes, finished = [], [], 0
+    times, nodes, finished, known, cards = [], [], 0, 0, 0
     for deal in deals:
         cpu, (result, counted) = timed(lambda d=deal: run(d))  # type: ignore[misc]
         times.append(cpu)
         nodes.append(counted)
         finished += done(result)
+        if isinstance(result, PlayAnalysis):
+            known += sum(c.cost is not None for c in result.cards)
+            cards += len(result.cards)
     med, top = statistics.median(times), max(times)
     ratio = f"{med / target:6.2f}" if target else "     -"
     aim = f"{target:g} s" if target else "report"
     print(f"{name:9} {len(deals):3} {med:8.3f} {top:8.3f} {aim:>7} {ratio} "
-          f"{int(statistics.median(nodes)):>10,} {finished:>4}/{len(deals)}")
+          f"{int(statistics.median(nodes)):>10,} {finished:>4}/{len(deals)}"
+          + (f" {known}/{cards} cards analysed" if cards else ""))
 
 
 def main() -> None:
