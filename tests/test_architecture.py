@@ -128,7 +128,6 @@ STILL_IMPORTS_A_FAMILY = {
     "priffe_records.cli.report",
     "priffe_records.cli.sheet_page",
     "priffe_records.replay.model",
-    "priffe_records.replay.preference",
     "priffe_records.replay.wording",
 }
 

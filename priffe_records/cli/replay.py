@@ -203,7 +203,7 @@ def _passed(r: AnyReplay) -> list[Text]:
     """-v: the checks this deal's record passed, as validate -v lists them."""
     from priffe_records.cli.rules import passed_lines  # the score sheet's modules: only for -v
 
-    record = r.outcome.record
+    record = r.record
     found = list(r.findings) if isinstance(r, PrefReplay) else \
         [*r.outcome.findings, *r.other_findings, *([r.stop] if r.stop else [])]
     found = [f.at_record(r.index) for f in found]
@@ -227,7 +227,7 @@ class _Analyses:
         if r.index not in self._views:
             from priffe_records.dd import Budget
 
-            self._views[r.index] = dd_analyse(r.outcome.record, Budget(seconds=self.seconds))
+            self._views[r.index] = dd_analyse(r.record, Budget(seconds=self.seconds))
         return self._views[r.index]
 
     def marked(self, r: ShownT) -> ShownT:

@@ -154,6 +154,10 @@ class DealReplay:
         return known or bool(self.calls) or bool(self.tricks)
 
     @property
+    def record(self) -> Record:
+        return self.outcome.record
+
+    @property
     def options(self) -> Options:
         return self.outcome.options
 
@@ -280,6 +284,7 @@ def _clean_tricks(out: DealOutcome) -> tuple[TrickView, ...] | None:
 # A legal card without comments is the same view in every deal: made once, shared.
 _PLAIN = {s: {str(c): CardView(s, c, True) for c in FULL_DECK} for s in SEATS}
 _tally = lru_cache(maxsize=256)(SidePoints)  # the tricks per side after a trick
+NO_TALLY = SidePoints()  # a game without sides counts no tricks per side
 
 
 def _calls(out: DealOutcome) -> tuple[tuple[CallView, ...], Finding | None]:

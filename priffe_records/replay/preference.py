@@ -1,9 +1,10 @@
 """The Préférence replay: three hands and the talon, the auction, two- or three-card tricks,
 the payments, pot and balances — for the terminal and for the HTML viewer.
 
-Every fact comes from the rules engine (:mod:`priffe_records.rules.preference`):
-the validator's own trick replay decides who led and who won, and the
-partie's books give the payments, so the replay and ``validate`` agree.
+Every fact comes from the family's ``replay_facts`` hook
+(:class:`~priffe_records.rules.replay_facts.ReplayFacts`): the validator's own trick
+replay decides who led and who won, and the partie's books give the payments, so the
+replay and ``validate`` agree; this module imports no family.
 
 >>> from pathlib import Path
 >>> from priffe_records import loads
@@ -16,7 +17,7 @@ Trick 1: E ▸ ♥K  S ♥7  N ♥A*  → North
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from rich.console import Group, RenderableType
@@ -26,32 +27,32 @@ from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record
 from priffe_records.game.cards import SUITS, Card, Seat, sorted_cards
 from priffe_records.game.language import Message, msg, msg_p, shown_date
-from priffe_records.game.words import bid_name
 from priffe_records.replay.compact import Strings, hand_ids, plays, trick_extras
-from priffe_records.replay.model import CardView, TrickView
+from priffe_records.replay.model import NO_TALLY, CardView, TrickView
 from priffe_records.replay.wording import Words, check_line, where
-from priffe_records.rules.family import PartieOutcome
+from priffe_records.rules.family import PartieOutcome, families
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.partie import parties
-from priffe_records.rules.preference.analysis import PrefOutcome
-from priffe_records.rules.preference.books import PrefLine, PrefPartie
-from priffe_records.rules.preference.table import PLAYERS, next_player
-from priffe_records.rules.priffe.scoring import SidePoints
+from priffe_records.rules.replay_facts import ReplayFacts
 from priffe_records.rules.tricks import Trick
 
 
 @dataclass(frozen=True, slots=True)
 class PrefReplay:
-    """One Préférence record as the replay shows it."""
+    """One Préférence record as the replay shows it: its family's facts, and the findings
+    shown (``-q`` keeps only the errors)."""
 
-    outcome: PrefOutcome
-    line: PrefLine | None
+    facts: ReplayFacts
     index: int
     findings: tuple[Finding, ...]
 
     @property
+    def record(self) -> Record:
+        return self.facts.record
+
+    @property
     def board(self) -> str | None:
-        return self.outcome.record.get("Board")
+        return self.facts.record.get("Board")
 
     @property
     def rubber(self) -> str | None:
@@ -59,7 +60,7 @@ class PrefReplay:
 
     @property
     def tricks(self) -> tuple[Trick, ...]:
-        return self.outcome.play.tricks if self.outcome.play is not None else ()
+        return self.facts.tricks
 
     @property
     def stop(self) -> Finding | None:
@@ -68,16 +69,11 @@ class PrefReplay:
 
     def hands(self, step: int) -> dict[Seat, list[Card] | None]:
         """Cards left in each hand after ``step`` tricks (hands as played)."""
-        o = self.outcome
-        cards = o.cards
+        dealt = self.facts.hands
         out: dict[Seat, list[Card] | None] = {}
-        for seat in PLAYERS:
-            hand = cards.hand(seat) if cards is not None else None
-            held = list(hand.cards) if hand is not None else None
-            if held is not None and seat is o.declarer and o.contract is not None \
-                    and not o.contract.is_hand and cards is not None and cards.talon \
-                    and o.discard is not None:
-                held = [c for c in (*held, *cards.talon) if c not in o.discard]
+        for seat in self.facts.seats:
+            hand = dealt.get(seat) if dealt is not None else None
+            held = list(hand) if hand is not None else None
             if held is not None:
                 gone = {p.card for t in self.tricks[:step] for p in t.cards if p.seat is seat}
                 held = [c for c in held if c not in gone]
@@ -86,7 +82,7 @@ class PrefReplay:
 
 
 def build_pref_replays(records: Sequence[Record | BadRecord]) -> dict[int, PrefReplay]:
-    """The Préférence records of ``records`` by their 1-based position."""
+    """The records of ``records`` whose family gives replay facts, by 1-based position."""
     out: dict[int, PrefReplay] = {}
     for p in parties(records):
         out.update(pref_replays(p))
@@ -94,18 +90,13 @@ def build_pref_replays(records: Sequence[Record | BadRecord]) -> dict[int, PrefR
 
 
 def pref_replays(p: PartieOutcome) -> dict[int, PrefReplay]:
-    """A Préférence partie's records arranged for replay, by their 1-based position (none
-    for a partie of another game)."""
-    if not isinstance(p, PrefPartie):
-        return {}
-    by_record: dict[int, list[Finding]] = {}
-    for f in p.findings:
-        by_record.setdefault(f.record or 0, []).append(f)
-    out: dict[int, PrefReplay] = {}
-    for line in p.lines:
-        o = line.outcome
-        out[o.index] = PrefReplay(o, line, o.index, tuple(by_record.get(o.index, ())))
-    return out
+    """A partie's records arranged for replay from its family's facts, by their 1-based
+    position (none for a partie whose family gives none)."""
+    for fam in families():
+        facts = fam.replay_facts(p)
+        if facts:
+            return {i: PrefReplay(f, i, f.findings) for i, f in facts.items()}
+    return {}
 
 
 # Préférence words the shared replay vocabulary lacks, as players say them: catalog entries
@@ -125,7 +116,7 @@ def _t(w: Words, key: str) -> str:
 
 
 def _name(r: PrefReplay, seat: Seat, w: Words) -> str:
-    name = r.outcome.player(seat)
+    name = r.facts.player(seat)
     return f"{w.seat(seat)} ({name})" if name else w.seat(seat)
 
 
@@ -136,15 +127,15 @@ def _hand_text(cards: Sequence[Card] | None, w: Words) -> str:
                      for s in SUITS)
 
 
-def _seats(values: dict[Seat, int] | None, signed: bool = True) -> str:
+def _seats(r: PrefReplay, values: Mapping[Seat, int] | None, signed: bool = True) -> str:
     if values is None:
         return "?"
     return "  ".join(f"{s.value} {values[s]:+d}" if signed else f"{s.value} {values[s]}"
-                     for s in PLAYERS if s in values)
+                     for s in r.facts.seats if s in values)
 
 
 def title(r: PrefReplay, w: Words) -> str:
-    rec = r.outcome.record
+    rec = r.facts.record
     date = rec.get("Date")
     parts = [x for x in (rec.get("Event"), rec.get("Site"), date and shown_date(date, w.lang)) if x]
     board = f"{w.deal_word.lower()} {r.board}" if r.board else f"#{r.index}"
@@ -152,19 +143,20 @@ def title(r: PrefReplay, w: Words) -> str:
 
 
 def roles(r: PrefReplay, w: Words) -> str:
-    o = r.outcome
+    o = r.facts
     parts = []
     if o.dealer is not None:
         parts.append(f"{w.dealer}: {w.seat(o.dealer)}")
-        parts.append(f"{_t(w, 'eldest')}: {w.seat(next_player(o.dealer))}")
+    if o.first is not None:
+        parts.append(f"{_t(w, 'eldest')}: {w.seat(o.first)}")
     if o.declarer is not None:
         parts.append(f"{w.declarer}: {_name(r, o.declarer, w)}")
     return " · ".join(parts)
 
 
 def contract_text(r: PrefReplay, w: Words) -> str:
-    o = r.outcome
-    parts = [f"{w.contract}: {bid_name(o.contract).render(w.lang) if o.contract else '?'}"]
+    o = r.facts
+    parts = [f"{w.contract}: {o.contract.render(w.lang) if o.contract else '?'}"]
     if o.discard:
         parts.append(_t(w, "discard") + " " + " ".join(w.card(c) for c in o.discard))
     out = [s for s in o.dropouts if s is not o.declarer]
@@ -176,11 +168,11 @@ def contract_text(r: PrefReplay, w: Words) -> str:
 
 
 def auction_text(r: PrefReplay, w: Words) -> str:
-    a = r.outcome.auction
-    if a is None:
+    calls = r.facts.calls
+    if calls is None:
         return "—"
-    return " · ".join(f"{c.seat.value} {bid_name(c.bid).render(w.lang) if c.bid else '?'}" +
-                      (f" ({_t(w, 'hold')})" if c.hold else "") for c in a.calls)
+    return " · ".join(f"{c.seat.value} {c.words.render(w.lang) if c.words else '?'}" +
+                      (f" ({_t(w, 'hold')})" if c.hold else "") for c in calls)
 
 
 def trick_text(t: Trick, w: Words) -> str:
@@ -193,20 +185,19 @@ def trick_text(t: Trick, w: Words) -> str:
 
 
 def pay_lines(r: PrefReplay, w: Words) -> list[str]:
-    o, line = r.outcome, r.line
+    o = r.facts
     out = []
-    if o.tricks is not None:
-        out.append(_t(w, "tricks") + ": " + _seats(o.tricks, signed=False))
-    if line is not None:
-        if line.ante:
-            out.append(msg("ante: each pays {n} into the empty pot (P13)",
-                           n=line.ante).render(w.lang))
-        out.append(f"{_t(w, 'payments')} (P12): {_seats(line.score)}")
-        out.append(f"{_t(w, 'pot')}: {'?' if line.pot is None else line.pot}")
-        if line.balances is not None:
-            names = [(s, o.player(s) or s.value) for s in PLAYERS]
-            out.append(_t(w, "balances") + ": " + "  ".join(
-                f"{name} {line.balances.get(name, 0):+d}" for _, name in names))
+    if o.won is not None:
+        out.append(_t(w, "tricks") + ": " + _seats(r, o.won, signed=False))
+    if o.ante:
+        out.append(msg("ante: each pays {n} into the empty pot (P13)",
+                       n=o.ante).render(w.lang))
+    out.append(f"{_t(w, 'payments')} (P12): {_seats(r, o.payments)}")
+    out.append(f"{_t(w, 'pot')}: {'?' if o.pot is None else o.pot}")
+    if o.balances is not None:
+        names = [o.player(s) or s.value for s in o.seats]
+        out.append(_t(w, "balances") + ": " + "  ".join(
+            f"{name} {o.balances.get(name, 0):+d}" for name in names))
     return out
 
 
@@ -214,11 +205,11 @@ def text_lines(r: PrefReplay, w: Words) -> list[str]:
     """The whole deal as plain lines: hands as dealt (the declarer's after the discard),
     the auction and contract, every trick, the errors, the payments."""
     hands = r.hands(0)
-    cards = r.outcome.cards
+    talon = r.facts.talon
     lines = [title(r, w), roles(r, w), f"{w.auction}: {auction_text(r, w)} · {contract_text(r, w)}"]
-    lines += [f"{_name(r, s, w)}: {_hand_text(hands[s], w)}" for s in PLAYERS]
-    if cards is not None and cards.talon is not None:
-        lines.append(_t(w, "Talon") + ": " + " ".join(w.card(c) for c in cards.talon))
+    lines += [f"{_name(r, s, w)}: {_hand_text(hands[s], w)}" for s in r.facts.seats]
+    if talon is not None:
+        lines.append(_t(w, "Talon") + ": " + " ".join(w.card(c) for c in talon))
     lines += [trick_text(t, w) for t in r.tricks]
     lines += [where(f, w) for f in r.findings if f.is_error]
     return lines + pay_lines(r, w)
@@ -241,12 +232,12 @@ def pref_step_count(r: PrefReplay) -> int:
 def step_lines(r: PrefReplay, w: Words, step: int) -> list[str]:
     """One ``--step`` position: the cards left, the tricks so far, the payments at the end."""
     hands = r.hands(step)
-    cards = r.outcome.cards
+    talon = r.facts.talon
     lines = [title(r, w), roles(r, w), f"{w.auction}: {auction_text(r, w)} · "
              f"{contract_text(r, w)}"]
-    lines += [f"{_name(r, s, w)}: {_hand_text(hands[s], w)}" for s in PLAYERS]
-    if cards is not None and cards.talon is not None:
-        lines.append(_t(w, "Talon") + ": " + " ".join(w.card(c) for c in cards.talon))
+    lines += [f"{_name(r, s, w)}: {_hand_text(hands[s], w)}" for s in r.facts.seats]
+    if talon is not None:
+        lines.append(_t(w, "Talon") + ": " + " ".join(w.card(c) for c in talon))
     for t in r.tricks[:step]:
         lines.append(trick_text(t, w))
     if step:
@@ -265,10 +256,10 @@ def pref_step_view(r: PrefReplay, w: Words, step: int) -> RenderableType:
 
 def trick_views(r: PrefReplay) -> tuple[TrickView, ...]:
     """The tricks as the shared view model holds them (no sides: no tally)."""
-    size = len(r.outcome.play.seats) if r.outcome.play is not None else len(PLAYERS)
+    size = len(r.facts.order)
     return tuple(TrickView(t.number, t.leader, tuple(
         CardView(p.seat, p.card, p.legal, tuple(c.text for c in p.token.comments))
-        for p in t.cards), t.winner, SidePoints(),
+        for p in t.cards), t.winner, NO_TALLY,
         tuple(f for f in t.findings if f.is_error),
         tuple(f for f in t.findings if not f.is_error), size) for t in r.tricks)
 
@@ -277,17 +268,16 @@ def pref_deal_data(r: PrefReplay, w: Words, table: Strings) -> dict[str, object]
     """One deal in the shape the HTML viewer draws (see
     :func:`~priffe_records.replay.html.deal_data`): the talon sits in the empty W seat,
     and the tricks are counted per seat."""
-    o = r.outcome
-    cards = o.cards
-    talon = tuple(sorted_cards(cards.talon)) if cards is not None and cards.talon else None
+    o = r.facts
+    talon = tuple(sorted_cards(o.talon)) if o.talon else None
     head: dict[str, object] = {"t": title(r, w), "k": table(contract_text(r, w))}
     comments = [c.text for c in o.record.comments()]
     if comments:
         head["c"] = comments
-    if cards is None and not r.tricks and o.auction is None:
+    if o.hands is None and not r.tricks and o.calls is None:
         return {**head, "u": " · ".join([contract_text(r, w), *pay_lines(r, w)])}
     labels, marks = [], []
-    for seat in PLAYERS:
+    for seat in o.seats:
         mark = [m for m, s in ((w.dealer, o.dealer), (w.declarer, o.declarer)) if s is seat]
         if seat in o.dropouts:
             mark.append(_t(w, "gave up") if seat is o.declarer else _t(w, "dropped out"))
@@ -298,13 +288,13 @@ def pref_deal_data(r: PrefReplay, w: Words, table: Strings) -> dict[str, object]
                        if o.discard else ""))
     hands = r.hands(0)
     views = trick_views(r)
-    order = "".join(s.value for s in (o.play.seats if o.play else PLAYERS))
+    order = "".join(s.value for s in o.order)
     auction_errors = [where(f, w) for f in r.findings
                       if f.is_error and f.rule in ("P3", "P4", "P5", "P6")]
     checks = [check_line(f, w) for f in r.findings if f.rule != "P10"]
     out: dict[str, object] = {
         **head, "r": table(roles(r, w)), "s": labels, "m": marks, "q": [table("")] * 4,
-        "d": [hand_ids(None if (h := hands[s]) is None else sorted_cards(h)) for s in PLAYERS]
+        "d": [hand_ids(None if (h := hands[s]) is None else sorted_cards(h)) for s in o.seats]
         + [hand_ids(talon)],
         "p": plays(views, order), "h": table(""), "a": table(auction_text(r, w)), "o": order,
         **trick_extras(views, w),

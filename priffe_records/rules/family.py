@@ -31,6 +31,7 @@ from priffe_records.rules.findings import Finding
 
 if TYPE_CHECKING:
     from priffe_records.dd import Deal as SolverDeal
+    from priffe_records.rules.replay_facts import ReplayFacts
 
 T = TypeVar("T")
 OutcomeT = TypeVar("OutcomeT", bound="Outcome")
@@ -330,6 +331,12 @@ class GameFamily(Protocol[OutcomeT]):
         """The score sheet of one partie the driver closed, if it is this game's (else
         ``None``); ``items``: the whole input, whose unreadable records of this partie
         are rows too. What :meth:`score_sheets` gives, one partie at a time."""
+        ...
+
+    def replay_facts(self, partie: PartieOutcome) -> Mapping[int, ReplayFacts]:
+        """The partie's records as the replay words and draws them, by 1-based position:
+        none when the partie is another game's, or when this game's replay is still
+        built from its own outcomes (Priffe's, in ``replay/model.py``)."""
         ...
 
     # --------------------------------- the secretary's entry (priffe add, sheet-import)

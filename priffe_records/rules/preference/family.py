@@ -26,6 +26,7 @@ from .table import PLAYERS, next_player
 
 if TYPE_CHECKING:
     from priffe_records.dd import Deal
+    from priffe_records.rules.replay_facts import ReplayFacts
 
     from .sheet import PrefSheet
 
@@ -117,6 +118,11 @@ class Preference:
         from .sheet import sheet_of
 
         return sheet_of(partie, items) if isinstance(partie, PrefPartie) else None
+
+    def replay_facts(self, partie: PartieOutcome) -> dict[int, ReplayFacts]:
+        from .replay import partie_facts
+
+        return partie_facts(partie)
 
     # The secretary's entry loads when asked for: validate needs none of it.
 

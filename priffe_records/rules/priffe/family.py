@@ -24,6 +24,7 @@ from priffe_records.rules.priffe.rubber import DealLine, PartieResult, PartieSco
 if TYPE_CHECKING:
     from priffe_records.dd import Deal
     from priffe_records.rules.priffe.sheet import PartieSheet
+    from priffe_records.rules.replay_facts import ReplayFacts
 
 _DEFAULT = PRESETS["sv"]
 
@@ -113,6 +114,11 @@ class Priffe:
         if not isinstance(partie, PartieResult) or not (partie.lines or partie.findings):
             return None
         return sheet_of(partie, items)
+
+    def replay_facts(self, partie: PartieOutcome) -> dict[int, ReplayFacts]:
+        """None yet: a Priffe deal's replay is still built from its outcome by
+        ``replay/model.py`` (honours, game state and rubber totals are not facts yet)."""
+        return {}
 
     # The secretary's entry loads when asked for: validate needs none of it.
 
