@@ -53,6 +53,28 @@ def test_preference_deal_shows_every_cards_cost() -> None:
     assert sorted(costs) == sorted(c.cost for c in view.play.cards if c.cost)  # type: ignore[misc]
 
 
+def test_preference_tricks_carry_each_cards_mark() -> None:
+    """The drawn tricks of a Préférence deal mark each card as Priffe's do: ``♠Q −1``."""
+    res = run("--lang", "en", "replay", GRAZ, "--board", "1", "--dd")
+    assert res.exit_code == 0, res.output
+    drawn = [line for line in res.output[:res.output.index("Double dummy:")].splitlines()
+             if line.startswith("Trick ")]
+    marked = re.findall(r"([NES])(?: ▸)? (\S+?)\*? −(\d+)", "  ".join(drawn))
+    told = re.findall(r"([NES]) (\S+) −(\d+) \(best ", "  ".join(_dd_part(res.output)))
+    assert marked == told and len(marked) == 4
+    assert drawn[1] == "Trick 2: E ▸ ♠Q −1  S ♠K*  → South"
+    plain = run("--lang", "en", "replay", GRAZ, "--board", "1")
+    assert "−" not in plain.output
+
+
+def test_preference_page_carries_each_cards_mark(tmp_path: Path) -> None:
+    out = tmp_path / "graz.html"
+    res = run("--lang", "en", "replay", GRAZ, "--board", "1", "--dd", "--html", str(out))
+    assert res.exit_code == 0, res.output
+    assert '"an":{"1.0":"−1","2.0":"−1","2.1":"−1","3.1":"−1"}' in \
+        out.read_text("utf-8").replace(" ", "")
+
+
 def test_misere_deal_marks_what_the_budget_did_not_reach() -> None:
     """Board 2 of the Uppsala partie is a Tvångsnoll (forced misère): its opening tricks
     are the longest search, so a tiny budget leaves them (and the start) not analysed."""

@@ -231,8 +231,8 @@ class _Analyses:
         return self._views[r.index]
 
     def marked(self, r: ShownT) -> ShownT:
-        """A Priffe deal's cards marked with their cost (``♠K −1``) where tricks are drawn."""
-        if self.seconds is None or not isinstance(r, DealReplay):
+        """A deal's cards marked with their cost (``♠K −1``) where tricks are drawn."""
+        if self.seconds is None or isinstance(r, Unreadable):
             return r
         view = self.view(r)
         return r if view is None else replace(r, tricks=annotate(r.tricks, view))

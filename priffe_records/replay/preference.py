@@ -34,17 +34,18 @@ from priffe_records.rules.family import PartieOutcome, families
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.partie import parties
 from priffe_records.rules.replay_facts import ReplayFacts
-from priffe_records.rules.tricks import Trick
 
 
 @dataclass(frozen=True, slots=True)
 class PrefReplay:
-    """One Préférence record as the replay shows it: its family's facts, and the findings
-    shown (``-q`` keeps only the errors)."""
+    """One Préférence record as the replay shows it: its family's facts, the findings
+    shown (``-q`` keeps only the errors) and the tricks in the shared view model, so a
+    ``--dd`` mark (:func:`~priffe_records.replay.dd.annotate`) is drawn in them."""
 
     facts: ReplayFacts
     index: int
     findings: tuple[Finding, ...]
+    tricks: tuple[TrickView, ...]
 
     @property
     def record(self) -> Record:
@@ -59,13 +60,9 @@ class PrefReplay:
         return None
 
     @property
-    def tricks(self) -> tuple[Trick, ...]:
-        return self.facts.tricks
-
-    @property
     def stop(self) -> Finding | None:
         """The first illegal card, if any (the exit status says so)."""
-        return next((f for t in self.tricks for f in t.findings if f.is_error), None)
+        return next((f for t in self.tricks for f in t.errors), None)
 
     def hands(self, step: int) -> dict[Seat, list[Card] | None]:
         """Cards left in each hand after ``step`` tricks (hands as played)."""
@@ -95,7 +92,7 @@ def pref_replays(p: PartieOutcome) -> dict[int, PrefReplay]:
     for fam in families():
         facts = fam.replay_facts(p)
         if facts:
-            return {i: PrefReplay(f, i, f.findings) for i, f in facts.items()}
+            return {i: PrefReplay(f, i, f.findings, trick_views(f)) for i, f in facts.items()}
     return {}
 
 
@@ -175,10 +172,13 @@ def auction_text(r: PrefReplay, w: Words) -> str:
                       (f" ({_t(w, 'hold')})" if c.hold else "") for c in calls)
 
 
-def trick_text(t: Trick, w: Words) -> str:
+def trick_text(t: TrickView, w: Words) -> str:
+    """``Trick 1: E ▸ ♥K  S ♥7  N ♥A*``: the leader marked, the winner starred, an illegal
+    card with ``!``, a ``--dd`` mark after its card (``♥7 −1``)."""
     cards = "  ".join(f"{p.seat.value}{' ▸' if p.seat is t.leader else ''} "
                       f"{w.card(p.card) if p.card else '?'}"
                       f"{'*' if p.seat is t.winner else ''}{'' if p.legal else '!'}"
+                      f"{'' if p.annotation is None else ' ' + p.annotation}"
                       for p in t.cards)
     taker = f"  → {w.seat(t.winner)}" if t.winner is not None else ""
     return f"{w.trick.capitalize()} {t.number}: {cards}{taker}"
@@ -241,7 +241,7 @@ def step_lines(r: PrefReplay, w: Words, step: int) -> list[str]:
     for t in r.tricks[:step]:
         lines.append(trick_text(t, w))
     if step:
-        lines += [where(f) for f in r.tricks[step - 1].findings]
+        lines += [where(f) for f in r.facts.tricks[step - 1].findings]
     if step == len(r.tricks):
         lines += [where(f) for f in r.findings if f.is_error and f.rule != "P10"]
         lines += pay_lines(r, w)
@@ -254,14 +254,14 @@ def pref_step_view(r: PrefReplay, w: Words, step: int) -> RenderableType:
                    for i, line in enumerate(step_lines(r, w, step))))
 
 
-def trick_views(r: PrefReplay) -> tuple[TrickView, ...]:
-    """The tricks as the shared view model holds them (no sides: no tally)."""
-    size = len(r.facts.order)
+def trick_views(facts: ReplayFacts) -> tuple[TrickView, ...]:
+    """The engine's tricks as the shared view model holds them (no sides: no tally)."""
+    size = len(facts.order)
     return tuple(TrickView(t.number, t.leader, tuple(
         CardView(p.seat, p.card, p.legal, tuple(c.text for c in p.token.comments))
         for p in t.cards), t.winner, NO_TALLY,
         tuple(f for f in t.findings if f.is_error),
-        tuple(f for f in t.findings if not f.is_error), size) for t in r.tricks)
+        tuple(f for f in t.findings if not f.is_error), size) for t in facts.tricks)
 
 
 def pref_deal_data(r: PrefReplay, w: Words, table: Strings) -> dict[str, object]:
@@ -287,7 +287,7 @@ def pref_deal_data(r: PrefReplay, w: Words, table: Strings) -> dict[str, object]
     marks.append(table((_t(w, "discard") + " " + " ".join(w.card(c) for c in o.discard))
                        if o.discard else ""))
     hands = r.hands(0)
-    views = trick_views(r)
+    views = r.tricks
     order = "".join(s.value for s in o.order)
     auction_errors = [where(f, w) for f in r.findings
                       if f.is_error and f.rule in ("P3", "P4", "P5", "P6")]
