@@ -13,6 +13,7 @@ from priffe_records import loads
 from priffe_records.archive.schema import ensure_schema, open_archive
 from priffe_records.archive.store import import_file
 from priffe_records.cli import cli
+from priffe_records.cli.sheet_page import filled_records, scored
 from priffe_records.format.record import Record, Tag
 from priffe_records.rules import family
 from priffe_records.rules.blank import random_deals, skeleton
@@ -62,8 +63,7 @@ def test_the_toy_family_keeps_its_books_and_sheet(with_duel: None) -> None:
     (partie,) = parties(records)
     assert (partie.event, partie.won) == ("Kväll", (3, 1))
     assert [(ln.outcome.index, ln.n, ln.s) for ln in partie.lines] == [(1, 3, 1)]
-    toy = family.family_named("duel")
-    filled = toy.fill(records, toy.score_sheets(records, None))
+    filled = filled_records(records, scored(records))
     assert [r.get("Score") for r in filled] == ["N 3 S 1", None]
 
 
@@ -119,3 +119,30 @@ def test_a_sheet_of_a_game_without_entry_hooks_is_one_problem(with_duel: None) -
     assert got.records == []
     assert [str(p) for p in got.problems] == [
         "duel.csv:2: error: Duel has no typed entry: write its records as PPN text"]
+
+
+def test_score_prints_the_sheet_of_a_game_the_cli_does_not_know(with_duel: None,
+                                                                 tmp_path: Path) -> None:
+    """priffe score on a Duel file: the family's sheet drawn by the shared view, exit 0."""
+    src = tmp_path / "duel.ppn"
+    src.write_text(TWO_DEALS.replace("N 3 S 3", "N 0 S 4"), "utf-8")
+    res = CliRunner().invoke(cli, ["--lang", "en", "score", str(src)])
+    assert res.exit_code == 0, res.output + res.stderr
+    lines = [line.split() for line in res.stdout.splitlines()]
+    assert " ".join(res.stdout.split()).startswith("Kväll · Duel Board N S ─")
+    assert ["1", "3", "1"] in lines and ["2", "0", "4"] in lines
+    assert "Tricks" in res.stdout and "Traceback" not in res.output + res.stderr
+
+
+def test_score_of_a_game_without_a_sheet_is_one_located_error(
+        with_duel: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A family that answers no partie_sheet hook: one message at the Scoring tag of its
+    first record, exit 2, no traceback."""
+    monkeypatch.delattr(type(family.family_named("duel")), "partie_sheet")
+    src = tmp_path / "duel.ppn"
+    src.write_text(TWO_DEALS, "utf-8")
+    res = CliRunner().invoke(cli, ["--lang", "en", "score", str(src)])
+    assert res.exit_code == 2
+    assert res.stderr == (f"priffe: {src}:3:1: Duel has no score sheet: its family answers "
+                          "no partie_sheet hook\n")
+    assert res.stdout == ""

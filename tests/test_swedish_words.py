@@ -267,12 +267,12 @@ def _sheet(width: int) -> str:
 
     from priffe_records.cli.report import SheetView
     from priffe_records.format.reader import read
-    from priffe_records.rules.priffe.sheet import score_parties
+    from priffe_records.rules.priffe.sheet import drawn, score_parties
 
     [sheet] = score_parties(list(read(EXAMPLES / "partie-uppsala.ppn", errors="collect")))
     buf = StringIO()
     with use_language("sv"):
-        Console(file=buf, width=width, color_system=None).print(SheetView(sheet))
+        Console(file=buf, width=width, color_system=None).print(SheetView(drawn(sheet)))
     return buf.getvalue()
 
 

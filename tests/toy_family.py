@@ -16,12 +16,20 @@ from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Location, Record, Tag
 from priffe_records.game.cards import Card, Rank, Seat, Suit
 from priffe_records.game.language import msg
-from priffe_records.rules.family import EntryForm, GameFamily
+from priffe_records.rules.family import (
+    EntryForm,
+    GameFamily,
+    PartieOutcome,
+    Sheet,
+    SheetColumn,
+    SheetDeal,
+)
 from priffe_records.rules.findings import Finding, error, tag_location
 
 DECK = frozenset(Card(s, r) for s in (Suit.S, Suit.H)
                  for r in (Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK))
 _RESULT = re.compile(r"N (\d) S (\d)")
+COLUMNS = (SheetColumn("Board", "right"), SheetColumn("N", "right"), SheetColumn("S", "right"))
 
 
 @dataclass(frozen=True)
@@ -125,12 +133,6 @@ class Duel:
                                Tag("Result", f"N {won} S {self.tricks - won}"))))
         return out
 
-    def score_sheets(self, records: Sequence[Record | BadRecord], options: object
-                     ) -> list[DuelPartie]:
-        from priffe_records.rules.partie import parties
-
-        return [p for p in parties(records) if isinstance(p, DuelPartie)]
-
     def fill(self, records: Sequence[Record], sheets: Sequence[DuelPartie]) -> list[Record]:
         """A point a trick: Score written from each deal's line."""
         lines = {ln.outcome.index: (ln.n, ln.s) for sheet in sheets for ln in sheet.lines}
@@ -149,6 +151,24 @@ class Duel:
     def rubber_rows(self, ends: Sequence[object], last_of: dict[int, Record]
                     ) -> list[dict[str, object]]:
         return []
+
+    def partie_sheet(self, partie: PartieOutcome, items: Sequence[Record | BadRecord]
+                     ) -> Sheet | None:
+        """A row per deal with each player's tricks; standings: the tricks over the partie."""
+        if not isinstance(partie, DuelPartie):
+            return None
+        rows = tuple(SheetDeal(ln.outcome.index, (ln.outcome.record.get("Board") or "",
+                                                  str(ln.n), str(ln.s)))
+                     for ln in partie.lines)
+        first = rows[0].record if rows else 0
+        title = " · ".join(x for x in (partie.event, partie.site, partie.date) if x)
+        return Sheet(title or "Duel", partie.event, partie.site, partie.date, COLUMNS, rows,
+                     first, (("N", partie.won[0]), ("S", partie.won[1])), "Tricks",
+                     game=self.name, findings=partie.findings, own=partie)
+
+    def dd_deal(self, outcome: DuelOutcome) -> None:
+        """No play is recorded: nothing for the solver."""
+        return None
 
 
 DUEL: GameFamily[DuelOutcome] = Duel()

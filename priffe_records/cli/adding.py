@@ -19,8 +19,8 @@ import click
 from priffe_records.cli.common import EXIT_FINDINGS, EXIT_OK, UserError, preset_option, user_errors
 from priffe_records.cli.inputs import display_name, is_stdin, stdin_bytes
 from priffe_records.cli.making import GAME_OPTION, emit_records
-from priffe_records.cli.report import PrefSheetView, SheetView, sheet_console
-from priffe_records.cli.sheet_page import filled_records, scored, sheet_view
+from priffe_records.cli.report import SheetView, sheet_console
+from priffe_records.cli.sheet_page import filled_records, scored, sheet_view, sheets_of
 from priffe_records.format.atomic import write_text_atomically
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.reader import read
@@ -40,7 +40,7 @@ from priffe_records.rules.entry import (
     slot_record,
     verified_text,
 )
-from priffe_records.rules.family import Entry, EntryForm, default_family, family_for, family_named
+from priffe_records.rules.family import Entry, EntryForm, default_family, family_named
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.spreadsheet import import_rows
 
@@ -153,11 +153,10 @@ def _keep_anyway(ask: Asker) -> bool:
 
 
 def _running_sheet(records: list[Record], index: int, options: object
-                   ) -> SheetView | PrefSheetView | None:
-    """The running sheet of the partie the deal at ``index`` belongs to (its family's)."""
-    family = family_for(records[index].get("Scoring"))
-    for sheet in family.score_sheets(records, options):
-        if any(getattr(row, "record", None) == index + 1 for row in sheet.rows):
+                   ) -> SheetView | None:
+    """The running sheet of the partie the deal at ``index`` belongs to."""
+    for sheet in sheets_of(scored(records, options)):
+        if sheet.holds(index + 1):
             return sheet_view(sheet)
     return None
 

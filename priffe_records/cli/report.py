@@ -1,5 +1,6 @@
 """Rich renderings of findings and score sheets of every game, for the CLI (the engine never
-imports rich): the one report module of ``validate``, ``score`` and ``add``.
+imports rich): the one report module of ``validate``, ``score`` and ``add``. A score
+sheet comes as its family drew it in plain cells; nothing here knows a game.
 
 Each class wraps engine data and implements ``__rich_console__``, so a
 caller prints it with ``Console().print(...)``.
@@ -11,7 +12,6 @@ import linecache
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from rich import box
 from rich.cells import cell_len
@@ -21,38 +21,12 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from priffe_records.format.errors import BadRecord, PPNSyntaxError
-from priffe_records.format.record import Record
-from priffe_records.game.cards import Seat
-from priffe_records.game.language import Message, msg, msg_n, msg_p, render
-from priffe_records.game.words import bid_name, seat_letter
-from priffe_records.rules.family import GameFamily, families
+from priffe_records.format.errors import PPNSyntaxError
+from priffe_records.game.language import msg, msg_n
+from priffe_records.rules.family import Sheet, SheetDeal
 from priffe_records.rules.findings import Finding, Severity, sort_key
-from priffe_records.rules.partie import parties
-from priffe_records.rules.preference.sheet import PrefRow, PrefSheet
-from priffe_records.rules.preference.table import PLAYERS
-from priffe_records.rules.priffe.scoring import SidePoints
-from priffe_records.rules.priffe.sheet import DealRow, PartieSheet, RubberRow
 from priffe_records.rules.repeats import More, counted
 from priffe_records.rules.validate import counts
-
-
-def partie_sheets(records: Sequence[Record | BadRecord], options: object
-                  ) -> list[tuple[GameFamily[Any], Any]]:
-    """Every partie's score sheet in file order, with its family, from one run of the engine
-    over every game, as ``validate`` runs it: each partie the driver closes goes to the
-    family whose partie it is
-    (:meth:`~priffe_records.rules.family.GameFamily.partie_sheet`)."""
-    out = []
-    every = families()
-    for partie in parties(records, options=options):
-        for family in every:
-            sheet = family.partie_sheet(partie, records)
-            if sheet is not None:
-                out.append((family, sheet))
-                break
-    return out
-
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow",
           Severity.UNVERIFIABLE: "dim"}
@@ -124,22 +98,6 @@ def _source_line(f: Finding) -> Iterator[Text]:
     yield Text("   │ " + caret, style="red")
 
 
-# Column heads of the score sheet, as a scorer abbreviates them.
-COLUMNS: tuple[tuple[Message | str, JustifyMethod], ...] = (
-    (msg_p("sheet column", "Board"), "right"), (msg_p("sheet column", "Dlr"), "center"),
-    (msg_p("sheet column", "Contract"), "left"), (msg_p("sheet column", "Decl"), "center"),
-    (msg_p("sheet column", "Tricks"), "center"), (msg_p("sheet column", "Honours"), "left"),
-    ("NS", "right"), ("EW", "right"), ("Σ NS", "right"), ("Σ EW", "right"),
-    (msg_p("sheet column", "Games"), "center"), ("", "left"))
-
-
-def _pts(p: SidePoints | None, side: str) -> str:
-    if p is None:
-        return "?"
-    v = p.ns if side == "NS" else p.ew
-    return str(v) if v else ""
-
-
 PIPED_WIDTH = 10_000  # no screen to fit: each row of a sheet one full line
 
 
@@ -153,84 +111,92 @@ def sheet_console(stderr: bool = False) -> Console:
 
 @dataclass(frozen=True)
 class SheetView:
-    """A partie as a score sheet: one row per deal, a line per rubber end, the standings.
+    """A partie as a score sheet: one row per deal, the lines between (a rubber's end),
+    the standings, drawn from the game-neutral :class:`~priffe_records.rules.family.Sheet`.
 
-    Each rubber is a table of its deals followed by its end in words on a line of its own,
-    so the settlement wraps over the whole width instead of down a narrow notes column;
-    every table has the same column widths, the widest cell of the partie's, so the
-    rubbers line up. Only the notes fold when the screen is narrower than the sheet."""
+    The deals between two lines are a table, each line is written in words on a line of
+    its own, so a settlement wraps over the whole width instead of down a narrow last
+    column; every table has the same column widths, the widest cell of the partie's, so
+    they line up. Only the last column folds when the screen is narrower than the sheet."""
 
-    sheet: PartieSheet
+    sheet: Sheet
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        rows: list[tuple[DealRow | RubberRow, list[str]]] = [
-            (r, deal_cells(r) if isinstance(r, DealRow) else []) for r in self.sheet.rows]
-        widths = [max([len(str(head)), *(len(cells[i]) for _, cells in rows if cells)])
-                  for i, (head, _) in enumerate(COLUMNS[:-1])]
-        # A space more between columns when the notes keep room enough for their words.
-        gap = 2 if sum(widths) + 2 * len(COLUMNS) + 30 <= options.max_width else 1
-        rubber: list[list[str]] = []
+        columns = self.sheet.columns
+        rows = [(r, list(r.cells) if isinstance(r, SheetDeal) else []) for r in self.sheet.rows]
+        widths = [max([len(str(col.head)), *(len(cells[i]) for _, cells in rows if cells)])
+                  for i, col in enumerate(columns[:-1])]
+        # A space more between columns when the last keeps room enough for its words.
+        gap = 2 if sum(widths) + 2 * len(columns) + 30 <= options.max_width else 1
+        group: list[list[str]] = []
         first = True
         for row, cells in rows:
-            if isinstance(row, DealRow):
-                rubber.append(cells)
+            if isinstance(row, SheetDeal):
+                group.append(cells)
                 continue
-            yield from self._rubber(console, options, rubber, widths, gap, first)
-            rubber, first = [], False
-            yield _line(str(msg("{end}: {totals} · {outcome}",
-                                end=msg("end of rubber {n}", n=row.rubber),
-                                totals=_totals(row), outcome=_rubber_text(row))),
-                        "bold", options.max_width)
-        if rubber:
-            yield from self._rubber(console, options, rubber, widths, gap, first)
+            yield from self._group(console, options, group, widths, gap, first)
+            group, first = [], False
+            yield _line(row.words, "bold", options.max_width)
+        if group:
+            yield from self._group(console, options, group, widths, gap, first)
         if self.sheet.standings:
             st = Table(title=str(msg("Standings")), header_style="bold")
             st.add_column(str(msg("Player")))
-            st.add_column(str(msg("Points")), justify="right")
+            st.add_column(str(self.sheet.points), justify="right")
             for name, pts in self.sheet.standings:
                 st.add_row(name, f"{pts:+d}")
             yield st
-        if self.sheet.standings_note:
-            yield Text(render(self.sheet.standings_note))
+        if self.sheet.after:
+            yield Text(self.sheet.after)
 
-    def _rubber(self, console: Console, options: ConsoleOptions, rows: list[list[str]],
-                widths: list[int], gap: int, first: bool) -> RenderResult:
-        """One rubber's deals as rich would draw :meth:`_table` (a rich Table costs a
-        millisecond a row: the sheet of a big file took seconds), or through rich's table
-        itself when the screen is too narrow for the notes, which it then folds."""
-        notes = max([1, *(_width(r[-1]) for r in rows)])  # rich gives a column one cell at least
-        sizes = [*widths, notes]
+    @property
+    def _title(self) -> str:
+        game = self.sheet.game
+        return f"{self.sheet.title} · {game}" if game else self.sheet.title
+
+    def _group(self, console: Console, options: ConsoleOptions, rows: list[list[str]],
+               widths: list[int], gap: int, first: bool) -> RenderResult:
+        """The deals between two lines as rich would draw :meth:`_table` (a rich Table
+        costs a millisecond a row: the sheet of a big file took seconds), or through
+        rich's table itself when the screen is too narrow for the last column, which it
+        then folds."""
+        columns = self.sheet.columns
+        last = max([1, _width(str(columns[-1].head)), *(_width(r[-1]) for r in rows)])
+        sizes = [*widths, last]  # rich gives a column one cell at least
         pads = [gap - 1] * (len(sizes) - 1) + [0]
         full = sum(sizes) + sum(pads) + len(sizes) - 1
         if full > options.max_width:
-            table = self._table(widths, gap, first)
+            table = self._table(widths, gap, first, options.max_width)
             for r in rows:
                 table.add_row(*r)
             yield table
             return
-        if first and self.sheet.title:
-            title = console.render_str(self.sheet.title, style="table.title", highlight=False)
+        if first and self._title:
+            title = console.render_str(self._title, style="table.title", highlight=False)
             yield from console.render(title, options.update(width=full, justify="center"))
-        justify = [just for _, just in COLUMNS]
+        justify = [col.justify for col in columns]
         if first:
             bold = console.get_style("bold")
-            for i, ((name, just), size, pad) in enumerate(zip(COLUMNS, sizes, pads, strict=True)):
+            for i, (col, size, pad) in enumerate(zip(columns, sizes, pads, strict=True)):
                 yield Segment(" " if i else "")
-                yield Segment(_row([str(name)], [size], [0], [just]), bold)
+                yield Segment(_row([str(col.head)], [size], [0], [col.justify]), bold)
                 if pad:
                     yield Segment(" " * pad, bold)
             yield Segment("\n")
             yield Segment("─" * full + "\n")
         yield Segment("".join(_row(r, sizes, pads, justify) + "\n" for r in rows))
 
-    def _table(self, widths: list[int], gap: int, first: bool) -> Table:
-        """One rubber's table: the title and the column heads on the first only."""
-        table = Table(title=self.sheet.title if first else None, show_header=first,
+    def _table(self, widths: list[int], gap: int, first: bool, room: int) -> Table:
+        """One group's table: the title and the column heads on the first only. The
+        columns before the last keep their width when they fit in ``room``."""
+        table = Table(title=self._title if first else None, show_header=first,
                       header_style="bold", box=box.SIMPLE_HEAD, show_edge=False,
                       pad_edge=False, padding=(0, gap - 1, 0, 0))
-        for (name, just), width in zip(COLUMNS, [*widths, None], strict=True):
-            table.add_column(str(name), justify=just, width=width,
-                             no_wrap=width is not None, overflow="fold")
+        if sum(widths) + gap * len(widths) >= room:
+            widths = [0] * len(widths)  # not even the first columns fit: rich folds them all
+        for col, width in zip(self.sheet.columns, [*widths, None], strict=True):
+            table.add_column(str(col.head), justify=col.justify, width=width or None,
+                             no_wrap=bool(width), overflow="fold")
         return table
 
 
@@ -262,109 +228,3 @@ def _line(text: str, style: str, width: int) -> RenderableType:
     if _width(text) > width or "\n" in text:
         return Text(text, style=style)
     return Segments([Segment(text, Style.parse(style)), Segment("\n")])
-
-
-def deal_cells(r: DealRow) -> list[str]:
-    """A deal's row of the sheet as text cells, one per column of :data:`COLUMNS`: the
-    terminal and the printable page (cli/sheet_page.py) print the same cells."""
-    tricks = f"{r.tricks.ns}–{r.tricks.ew}" if r.tricks else "?"
-    # NS first, as the tricks: "20–0" reads back (Honours) and keeps the column narrow
-    hon = "" if r.honours is None or r.honours == SidePoints() else \
-        f"{r.honours.ns}–{r.honours.ew}"
-    games = f"{r.games.ns}–{r.games.ew}" if r.games else "?"
-    notes = [r.note] if r.note else []
-    if r.game_made is not None:
-        notes.append(str(msg("game {side} +{bonus}", side=r.game_made.value,
-                             bonus=r.bonus[r.game_made])))
-    if r.forfeit != SidePoints():
-        lost = r.game_made.other if r.game_made else None
-        if lost is not None:
-            notes.append(str(msg("{side} forfeits {points}", side=lost.value,
-                                 points=r.forfeit[lost])))
-    return [r.board or str(r.record), str(seat_letter(r.dealer)) if r.dealer else "",
-            r.contract.value if r.contract else "?",
-            str(seat_letter(r.declarer)) if r.declarer else "",
-            tricks, hon, _pts(r.score, "NS"), _pts(r.score, "EW"), _pts(r.totals, "NS"),
-            _pts(r.totals, "EW"), games, ", ".join(notes)]
-
-
-def _rubber_text(r: RubberRow) -> str:
-    """Who won the rubber and each player's settlement (R23), or why there is none."""
-    if not r.finished and r.unknown:
-        return render(r.unknown)  # a deal could not be scored: the totals are unknown
-    if not r.finished:
-        return str(msg("not finished: no settlement"))
-    if r.winner is None:
-        return str(msg("tie: settles 0"))
-    return str(msg("{side} win; {settlement}", side=r.winner.value,
-                   settlement=", ".join(f"{name} {pts:+d}" for name, _, pts in r.settlement)))
-
-
-def _totals(r: RubberRow) -> str:
-    return f"Σ NS {r.totals.ns}, Σ EW {r.totals.ew}" if r.totals else "Σ ?"
-
-
-def rubber_cells(r: RubberRow) -> list[str]:
-    """A rubber's end as a row of the printable sheet, labelled in words (``R1`` would read
-    as a rule ID)."""
-    total_ns = str(r.totals.ns) if r.totals else "?"
-    total_ew = str(r.totals.ew) if r.totals else "?"
-    return ["", "", str(msg("end of rubber {n}", n=r.rubber)), "", "", "", "", "", total_ns,
-            total_ew, "", _rubber_text(r)]
-
-
-# ------------------------------------------------------------------ Préférence
-# The Préférence partie sheet on the terminal: one row per deal, then the standings.
-
-# Column heads are short words: the "pref sheet" context keeps them apart.
-PREF_COLUMNS = (
-    (msg_p("pref sheet", "Deal"), "right"), (msg_p("pref sheet", "Dealer"), "center"),
-    (msg_p("pref sheet", "Decl."), "center"), (msg_p("pref sheet", "Bid"), "left"),
-    (msg_p("pref sheet", "Contract"), "left"), (msg_p("pref sheet", "Out"), "left"),
-    (msg_p("pref sheet", "Tricks"), "left"), (msg_p("pref sheet", "Ante"), "right"),
-    (msg_p("pref sheet", "Payments"), "left"), (msg_p("pref sheet", "Pot"), "right"),
-    (msg_p("pref sheet", "Balances"), "left"))
-
-
-def _pref_seats(values: dict[Seat, int] | None, signed: bool = True) -> str:
-    if values is None:
-        return "?"
-    return " ".join(f"{s.value} {values[s]:+d}" if signed else f"{s.value} {values[s]}"
-                    for s in PLAYERS if s in values)
-
-
-def pref_row_cells(r: PrefRow) -> list[str]:
-    """A deal's row of the sheet as text cells, one per column of :data:`PREF_COLUMNS`: the
-    terminal and the printable page (cli/sheet_page.py) print the same cells."""
-    out = " ".join(s.value for s in r.dropouts)
-    if r.gave_up:
-        out += str(msg(" (gave up)"))
-    return [r.board or str(r.record), r.dealer.value if r.dealer else "",
-            r.declarer.value if r.declarer else "", bid_name(r.bid).render() if r.bid else "",
-            bid_name(r.contract).render() if r.contract else "?", out,
-            _pref_seats(r.tricks, signed=False) if r.tricks is not None else
-            (str(msg("no play")) if r.gave_up or len(r.dropouts) == 2 else "?"),
-            str(r.ante) if r.ante else "", _pref_seats(r.score),
-            "?" if r.pot is None else str(r.pot), _pref_seats(r.balances)]
-
-
-@dataclass(frozen=True, slots=True)
-class PrefSheetView:
-    sheet: PrefSheet
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        table = Table(title=self.sheet.title + " · Préférence", header_style="bold")
-        for head, just in PREF_COLUMNS:
-            table.add_column(str(head), justify=just)  # type: ignore[arg-type]
-        for row in self.sheet.rows:
-            table.add_row(*pref_row_cells(row))
-        yield table
-        if self.sheet.standings:
-            st = Table(title=str(msg("Standings")), header_style="bold")
-            st.add_column(str(msg("Player")))
-            st.add_column(str(msg_p("pref sheet", "Balance")), justify="right")
-            for name, pts in self.sheet.standings:
-                st.add_row(name, f"{pts:+d}")
-            yield st
-        if self.sheet.pot is not None:
-            yield str(msg("Pot at the end: {pot}", pot=self.sheet.pot))

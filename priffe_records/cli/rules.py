@@ -1,7 +1,7 @@
 """``priffe validate`` and ``priffe score``: the rules engine on the command line.
 
 The commands only read files, call :func:`priffe_records.rules.validate.validate`
-or each family's ``score_sheets`` hook (through :mod:`priffe_records.cli.sheet_page`), and
+or each family's ``partie_sheet`` hook (through :mod:`priffe_records.cli.sheet_page`), and
 render the result; every
 rule lives in the library.
 """

@@ -1,13 +1,13 @@
 """``priffe score --html`` and ``--csv``: the score sheet to print, and as spreadsheet rows.
 
-The printable page shows the cells of the terminal sheets (:mod:`priffe_records.cli.report`
-builds them for both games; the page reuses them, so the two never differ): one A4 page a
-partie with its deals, rubber ends, standings and each rubber's settlement (Préférence: the
-payments, pot and balances),
-the club's name and the date. It is black on white with rules, no colour
-carries meaning, and it is self-contained (no script, font or picture
-fetched), so it prints the same anywhere. The CSV is what ``priffe
-sheet-import`` reads back (:func:`priffe_records.rules.spreadsheet.sheet_table`).
+The printable page shows the cells the terminal sheet shows (each family draws its sheet
+once, in plain cells: :class:`~priffe_records.rules.family.Sheet`), so the two never
+differ: one A4 page a partie with its deals, the lines between them (a rubber's end and
+its settlement), the standings, the club's name and the date. Nothing here knows a
+game. It is black on white with rules, no colour carries meaning, and it is
+self-contained (no script, font or picture fetched), so it prints the same anywhere.
+The CSV is what ``priffe sheet-import`` reads back
+(:func:`priffe_records.rules.spreadsheet.sheet_table`).
 """
 
 from __future__ import annotations
@@ -19,26 +19,25 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from priffe_records.cli.report import (
-    COLUMNS,
-    PREF_COLUMNS,
-    PrefSheetView,
-    SheetView,
-    deal_cells,
-    partie_sheets,
-    rubber_cells,
-)
-from priffe_records.cli.report import pref_row_cells as pref_cells
+from priffe_records.cli.report import SheetView
 from priffe_records.format.atomic import write_text_atomically
-from priffe_records.format.errors import BadRecord
+from priffe_records.format.errors import BadRecord, PriffeError
 from priffe_records.format.record import PLAYER_TAGS, Record
 from priffe_records.game.cards import SEATS
-from priffe_records.game.language import Message, language, msg, msg_p, render, shown_date
+from priffe_records.game.language import language, msg, shown_date
 from priffe_records.game.words import seat_name
-from priffe_records.rules.family import GameFamily, families
-from priffe_records.rules.preference.sheet import PrefSheet
-from priffe_records.rules.priffe.sheet import DealRow, PartieSheet, RubberRow
-from priffe_records.rules.spreadsheet import sheet_first, sheet_table
+from priffe_records.rules.family import (
+    GameFamily,
+    Sheet,
+    SheetColumn,
+    SheetDeal,
+    SheetLine,
+    families,
+    family_for,
+)
+from priffe_records.rules.findings import tag_location
+from priffe_records.rules.partie import parties
+from priffe_records.rules.spreadsheet import sheet_table
 
 STYLE = """
 @page { size: A4; margin: 10mm 10mm 12mm 10mm; }
@@ -65,7 +64,6 @@ tr { break-inside: avoid; }
 @media screen { body { margin: 8mm; } .partie { margin-bottom: 12mm; } }
 """
 _ALIGN = {"right": "n", "center": "c"}
-Columns = Sequence[tuple[Message | str, str]]
 
 
 def _cells(cells: Sequence[str], classes: Sequence[str]) -> str:
@@ -80,109 +78,107 @@ def _players(first: Record) -> str:
     return html.escape(" · ".join(named))
 
 
-def _standings(standings: Sequence[tuple[str, int]], points: Message, after: str = "") -> str:
-    """The standings table (and a line after it, the Préférence pot)."""
-    if not standings:
+def _standings(sheet: Sheet) -> str:
+    """The standings table and the line after it (nothing without standings)."""
+    if not sheet.standings:
         return ""
     rows = "".join(f'<tr><td>{html.escape(name)}</td><td class="n">{pts:+d}</td></tr>'
-                   for name, pts in standings)
-    tail = f"<p>{html.escape(after)}</p>" if after else ""
+                   for name, pts in sheet.standings)
+    tail = f"<p>{html.escape(sheet.after)}</p>" if sheet.after else ""
     return (f'<div><h2>{html.escape(str(msg("Standings")))}</h2><table><tr>'
-            f'<th>{html.escape(str(msg("Player")))}</th><th>{html.escape(str(points))}'
+            f'<th>{html.escape(str(msg("Player")))}</th><th>{html.escape(str(sheet.points))}'
             f"</th></tr>{rows}</table>{tail}</div>")
 
 
-def _section(sheet: PartieSheet | PrefSheet, first: Record, columns: Columns, body: str,
-             after: str) -> str:
-    """One partie's page: club, date, players, the table of deals, what comes after."""
-    head = "".join(f"<th>{html.escape(str(name))}</th>" for name, _ in columns)
-    club = " · ".join(x for x in (sheet.event, sheet.site) if x) or str(msg("Partie"))
-    return (f'<section class="partie"><h1>{html.escape(club)}</h1>'
-            f'<p class="when">{html.escape(shown_date(sheet.date or ""))}</p>'
-            f'<p class="players">{_players(first)}</p>'
-            f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-            f'<div class="after">{after}</div></section>')
-
-
-def _classes(columns: Columns, notes: bool) -> list[str]:
+def _classes(columns: Sequence[SheetColumn], notes: bool) -> list[str]:
     """Each column's alignment; with ``notes`` the last column takes the rest and wraps."""
-    classes = [_ALIGN.get(just, "") for _, just in columns]
+    classes = [_ALIGN.get(col.justify, "") for col in columns]
     if notes:
         classes[-1] = "note"
     return classes
 
 
-def _rubber_row(row: RubberRow) -> str:
-    """A rubber's end across the deal columns: its number, the totals, who won and the settlement.
-
-    The terminal's cells, laid out wider: the label over the deal columns, the
-    settlement over the last two.
-    """
-    cells = [html.escape(c) for c in rubber_cells(row)]
-    return (f'<tr class="rubber"><td class="n">{cells[0]}</td><td colspan="7">{cells[2]}</td>'
-            f'<td class="n">{cells[8]}</td><td class="n">{cells[9]}</td>'
-            f'<td colspan="2" class="note">{cells[11]}</td></tr>')
-
-
-def partie_html(records: Sequence[Record], sheet: PartieSheet) -> str:
-    """A Priffe partie: deals, rubber ends with their settlement, the standings."""
-    classes = _classes(COLUMNS, notes=True)
-    body = "".join(f"<tr>{_cells(deal_cells(row), classes)}</tr>" if isinstance(row, DealRow)
-                   else _rubber_row(row) for row in sheet.rows)
-    return _section(sheet, records[sheet_first(sheet) - 1], COLUMNS, body,
-                    _standings(sheet.standings, msg("Points"), render(sheet.standings_note)))
+def _line(line: SheetLine) -> str:
+    """A line between deals (a rubber's end) laid out across the deal columns."""
+    out = []
+    for cell in line.cells:
+        span = f' colspan="{cell.span}"' if cell.span > 1 else ""
+        kind = "note" if cell.wrap else _ALIGN.get(cell.justify, "")
+        style = f' class="{kind}"' if kind else ""
+        out.append(f"<td{span}{style}>{html.escape(cell.text)}</td>")
+    return f'<tr class="rubber">{"".join(out)}</tr>'
 
 
-def pref_html(records: Sequence[Record], sheet: PrefSheet) -> str:
-    """A Préférence partie: deals with payments, pot and balances, the standings and the pot."""
-    classes = _classes(PREF_COLUMNS, notes=False)
-    body = "".join(f"<tr>{_cells(pref_cells(row), classes)}</tr>" for row in sheet.rows)
-    pot = str(msg("Pot at the end: {pot}", pot=sheet.pot)) if sheet.pot is not None else ""
-    return _section(sheet, records[sheet_first(sheet) - 1], PREF_COLUMNS, body,
-                    _standings(sheet.standings, msg_p("pref sheet", "Balance"), pot))
-
-
-# A family's score sheet: the views below know each built-in family's (the one place in
-# the CLI that does; the engine's families make them through the score_sheets hook).
-AnySheet = PartieSheet | PrefSheet
+def partie_html(records: Sequence[Record], sheet: Sheet) -> str:
+    """One partie's page: club, date, players, the table of deals, the standings."""
+    classes = _classes(sheet.columns, sheet.notes)
+    body = "".join(f"<tr>{_cells(row.cells, classes)}</tr>" if isinstance(row, SheetDeal)
+                   else _line(row) for row in sheet.rows)
+    head = "".join(f"<th>{html.escape(str(col.head))}</th>" for col in sheet.columns)
+    club = " · ".join(x for x in (sheet.event, sheet.site) if x) or str(msg("Partie"))
+    return (f'<section class="partie"><h1>{html.escape(club)}</h1>'
+            f'<p class="when">{html.escape(shown_date(sheet.date or ""))}</p>'
+            f'<p class="players">{_players(records[sheet.first - 1])}</p>'
+            f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+            f'<div class="after">{_standings(sheet)}</div></section>')
 
 
 def scored(records: Sequence[Record | BadRecord], options: object = None
-           ) -> list[tuple[GameFamily[Any], list[AnySheet]]]:
+           ) -> list[tuple[GameFamily[Any], list[Sheet]]]:
     """Each family's score sheets of ``records``, in registry order; ``options`` for
-    records without a Scoring tag (``--preset``). One run of the engine for every game
-    (:func:`~priffe_records.cli.report.partie_sheets`), as validate runs it."""
-    by_family: dict[str, list[AnySheet]] = {fam.name: [] for fam in families()}
-    for fam, sheet in partie_sheets(records, options):
-        by_family[fam.name].append(sheet)
-    return [(fam, by_family[fam.name]) for fam in families()]
+    records without a Scoring tag (``--preset``). One run of the engine for every game,
+    as validate runs it: each partie the driver closes goes to the family whose partie
+    it is (:meth:`~priffe_records.rules.family.GameFamily.partie_sheet`)."""
+    by_family: dict[str, list[Sheet]] = {fam.name: [] for fam in families()}
+    every = families()
+    drawing = [fam for fam in every if hasattr(fam, "partie_sheet")]
+    _every_game_has_a_sheet(records, [fam for fam in every if fam not in drawing])
+    for partie in parties(records, options=options):
+        for fam in drawing:
+            sheet = fam.partie_sheet(partie, records)
+            if sheet is not None:
+                by_family[fam.name].append(sheet)
+                break
+    return [(fam, by_family[fam.name]) for fam in every]
 
 
-def sheets_of(by_family: Sequence[tuple[GameFamily[Any], Sequence[AnySheet]]]
-              ) -> list[AnySheet]:
+class NoSheet(PriffeError):
+    """A record of a game whose family draws no score sheet (no ``partie_sheet`` hook)."""
+
+
+def _every_game_has_a_sheet(records: Sequence[Record | BadRecord],
+                            without: Sequence[GameFamily[Any]]) -> None:
+    """An error at the Scoring tag of the first record of a game in ``without`` (families
+    with no sheet), before any partie is scored: its partie would otherwise vanish from
+    the sheet unsaid."""
+    if not without:
+        return
+    for record in records:
+        if isinstance(record, Record) and (fam := family_for(record.get("Scoring"))) in without:
+            raise NoSheet(msg("{where}: {game} has no score sheet: its family answers no "
+                              "partie_sheet hook", where=tag_location(record, "Scoring", False)
+                              or "?", game=fam.name))
+
+
+def sheets_of(by_family: Sequence[tuple[GameFamily[Any], Sequence[Sheet]]]) -> list[Sheet]:
     return [s for _, sheets in by_family for s in sheets]
 
 
-def filled_records(records: list[Record], by_family: Sequence[tuple[GameFamily[Any],
-                                                             Sequence[AnySheet]]]
-           ) -> list[Record]:
+def filled_records(records: list[Record],
+                   by_family: Sequence[tuple[GameFamily[Any], Sequence[Sheet]]]
+                   ) -> list[Record]:
     """``records`` with each family's computed claims written in (``--fill``)."""
     for fam, sheets in by_family:
-        records = fam.fill(records, sheets)
+        records = fam.fill(records, [s.own for s in sheets])
     return records
 
 
-def sheet_view(sheet: AnySheet) -> SheetView | PrefSheetView:
-    """The terminal view of a family's sheet."""
-    return PrefSheetView(sheet) if isinstance(sheet, PrefSheet) else SheetView(sheet)
+def sheet_view(sheet: Sheet) -> SheetView:
+    """The terminal view of a sheet."""
+    return SheetView(sheet)
 
 
-def _html(records: Sequence[Record], sheet: AnySheet) -> str:
-    return pref_html(records, sheet) if isinstance(sheet, PrefSheet) \
-        else partie_html(records, sheet)
-
-
-def printable_page(records: Sequence[Record | BadRecord], sheets: Sequence[AnySheet]) -> str:
+def printable_page(records: Sequence[Record | BadRecord], sheets: Sequence[Sheet]) -> str:
     """The printable page: every partie with deals, in file order, one A4 page each, in the
     active language."""
     title, body = sheet_parts(records, sheets)
@@ -191,18 +187,18 @@ def printable_page(records: Sequence[Record | BadRecord], sheets: Sequence[AnySh
             f"<body>{body}</body></html>\n")
 
 
-def sheet_parts(records: Sequence[Record | BadRecord], sheets: Sequence[AnySheet]
+def sheet_parts(records: Sequence[Record | BadRecord], sheets: Sequence[Sheet]
                 ) -> tuple[str, str]:
     """The page's title (plain text) and its body's HTML: the printable page and
     ``priffe serve``'s sheet page (inside Datasette's own layout) show the same."""
     good = [r if isinstance(r, Record) else Record() for r in records]
-    parts = sorted((sheet_first(s), _html(good, s)) for s in sheets if s.rows)
+    parts = sorted((s.first, partie_html(good, s)) for s in sheets if s.rows)
     title = next((s.title for s in sheets if s.rows), str(msg("Partie")))
     return title, "".join(part for _, part in parts)
 
 
 def write_sheet_files(html_path: str | None, csv_path: str | None,
-                      records: Sequence[Record | BadRecord], sheets: Sequence[AnySheet]
+                      records: Sequence[Record | BadRecord], sheets: Sequence[Sheet]
                       ) -> None:
     """``score --html`` and ``--csv``: each to its path ('-': standard output), atomically."""
     if html_path:
@@ -211,17 +207,17 @@ def write_sheet_files(html_path: str | None, csv_path: str | None,
         _write(csv_path, sheet_csv(records, sheets))
 
 
-def sheet_csv(records: Sequence[Record | BadRecord], sheets: Sequence[AnySheet]) -> str:
+def sheet_csv(records: Sequence[Record | BadRecord], sheets: Sequence[Sheet]) -> str:
     """Each partie's rows as ``sheet-import`` reads them, in file order, an empty row
     between parties."""
     good = [r if isinstance(r, Record) else Record() for r in records]
     shown = [s for s in sheets if s.rows]
     buf = io.StringIO()
     out = csv.writer(buf, lineterminator="\n")
-    for i, sheet in enumerate(sorted(shown, key=sheet_first)):
+    for i, sheet in enumerate(sorted(shown, key=lambda s: s.first)):
         if i:
             out.writerow([])
-        out.writerows(sheet_table(good, sheet, language()))
+        out.writerows(sheet_table(good, sheet.own, language()))
     return buf.getvalue()
 
 

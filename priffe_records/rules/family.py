@@ -22,7 +22,8 @@ import functools
 import importlib
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, Self, TypeVar, runtime_checkable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, Protocol, Self, TypeVar, runtime_checkable
 
 from priffe_records.format.record import Location, Record, Tag
 from priffe_records.game.cards import Card, Seat
@@ -207,6 +208,71 @@ class EntryForm(Protocol):
         ...
 
 
+Justify = Literal["left", "right", "center"]
+
+
+@dataclass(frozen=True, slots=True)
+class SheetColumn:
+    """A column of a score sheet: its head and how its cells line up."""
+
+    head: Message | str
+    justify: Justify = "left"
+
+
+@dataclass(frozen=True, slots=True)
+class SheetCell:
+    """A cell of a line across the sheet, spanning ``span`` deal columns on the page;
+    ``wrap``: free text that may fold."""
+
+    text: str
+    span: int = 1
+    justify: Justify = "left"
+    wrap: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SheetDeal:
+    """A deal's row: its record number and one text cell per column."""
+
+    record: int
+    cells: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SheetLine:
+    """A line between deals (a rubber's end): the terminal writes ``words`` across the
+    screen, the page lays out ``cells`` across the deal columns."""
+
+    words: str
+    cells: tuple[SheetCell, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Sheet:
+    """A partie's score sheet as plain text any view draws without knowing the game:
+    the columns, the rows, the standings and a line after them. ``own`` is the family's
+    own sheet, for its ``fill`` and its ``entry.sheet_rows`` (``--csv``)."""
+
+    title: str
+    event: str | None
+    site: str | None
+    date: str | None
+    columns: tuple[SheetColumn, ...]
+    rows: tuple[SheetDeal | SheetLine, ...]
+    first: int  # the record number of the first readable deal (file order of parties)
+    standings: tuple[tuple[str, int], ...] = ()
+    points: Message | str = ""  # the standings' column of points
+    after: str = ""  # under the standings (the page shows it only with standings)
+    game: str = ""  # after the title on the terminal, when the game is not the default
+    notes: bool = False  # the last column is free text: the page lets it wrap
+    findings: tuple[Finding, ...] = ()
+    own: Any = None
+
+    def holds(self, record: int) -> bool:
+        """Whether the deal of record number ``record`` is a row of this sheet."""
+        return any(isinstance(r, SheetDeal) and r.record == record for r in self.rows)
+
+
 class GameFamily(Protocol[OutcomeT]):
     """Every hook of one game family, section by section.
 
@@ -288,13 +354,9 @@ class GameFamily(Protocol[OutcomeT]):
     # ----------------------------------------- score sheet and --fill (priffe score)
     # Asked by the score sheet, the spreadsheet and the secretary's entry.
 
-    def score_sheets(self, records: Sequence[Any], options: object) -> Sequence[Any]:
-        """The score sheet of each of this game's parties among ``records`` (records and
-        unreadable ones, in file order); ``options`` as for :meth:`analyse`."""
-        ...
-
     def fill(self, records: Sequence[Record], sheets: Sequence[Any]) -> list[Record]:
-        """``records`` with the computed claims of ``sheets`` written in (``--fill``)."""
+        """``records`` with the computed claims of ``sheets`` (each :attr:`Sheet.own` of
+        this game's sheets) written in (``--fill``)."""
         ...
 
     # ------------------------------------------------------------- archive rows, views
@@ -323,14 +385,14 @@ class GameFamily(Protocol[OutcomeT]):
 
     # (archive-speed: more of the archive's hooks go here.)
 
-    # ------------------------------------------------------------ replay view, words
-    # Asked by the score sheet (priffe score) and the replay, which run the driver once
-    # for every game and hand each partie to the family whose partie it is.
+    # ------------------------------------------------------------ score sheet view
+    # Asked by the score sheet (priffe score, add, serve), which runs the driver once
+    # for every game and hands each partie to the family whose partie it is.
 
-    def partie_sheet(self, partie: PartieOutcome, items: Sequence[Any]) -> Any | None:
+    def partie_sheet(self, partie: PartieOutcome, items: Sequence[Any]) -> Sheet | None:
         """The score sheet of one partie the driver closed, if it is this game's (else
-        ``None``); ``items``: the whole input, whose unreadable records of this partie
-        are rows too. What :meth:`score_sheets` gives, one partie at a time."""
+        ``None``), drawn by shared code from its plain cells; ``items``: the whole input,
+        whose unreadable records of this partie are rows too."""
         ...
 
     def replay_facts(self, partie: PartieOutcome) -> Mapping[int, ReplayFacts]:

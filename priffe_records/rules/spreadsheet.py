@@ -326,8 +326,3 @@ def _deals_of(sheet: object) -> tuple[EntryForm, Sequence[tuple[int, tuple[str, 
             return form, deals
     raise TypeError(f"no family's entry hooks know the sheet {sheet!r}")
 
-
-def sheet_first(sheet: object) -> int:
-    """The record number of the sheet's first deal."""
-    _, deals = _deals_of(sheet)
-    return next((n for n, cells in deals if cells is not None), deals[0][0])

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record, Tag
 from priffe_records.game.cards import Card, Hand, Seat, sorted_cards
-from priffe_records.rules.family import EntryForm, GameFamily, PartieOutcome
+from priffe_records.rules.family import EntryForm, GameFamily, PartieOutcome, Sheet
 from priffe_records.rules.findings import Finding
 
 from . import columns
@@ -80,12 +80,6 @@ class Preference:
 
         return generate_partie(seed, deals=n)
 
-    def score_sheets(self, records: Sequence[Record | BadRecord], options: object
-                     ) -> list[PrefSheet]:
-        from .sheet import score_preference
-
-        return score_preference(records)
-
     def fill(self, records: Sequence[Record], sheets: Sequence[PrefSheet]) -> list[Record]:
         from .sheet import fill_preference
 
@@ -114,10 +108,10 @@ class Preference:
         return dd_deal(outcome)
 
     def partie_sheet(self, partie: PartieOutcome, items: Sequence[Record | BadRecord]
-                     ) -> PrefSheet | None:
-        from .sheet import sheet_of
+                     ) -> Sheet | None:
+        from .sheet import drawn, sheet_of
 
-        return sheet_of(partie, items) if isinstance(partie, PrefPartie) else None
+        return drawn(sheet_of(partie, items)) if isinstance(partie, PrefPartie) else None
 
     def replay_facts(self, partie: PartieOutcome) -> dict[int, ReplayFacts]:
         from .replay import partie_facts

@@ -1,7 +1,7 @@
 """The Préférence partie sheet: one row per deal (who dealt, bid, played, paid) and standings.
 
 Plain data from the same books the validator keeps, so the sheet and the
-findings never disagree. Rendering lives in the CLI.
+findings never disagree. :func:`drawn` gives it as plain cells, which the CLI draws.
 
 >>> from priffe_records import loads
 >>> from pathlib import Path
@@ -19,8 +19,10 @@ from dataclasses import dataclass, replace
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record
 from priffe_records.game.cards import Seat
-from priffe_records.game.language import shown_date
+from priffe_records.game.language import msg, msg_p, shown_date
 from priffe_records.game.preference import Bid, format_seat_numbers
+from priffe_records.game.words import bid_name
+from priffe_records.rules.family import Sheet, SheetColumn, SheetDeal
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.partie import errors_by_record, lost_records, parties
 
@@ -126,3 +128,53 @@ def fill_preference(records: list[Record], sheets: list[PrefSheet]) -> list[Reco
                 rec = rec.replace_tag(name, value)
         out.append(rec)
     return out
+
+
+# ------------------------------------------------------------------ the sheet drawn
+# The sheet as plain cells (rules/family.py's Sheet): the terminal, the printable page
+# and the Datasette page draw these, knowing no game.
+
+# Column heads are short words: the "pref sheet" context keeps them apart.
+COLUMNS = (
+    SheetColumn(msg_p("pref sheet", "Deal"), "right"),
+    SheetColumn(msg_p("pref sheet", "Dealer"), "center"),
+    SheetColumn(msg_p("pref sheet", "Decl."), "center"),
+    SheetColumn(msg_p("pref sheet", "Bid")), SheetColumn(msg_p("pref sheet", "Contract")),
+    SheetColumn(msg_p("pref sheet", "Out")), SheetColumn(msg_p("pref sheet", "Tricks")),
+    SheetColumn(msg_p("pref sheet", "Ante"), "right"),
+    SheetColumn(msg_p("pref sheet", "Payments")),
+    SheetColumn(msg_p("pref sheet", "Pot"), "right"),
+    SheetColumn(msg_p("pref sheet", "Balances")))
+
+
+def drawn(sheet: PrefSheet) -> Sheet:
+    """The partie's sheet as plain cells: a row per deal with payments, pot and
+    balances, the standings in balance and the pot at the end under them."""
+    rows = tuple(SheetDeal(r.record, tuple(row_cells(r))) for r in sheet.rows)
+    first = next((r.record for r in sheet.rows if not r.unreadable),
+                 sheet.rows[0].record if sheet.rows else 0)
+    pot = str(msg("Pot at the end: {pot}", pot=sheet.pot)) if sheet.pot is not None else ""
+    return Sheet(sheet.title, sheet.event, sheet.site, sheet.date, COLUMNS, rows, first,
+                 sheet.standings, msg_p("pref sheet", "Balance"), pot, game="Préférence",
+                 findings=sheet.findings, own=sheet)
+
+
+def _seats(values: dict[Seat, int] | None, signed: bool = True) -> str:
+    if values is None:
+        return "?"
+    return " ".join(f"{s.value} {values[s]:+d}" if signed else f"{s.value} {values[s]}"
+                    for s in PLAYERS if s in values)
+
+
+def row_cells(r: PrefRow) -> list[str]:
+    """A deal's row of the sheet as text cells, one per column of :data:`COLUMNS`."""
+    out = " ".join(s.value for s in r.dropouts)
+    if r.gave_up:
+        out += str(msg(" (gave up)"))
+    return [r.board or str(r.record), r.dealer.value if r.dealer else "",
+            r.declarer.value if r.declarer else "", bid_name(r.bid).render() if r.bid else "",
+            bid_name(r.contract).render() if r.contract else "?", out,
+            _seats(r.tricks, signed=False) if r.tricks is not None else
+            (str(msg("no play")) if r.gave_up or len(r.dropouts) == 2 else "?"),
+            str(r.ante) if r.ante else "", _seats(r.score),
+            "?" if r.pot is None else str(r.pot), _seats(r.balances)]

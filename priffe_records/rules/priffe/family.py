@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record, Tag
 from priffe_records.game.cards import FULL_DECK, SEATS, Card, Seat
-from priffe_records.rules.family import EntryForm, GameFamily, PartieOutcome
+from priffe_records.rules.family import EntryForm, GameFamily, PartieOutcome, Sheet
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.priffe import columns
 from priffe_records.rules.priffe.analysis import DealOutcome, analyse_record
@@ -76,12 +76,6 @@ class Priffe:
 
         return generate_records(n, seed)
 
-    def score_sheets(self, records: Sequence[Record | BadRecord], options: object
-                     ) -> list[PartieSheet]:
-        from priffe_records.rules.priffe.sheet import score_parties
-
-        return score_parties(records, options=_own(options))
-
     def fill(self, records: Sequence[Record], sheets: Sequence[PartieSheet]) -> list[Record]:
         from priffe_records.rules.priffe.sheet import fill_records
 
@@ -108,12 +102,12 @@ class Priffe:
         return dd_deal(outcome)
 
     def partie_sheet(self, partie: PartieOutcome, items: Sequence[Record | BadRecord]
-                     ) -> PartieSheet | None:
-        from priffe_records.rules.priffe.sheet import sheet_of
+                     ) -> Sheet | None:
+        from priffe_records.rules.priffe.sheet import drawn, sheet_of
 
         if not isinstance(partie, PartieResult) or not (partie.lines or partie.findings):
             return None
-        return sheet_of(partie, items)
+        return drawn(sheet_of(partie, items))
 
     def replay_facts(self, partie: PartieOutcome) -> dict[int, ReplayFacts]:
         """None yet: a Priffe deal's replay is still built from its outcome by

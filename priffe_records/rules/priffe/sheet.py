@@ -1,8 +1,8 @@
 """The score sheet of a partie: what a scorer writes per deal, per rubber end, at the end.
 
 Plain frozen data, built from the same analysis the validator runs, so the
-sheet and the findings never disagree. Rendering lives elsewhere
-(:mod:`priffe_records.cli.report`).
+sheet and the findings never disagree. :func:`drawn` gives it as plain cells, which the CLI draws
+(:mod:`priffe_records.cli.report`, :mod:`priffe_records.cli.sheet_page`).
 
 >>> from priffe_records import loads
 >>> text = '''[Event "Klubbkväll"]
@@ -26,7 +26,9 @@ from priffe_records.format.errors import BadRecord, PriffeError
 from priffe_records.format.record import Location, Record
 from priffe_records.game.calls import Contract
 from priffe_records.game.cards import Seat, Side
-from priffe_records.game.language import Message, listing, msg, msg_n, render, shown_date
+from priffe_records.game.language import Message, listing, msg, msg_n, msg_p, render, shown_date
+from priffe_records.game.words import seat_letter
+from priffe_records.rules.family import Sheet, SheetCell, SheetColumn, SheetDeal, SheetLine
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.partie import errors_by_record, lost_records, parties
 from priffe_records.rules.priffe.options import PRESETS, Options
@@ -285,3 +287,89 @@ def fill_records(records: list[Record], sheets: list[PartieSheet]) -> list[Recor
                 rec = rec.replace_tag(name, value)
         out.append(rec)
     return out
+
+
+# ------------------------------------------------------------------ the sheet drawn
+# The sheet as plain cells (rules/family.py's Sheet): the terminal, the printable page
+# and the Datasette page draw these, knowing no game.
+
+# Column heads of the score sheet, as a scorer abbreviates them.
+COLUMNS = (
+    SheetColumn(msg_p("sheet column", "Board"), "right"),
+    SheetColumn(msg_p("sheet column", "Dlr"), "center"),
+    SheetColumn(msg_p("sheet column", "Contract")),
+    SheetColumn(msg_p("sheet column", "Decl"), "center"),
+    SheetColumn(msg_p("sheet column", "Tricks"), "center"),
+    SheetColumn(msg_p("sheet column", "Honours")),
+    SheetColumn("NS", "right"), SheetColumn("EW", "right"), SheetColumn("Σ NS", "right"),
+    SheetColumn("Σ EW", "right"), SheetColumn(msg_p("sheet column", "Games"), "center"),
+    SheetColumn(""))
+
+
+def drawn(sheet: PartieSheet) -> Sheet:
+    """The partie's sheet as plain cells: a row per deal, a line per rubber end, the
+    standings in points and, under them, how many deals could not be scored."""
+    rows = tuple(SheetDeal(r.record, tuple(deal_cells(r))) if isinstance(r, DealRow)
+                 else _end_line(r) for r in sheet.rows)
+    deals = [r for r in sheet.rows if isinstance(r, DealRow)]
+    first = next((r.record for r in deals if not r.unreadable),
+                 deals[0].record if deals else 0)
+    return Sheet(sheet.title, sheet.event, sheet.site, sheet.date, COLUMNS, rows, first,
+                 sheet.standings, msg("Points"), render(sheet.standings_note), notes=True,
+                 findings=sheet.findings, own=sheet)
+
+
+def _pts(p: SidePoints | None, side: str) -> str:
+    if p is None:
+        return "?"
+    v = p.ns if side == "NS" else p.ew
+    return str(v) if v else ""
+
+
+def deal_cells(r: DealRow) -> list[str]:
+    """A deal's row of the sheet as text cells, one per column of :data:`COLUMNS`."""
+    tricks = f"{r.tricks.ns}–{r.tricks.ew}" if r.tricks else "?"
+    # NS first, as the tricks: "20–0" reads back (Honours) and keeps the column narrow
+    hon = "" if r.honours is None or r.honours == SidePoints() else \
+        f"{r.honours.ns}–{r.honours.ew}"
+    games = f"{r.games.ns}–{r.games.ew}" if r.games else "?"
+    notes = [r.note] if r.note else []
+    if r.game_made is not None:
+        notes.append(str(msg("game {side} +{bonus}", side=r.game_made.value,
+                             bonus=r.bonus[r.game_made])))
+    if r.forfeit != SidePoints():
+        lost = r.game_made.other if r.game_made else None
+        if lost is not None:
+            notes.append(str(msg("{side} forfeits {points}", side=lost.value,
+                                 points=r.forfeit[lost])))
+    return [r.board or str(r.record), str(seat_letter(r.dealer)) if r.dealer else "",
+            r.contract.value if r.contract else "?",
+            str(seat_letter(r.declarer)) if r.declarer else "",
+            tricks, hon, _pts(r.score, "NS"), _pts(r.score, "EW"), _pts(r.totals, "NS"),
+            _pts(r.totals, "EW"), games, ", ".join(notes)]
+
+
+def _rubber_text(r: RubberRow) -> str:
+    """Who won the rubber and each player's settlement (R23), or why there is none."""
+    if not r.finished and r.unknown:
+        return render(r.unknown)  # a deal could not be scored: the totals are unknown
+    if not r.finished:
+        return str(msg("not finished: no settlement"))
+    if r.winner is None:
+        return str(msg("tie: settles 0"))
+    return str(msg("{side} win; {settlement}", side=r.winner.value,
+                   settlement=", ".join(f"{name} {pts:+d}" for name, _, pts in r.settlement)))
+
+
+def _end_line(r: RubberRow) -> SheetLine:
+    """A rubber's end: on the terminal a line in words; on the page its number's label
+    over the deal columns, the totals under theirs, the settlement over the last two
+    (labelled in words: ``R1`` would read as a rule ID)."""
+    end = msg("end of rubber {n}", n=r.rubber)
+    totals = f"Σ NS {r.totals.ns}, Σ EW {r.totals.ew}" if r.totals else "Σ ?"
+    outcome = _rubber_text(r)
+    words = str(msg("{end}: {totals} · {outcome}", end=end, totals=totals, outcome=outcome))
+    ns, ew = (str(r.totals.ns), str(r.totals.ew)) if r.totals else ("?", "?")
+    return SheetLine(words, (SheetCell("", justify="right"), SheetCell(str(end), 7),
+                             SheetCell(ns, justify="right"), SheetCell(ew, justify="right"),
+                             SheetCell(outcome, 2, wrap=True)))
