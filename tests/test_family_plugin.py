@@ -146,3 +146,19 @@ def test_score_of_a_game_without_a_sheet_is_one_located_error(
     assert res.stderr == (f"priffe: {src}:3:1: Duel has no score sheet: its family answers "
                           "no partie_sheet hook\n")
     assert res.stdout == ""
+
+
+def test_score_csv_of_a_game_without_entry_hooks_is_one_located_error(
+        with_duel: None, tmp_path: Path) -> None:
+    """score --csv on a Duel file: its sheet has no spreadsheet columns; one message at the
+    partie's first Scoring tag, exit 2, nothing written; --html draws the sheet."""
+    src = tmp_path / "duel.ppn"
+    src.write_text(TWO_DEALS.replace("N 3 S 3", "N 0 S 4"), "utf-8")
+    out = tmp_path / "duel.csv"
+    res = CliRunner().invoke(cli, ["--lang", "en", "score", str(src), "--csv", str(out)])
+    assert res.exit_code == 2 and not out.exists()
+    assert res.stderr.startswith(f"priffe: {src}:3:1: Duel has no spreadsheet columns")
+    assert "Traceback" not in res.output + res.stderr
+    page = tmp_path / "duel.html"
+    res = CliRunner().invoke(cli, ["--lang", "en", "score", str(src), "--html", str(page)])
+    assert res.exit_code == 0 and '<td class="n">3</td><td class="n">1</td>' in page.read_text()

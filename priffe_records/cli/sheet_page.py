@@ -143,7 +143,8 @@ def scored(records: Sequence[Record | BadRecord], options: object = None
 
 
 class NoSheet(PriffeError):
-    """A record of a game whose family draws no score sheet (no ``partie_sheet`` hook)."""
+    """A record of a game whose family draws no score sheet (no ``partie_sheet`` hook),
+    or, for ``--csv``, no spreadsheet row (no entry hooks)."""
 
 
 def _every_game_has_a_sheet(records: Sequence[Record | BadRecord],
@@ -212,6 +213,8 @@ def sheet_csv(records: Sequence[Record | BadRecord], sheets: Sequence[Sheet]) ->
     between parties."""
     good = [r if isinstance(r, Record) else Record() for r in records]
     shown = [s for s in sheets if s.rows]
+    for sheet in shown:
+        _has_columns(good[sheet.first - 1])
     buf = io.StringIO()
     out = csv.writer(buf, lineterminator="\n")
     for i, sheet in enumerate(sorted(shown, key=lambda s: s.first)):
@@ -219,6 +222,16 @@ def sheet_csv(records: Sequence[Record | BadRecord], sheets: Sequence[Sheet]) ->
             out.writerow([])
         out.writerows(sheet_table(good, sheet.own, language()))
     return buf.getvalue()
+
+
+def _has_columns(first: Record) -> None:
+    """An error at the Scoring tag of a partie's first deal when its game has no entry
+    hooks, whose columns a spreadsheet row takes."""
+    fam = family_for(first.get("Scoring"))
+    if fam.entry is None:
+        raise NoSheet(msg("{where}: {game} has no spreadsheet columns (its family has no "
+                          "entry hooks): write its records as PPN text",
+                          where=tag_location(first, "Scoring", False) or "?", game=fam.name))
 
 
 def _write(path: str, text: str) -> None:
