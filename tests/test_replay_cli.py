@@ -258,3 +258,15 @@ def test_a_stored_deal_with_an_unreadable_deal_says_why(tmp_path: Path) -> None:
     assert code == 1, err
     assert "Board 1: Play by West, NS 9 EW 4 — cannot be replayed:" in out
     assert f"error R2: {f}:6:10:" in out and "must have four suits" in out
+
+
+def test_preset_gives_the_rules_of_a_record_without_scoring(tmp_path: Path) -> None:
+    """--preset reaches the replay through the default family: en counts honours for the
+    side (R17), sv only in one hand."""
+    plain = tmp_path / "no-scoring.ppn"
+    plain.write_text("".join(line for line in EXAMPLE.read_text("utf-8").splitlines(True)
+                             if not line.startswith("[Scoring")), "utf-8")
+    said = {p: run(str(plain), "--lang", "en", "--preset", p) for p in ("sv", "en")}
+    assert [code for code, _, _ in said.values()] == [0, 0]
+    assert "R17      Honours: no honour points" in said["sv"][1]
+    assert "R17      Honours: NS 20" in said["en"][1]

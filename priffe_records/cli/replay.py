@@ -43,7 +43,6 @@ from priffe_records.replay.stepping import read_key, walk
 from priffe_records.replay.terminal import full_view, step_count, step_view
 from priffe_records.replay.wording import Words, where, words
 from priffe_records.rules.checks import present
-from priffe_records.rules.priffe.options import Options
 
 if TYPE_CHECKING:
     from priffe_records.archive.query import StoredText
@@ -128,7 +127,7 @@ class Unreadable:
                                             "be replayed", record=self.index)) + "\n")
 
 
-def replays_of(records: Sequence[Record | BadRecord], options: Options
+def replays_of(records: Sequence[Record | BadRecord], options: object
                ) -> list[AnyReplay | Unreadable]:
     """Every record arranged for replay, each by its own family's engine; an unreadable
     one in its place, so the others' rubber totals know a deal is missing."""
@@ -353,7 +352,7 @@ def _on_terminal() -> bool:
 @quiet_verbose_options(quiet="Errors only: no warnings or unverifiable rules in the checks.",
                        verbose="Also list each check that passed, after each deal.")
 def replay_command(file: str | None, board: int | None, rubber: int | None, db: str | None,
-                   deal_id: int | None, options: Options, step: bool,
+                   deal_id: int | None, options: object, step: bool,
                    html: str | None, dd: bool, dd_budget: float, quiet: bool,
                    verbose: bool) -> None:
     """Replay deals of FILE trick by trick: hands, auction, every trick, the score.

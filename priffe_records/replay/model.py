@@ -28,10 +28,10 @@ from priffe_records.format.record import Location, Record, Section
 from priffe_records.game.calls import Call, Contract
 from priffe_records.game.cards import FULL_DECK, SEATS, Card, Deal, Seat, Side, Suit, sorted_cards
 from priffe_records.game.evaluation import honour_tricks
-from priffe_records.rules.family import PartieOutcome
+from priffe_records.rules.family import PartieOutcome, default_family
 from priffe_records.rules.findings import Finding, Severity
 from priffe_records.rules.partie import parties
-from priffe_records.rules.priffe.analysis import DealOutcome, analyse_record
+from priffe_records.rules.priffe.analysis import DealOutcome
 from priffe_records.rules.priffe.options import PRESETS, HonoursVariant, Options
 from priffe_records.rules.priffe.rubber import DealLine, PartieResult
 from priffe_records.rules.priffe.scoring import DealScore, SidePoints, honour_cards, honour_holders
@@ -336,7 +336,7 @@ def _game(line: DealLine, toward_before: SidePoints) -> GameState:
                      line.totals)
 
 
-def _books(records: Sequence[Record | BadRecord], options: Options,
+def _books(records: Sequence[Record | BadRecord], options: object,
            claim: Callable[[PartieOutcome], Mapping[int, T]] | None = None
            ) -> tuple[dict[int, DealLine], dict[int, list[Finding]], dict[int, GameState],
                       dict[int, T]]:
@@ -381,11 +381,12 @@ def build_replays(records: Sequence[Record | BadRecord], options: Options = PRES
     return [r for r in build_all(records, options) if isinstance(r, DealReplay)]
 
 
-def build_all(records: Sequence[Record | BadRecord], options: Options = PRESETS["sv"],
+def build_all(records: Sequence[Record | BadRecord], options: object = None,
               claim: Callable[[PartieOutcome], Mapping[int, T]] | None = None
               ) -> list[DealReplay | T]:
     """:func:`build_replays` with the records of another game's parties in their places,
-    as ``claim`` arranges a partie for replay: one run of the validator for both games."""
+    as ``claim`` arranges a partie for replay: one run of the validator for both games.
+    ``options`` are the default family's (``--preset``), ``None`` for its own default."""
     lines, found, games, others = _books(records, options, claim)
     out: list[DealReplay | T] = []
     for i, rec in enumerate(records, 1):
@@ -395,7 +396,8 @@ def build_all(records: Sequence[Record | BadRecord], options: Options = PRESETS[
             out.append(others[i])
             continue
         line = lines.get(i)
-        o = line.outcome if line is not None else replace(analyse_record(rec, options), index=i)
+        o = line.outcome if line is not None else replace(
+            default_family().analyse(rec, options, False), index=i)
         calls, call_stop = _calls(o)
         tricks, trick_stop = _tricks(o) if call_stop is None else ((), None)
         stop = call_stop or trick_stop
