@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from rules_support import errors, findings, rules, sheet
 
 from priffe_records import score_partie
@@ -212,3 +213,17 @@ def test_R24_third_pairing_within_six_is_warning() -> None:
              6: SEATINGS[3]}
     msgs = [f.message for f in findings(six_rubbers(seats)) if f.rule == "R24"]
     assert any("a third time" in m for m in msgs)
+
+
+def test_name_key_is_kept_per_name_and_its_memo_bounded(monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    """A partie's names come back every deal: each is keyed (NFKD, no accents) once."""
+    from priffe_records.game.memo import Memo
+    from priffe_records.rules import players
+
+    monkeypatch.setattr(players, "_KEYS", Memo(2))
+    first = players.name_key("David  Öhrnström")
+    assert first == "david ohrnstrom"
+    assert players.name_key("David  Öhrnström") is first  # kept, not worked out again
+    assert players.name_key("Åsa") == "asa" and players.name_key("Bo") == "bo"
+    assert len(players._KEYS) <= 2

@@ -31,6 +31,7 @@ from priffe_records.format.record import PLAYER_TAGS, Record
 from priffe_records.format.values import is_unspecified
 from priffe_records.game.cards import SEATS, Seat
 from priffe_records.game.language import msg
+from priffe_records.game.memo import Memo
 from priffe_records.game.words import seat_name
 from priffe_records.rules.findings import Finding, tag_location, warning
 
@@ -66,9 +67,15 @@ def name_key(name: str) -> str:
 
     ``David Öhrnström`` and ``david  ohrnstrom`` have one key.
     """
-    plain = "".join(c for c in unicodedata.normalize("NFKD", name)
-                    if not unicodedata.combining(c))
-    return " ".join(plain.casefold().split())
+    key = _KEYS.get(name)
+    if key is None:  # a partie's few names come back deal after deal: each is keyed once
+        plain = "".join(c for c in unicodedata.normalize("NFKD", name)
+                        if not unicodedata.combining(c))
+        key = _KEYS.keep(name, " ".join(plain.casefold().split()))
+    return key
+
+
+_KEYS: Memo[str, str] = Memo(4096)
 
 
 class PartieNames:
