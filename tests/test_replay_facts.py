@@ -8,6 +8,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from click.testing import CliRunner
+from test_family_plugin import TWO_DEALS, with_duel  # noqa: F401 (the fixture)
+
+from priffe_records.cli import cli
 from priffe_records.format.reader import loads
 from priffe_records.format.record import Record
 from priffe_records.game.cards import Seat
@@ -41,3 +46,17 @@ def test_a_partie_of_another_game_gives_no_preference_facts() -> None:
     priffe = _partie("../golden/replay-example.ppn")
     assert family_named("Preference").replay_facts(priffe) == {}  # type: ignore[arg-type]
     assert family_named("Priffe").replay_facts(priffe) == {}  # type: ignore[arg-type]
+
+
+@pytest.mark.usefixtures("with_duel")
+def test_a_plugin_family_without_the_hook_is_one_located_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A family written before replay_facts (the toy Duel has none yet): its records
+    cannot be replayed, said at the Scoring tag, exit 2, no traceback."""
+    monkeypatch.delattr(type(family_named("duel")), "replay_facts", raising=False)
+    src = tmp_path / "duel.ppn"
+    src.write_text(TWO_DEALS, "utf-8")
+    res = CliRunner().invoke(cli, ["--lang", "en", "replay", str(src)])
+    assert res.exit_code == 2 and res.exception is not None
+    assert isinstance(res.exception, SystemExit), res.exception
+    assert res.stderr.startswith(f"priffe: {src}:3:11: not a Priffe record")

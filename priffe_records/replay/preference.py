@@ -88,9 +88,11 @@ def build_pref_replays(records: Sequence[Record | BadRecord]) -> dict[int, PrefR
 
 def pref_replays(p: PartieOutcome) -> dict[int, PrefReplay]:
     """A partie's records arranged for replay from its family's facts, by their 1-based
-    position (none for a partie whose family gives none)."""
+    position (none for a partie whose family gives none, or answers no such hook: a
+    plugin family written before the hook)."""
     for fam in families():
-        facts = fam.replay_facts(p)
+        hook = getattr(fam, "replay_facts", None)
+        facts = hook(p) if hook is not None else None
         if facts:
             return {i: PrefReplay(f, i, f.findings, trick_views(f)) for i, f in facts.items()}
     return {}
