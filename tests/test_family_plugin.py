@@ -3,6 +3,7 @@ registered by its line, then validated, scored and dealt by the shared code unto
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -162,3 +163,27 @@ def test_score_csv_of_a_game_without_entry_hooks_is_one_located_error(
     page = tmp_path / "duel.html"
     res = CliRunner().invoke(cli, ["--lang", "en", "score", str(src), "--html", str(page)])
     assert res.exit_code == 0 and '<td class="n">3</td><td class="n">1</td>' in page.read_text()
+
+
+def test_the_served_sheet_of_a_toy_partie(with_duel: None, tmp_path: Path) -> None:
+    """priffe serve's sheet page draws a Duel partie; a family without partie_sheet gets
+    its one located message (501), not Datasette's error page."""
+    app = pytest.importorskip("datasette.app", reason="Datasette (the serve extra) is absent")
+    src = tmp_path / "duel.ppn"
+    src.write_text(TWO_DEALS.replace("N 3 S 3", "N 0 S 4"), "utf-8")
+    db = open_archive(str(tmp_path / "a.db"))
+    ensure_schema(db)
+    import_file(db, str(src))
+
+    async def sheet() -> tuple[int, str]:
+        got = await app.Datasette([str(tmp_path / "a.db")]).client.get("/a/parties/1/sheet")
+        return got.status_code, got.text
+
+    status, text = asyncio.run(sheet())
+    assert status == 200
+    assert '<tr><td class="n">2</td><td class="n">0</td><td class="n">4</td></tr>' in text
+    with pytest.MonkeyPatch.context() as mp:
+        mp.delattr(type(family.family_named("duel")), "partie_sheet")
+        status, text = asyncio.run(sheet())
+    assert status == 501
+    assert f"<p>{src}:3:1: Duel has no score sheet" in text

@@ -36,9 +36,13 @@ from priffe_records.archive.metadata import metadata
 from priffe_records.archive.query import QueryError, StoredText, partie_of_deal, partie_texts
 from priffe_records.cli.output import CELL_LABELS
 from priffe_records.cli.replay import Unreadable, records_of_deal, replays_of, stored_records
-from priffe_records.cli.sheet_page import printable_page, scored, sheet_parts, sheets_of
-from priffe_records.format.errors import BadRecord
-from priffe_records.format.record import Record
+from priffe_records.cli.sheet_page import (
+    NoSheet,
+    printable_page,
+    scored,
+    sheet_parts,
+    sheets_of,
+)
 from priffe_records.game.language import accepted_language, language, msg, msg_p, use_language
 from priffe_records.replay.dd import annotate, from_store, html_block
 from priffe_records.replay.html import render_page
@@ -161,11 +165,6 @@ def _unreadable_page(deal: Unreadable) -> Response:
                          f"<pre>{escape(str(deal.error))}</pre></body></html>\n")
 
 
-def sheet_html(records: list[Record | BadRecord]) -> str:
-    """The score sheet(s) of the records: the printable page of ``priffe score --html``."""
-    return printable_page(records, sheets_of(scored(records)))
-
-
 # The sheet inside Datasette's base page: its title, navigation and stylesheet.
 SHEET_TEMPLATE = """{% extends "base.html" %}
 {% block title %}{{ title }}{% endblock %}
@@ -207,9 +206,13 @@ async def sheet_page(datasette: Any, request: Any) -> Response:
     if not rows:
         return _not_found(str(msg("{name}: no partie with id {id}", name=name, id=partie_id)))
     records = [rec for stored in rows for rec in stored_records(stored, name)]
+    try:
+        sheets = sheets_of(scored(records))
+    except NoSheet as e:  # a game whose family draws no sheet: say where, no traceback
+        return Response.html(f"<p>{escape(str(e))}</p>", status=501)
     if request.args.get("print"):
-        return Response.html(sheet_html(records))
-    title, body = sheet_parts(records, sheets_of(scored(records)))
+        return Response.html(printable_page(records, sheets))
+    title, body = sheet_parts(records, sheets)
     template = datasette.jinja_env.from_string(SHEET_TEMPLATE)
     return Response.html(await datasette.render_template(template, {
         "title": title, "body": Markup(body), "database": name,
