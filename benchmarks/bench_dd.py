@@ -12,6 +12,7 @@ play is a seeded random legal play (the analysis costs the same for any play).
 | pref2 | the same after a drop-out: two hands | 0.2 s |
 | positive | Priffe Spela/Hjärter/Ruter, every card of the deal (DDS when endplay is there) | 1 s |
 | misere4 | Priffe Noll, every card from trick 4 on | 1 s |
+| misere7 | the same from trick 7 on: seconds, not minutes, to compare nodes | report |
 | misere1 | Priffe Noll from the opening lead, within ``--budget`` seconds | report |
 | dds-own | one positive position of 7 tricks left: DDS, then the own solver | report |
 
@@ -155,6 +156,7 @@ def main() -> None:
     row("positive", 1.0, priffe_deals(rng, n, Goal.MOST, args.seed), analyse_play, complete)
     misere = priffe_deals(rng, n, Goal.FEWEST, args.seed + 1)
     row("misere4", 1.0, [ending(d, 3) for d in misere], analyse_play, complete)
+    row("misere7", None, [ending(d, 6) for d in misere], analyse_play, complete)
     row("misere1", None, misere, lambda d: analyse_play(d, Budget(seconds=args.budget)),
         complete)
     positions = [Deal(**{**d.__dict__, "played": d.played[:24]})
