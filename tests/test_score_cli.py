@@ -99,7 +99,7 @@ def test_score_says_when_there_is_nothing_to_score(tmp_path: Path) -> None:
     f.write_text("% nothing here yet\n", "utf-8")
     result = CliRunner().invoke(cli, ["score", str(f)])
     assert result.exit_code == 0
-    assert f"{f}: no Priffe deals to score" in result.stderr
+    assert f"{f}: no deals to score" in result.stderr
 
 
 def test_score_analyses_each_record_once_for_both_games(tmp_path: Path, monkeypatch: Any

@@ -325,7 +325,7 @@ def score_command(file: str, fill: bool, force: bool, output: str | None, html_o
         for line in passed_lines(checks, found, boards):
             console.print(line)
     if not any(sheet.rows for sheet in sheets):
-        click.echo(str(msg("{file}: no Priffe deals to score", file=name)), err=True)
+        click.echo(str(msg("{file}: no deals to score", file=name)), err=True)
     errors = [f for s in sheets for f in s.findings if f.is_error]
     # An unreadable record's errors were shown above, with the line and a caret.
     shown = {(str(e.location), e.message) for b in bad for e in b.errors}
