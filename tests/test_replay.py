@@ -12,7 +12,7 @@ from conftest import GOLDEN
 from rich.console import Console
 
 from priffe_records.format.reader import loads, read
-from priffe_records.game.cards import Seat
+from priffe_records.game.cards import Card, Seat
 from priffe_records.replay.html import page_data, render_page, safe_json
 from priffe_records.replay.model import build_replays
 from priffe_records.replay.stepping import decode, move, walk
@@ -196,3 +196,13 @@ def test_a_card_annotation_is_drawn_beside_the_card() -> None:
     assert f"{shown} −1" not in plain(full_view(r, WORDS["en"]))
     assert page_data([noted], WORDS["en"])["deals"][0]["an"] == {"0.0": "−1"}  # type: ignore[index]
     assert "an" not in page_data([r], WORDS["en"])["deals"][0]  # type: ignore[index]
+
+
+def test_an_unknown_card_in_a_play_without_hands_is_drawn_unknown() -> None:
+    # PBN allows "-" for a card not known; with no Deal the engine finds nothing wrong,
+    # so the play is "clean" yet holds a card that is no card (found by the fuzz test).
+    from priffe_records.format.reader import loads
+
+    replay = build_replays(list(loads('[Contract "Spela"]\n[Play "N"]\nC2 - *\n')))[0]
+    first = replay.tricks[0]
+    assert [(c.seat, c.card) for c in first.cards] == [(Seat.N, Card.parse("C2")), (Seat.E, None)]

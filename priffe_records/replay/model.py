@@ -252,8 +252,9 @@ def _clean_tricks(out: DealOutcome) -> tuple[TrickView, ...] | None:
     """A play without findings from the engine's trick rows (leader, winner, each seat's
     card), which it gives without building a trick; ``None`` when a leader is unknown.
 
-    Every card of such a play is known and played once, so a card's comments are found
-    by its text."""
+    Every card of such a play is played once, so a card's comments are found by its
+    text; a play with an unknown card (``-``, allowed where the hands are unknown)
+    goes the general way."""
     assert out.play is not None
     rows = out.play.rows()
     tag = out.record.tag("Play")
@@ -266,8 +267,8 @@ def _clean_tricks(out: DealOutcome) -> tuple[TrickView, ...] | None:
     views: list[TrickView] = []
     ns = ew = 0
     for number, leader, winner, by_seat in rows:
-        if leader is None:
-            return None
+        if leader is None or not _CARD_TEXTS.issuperset(t for t in by_seat if t is not None):
+            return None  # an unknown card ("-") is drawn by the general path
         cards = tuple([
             _PLAIN[s][text] if text not in said else
             CardView(s, Card.parse(text), True, said[text])
@@ -283,6 +284,7 @@ def _clean_tricks(out: DealOutcome) -> tuple[TrickView, ...] | None:
 
 # A legal card without comments is the same view in every deal: made once, shared.
 _PLAIN = {s: {str(c): CardView(s, c, True) for c in FULL_DECK} for s in SEATS}
+_CARD_TEXTS = frozenset(_PLAIN[Seat.N])
 _tally = lru_cache(maxsize=256)(SidePoints)  # the tricks per side after a trick
 NO_TALLY = SidePoints()  # a game without sides counts no tricks per side
 
