@@ -1,13 +1,19 @@
 """Start-up cost of small commands, against ``sqlite-utils --version`` in the same run.
 
-    python benchmarks/bench_startup.py [--repeat 7]
+    python benchmarks/bench_startup.py [--repeat 7] [--deals 10000] [--before DIR]
 
 Each command runs in a fresh process; its CPU time (user + system) is the
 children's ``getrusage`` before and after, the best of ``--repeat`` runs
 (load only ever slows a run down). Measured: ``priffe --version``,
-``priffe validate`` of a one-deal file, and the completion request a shell
-sends for ``priffe va<TAB>``, each with its ratio to ``sqlite-utils --version``.
+``priffe validate`` of a one-deal file, the completion request a shell
+sends for ``priffe va<TAB>``, and ``priffe import`` of an unchanged file of
+``--deals`` generated deals (imported once first, untimed), each with its
+ratio to ``sqlite-utils --version``.
 Aims: ``--version`` at most sqlite-utils' cost, a completion at most 0.1 s CPU.
+
+``--before DIR``: a tree of the project's source to compare (say ``git archive main``
+unpacked there); each command is then also run from it, in the same run, into the
+same archive, and the table gains its CPU and the ratio after / before.
 """
 
 from __future__ import annotations
@@ -22,12 +28,17 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
-from timing import load
+from timing import generated_file, load
 
 from priffe_records import write
 from priffe_records.rules.priffe.generate import iter_records
 
 _BIN = Path(sys.executable).parent
+_HERE = Path(__file__).resolve().parent.parent
+# What the `priffe` console script runs, from the tree on PYTHONPATH (-P: not from the
+# current folder, which may be another checkout).
+_PRIFFE = [sys.executable, "-P", "-c", "import sys; from priffe_records.cli import main; "
+           "sys.argv[0] = 'priffe'; sys.exit(main())"]
 
 
 def _program(name: str) -> str:
@@ -42,9 +53,11 @@ def _program(name: str) -> str:
 def cpu_of(argv: list[str], env: Mapping[str, str] | None = None) -> float:
     """CPU seconds (user + system) one run of ``argv`` costs."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(argv, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL, check=False)
+    run = subprocess.run(argv, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, check=False)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if run.returncode != 0:  # a failing command's time means nothing
+        sys.exit(f"{' '.join(argv)} failed ({run.returncode}): {run.stderr.decode()[-500:]}")
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
@@ -55,24 +68,38 @@ def best_cpu(argv: list[str], repeat: int, env: Mapping[str, str] | None = None)
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--deals", type=int, default=10_000)
+    ap.add_argument("--before", type=Path, default=None,
+                    help="a source tree of the code to compare against")
     args = ap.parse_args()
-    priffe, sqlite_utils = _program("priffe"), _program("sqlite-utils")
+    trees = {"after": _HERE} | ({"before": args.before.resolve()} if args.before else {})
+    sqlite_utils = _program("sqlite-utils")
     with tempfile.TemporaryDirectory() as tmp:
-        one = Path(tmp) / "one.ppn"
+        one, many, db = Path(tmp) / "one.ppn", Path(tmp) / "many.ppn", str(Path(tmp) / "a.db")
         write(iter_records(1, 1), one)
+        generated_file(many, args.deals, 1)
+        subprocess.run([*_PRIFFE, "import", "--db", db, str(many)], check=True,
+                       env={**os.environ, "PYTHONPATH": str(_HERE)}, stdout=subprocess.DEVNULL)
         print(f"best CPU of {args.repeat} runs ({load()})")
         base = best_cpu([sqlite_utils, "--version"], args.repeat)
         print(f"{'sqlite-utils --version':34} {base:6.3f} s")
         complete = {"_PRIFFE_COMPLETE": "bash_complete", "COMP_WORDS": "priffe va",
                     "COMP_CWORD": "1"}
         for label, argv, env, aim in (
-                ("priffe --version", [priffe, "--version"], None, base),
-                ("priffe validate (1 deal)", [priffe, "validate", str(one)], None, None),
-                ("completion 'priffe va<TAB>'", [priffe], complete, 0.1)):
-            cpu = best_cpu(argv, args.repeat, env)
+                ("priffe --version", ["--version"], {}, base),
+                ("priffe validate (1 deal)", ["validate", str(one)], {}, None),
+                ("completion 'priffe va<TAB>'", [], complete, 0.1),
+                (f"import unchanged ({args.deals:,} deals)", ["import", "--db", db, str(many)],
+                 {}, None)):
+            cpu = {name: best_cpu([*_PRIFFE, *argv], args.repeat,
+                                  {**env, "PYTHONPATH": str(tree)})
+                   for name, tree in trees.items()}
+            now = cpu["after"]
             goal = "" if aim is None else \
-                f"   aim ≤ {aim:.3f} s: {'met' if cpu <= aim else 'NOT met'}"
-            print(f"{label:34} {cpu:6.3f} s   {cpu / base:5.2f}× sqlite-utils{goal}")
+                f"   aim ≤ {aim:.3f} s: {'met' if now <= aim else 'NOT met'}"
+            then = "" if "before" not in cpu else \
+                f"   before {cpu['before']:6.3f} s ({now / cpu['before']:4.2f}× of it)"
+            print(f"{label:34} {now:6.3f} s   {now / base:5.2f}× sqlite-utils{then}{goal}")
         print(f"({load()})")
 
 

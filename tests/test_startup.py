@@ -146,3 +146,78 @@ def test_importing_a_file_stored_unchanged_reads_nothing_of_it(tmp_path: Path) -
     assert not {"priffe_records.format.reader", "priffe_records.archive.engine",
                 "priffe_records.archive.classify", "priffe_records.rules.partie",
                 "rich.progress"} & again
+    # nothing read: no parser (the group used to build it for every command), nothing
+    # printed as a table, and sqlite-utils' optional numpy declined
+    assert _loaded(again, "lark", "priffe_records.format.parser", "numpy", "pandas",
+                   "tabulate", "rich") == []
+
+
+def _loaded(modules: set[str], *names: str) -> list[str]:
+    """Which of ``names`` (packages with their submodules) are among ``modules``."""
+    return sorted(m for m in modules if any(m == n or m.startswith(n + ".") for n in names))
+
+
+def test_validating_one_deal_loads_the_reader_and_no_archive_or_table(tmp_path: Path) -> None:
+    """A secretary's ``validate`` reads (Lark builds the tokenizer) and prints a summary
+    line: neither SQLite, numpy, tabulate, the archive nor the replay is loaded for it."""
+    from priffe_records import write
+    from priffe_records.rules.priffe.generate import iter_records
+
+    one = tmp_path / "one.ppn"
+    write(iter_records(1, 1), one)
+    modules = _modules_after("validate", str(one))
+    assert "priffe_records.format.reader" in modules and "lark" in modules
+    assert _loaded(modules, "numpy", "pandas", "sqlite_utils", "tabulate",
+                   "priffe_records.archive", "priffe_records.replay") == []
+
+
+@pytest.mark.parametrize("name", ["import", "query", "stats"])
+def test_an_archive_command_s_help_loads_no_numpy_or_parser(name: str) -> None:
+    modules = _modules_after(name, "--help")
+    assert "sqlite_utils" in modules  # the command's module was imported
+    assert _loaded(modules, "numpy", "pandas", "lark", "tabulate", "rich") == []
+
+
+_SQLITE_UTILS_ALONE = """
+import json, sys
+from priffe_records.cli.runtime import decline_numpy_to_sqlite_utils
+decline_numpy_to_sqlite_utils()
+import sqlite_utils
+before = "numpy" in sys.modules
+import numpy
+print(json.dumps([before, numpy.__name__]))
+"""
+
+
+def test_numpy_is_declined_to_sqlite_utils_only() -> None:
+    """sqlite-utils loads without numpy; any other importer still gets it."""
+    pytest.importorskip("numpy")
+    proc = subprocess.run([sys.executable, "-c", _SQLITE_UTILS_ALONE], capture_output=True,
+                          text=True, check=True)
+    assert json.loads(proc.stdout) == [False, "numpy"]
+
+
+def test_numpy_already_loaded_is_left_to_sqlite_utils() -> None:
+    """A host that loaded numpy first keeps sqlite-utils' numpy column types."""
+    pytest.importorskip("numpy")
+    code = ("import numpy, sqlite_utils.db as d\n"
+            "from priffe_records.cli.runtime import decline_numpy_to_sqlite_utils\n"
+            "decline_numpy_to_sqlite_utils()\n"
+            "import sys; print(d.np is numpy, len(sys.meta_path))")
+    with_numpy = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                                text=True, check=True).stdout.split()
+    plain = subprocess.run([sys.executable, "-c", "import sys; print(len(sys.meta_path))"],
+                           capture_output=True, text=True, check=True).stdout.split()
+    assert with_numpy == ["True", plain[0]]
+
+
+def test_table_styles_are_tabulate_s_read_on_use() -> None:
+    import tabulate
+
+    from priffe_records.cli.output import TableStyle
+
+    style = TableStyle()
+    assert style.choices == tuple(sorted(tabulate.tabulate_formats))
+    assert style.convert("github", None, None) == "github"
+    with pytest.raises(click.BadParameter, match="nope"):
+        style.convert("nope", None, None)

@@ -50,7 +50,7 @@ class PriffeGroup(LanguageGroup, LazyGroup):
 @click.version_option(__version__, prog_name="priffe")
 def cli() -> None:
     """Read, check, archive and replay records of the card game Priffe (PPN files)."""
-    from priffe_records.cli.runtime import tune_gc_for_batch  # builds the parser: not for --help
+    from priffe_records.cli.runtime import tune_gc_for_batch  # not for --help
 
     tune_gc_for_batch()
 
@@ -59,4 +59,7 @@ add_lang_option(cli)  # `priffe --lang sv validate …` and `priffe validate --l
 
 
 def main() -> None:
+    from priffe_records.cli.runtime import decline_numpy_to_sqlite_utils
+
+    decline_numpy_to_sqlite_utils()  # before a command's module imports sqlite-utils
     cli(prog_name="priffe")

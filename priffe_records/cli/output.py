@@ -20,9 +20,6 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import click
-import tabulate
-from rich.console import Console
-from rich.table import Table
 
 from priffe_records.game.language import Message, msg, msg_p, number, percent
 from priffe_records.game.preference import Bid
@@ -31,7 +28,28 @@ from priffe_records.game.words import bid_name
 F = TypeVar("F", bound=Callable[..., Any])
 
 STYLES = ("table", "json", "nl", "csv", "tsv")
-TABLE_FORMATS: tuple[str, ...] = tuple(sorted(tabulate.tabulate_formats))
+
+
+class TableStyle(click.Choice[str]):
+    """``--fmt``'s choices: tabulate's table styles, read when the option is used.
+
+    A plain ``click.Choice`` takes its list when the decorator runs, which would load
+    tabulate for every command that prints rows, even one that prints none.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(())
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        import tabulate
+
+        return tuple(sorted(tabulate.tabulate_formats))
+
+    @choices.setter
+    def choices(self, _: object) -> None:
+        """click's ``__init__`` sets the list; the property reads it when asked."""
+
 
 # Columns whose values may be long text: they fold on a narrow screen; the rest never wrap.
 _WRAPPING = frozenset({"event", "site", "players", "message", "commentary", "source", "ppn"})
@@ -128,7 +146,7 @@ def output_options(*, extra_formats: Sequence[str] = ()) -> Callable[[F], F]:
         click.option("--tsv", "as_tsv", is_flag=True, help="Output TSV (tab-separated)."),
         click.option("--no-headers", is_flag=True,
                      help="Leave out the header row (--table, --csv, --tsv)."),
-        click.option("--fmt", type=click.Choice(TABLE_FORMATS), metavar="STYLE",
+        click.option("--fmt", type=TableStyle(), metavar="STYLE",
                      help="Table style, as in sqlite-utils: plain, simple, github, grid, "
                           "pipe, rst, latex, … (implies --table)."),
         click.option("--format", "legacy_format",
@@ -226,6 +244,8 @@ def emit(columns: Sequence[str], rows: Iterable[Sequence[Any]], output: Output,
             w.writerow(row)
             n += 1
     elif output.fmt is not None:
+        import tabulate  # only to print a table
+
         body = [[_cell(v, c, labels) for c, v in zip(columns, row, strict=True)]
                 for row in rows]
         n = len(body)
@@ -234,6 +254,9 @@ def emit(columns: Sequence[str], rows: Iterable[Sequence[Any]], output: Output,
         out.write(tabulate.tabulate(body, headers=shown if output.headers else (),
                                     tablefmt=output.fmt) + "\n")
     else:
+        from rich.console import Console  # only to print a table
+        from rich.table import Table
+
         table = Table(title=title, show_header=output.headers)
         for c, h in zip(columns, shown, strict=True):
             table.add_column(h, overflow="fold", no_wrap=c not in _WRAPPING)
