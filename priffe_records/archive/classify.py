@@ -18,12 +18,12 @@ from itertools import chain, groupby, islice
 from typing import TYPE_CHECKING, Literal, TypeVar
 
 from priffe_records.archive import engine
-from priffe_records.archive.identity import PartieKey, deal_ident, head_of, partie_key
+from priffe_records.archive.identity import PartieKey, deal_ident, partie_key
 from priffe_records.archive.raw import Known, RawReader
 from priffe_records.archive.rows import DEAL_COLUMNS, Described, Ready, digest_of, ready
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.reader import loads
-from priffe_records.format.record import Location, Record
+from priffe_records.format.record import Location, Record, partie_head
 from priffe_records.format.writer import format_record
 
 if TYPE_CHECKING:
@@ -66,7 +66,7 @@ def by_partie(items: Iterable[_R]) -> Iterator[Iterator[_R]]:
     def partie_of(item: _R) -> int:
         nonlocal key, number
         if isinstance(item, Record):
-            k: tuple[str | None, ...] | None = head_of(item)
+            k: tuple[str | None, ...] | None = partie_head(item)
         elif isinstance(item, Known):
             k = None if item.bad else item.head
         else:
@@ -130,7 +130,7 @@ def described(item: Item) -> Described:
 def describe(record: Record | BadRecord | None) -> Described:
     if not isinstance(record, Record):
         return (True, None, None, None, None)
-    return (False, *head_of(record), deal_ident(record))
+    return (False, *partie_head(record), deal_ident(record))
 
 
 def _deal_row(store: Store, item: Item, r: Ready, partie_id: int | None,

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from priffe_records.archive.engine import known, tag_int
 from priffe_records.format.errors import BadRecord
-from priffe_records.format.record import PLAYER_TAGS, Record
+from priffe_records.format.record import PLAYER_TAGS, PartieHead, Record, partie_head
 from priffe_records.game.cards import SEATS
 
 _PLAYERS = tuple(PLAYER_TAGS[seat] for seat in SEATS)  # North, East, South, West
@@ -100,13 +100,7 @@ def _name(value: str | None) -> str | None:
     return v or None
 
 
-Head = tuple[str | None, str | None, str | None]  # Event, Site, Date as written
-
-
-def head_of(record: Record) -> Head:
-    """Event, Site and Date as written: consecutive records sharing them are one partie
-    of a file (FORMAT.md), and the first part of its :func:`partie_key`."""
-    return (record.get("Event"), record.get("Site"), record.get("Date"))
+Head = PartieHead  # Event, Site, Date as written (format.record.partie_head)
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,4 +126,4 @@ def partie_key(first: Record) -> PartieKey:
     deal = known(first.get("Deal"))
     seen = [*(_name(first.get(tag)) for tag in _PLAYERS),
             " ".join(deal.split()) if deal is not None else None]
-    return PartieKey(*head_of(first), _text(seen) if any(seen) else "")
+    return PartieKey(*partie_head(first), _text(seen) if any(seen) else "")

@@ -38,11 +38,11 @@ from priffe_records.archive.classify import (
     describe,
     store_group,
 )
-from priffe_records.archive.identity import Head, PartieKey, head_of, partie_key
+from priffe_records.archive.identity import Head, PartieKey, partie_key
 from priffe_records.archive.raw import RawReader
 from priffe_records.archive.rows import Described, Ready, digest_of, ready
 from priffe_records.format.errors import BadRecord
-from priffe_records.format.record import Record
+from priffe_records.format.record import Record, partie_head
 from priffe_records.format.splitter import Chunk, Decoded, split
 from priffe_records.rules.gcscope import collector_tuned
 from priffe_records.rules.parallel import Piece, Sliced, map_parties
@@ -108,7 +108,7 @@ def check_piece(piece: Piece, *, label: str) -> Sliced[list[SentPartie] | None]:
                     events.append((desc, ready(text, digest, line, desc, checked), raw))
                 else:
                     events.append(checked)
-            parties.append((head_of(head[0]), partie_key(head[0]), events) if head
+            parties.append((partie_head(head[0]), partie_key(head[0]), events) if head
                            else (None, None, events))
     first = parties[0][0] if parties and opens else None
     return Sliced(parties if rows else None, count, first,
