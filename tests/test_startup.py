@@ -158,17 +158,32 @@ def _loaded(modules: set[str], *names: str) -> list[str]:
 
 
 def test_validating_one_deal_loads_the_reader_and_no_archive_or_table(tmp_path: Path) -> None:
-    """A secretary's ``validate`` reads (Lark builds the tokenizer) and prints a summary
-    line: neither SQLite, numpy, tabulate, the archive nor the replay is loaded for it."""
+    """A secretary's ``validate`` reads and prints a summary line: neither SQLite, numpy,
+    tabulate, the archive nor the replay is loaded for it; Lark only the first time,
+    to make the tokenizer's tables, which later runs read from the cache."""
     from priffe_records import write
     from priffe_records.rules.priffe.generate import iter_records
 
     one = tmp_path / "one.ppn"
     write(iter_records(1, 1), one)
-    modules = _modules_after("validate", str(one))
-    assert "priffe_records.format.reader" in modules and "lark" in modules
-    assert _loaded(modules, "numpy", "pandas", "sqlite_utils", "tabulate",
+    cache = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+    cold = _modules_after("validate", str(one), env=cache)
+    assert "priffe_records.format.reader" in cold and "lark" in cold
+    warm = _modules_after("validate", str(one), env=cache)
+    assert "priffe_records.format.reader" in warm
+    assert _loaded(warm, "lark", "numpy", "pandas", "sqlite_utils", "tabulate",
                    "priffe_records.archive", "priffe_records.replay") == []
+
+
+def test_a_syntax_error_is_explained_by_lark_with_a_warm_cache(tmp_path: Path) -> None:
+    """Valid text needs no Lark; a record the tokenizer rejects is explained by Lark."""
+    good, bad = tmp_path / "good.ppn", tmp_path / "bad.ppn"
+    good.write_text('[Event "Klubbkväll"]\n[Contract "Hjärter"]\n', encoding="utf-8")
+    bad.write_text('[Event "Klubbkväll"]\n[contract "Hjärter"]\n', encoding="utf-8")
+    cache = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+    _modules_after("validate", str(good), env=cache)
+    assert "lark" not in _modules_after("validate", str(good), env=cache)
+    assert "lark" in _modules_after("validate", str(bad), env=cache)
 
 
 @pytest.mark.parametrize("name", ["import", "query", "stats"])

@@ -19,7 +19,7 @@ from lark.exceptions import UnexpectedInput
 from lark.parsers.lalr_analysis import Shift
 
 __all__ = ["Shift", "create_unless", "error_line", "parse_table",
-           "regexp_has_newline", "skip_rest_of_line"]
+           "regexp_has_newline", "skip_rest_of_line", "unless_words"]
 
 
 def parse_table(parser: Lark) -> Any:
@@ -39,6 +39,13 @@ def create_unless(terminals: list[Any]) -> tuple[list[Any], dict[str, Any]]:
     build: Any = lark_lexer._create_unless
     kept, callbacks = build(terminals, 0, re, False)
     return kept, callbacks
+
+
+def unless_words(callbacks: dict[str, Any]) -> dict[str, list[tuple[str, str]]]:
+    """The keywords each retyping callback of :func:`create_unless` gives their own type:
+    per terminal, (type, pattern) in Lark's order; the first whole match wins."""
+    return {name: [(t.name, t.pattern.to_regexp()) for t in callback.scanner.terminals]
+            for name, callback in callbacks.items()}
 
 
 def _line_state(exc: UnexpectedInput) -> Any:

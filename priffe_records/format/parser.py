@@ -3,8 +3,9 @@
 The grammar lives in ``grammar/ppn.lark`` (shipped in the wheel as
 ``priffe_records/format/ppn.lark``). Lark analyses it (LALR, contextual lexer) once per
 process, its tables cached between runs; the tokenizer (format/scanner.py) is compiled
-from those tables and reads every record. Lark's own parser runs only on a record the
-tokenizer cannot read: to explain the syntax error and read around it.
+from those tables, kept as plain data in the same cache folder, and reads every record
+without importing Lark. Lark's own parser runs only to make those tables once and on a
+record the tokenizer cannot read: to explain the syntax error and read around it.
 """
 
 from __future__ import annotations
@@ -15,35 +16,37 @@ import os
 import re
 import sys
 from importlib import resources
-from typing import Any
-
-from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedInput
+from typing import TYPE_CHECKING, Any
 
 from priffe_records.format.errors import PPNSyntaxError
-from priffe_records.format.lark_adapter import error_line, skip_rest_of_line
 from priffe_records.format.record import Location
-from priffe_records.format.scanner import scanner
+from priffe_records.format.scanner import Scanner, cached_scanner, tables
 from priffe_records.game.calls import unknown_call
 from priffe_records.game.language import Message, listing, msg
 
-Block = tuple[str, list[Token]]  # ("auction" | "play" | "plain", tokens)
+if TYPE_CHECKING:  # Lark is imported only where it runs: valid text never needs it
+    from lark import Lark
+    from lark.exceptions import UnexpectedInput
 
 
-class _Collect(Transformer[Token, Any]):
-    """Keep the raw tokens: the reader turns them into the model with locations."""
+def _collect() -> Any:
+    """A transformer that keeps the raw tokens: the reader makes the model with locations."""
+    from lark import Transformer
 
-    def start(self, items: list[Any]) -> list[Any]:
-        return items
+    class Collect(Transformer[Any, Any]):
+        def start(self, items: list[Any]) -> list[Any]:
+            return items
 
-    def auction(self, items: list[Token]) -> Block:
-        return ("auction", items)
+        def auction(self, items: list[Any]) -> tuple[str, list[Any]]:
+            return ("auction", items)
 
-    def play(self, items: list[Token]) -> Block:
-        return ("play", items)
+        def play(self, items: list[Any]) -> tuple[str, list[Any]]:
+            return ("play", items)
 
-    def plain(self, items: list[Token]) -> Block:
-        return ("plain", items)
+        def plain(self, items: list[Any]) -> tuple[str, list[Any]]:
+            return ("plain", items)
+
+    return Collect()
 
 
 def grammar_text() -> str:
@@ -55,6 +58,17 @@ def grammar_text() -> str:
     return (resources.files("priffe_records.format") / "ppn.lark").read_text("utf-8")
 
 
+def cache_folder() -> str | None:
+    """The user's cache folder of this package, made if missing; None when unwritable."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "priffe-records")
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError:
+        return None
+    return folder if os.access(folder, os.W_OK) else None
+
+
 def cache_file(grammar: str) -> str | None:
     """Where Lark keeps the analysed grammar between runs, or None when it cannot.
 
@@ -64,13 +78,8 @@ def cache_file(grammar: str) -> str | None:
     too), so an edited grammar or an upgrade never loads stale tables. An
     unwritable cache folder means no cache, silently.
     """
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = os.path.join(base, "priffe-records")
-    try:
-        os.makedirs(folder, exist_ok=True)
-    except OSError:
-        return None
-    if not os.access(folder, os.W_OK):
+    folder = cache_folder()
+    if folder is None:
         return None
     import lark
 
@@ -83,13 +92,15 @@ def cache_file(grammar: str) -> str | None:
 def get_parser() -> Lark:
     """Lark's parser of the grammar, built (or loaded from the cache) once per process.
 
-    Its tables make the tokenizer; the parser itself explains syntax errors. Callers
-    that fork workers call this first, so the workers inherit both.
+    Its tables make the tokenizer when none is cached; the parser itself explains
+    syntax errors.
     """
+    from lark import Lark
+
     options: dict[str, Any] = {
         "parser": "lalr",
         "lexer": "contextual",
-        "transformer": _Collect(),
+        "transformer": _collect(),
         "propagate_positions": False,
         "maybe_placeholders": False,
     }
@@ -99,14 +110,22 @@ def get_parser() -> Lark:
         lark = Lark(grammar, **options, **({"cache": cache} if cache else {}))
     except Exception:  # pragma: no cover - a cache file Lark cannot load: build afresh
         lark = Lark(grammar, **options)
-    scanner(lark)
     return lark
+
+
+@functools.cache
+def get_scanner() -> Scanner:
+    """The tokenizer, from its cached tables or else made from Lark's (once per process).
+
+    Callers that fork workers call this first, so the workers inherit it.
+    """
+    return cached_scanner(grammar_text(), cache_folder(), lambda: tables(get_parser()))
 
 
 def parse_chunk(text: str) -> list[Any] | None:
     """The tokens of one record's text in blocks, or None when it holds a syntax error
     (then :func:`parse_segment` reads around the errors and :func:`explain` words them)."""
-    return scanner(get_parser()).parse(text)
+    return get_scanner().parse(text)
 
 
 _WORD = re.compile(r'[^\s\[\]{};"%=$!?]+')
@@ -220,6 +239,10 @@ def parse_segment(text: str) -> tuple[list[Any], list[UnexpectedInput]]:
     at most, and the work stays linear); an error inside the tag pair itself
     ends the segment. Returns what was read and the errors, in order.
     """
+    from lark.exceptions import UnexpectedInput
+
+    from priffe_records.format.lark_adapter import error_line, skip_rest_of_line
+
     found: list[UnexpectedInput] = []
     lines_skipped: set[int] = set()
 

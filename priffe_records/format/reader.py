@@ -26,9 +26,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from operator import methodcaller
-from typing import IO, Any, Literal, overload
-
-from lark import Token as LarkToken
+from typing import IO, TYPE_CHECKING, Any, Literal, overload
 
 from priffe_records.format.errors import BadRecord, PPNSyntaxError, Severity
 from priffe_records.format.parser import (
@@ -91,6 +89,9 @@ from priffe_records.game.preference import (
     parse_seat_numbers,
 )
 from priffe_records.game.words import seat_from_word, seat_hint
+
+if TYPE_CHECKING:  # the scanner's tokens read valid text; Lark's only a faulty one
+    from lark import Token as LarkToken
 
 Source = str | os.PathLike[str] | IO[bytes] | IO[str]
 

@@ -21,16 +21,26 @@ them what the contextual lexer and the parser do:
 Every text Lark's parser takes, :meth:`Scanner.parse` takes to the same items; where
 Lark fails it gives None, and Lark explains the error (format/parser.py).
 ``tests/test_scanner_conformance.py`` compares the two on generated and fuzzed text.
+
+What the compilation derives from Lark is plain data (:func:`tables`): patterns,
+retyping keywords and state moves. It is kept as JSON in the user's cache folder,
+keyed by the grammar's hash, Lark's version and this module's source, so valid text
+reads without importing Lark at all (:func:`cached_scanner`); Lark runs only to make
+the tables once and to explain a syntax error.
 """
 
 from __future__ import annotations
 
-import functools
+import hashlib
+import json
+import os
 import re
 from collections.abc import Callable
-from typing import Any
+from importlib import util
+from typing import TYPE_CHECKING, Any
 
-from lark import Lark
+if TYPE_CHECKING:
+    from lark import Lark
 
 Item = Any  # a comment token or (kind, tokens), as parse_chunk returns them
 
@@ -111,125 +121,26 @@ class ScanToken:
 Action = tuple[int, str | None]
 
 
+Tables = dict[str, Any]  # what :func:`tables` derives: JSON-ready lists, dicts and strings
+
+
 class Scanner:
     """The compiled tokenizer: scanners per parser state and the state transitions."""
 
-    def __init__(self, parser: Lark) -> None:
-        from priffe_records.format.lark_adapter import (
-            Shift,
-            create_unless,
-            parse_table,
-            regexp_has_newline,
-        )
-
-        # Lark's own helpers, so the scanners are built as BasicLexer builds its own.
-        table = parse_table(parser)
-        terminals = {t.name: t for t in parser.terminals}
-        ignore = frozenset(parser.lexer_conf.ignore)
-        self.newline_types = frozenset(
-            name for name, t in terminals.items() if regexp_has_newline(t.pattern.to_regexp()))
-        self.ignore = ignore
-        states: dict[int, dict[str, tuple[Any, Any]]] = table.states
-        start = table.start_states["start"]
-        end_state = table.end_states["start"]
-
-        def step(stack: tuple[int, ...], term: str) -> tuple[int, ...] | None:
-            """The stack after the parser takes ``term`` (its reductions, then the shift),
-            or None where it errs; for ``$END``, the stack where it accepts (Lark's is_end)."""
-            work = list(stack)
-            for _ in range(100):
-                action = states[work[-1]].get(term)
-                if action is None:
-                    return None
-                kind, arg = action
-                if kind is Shift:
-                    if term == "$END":
-                        return None
-                    work.append(arg)
-                    return tuple(work)
-                size = len(arg.expansion)
-                if size:
-                    del work[-size:]
-                if not work:
-                    return None
-                goto = states[work[-1]].get(arg.origin.name)
-                if goto is None or goto[0] is not Shift:
-                    return None
-                work.append(goto[1])
-                if term == "$END" and work[-1] == end_state:
-                    return tuple(work)
-            return None
-
-        opens, decides, dropped = _blocks(parser)
-
-        # Explore every stack reachable by terminals (finite: checked), and which were
-        # reached by an opener that leaves the block's kind to the next token.
-        ids: dict[tuple[int, ...], int] = {(start,): 0}
-        order: list[tuple[int, ...]] = [(start,)]
-        moves: list[dict[str, int]] = []
-        undecided: set[int] = set()
-        i = 0
-        while i < len(order):
-            stack = order[i]
-            i += 1
-            out: dict[str, int] = {}
-            for term in states[stack[-1]]:
-                if term not in terminals:
-                    continue
-                after = step(stack, term)
-                if after is None:
-                    continue
-                if after not in ids:
-                    if len(order) >= _MAX_STACKS:
-                        raise ValueError("the parser's state machine is not small")
-                    ids[after] = len(order)
-                    order.append(after)
-                out[term] = ids[after]
-                if opens.get(term) == _UNDECIDED:
-                    undecided.add(ids[after])
-            moves.append(out)
-        self.accepts_end = [step(stack, "$END") is not None for stack in order]
-
-        # One scanner per lexer context: the terminals of the parser state (the
-        # contextual lexer's set), ignored white space added, in BasicLexer's order.
-        scanners: dict[frozenset[str], tuple[Callable[..., Any], dict[str, Any]]] = {}
-        self.scan: list[Callable[..., Any]] = []
-        self.retype: list[dict[str, Any]] = []
-        for stack in order:
-            accepts = frozenset(t for t in states[stack[-1]] if t in terminals or t == "$END")
-            if accepts not in scanners:
-                names = (set(accepts) | set(ignore)) & set(terminals)
-                chosen = [terminals[n] for n in names]
-                chosen.sort(key=lambda x: (-x.priority, -x.pattern.max_width,
-                                           -len(x.pattern.value), x.name))
-                kept, callbacks = create_unless(chosen)
-                # The name marks the end of its body: a group left open over a body's
-                # repetitions makes Python's re save its marks at every turn (~8× slower).
-                pattern = "|".join(f"(?:{faster(t.pattern.to_regexp())})(?P<{t.name}>)"
-                                   for t in kept)
-                scanners[accepts] = (re.compile(pattern).match, callbacks)
-            scan, callbacks = scanners[accepts]
-            self.scan.append(scan)
-            self.retype.append(callbacks)
-
-        # Per state, what each terminal the scanner may return does; absent: an error.
-        # A terminal Lark may retype is looked up after the retyping, in ``retyped``.
-        self.steps: list[dict[str, Action]] = []
-        self.retyped: list[dict[str, Action]] = []
-        for number, move in enumerate(moves):
-            acts: dict[str, Action] = {}
-            for term, to in move.items():
-                if term in ignore:
-                    continue
-                if number in undecided:
-                    if term not in decides:
-                        raise ValueError(f"{term} after an opener decides no block")
-                    acts[term] = (to, decides[term])
-                else:
-                    acts[term] = (to, opens.get(term, _DROP if term in dropped else ""))
-            acts.update({term: (number, None) for term in ignore})
-            self.retyped.append(acts)
-            self.steps.append({t: a for t, a in acts.items() if t not in self.retype[number]})
+    def __init__(self, data: Tables) -> None:
+        self.newline_types = frozenset(data["newline_types"])
+        self.ignore = frozenset(data["ignore"])
+        self.accepts_end: list[bool] = [bool(b) for b in data["accepts_end"]]
+        matchers = [re.compile(p).match for p in data["patterns"]]
+        self.scan: list[Callable[..., Any]] = [matchers[i] for i in data["scan"]]
+        keywords = [{typ: re.compile("|".join(f"(?P<{n}>{r})" for n, r in words)).fullmatch
+                     for typ, words in table.items()} for table in data["keywords"]]
+        self.retype: list[dict[str, Callable[..., Any]]] = [keywords[i] for i in data["retype"]]
+        self.retyped: list[dict[str, Action]] = [
+            {t: (int(a[0]), a[1]) for t, a in acts.items()} for acts in data["retyped"]]
+        self.steps: list[dict[str, Action]] = [
+            {t: a for t, a in acts.items() if t not in self.retype[number]}
+            for number, acts in enumerate(self.retyped)]
 
     def parse(self, text: str) -> list[Item] | None:
         """The items Lark's parse of ``text`` gives, or None where Lark's parse fails."""
@@ -283,12 +194,140 @@ class Scanner:
     def retype_of(self, state: int, typ: str | None, value: str) -> str | None:
         """The type Lark gives a token of terminal ``typ`` in ``state`` (its "unless"
         callback retypes a keyword), or None when no callback applies."""
-        callback = self.retype[state].get(typ or "")
-        if callback is None:
+        keyword = self.retype[state].get(typ or "")
+        if keyword is None:
             return None
-        tok = ScanToken(typ or "", value, 0, 0)
-        callback(tok)
-        return tok.type
+        m = keyword(value)
+        return m.lastgroup if m else typ
+
+
+def tables(parser: Lark) -> Tables:
+    """What the tokenizer needs of Lark's analysis of the grammar, as plain data.
+
+    Lark's own helpers choose the terminals as its BasicLexer does, so both take the
+    same terminal at every position; nothing of Lark is kept, so the result can be
+    cached as JSON and a later process reads text without importing Lark.
+    """
+    from priffe_records.format.lark_adapter import (
+        Shift,
+        create_unless,
+        parse_table,
+        regexp_has_newline,
+        unless_words,
+    )
+
+    # Lark's own helpers, so the scanners are built as BasicLexer builds its own.
+    table = parse_table(parser)
+    terminals = {t.name: t for t in parser.terminals}
+    ignore = frozenset(parser.lexer_conf.ignore)
+    newline_types = sorted(
+        name for name, t in terminals.items() if regexp_has_newline(t.pattern.to_regexp()))
+    states: dict[int, dict[str, tuple[Any, Any]]] = table.states
+    start = table.start_states["start"]
+    end_state = table.end_states["start"]
+
+    def step(stack: tuple[int, ...], term: str) -> tuple[int, ...] | None:
+        """The stack after the parser takes ``term`` (its reductions, then the shift),
+        or None where it errs; for ``$END``, the stack where it accepts (Lark's is_end)."""
+        work = list(stack)
+        for _ in range(100):
+            action = states[work[-1]].get(term)
+            if action is None:
+                return None
+            kind, arg = action
+            if kind is Shift:
+                if term == "$END":
+                    return None
+                work.append(arg)
+                return tuple(work)
+            size = len(arg.expansion)
+            if size:
+                del work[-size:]
+            if not work:
+                return None
+            goto = states[work[-1]].get(arg.origin.name)
+            if goto is None or goto[0] is not Shift:
+                return None
+            work.append(goto[1])
+            if term == "$END" and work[-1] == end_state:
+                return tuple(work)
+        return None
+
+    opens, decides, dropped = _blocks(parser)
+
+    # Explore every stack reachable by terminals (finite: checked), and which were
+    # reached by an opener that leaves the block's kind to the next token.
+    ids: dict[tuple[int, ...], int] = {(start,): 0}
+    order: list[tuple[int, ...]] = [(start,)]
+    moves: list[dict[str, int]] = []
+    undecided: set[int] = set()
+    i = 0
+    while i < len(order):
+        stack = order[i]
+        i += 1
+        out: dict[str, int] = {}
+        for term in states[stack[-1]]:
+            if term not in terminals:
+                continue
+            after = step(stack, term)
+            if after is None:
+                continue
+            if after not in ids:
+                if len(order) >= _MAX_STACKS:
+                    raise ValueError("the parser's state machine is not small")
+                ids[after] = len(order)
+                order.append(after)
+            out[term] = ids[after]
+            if opens.get(term) == _UNDECIDED:
+                undecided.add(ids[after])
+        moves.append(out)
+    accepts_end = [step(stack, "$END") is not None for stack in order]
+
+    # One scanner per lexer context: the terminals of the parser state (the
+    # contextual lexer's set), ignored white space added, in BasicLexer's order.
+    scanners: dict[frozenset[str], tuple[int, int]] = {}
+    patterns: list[str] = []
+    keywords: list[dict[str, list[tuple[str, str]]]] = []
+    scan: list[int] = []
+    retype: list[int] = []
+    for stack in order:
+        accepts = frozenset(t for t in states[stack[-1]] if t in terminals or t == "$END")
+        if accepts not in scanners:
+            names = (set(accepts) | set(ignore)) & set(terminals)
+            chosen = [terminals[n] for n in names]
+            chosen.sort(key=lambda x: (-x.priority, -x.pattern.max_width,
+                                       -len(x.pattern.value), x.name))
+            kept, callbacks = create_unless(chosen)
+            # The name marks the end of its body: a group left open over a body's
+            # repetitions makes Python's re save its marks at every turn (~8× slower).
+            pattern = "|".join(f"(?:{faster(t.pattern.to_regexp())})(?P<{t.name}>)"
+                               for t in kept)
+            patterns.append(pattern)
+            keywords.append(unless_words(callbacks))
+            scanners[accepts] = (len(patterns) - 1, len(keywords) - 1)
+        scan.append(scanners[accepts][0])
+        retype.append(scanners[accepts][1])
+
+    # Per state, what each terminal the scanner may return does; absent: an error.
+    # A terminal Lark may retype is looked up after the retyping (Scanner.steps leaves it out).
+    retyped: list[dict[str, Action]] = []
+    for number, move in enumerate(moves):
+        acts: dict[str, Action] = {}
+        for term, to in move.items():
+            if term in ignore:
+                continue
+            if number in undecided:
+                if term not in decides:
+                    raise ValueError(f"{term} after an opener decides no block")
+                acts[term] = (to, decides[term])
+            else:
+                acts[term] = (to, opens.get(term, _DROP if term in dropped else ""))
+        acts.update({term: (number, None) for term in ignore})
+        retyped.append(acts)
+    return {"newline_types": newline_types, "ignore": sorted(ignore),
+            "accepts_end": accepts_end, "patterns": patterns, "scan": scan,
+            "keywords": keywords, "retype": retype, "retyped": retyped}
+
 
 
 def _rare(op: str, tok: ScanToken, items: list[Item], block: list[ScanToken] | None
@@ -351,7 +390,79 @@ def _blocks(parser: Lark) -> tuple[dict[str, str], dict[str, str], frozenset[str
     return opens, decides, frozenset(left_out)
 
 
-@functools.cache
 def scanner(parser: Lark) -> Scanner:
-    """The tokenizer compiled from this parser's grammar (once per process)."""
-    return Scanner(parser)
+    """The tokenizer compiled from this parser's grammar, straight from Lark's tables."""
+    return Scanner(tables(parser))
+
+
+def lark_version() -> str | None:
+    """Lark's version, read from its package without importing it (None if not found)."""
+    spec = util.find_spec("lark")
+    if spec is None or spec.origin is None:
+        return None
+    try:
+        with open(spec.origin, encoding="utf-8") as f:
+            found = re.search(r"^__version__\b[^=]*=\s*['\"]([^'\"]+)", f.read(), re.M)
+    except OSError:
+        return None
+    return found.group(1) if found else None
+
+
+def cache_path(folder: str, grammar: str) -> str | None:
+    """The tables' file for this grammar, Lark and tokenizer source, or None if unknown.
+
+    The tables follow from the grammar, from Lark's analysis of it and from how this
+    module and its adapter derive them: a change of any gives another name, so a
+    stale file is never read.
+    """
+    version = lark_version()
+    if version is None:
+        return None
+    digest = hashlib.sha256(grammar.encode("utf-8"))
+    here = os.path.dirname(os.path.abspath(__file__))
+    for name in ("scanner.py", "lark_adapter.py"):
+        try:
+            with open(os.path.join(here, name), "rb") as f:
+                digest.update(f.read())
+        except OSError:
+            return None
+    return os.path.join(folder, f"scanner-{digest.hexdigest()[:16]}-lark{version}.json")
+
+
+def _load(path: str) -> Scanner | None:
+    """The tokenizer from a cache file, or None if it is missing or not a valid table."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return Scanner(json.load(f))
+    except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError, re.error):
+        return None
+
+
+def _store(path: str, data: Tables) -> None:
+    """Write the tables atomically (a temporary file renamed); a failure is no error."""
+    from priffe_records.format.atomic import write_text_atomically
+    from priffe_records.format.errors import PriffeError
+
+    try:
+        write_text_atomically(path, json.dumps(data, separators=(",", ":")))
+    except (PriffeError, OSError):
+        return
+
+
+def cached_scanner(grammar: str, folder: str | None, build: Callable[[], Tables]) -> Scanner:
+    """The tokenizer from the cache in ``folder`` when it holds valid tables; else built.
+
+    ``build`` runs Lark (only when the cache is missing, stale, corrupt or unusable),
+    and its tables are written for the next process. A file that does not load as a
+    tokenizer is rebuilt and replaced, silently: the cache is never a reason to fail.
+    """
+    path = cache_path(folder, grammar) if folder else None
+    if path is not None:
+        found = _load(path)
+        if found is not None:
+            return found
+    data = json.loads(json.dumps(build()))  # the very data a later process loads
+    made = Scanner(data)
+    if path is not None:
+        _store(path, data)
+    return made

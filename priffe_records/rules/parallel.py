@@ -42,7 +42,7 @@ from typing import IO, Any, Generic, Protocol, TypeVar, cast
 
 from priffe_records.format.cuts import fresh_starts, raw_head, sliceable
 from priffe_records.format.errors import BadRecord
-from priffe_records.format.parser import get_parser
+from priffe_records.format.parser import get_scanner
 from priffe_records.format.reader import read
 from priffe_records.format.record import Location, Record
 from priffe_records.game.language import Message
@@ -195,7 +195,7 @@ def map_parties(path: str | os.PathLike[str], work: Callable[[Piece], Sliced[R]]
         whole = Piece(name, 0, os.path.getsize(name), 1, 0, whole=True)
         yield Done(whole, 0, work(whole).value)
         return
-    get_parser()  # built once here; the forked workers inherit it
+    get_scanner()  # loaded once here; the forked workers inherit it
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=bound_to_parent,
                                initargs=(os.getpid(),))
     out: deque[tuple[Piece, Future[Sliced[R]]]] = deque()
@@ -471,7 +471,7 @@ def relay(path: str | os.PathLike[str], work: Relayed[R], start: object, *, jobs
     first_in, first_out = multiprocessing.Pipe(duplex=False)
     first_out.send(start)
     inbox: Channel = first_in
-    get_parser()  # built once here; the forked workers inherit it
+    get_scanner()  # loaded once here; the forked workers inherit it
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=bound_to_parent,
                                initargs=(os.getpid(),))
     out: deque[tuple[Piece, Future[R]]] = deque()
