@@ -209,3 +209,12 @@ def test_analyse_in_worker_processes(tmp_path: Path) -> None:
     assert done.stdout.startswith("23 deals: ") and " 0 failed;" in done.stdout
     assert _rows(db, "SELECT count(*) FROM dd_deals") == [(23,)]
     assert _rows(db, "SELECT count(DISTINCT goal) FROM dd_deals") == [(2,)]  # most, fewest
+
+
+def test_analyse_of_a_missing_archive_is_an_error_and_creates_nothing(tmp_path: Path) -> None:
+    missing = tmp_path / "typo.db"
+    result = run("analyse", str(missing))
+    assert result.exit_code != 0
+    assert f"{missing}: no such database" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not missing.exists()

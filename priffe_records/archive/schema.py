@@ -41,8 +41,12 @@ class ArchiveError(PriffeError):
 
 
 def open_archive(path: str | os.PathLike[str], *, readonly: bool = False,
-                 timeout: float = DEFAULT_TIMEOUT) -> sqlite_utils.Database:
-    """Open (or, writable, create) an archive database.
+                 timeout: float = DEFAULT_TIMEOUT, create: bool = True) -> sqlite_utils.Database:
+    """Open (or, writable and ``create``, create) an archive database.
+
+    Only ``import`` creates an archive; a command that writes into an existing one
+    (``remove``, ``analyse``) passes ``create=False`` so a mistyped name is an error,
+    not a new empty file.
 
     Read-only opening uses SQLite's URI ``mode=ro``, so even a crafted query
     cannot write; in a folder we may not write to, it falls back to
@@ -52,10 +56,10 @@ def open_archive(path: str | os.PathLike[str], *, readonly: bool = False,
     name = os.fspath(path)
     if name == ":memory:":
         conn = sqlite3.connect(name, isolation_level=None)
+    elif (readonly or not create) and not Path(name).is_file():
+        raise ArchiveError(msg("{name}: no such database (create one with 'priffe import')",
+                               name=name))
     elif readonly:
-        if not Path(name).is_file():
-            raise ArchiveError(msg("{name}: no such database (create one with 'priffe import')",
-                                   name=name))
         conn = _connect_ro(name, timeout)
     else:
         parent = Path(name).parent

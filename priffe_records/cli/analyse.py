@@ -59,7 +59,7 @@ def run_analysis(db_path: str, timeout: float, *, seconds: float | None, nodes: 
     from priffe_records.rules.parallel import cpus
 
     budget = budget_of(seconds, nodes)
-    db = open_archive(db_path, timeout=timeout)
+    db = open_archive(db_path, timeout=timeout, create=False)
     try:
         ensure_schema(db, timeout)
         todo = pending(db, budget)
