@@ -6,8 +6,6 @@ check that each one names options that exist.
 
 from __future__ import annotations
 
-import click
-
 EXAMPLES: dict[str, tuple[str, ...]] = {
     "fmt": ("priffe fmt --check examples/",
             "priffe fmt --diff messy.ppn",
@@ -73,8 +71,3 @@ def epilog(name: str) -> str | None:
         return None
     return "\b\n" + "Examples:" + "\n" + "\n".join(f"  {line}" for line in lines)
 
-
-def add_examples(group: click.Group) -> None:
-    """Give every command of ``group`` its examples."""
-    for name, command in group.commands.items():
-        command.epilog = epilog(name) or command.epilog

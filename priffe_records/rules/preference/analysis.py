@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from priffe_records.format.record import PLAYER_TAGS, Record, TokenKind
+from priffe_records.format.record import PLAYER_TAGS, Record
 from priffe_records.game.cards import Card, CardError, Hand, Seat
 from priffe_records.game.language import Message, msg, reason
 from priffe_records.game.preference import CONTRACTS, Bid
@@ -445,7 +445,3 @@ def analyse(record: Record) -> PrefOutcome:
 def _fmt(tricks: dict[Seat, int]) -> str:
     return " ".join(f"{s.value} {tricks[s]}" for s in PLAYERS if s in tricks)
 
-
-def has_section_tokens(record: Record) -> bool:
-    sec = record.play
-    return sec is not None and TokenKind.CARD in sec.kinds
