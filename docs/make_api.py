@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import priffe_records
+from priffe_records.rules.priffe.options import PRESETS
 
 PAGE = Path(__file__).with_name("api.md")
 _ADDRESS = re.compile(r" at 0x[0-9a-f]+")
@@ -28,11 +29,12 @@ rules in `docs/rules-decisions.md`, the replay model in `docs/replay.md`.
 
 ```python
 import priffe_records as pr
+from priffe_records.rules.priffe.options import PRESETS  # Priffe's own rule variants
 
 record = next(pr.read("examples/partie-uppsala.ppn"))
 print(record["Event"], "Deal" in record)   # a record reads like a table of tags
 print(str(record).splitlines()[1])         # str() is the record as PPN
-findings = pr.validate(pr.read("examples/partie-uppsala.ppn"), options=pr.PRESETS["sv"])
+findings = pr.validate(pr.read("examples/partie-uppsala.ppn"), options=PRESETS["sv"])
 print(sum(f.severity is pr.Severity.ERROR for f in findings), "errors")
 print(len(list(pr.read_headers("examples/partie-uppsala.ppn"))), "records")
 ```
@@ -68,7 +70,7 @@ class _Shown:
 
 
 def _default(value: object) -> str:
-    for key, preset in priffe_records.PRESETS.items():
+    for key, preset in PRESETS.items():
         if value is preset:
             return f'PRESETS["{key}"]'
     return repr(value).replace("'", '"')

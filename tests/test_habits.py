@@ -51,10 +51,22 @@ def test_str_is_the_writers_ppn() -> None:
 
 
 def test_public_names_at_the_top() -> None:
-    for name in ("Options", "PRESETS", "Finding", "Severity", "read", "read_headers",
-                 "validate", "score_partie", "parties", "Record"):
+    for name in ("Finding", "Severity", "read", "read_headers", "validate", "parties",
+                 "Record", "build_replays"):
         assert name in pr.__all__ and getattr(pr, name) is not None
-    assert pr.PRESETS["sv"].preset == "sv"
+
+
+def test_a_games_own_names_come_from_its_package() -> None:
+    """Priffe's rule variants and score sheet are Priffe's: the top names no game, and
+    says where a name it once had lives now."""
+    from priffe_records.rules.priffe.options import PRESETS
+    from priffe_records.rules.priffe.sheet import score_partie
+    assert PRESETS["sv"].preset == "sv" and callable(score_partie)
+    for name in ("Options", "PRESETS", "OptionsError", "score_partie", "score_parties"):
+        assert name not in pr.__all__
+        with pytest.raises(AttributeError, match=f"from priffe_records.rules.priffe.\\w+ "
+                                                 f"import {name}"):
+            getattr(pr, name)
 
 
 # ---------------------------------------------------------------- read_headers

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from rules_support import errors, findings, rules, sheet
 
-from priffe_records import score_partie
 from priffe_records.game.cards import Seat
 from priffe_records.rules.findings import Severity
 from priffe_records.rules.priffe.options import PRESETS
 from priffe_records.rules.priffe.rubber import RubberState, parse_settlement, settle
 from priffe_records.rules.priffe.scoring import SidePoints
+from priffe_records.rules.priffe.sheet import score_partie
 
 SEATINGS = {  # R24 rotation: dealer and forehand stay, the other two swap
     1: ("Anna", "Bertil", "Cecilia", "David"),

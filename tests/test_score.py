@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 from rules_support import FORMAT_EXAMPLE, sheet
 
-from priffe_records import PriffeError, loads, score_partie, score_parties
+from priffe_records import PriffeError, loads
 from priffe_records.game.calls import Contract
 from priffe_records.game.cards import Seat, Side
 from priffe_records.game.language import use_language
 from priffe_records.rules.priffe.generate import generate_partie
 from priffe_records.rules.priffe.scoring import SidePoints
-from priffe_records.rules.priffe.sheet import DealRow, RubberRow
+from priffe_records.rules.priffe.sheet import DealRow, RubberRow, score_partie, score_parties
 
 
 def test_sheet_of_format_example() -> None:

@@ -10,14 +10,14 @@ from conftest import scaled
 from hypothesis import given
 from hypothesis import strategies as st
 
-from priffe_records import dumps, loads, score_parties, validate
+from priffe_records import dumps, loads, validate
 from priffe_records.format.record import Record, Section, Token, TokenKind
 from priffe_records.game.calls import Call
 from priffe_records.game.cards import Deal, Hand, Seat
 from priffe_records.rules.priffe.generate import PartieSpec, generate_partie
 from priffe_records.rules.priffe.options import PRESETS
 from priffe_records.rules.priffe.play import replay
-from priffe_records.rules.priffe.sheet import DealRow
+from priffe_records.rules.priffe.sheet import DealRow, score_parties
 
 SETTINGS = scaled(0.12)  # a whole partie an example
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
