@@ -5,6 +5,9 @@ play, their order, trumps, leader, the measured side and what it wants), and thi
 package answers in tricks of that side. Values count the whole deal: the tricks the
 measured side already won in ``Deal.played`` plus the rest with best play by all.
 
+``COMPILED`` is True where the build compiled the search (``dd/core.py``) with Cython,
+False where the package installed it as pure Python: same answers, only slower.
+
 >>> from priffe_records.game.cards import Card, Seat, Suit
 >>> c = Card.parse
 >>> hands = {Seat.N: frozenset({c("SA"), c("S2")}), Seat.E: frozenset({c("SK"), c("H3")}),
@@ -31,6 +34,7 @@ from typing import Literal
 
 from priffe_records.dd import dds
 from priffe_records.dd.core import (
+    COMPILED,
     Exhausted,
     Search,
     groups,
@@ -44,8 +48,8 @@ from priffe_records.game.language import Message, msg
 from priffe_records.game.tricks import CARDS, card_id, cards_of, suit_index
 from priffe_records.game.words import card_name, seat_name, suit_name
 
-__all__ = ["Budget", "CardCost", "DDError", "Deal", "Goal", "PlayAnalysis", "Solver",
-           "analyse_play", "card_values", "value"]
+__all__ = ["COMPILED", "Budget", "CardCost", "DDError", "Deal", "Goal", "PlayAnalysis",
+           "Solver", "analyse_play", "card_values", "value"]
 
 
 class DDError(PriffeError, ValueError):

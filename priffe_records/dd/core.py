@@ -10,9 +10,21 @@ who wants more of them.
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from priffe_records.game.memo import Memo
 from priffe_records.game.tricks import SUIT_BITS, legal_mask, winning_index
+
+# Cython compiles this file as it is (setup.py); it needs the statement `import cython`.
+if TYPE_CHECKING:
+    from priffe_records.dd import shadow as cython
+else:
+    try:
+        import cython
+    except ModuleNotFoundError:  # no Cython here: its names as plain Python
+        from priffe_records.dd import shadow as cython
+
+COMPILED: bool = cython.compiled  # True in the module the build compiled
 
 _CHECK_EVERY = 1024  # nodes between two looks at the clock
 
