@@ -7,7 +7,9 @@ the tests that need the corpus skip, while the project's own files are always re
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -74,6 +76,7 @@ def _compile_catalogs() -> None:
 
 if "PYTEST_XDIST_WORKER" not in os.environ:  # the controller compiles, before any worker
     _compile_catalogs()
+
 # English unless a test asks for Swedish: the machine's own locale must not change outputs.
 for _name in ("PRIFFE_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES"):
     os.environ.pop(_name, None)
@@ -93,3 +96,14 @@ def corpus_files() -> list[Path]:
     if not CORPUS_FILES:
         pytest.skip("../shared/pbn/corpus is not present")
     return CORPUS_FILES
+
+
+@pytest.fixture(scope="module", params=["compiled", "pure"])
+def dd_core(request: pytest.FixtureRequest) -> Iterator[ModuleType]:
+    """The solver's proofs once with each core (tests/dd_cores.py): a module that uses it
+    (``pytestmark = pytest.mark.usefixtures("dd_core")``) runs twice."""
+    import dd_cores
+
+    module = dd_cores.compiled_core() if request.param == "compiled" else dd_cores.pure_core()
+    with dd_cores.use_core(module):
+        yield module

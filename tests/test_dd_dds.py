@@ -17,6 +17,9 @@ from priffe_records.game.cards import SEATS, Card, Rank, Seat, Suit
 
 pytest.importorskip("endplay")
 
+# Every proof runs against the compiled core and the pure one (tests/dd_cores.py).
+pytestmark = pytest.mark.usefixtures("dd_core")
+
 
 def bridge_position(rng: random.Random, tricks_left: int) -> Deal:
     """A whole random deal of four 13-card hands, played at random down to

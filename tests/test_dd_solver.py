@@ -18,6 +18,9 @@ from priffe_records.game.cards import Card, Seat, Suit
 from priffe_records.game.errors import PriffeError
 from priffe_records.game.language import use_language
 
+# Every proof runs against the compiled core and the pure one (tests/dd_cores.py).
+pytestmark = pytest.mark.usefixtures("dd_core")
+
 
 def cards(text: str) -> frozenset[Card]:
     return frozenset(Card.parse(t) for t in text.split())

@@ -12,23 +12,31 @@ from pathlib import Path
 import pytest
 from conftest import GOLDEN, ROOT
 
+from priffe_records import dd
 
-@pytest.mark.skipif(os.environ.get("PRIFFE_SKIP_WHEEL") == "1", reason="PRIFFE_SKIP_WHEEL=1")
-@pytest.mark.slow  # builds and installs a wheel
-def test_wheel_installs_and_runs_outside_the_source_tree(tmp_path: Path) -> None:
-    # Build from a clean copy: a stale build/ folder in the tree would ship old modules.
+
+def build_wheel(tmp_path: Path, env: dict[str, str] | None = None) -> tuple[Path, str]:
+    """The wheel built from a clean copy of the tree, and the build's output."""
+    # A stale build/ folder or an in-place extension in the tree would ship old modules.
     src = tmp_path / "src"
     shutil.copytree(ROOT, src, symlinks=True, ignore=shutil.ignore_patterns(
         ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".hypothesis",
-        ".mypy_cache", ".ruff_cache", "priffe.db*"))
+        ".mypy_cache", ".ruff_cache", "priffe.db*", "*.so", "*.pyd"))
     dist = tmp_path / "dist"
     build = subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation",
                             "--outdir", str(dist), str(src)],
-                           capture_output=True, text=True, timeout=300)
+                           capture_output=True, text=True, timeout=600, env=env)
     if build.returncode != 0 and "No module named build" in build.stderr:
         pytest.skip("the 'build' package is not installed")
     assert build.returncode == 0, build.stderr[-2000:]
     [wheel] = dist.glob("*.whl")
+    return wheel, build.stdout + build.stderr
+
+
+@pytest.mark.skipif(os.environ.get("PRIFFE_SKIP_WHEEL") == "1", reason="PRIFFE_SKIP_WHEEL=1")
+@pytest.mark.slow  # builds and installs a wheel
+def test_wheel_installs_and_runs_outside_the_source_tree(tmp_path: Path) -> None:
+    wheel, _ = build_wheel(tmp_path)
     import zipfile
 
     names = zipfile.ZipFile(wheel).namelist()
@@ -39,6 +47,10 @@ def test_wheel_installs_and_runs_outside_the_source_tree(tmp_path: Path) -> None
     assert "priffe_records/replay/replay.html" in names
     # The build compiles the Swedish catalog (the .mo is not in the source tree's git).
     assert "priffe_records/game/locale/sv/LC_MESSAGES/priffe.mo" in names
+    # ... and the solver's core, where this machine compiled it too (CI must).
+    compiles = dd.COMPILED or os.environ.get("CI") == "true"
+    assert any(n.startswith("priffe_records/dd/core.") and not n.endswith(".py")
+               for n in names) == compiles
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=True, system_site_packages=False).create(env_dir)
     py = env_dir / "bin" / "python"
@@ -58,6 +70,9 @@ def test_wheel_installs_and_runs_outside_the_source_tree(tmp_path: Path) -> None
          "print(seat_name(Seat.S).render('sv'))"],
         cwd=outside, capture_output=True, text=True, timeout=120)
     assert swedish.stdout.strip() == "Syd", swedish.stderr
+    solver = subprocess.run([str(py), "-c", "from priffe_records import dd; print(dd.COMPILED)"],
+                            cwd=outside, capture_output=True, text=True, timeout=120)
+    assert solver.stdout.strip() == str(compiles), solver.stderr
 
 
 def test_the_packaged_grammar_is_the_project_grammar_file() -> None:

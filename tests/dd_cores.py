@@ -1,0 +1,70 @@
+"""The solver's two cores in one test run: the module the build compiled from
+``priffe_records/dd/core.py`` with Cython, and the same file loaded as plain Python.
+
+The package itself never chooses: Python imports the extension ahead of the ``.py`` file
+when the build made one. The tests take the pure core by loading ``core.py`` by path under
+another module name, and hand it to ``priffe_records.dd`` in the compiled core's place for
+the length of a test module (``use_core``); the fixture ``dd_core`` in conftest.py runs a
+module once with each.
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import importlib.util
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from priffe_records import dd
+from priffe_records.dd import core
+
+SOURCE = Path(dd.__file__).with_name("core.py")
+PURE_NAME = "priffe_records.dd._core_pure"
+
+
+def pure_core() -> ModuleType:
+    """``dd/core.py`` run as Python source, whatever the build made (loaded once)."""
+    if PURE_NAME not in sys.modules:
+        loader = importlib.machinery.SourceFileLoader(PURE_NAME, str(SOURCE))
+        spec = importlib.util.spec_from_loader(PURE_NAME, loader)
+        assert spec is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[PURE_NAME] = module
+        loader.exec_module(module)
+    return sys.modules[PURE_NAME]
+
+
+def compiled_core() -> ModuleType:
+    """The compiled core; skips the test where the build made none, and fails it under
+    ``CI=true``, where the build must prove both cores."""
+    if not core.COMPILED:
+        why = (f"no compiled solver core beside {SOURCE} (the build found no Cython or "
+               "no C compiler); `pip install -e .` with both makes it")
+        if os.environ.get("CI") == "true":
+            pytest.fail(why)
+        pytest.skip(why)
+    return core
+
+
+@contextmanager
+def use_core(module: ModuleType) -> Iterator[None]:
+    """``priffe_records.dd`` running on ``module``: every name it took from the imported
+    core (the search, its helpers, ``COMPILED``) is ``module``'s until the block ends."""
+    taken = {name: value for name, value in vars(dd).items()
+             if not name.startswith("__") and getattr(core, name, _NOT) is value}
+    try:
+        for name in taken:
+            setattr(dd, name, getattr(module, name))
+        yield
+    finally:
+        for name, value in taken.items():
+            setattr(dd, name, value)
+
+
+_NOT = object()
