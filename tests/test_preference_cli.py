@@ -101,8 +101,9 @@ def test_real_process_scores_the_example() -> None:
 def test_replay_terminal_shows_tricks_talon_and_payments() -> None:
     code, out = run("replay", str(GRAZ), "--board", "6", "--lang", "en")
     assert code == 0, out
-    assert "Talon:" in out and "Trick 10:" in out and "payments (P12)" in out
-    assert out.count("Trick ") == 10
+    assert "Talon" in out and "The play:" in out and "P12  payments: " in out
+    rows = [x for x in out.splitlines() if x.split()[:1] in ([str(n)] for n in range(1, 11))]
+    assert len(rows) == 10, out
 
 
 def test_replay_html_of_preference(tmp_path: Path) -> None:
@@ -161,15 +162,33 @@ def test_validate_verbose_names_preference_rules() -> None:
 
 
 def test_step_positions_walk_trick_by_trick() -> None:
-    from priffe_records.replay.preference import build_pref_replays, pref_step_count, step_lines
+    """--step draws a Préférence deal with Priffe's drawer: the tricks so far, the hands
+    shrinking, the payments at the end."""
+    import io
+
+    from rich.console import Console
+
+    from priffe_records.game.cards import Card, Seat
+    from priffe_records.replay.model import build_replays
+    from priffe_records.replay.terminal import step_count, step_view
     from priffe_records.replay.wording import words
 
-    r = build_pref_replays(list(loads(EXAMPLE)))[1]
-    assert pref_step_count(r) == 11
-    first, last = step_lines(r, words("en"), 0), step_lines(r, words("en"), 10)
-    assert not any(x.startswith("Trick") for x in first)
-    assert sum(x.startswith("Trick") for x in last) == 10
-    assert any("payments (P12): N +1  E -20  S -11" in x for x in last)
+    def shown(step: int) -> str:
+        buf = io.StringIO()
+        Console(file=buf, width=100, color_system=None).print(step_view(r, words("en"), step))
+        return buf.getvalue()
+
+    r = build_replays(list(loads(EXAMPLE)))[0]
+    assert step_count(r) == 11
+    first, last = shown(0), shown(10)
+
+    def rows(text: str) -> list[str]:  # the trick table's rows
+        return [x for x in text.splitlines() if x.split()[:1] in ([str(n)] for n in range(11))]
+
+    assert rows(first) == [] and "payments" not in first
+    assert len(rows(last)) == 10 and "payments: N +1  E -20  S -11" in last
     # The hands shrink: East (declarer, after the discard) holds 10, then 9 after trick 1.
-    east = next(x for x in step_lines(r, words("en"), 1) if x.startswith("East"))
-    assert "♥ Q J" in east and "K" not in east.split("♥")[1].split("♦")[0]
+    east = [r.left(k)[Seat.E.index] for k in (0, 1)]
+    assert [len(h or ()) for h in east] == [10, 9]
+    assert Card.parse("HK") in (east[0] or ()) and Card.parse("HK") not in (east[1] or ())
+    assert "Talon" in first and "Forehand" in first

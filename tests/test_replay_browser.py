@@ -16,7 +16,7 @@ from conftest import EXAMPLES, GOLDEN
 
 from priffe_records.format.reader import loads, read
 from priffe_records.replay.html import write_page
-from priffe_records.replay.model import build_all, build_replays
+from priffe_records.replay.model import build_replays
 from priffe_records.replay.wording import WORDS
 from priffe_records.rules.priffe.analysis import analyse_record
 
@@ -158,14 +158,13 @@ def test_a_partie_has_a_deal_selector(page: Any, tmp_path: Path) -> None:
 
 def test_preference_deal_three_seats_talon_and_seat_counts(page: Any, tmp_path: Path) -> None:
     """A Préférence partie: the talon in the empty W seat, 3- and 2-card tricks, payments."""
-    from priffe_records.replay.preference import build_pref_replays, pref_replays
     from priffe_records.rules.preference.analysis import analyse
 
     graz = EXAMPLES / "preference-graz.ppn"
     records = list(read(graz))
-    pref = build_pref_replays(records)
+    pref = build_replays(records)
     out = tmp_path / "graz.html"
-    write_page(out, build_all(records, claim=pref_replays), WORDS["en"])
+    write_page(out, pref, WORDS["en"])
     page.goto(out.as_uri())
     for i, rec in enumerate(records):
         o = analyse(rec)
@@ -180,13 +179,14 @@ def test_preference_deal_three_seats_talon_and_seat_counts(page: Any, tmp_path: 
         assert page.locator("#centre .card").count() == width
         for _ in range(10):
             page.keyboard.press("ArrowRight")
-        want = "  ".join(f"{s.value} {o.play.won[s]}" for s in o.play.seats)
+        seats = sorted(o.play.seats, key=lambda s: s.index)  # in table order
+        want = "  ".join(f"{s.value} {o.play.won[s]}" for s in seats)
         assert page.text_content("#counts-seats") == want, rec.get("Board")
-        assert "payments (P12)" in page.text_content("#score-panel")
+        assert "P12payments: " in page.text_content("#score-panel")
     # A Priffe deal after a Préférence page shows sides again.
     mixed = tmp_path / "mixed.html"
     priffe = list(read(EXAMPLE))
-    write_page(mixed, [*pref.values(), *build_replays(priffe)], WORDS["en"])
+    write_page(mixed, [*pref, *build_replays(priffe)], WORDS["en"])
     page.goto(mixed.as_uri())
     page.select_option("#deal-select", str(len(pref)))
     assert page.is_visible("#counts-sides") and page.is_hidden("#counts-seats")

@@ -1,7 +1,7 @@
 """The replay facts hook: a family hands the replay plain facts, the replay imports no family.
 
-Préférence's replay is drawn from its family's facts; Priffe's is still built by
-``replay/model.py`` from its outcomes, so its family gives none yet.
+Both families' replays are drawn from their facts by the one model, terminal drawer and
+page; a family answers only for its own parties.
 """
 
 from __future__ import annotations
@@ -33,19 +33,23 @@ def test_preference_facts_give_the_declarers_hand_after_the_discard() -> None:
     f = facts[1]
     assert isinstance(f.record, Record) and f.index == 1 and f.declarer is Seat.E
     assert f.hands is not None and f.talon is not None and f.discard is not None
-    east = f.hands[Seat.E]
+    east = f.hands[Seat.E.index]
     assert east is not None and len(east) == 10
     assert not set(f.discard) & set(east) and set(f.talon) - set(f.discard) <= set(east)
-    assert [len(f.hands[s] or ()) for s in (Seat.N, Seat.S)] == [10, 10]
-    assert f.seats == (Seat.N, Seat.E, Seat.S)
-    assert set(f.order) == set(f.seats) and len(f.tricks) == 10
-    assert f.won is not None and sum(f.won.values()) == 10
+    assert [len(f.hands[s.index] or ()) for s in (Seat.N, Seat.S)] == [10, 10]
+    assert f.hands[Seat.W.index] is None
+    assert f.seats == (Seat.N, Seat.E, Seat.S) and f.tally_heads == ("N", "E", "S")
+    assert f.order == f.seats and len(f.tricks) == 10
+    assert f.result is not None and sum(f.tricks[-1].tally) == 10
 
 
-def test_a_partie_of_another_game_gives_no_preference_facts() -> None:
-    priffe = _partie("../golden/replay-example.ppn")
+def test_each_family_answers_only_for_its_own_parties() -> None:
+    priffe, pref = _partie("../golden/replay-example.ppn"), _partie("preference-graz.ppn")
     assert family_named("Preference").replay_facts(priffe) == {}  # type: ignore[arg-type]
-    assert family_named("Priffe").replay_facts(priffe) == {}  # type: ignore[arg-type]
+    assert family_named("Priffe").replay_facts(pref) == {}  # type: ignore[arg-type]
+    [facts] = family_named("Priffe").replay_facts(priffe).values()  # type: ignore[arg-type]
+    assert facts.tally_heads == ("NS", "EW") and facts.tricks[-1].tally == (10, 3)
+    assert [s.rule for s in facts.score][-1] == "R19–R21" and facts.honours is not None
 
 
 @pytest.mark.usefixtures("with_duel")

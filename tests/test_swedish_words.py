@@ -81,12 +81,24 @@ def test_no_swedish_word_table_in_the_code() -> None:
 
 def test_replay_words_come_from_the_catalogue() -> None:
     sv = words("sv")
-    assert (sv.honours, sv.penalty_tricks_word, sv.odd_tricks_word, sv.tricks_word,
-            sv.deal_total) == ("Honnörer", "strafftrick", "trick", "stick", "Givens poäng")
+    assert (sv.talon, sv.dropped_out, sv.forehand) == ("Talong", "lägger sig", "Förhand")
     assert sv.seats == ("Nord", "Öst", "Syd", "Väst") and sv.short == ("N", "Ö", "S", "V")
     en = words("en")
-    assert (en.honours, en.odd_tricks_word, en.short) == ("Honours", "odd tricks",
-                                                          ("N", "E", "S", "W"))
+    assert (en.talon, en.short) == ("Talon", ("N", "E", "S", "W"))
+
+
+def test_a_familys_score_words_come_from_the_catalogue() -> None:
+    """Priffe words its score lines (R14–R21) from the same catalogue entries."""
+    from priffe_records.format.reader import loads
+    from priffe_records.replay.model import build_replays
+    from priffe_records.replay.wording import score_lines
+
+    text = (ROOT / "tests" / "golden" / "replay-example.ppn").read_text("utf-8")
+    [r] = build_replays(list(loads(text)))
+    sv = {s.rule: s.text for s in score_lines(r, words("sv"))}
+    assert sv["R14–R15"] == "NS tar 10 stick (4 över 6): 4 strafftrick à 20 = 80"
+    assert (sv["R17"], sv["R15–R17"]) == ("Honnörer: inga poäng för honnörer",
+                                          "Givens poäng: NS 80 EW 0")
     with pytest.raises(ValueError, match="not available"):
         words("de")
 

@@ -31,14 +31,7 @@ from priffe_records.game.language import language, msg, msg_n
 from priffe_records.replay.dd import DDView, annotate, dd_lines
 from priffe_records.replay.dd import analyse as dd_analyse
 from priffe_records.replay.html import write_page
-from priffe_records.replay.model import DealReplay, build_all
-from priffe_records.replay.preference import (
-    PrefReplay,
-    pref_replays,
-    pref_step_count,
-    pref_step_view,
-    pref_view,
-)
+from priffe_records.replay.model import DealReplay, build_replays
 from priffe_records.replay.stepping import read_key, walk
 from priffe_records.replay.terminal import full_view, step_count, step_view
 from priffe_records.replay.wording import Words, where, words
@@ -128,18 +121,17 @@ class Unreadable:
 
 
 def replays_of(records: Sequence[Record | BadRecord], options: object
-               ) -> list[AnyReplay | Unreadable]:
+               ) -> list[DealReplay | Unreadable]:
     """Every record arranged for replay, each by its own family's engine; an unreadable
     one in its place, so the others' rubber totals know a deal is missing."""
-    out: list[AnyReplay | Unreadable] = list(build_all(records, options, pref_replays))
+    out: list[DealReplay | Unreadable] = list(build_replays(records, options))
     for i, item in enumerate(records, 1):
         if isinstance(item, BadRecord):
             out.insert(i - 1, Unreadable(item, i))
     return out
 
 
-AnyReplay = DealReplay | PrefReplay
-Shown = AnyReplay | Unreadable
+Shown = DealReplay | Unreadable
 
 
 def _select(replays: Sequence[Shown], name: str, board: int | None,
@@ -163,15 +155,14 @@ def _select(replays: Sequence[Shown], name: str, board: int | None,
     return chosen
 
 
-def _check_priffe(replays: Sequence[Shown]) -> None:
+def _check_game(replays: Sequence[Shown]) -> None:
     """A record of another game (bridge) cannot be replayed: say where and why."""
     for r in replays:
-        if isinstance(r, DealReplay) and not r.outcome.priffe:
-            f = r.outcome.findings[0]
-            raise UserError(where(f))
+        if isinstance(r, DealReplay) and r.refusal is not None:
+            raise UserError(where(r.refusal))
 
 
-def _plain(r: AnyReplay, w: Words) -> str:
+def _plain(r: DealReplay, w: Words) -> str:
     """Rendered without any escape code, trailing blanks trimmed, for pipes and files.
 
     A score-sheet summary stays on one line however long (soft wrap).
@@ -179,10 +170,7 @@ def _plain(r: AnyReplay, w: Words) -> str:
     buf = io.StringIO()
     console = Console(file=buf, width=PLAIN_WIDTH, color_system=None, force_terminal=False,
                       highlight=False, emoji=False, legacy_windows=False)
-    if isinstance(r, PrefReplay):
-        console.print(pref_view(r, w), soft_wrap=True)
-    else:
-        console.print(full_view(r, w), soft_wrap=not r.playable)
+    console.print(full_view(r, w), soft_wrap=not r.playable)
     return "\n".join(line.rstrip() for line in buf.getvalue().splitlines()) + "\n"
 
 
@@ -190,27 +178,24 @@ def _no_color() -> bool:
     return bool(os.environ.get("NO_COLOR"))
 
 
-def _errors_only(r: AnyReplay) -> AnyReplay:
+def _errors_only(r: DealReplay) -> DealReplay:
     """-q: the replay keeps its errors and drops warnings and unverifiable notes."""
-    if isinstance(r, PrefReplay):
-        return replace(r, findings=tuple(f for f in r.findings if f.is_error))
     return replace(r, other_findings=tuple(f for f in r.other_findings if f.is_error),
                    tricks=tuple(t._replace(notes=()) for t in r.tricks))
 
 
-def _passed(r: AnyReplay) -> list[Text]:
+def _passed(r: DealReplay) -> list[Text]:
     """-v: the checks this deal's record passed, as validate -v lists them."""
     from priffe_records.cli.rules import passed_lines  # the score sheet's modules: only for -v
 
     record = r.record
-    found = list(r.findings) if isinstance(r, PrefReplay) else \
-        [*r.outcome.findings, *r.other_findings, *([r.stop] if r.stop else [])]
-    found = [f.at_record(r.index) for f in found]
+    found = [f.at_record(r.index)
+             for f in (*r.findings, *r.other_findings, *([r.stop] if r.stop else []))]
     return list(passed_lines({r.index: present(record)}, found,
                               {r.index: record.get("Board")}))
 
 
-ShownT = TypeVar("ShownT", DealReplay, PrefReplay, Unreadable, AnyReplay, Shown)  # as given
+ShownT = TypeVar("ShownT", DealReplay, Unreadable, Shown)  # as given
 
 
 class _Analyses:
@@ -222,7 +207,7 @@ class _Analyses:
         self.seconds = seconds
         self._views: dict[int, DDView | None] = {}
 
-    def view(self, r: AnyReplay) -> DDView | None:
+    def view(self, r: DealReplay) -> DDView | None:
         if r.index not in self._views:
             from priffe_records.dd import Budget
 
@@ -236,7 +221,7 @@ class _Analyses:
         view = self.view(r)
         return r if view is None else replace(r, tricks=annotate(r.tricks, view))
 
-    def text(self, r: AnyReplay, trick: int | None = None) -> str:
+    def text(self, r: DealReplay, trick: int | None = None) -> str:
         """The lines under a deal (or, stepping, under its trick ``trick``), or why none."""
         if self.seconds is None:
             return ""
@@ -271,21 +256,16 @@ def _show_all(replays: Sequence[Shown], w: Words, interactive: bool,
         if isinstance(r, Unreadable):
             console.print(Text(r.text().rstrip("\n"), style="red"))
             continue
-        if isinstance(r, PrefReplay):
-            console.print(pref_view(r, w))
-        else:
-            console.print(full_view(r, w), soft_wrap=not r.playable)
+        console.print(full_view(r, w), soft_wrap=not r.playable)
         if notes.seconds is not None:
             console.print(Text(notes.text(r).rstrip("\n")))
         for line in _passed(r) if verbose else ():
             console.print(line)
 
 
-def _step(replays: Sequence[AnyReplay], w: Words, notes: _Analyses = NO_DD) -> None:
+def _step(replays: Sequence[DealReplay], w: Words, notes: _Analyses = NO_DD) -> None:
     """Walk every selected deal, position by position, one key press at a time."""
-    positions = [(r, k) for r in replays
-                 for k in range(pref_step_count(r) if isinstance(r, PrefReplay)
-                                else step_count(r))]
+    positions = [(r, k) for r in replays for k in range(step_count(r))]
     colour = not _no_color()
     console = Console(file=sys.stdout, highlight=False,
                       color_system="auto" if colour else None)
@@ -298,8 +278,7 @@ def _step(replays: Sequence[AnyReplay], w: Words, notes: _Analyses = NO_DD) -> N
             console.clear()
         else:
             console.rule()
-        console.print(pref_step_view(r, w, k) if isinstance(r, PrefReplay)
-                      else step_view(r, w, k))
+        console.print(step_view(r, w, k))
         if notes.seconds is not None:  # the trick just played, or the value at the deal
             console.print(Text(notes.text(r, k).rstrip("\n")))
 
@@ -382,7 +361,7 @@ def replay_command(file: str | None, board: int | None, rubber: int | None, db: 
         if index:
             replays = [replays[index - 1]]
         shown = _select(replays, name, board, rubber)
-        _check_priffe(shown)
+        _check_game(shown)
         chosen = [r if isinstance(r, Unreadable) or not quiet else _errors_only(r)
                   for r in shown]
         notes = _Analyses(dd_budget if dd else None)

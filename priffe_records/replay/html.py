@@ -21,10 +21,9 @@ from html import escape
 from importlib import resources
 
 from priffe_records.format.atomic import write_text_atomically
-from priffe_records.game.cards import SEATS, Rank, Seat
+from priffe_records.game.cards import SEATS, Rank, sorted_cards
 from priffe_records.replay.compact import Strings, hand_ids, plays, trick_extras
 from priffe_records.replay.model import DealReplay
-from priffe_records.replay.preference import PrefReplay, pref_deal_data
 from priffe_records.replay.wording import (
     Words,
     calls_text,
@@ -35,6 +34,7 @@ from priffe_records.replay.wording import (
     roles,
     score_lines,
     seat_label,
+    seat_marks,
     summary_line,
     title,
     where,
@@ -50,13 +50,6 @@ def safe_json(data: object) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).translate(_ESCAPES)
 
 
-def _marks(r: DealReplay, seat: Seat, w: Words) -> str:
-    marks = [m for m, s in ((w.dealer, r.dealer), (w.forehand, r.forehand)) if s is seat]
-    if r.declarer is seat:
-        marks.append(w.declarer)
-    return ", ".join(marks)
-
-
 def deal_data(r: DealReplay, w: Words, table: Strings) -> dict[str, object]:
     """One deal as the page draws it, compact: cards as ids, the play as one string,
     repeated texts as numbers into ``table``; every label already in the chosen language.
@@ -68,19 +61,26 @@ def deal_data(r: DealReplay, w: Words, table: Strings) -> dict[str, object]:
         return {**head, "u": summary_line(r, w)}
     stop_text = (f"{w.stopped}: " + " · ".join(where(f, w) for f in r.stop_errors)
                  if r.stop is not None else None)
-    claim = f"{w.claim}: {r.result} (R13)" if r.claimed and r.result and r.stop is None else None
+    claim = f"{w.claim}: {r.result} ({r.claimed})" if r.claimed and r.result and r.stop is None \
+        else None
+    talon = tuple(sorted_cards(r.talon)) if r.talon is not None else None
+    hands = r.left(0)
+    order = "".join(s.value for s in r.order)
     out: dict[str, object] = {
         **head,
         "r": table(roles(r, w)),
-        "s": [table(seat_label(r, s, w)) for s in SEATS],
-        "m": [table(_marks(r, s, w)) for s in SEATS],
+        "s": [table(seat_label(r, s, w) if s in r.seats else w.talon if talon else "")
+              for s in SEATS],
+        "m": [table(seat_marks(r, s, w)) for s in SEATS],
         "q": [table(hs_text(r.hs[s.index], w)) for s in SEATS],
-        "d": [hand_ids(h) for h in r.left(0)],
-        "p": plays(r.tricks),
+        "d": [hand_ids(hands[s.index] if s in r.seats else talon) for s in SEATS],
+        "p": plays(r.tricks, order),
         "h": table(honours_line(r, w) or ""),
         "a": table(" · ".join(t + ("" if c.legal else " !") for t, c in calls_text(r, w))),
         **trick_extras(r.tricks, w),
     }
+    if r.tally_heads == tuple(order):  # tricks counted per seat: the seats that play
+        out["o"] = order
     auction_errors = [where(f, w) for c in r.calls for f in c.errors]
     if auction_errors:
         out["ae"] = auction_errors
@@ -96,7 +96,7 @@ def deal_data(r: DealReplay, w: Words, table: Strings) -> dict[str, object]:
     return out
 
 
-def page_data(replays: Sequence[DealReplay | PrefReplay], w: Words) -> dict[str, object]:
+def page_data(replays: Sequence[DealReplay], w: Words) -> dict[str, object]:
     """The page's data: its words, the table of repeated texts, and every deal."""
     labels = {"next": w.next, "previous": w.previous, "trick": w.trick, "lead": w.lead,
               "winner": w.winner, "score": w.score, "checks": w.checks, "auction": w.auction,
@@ -105,8 +105,7 @@ def page_data(replays: Sequence[DealReplay | PrefReplay], w: Words) -> dict[str,
               "short": {s.value: w.seat_short(s) for s in SEATS},
               "ranks": {r.value: w.rank(r) for r in Rank}}
     table = Strings()
-    deals = [pref_deal_data(r, w, table) if isinstance(r, PrefReplay) else deal_data(r, w, table)
-             for r in replays]
+    deals = [deal_data(r, w, table) for r in replays]
     return {"lang": w.lang, "words": labels, "strings": table.texts, "deals": deals}
 
 
@@ -114,14 +113,14 @@ def template() -> str:
     return resources.files("priffe_records.replay").joinpath("replay.html").read_text("utf-8")
 
 
-def render_page(replays: Sequence[DealReplay | PrefReplay], w: Words) -> str:
+def render_page(replays: Sequence[DealReplay], w: Words) -> str:
     """The whole page as text: the template with the data dropped in."""
     page = template().replace("<html lang=\"sv\">", f"<html lang=\"{w.lang}\">", 1)
     page = page.replace('aria-label="table"', f'aria-label="{escape(w.card_table)}"', 1)
     return page.replace(MARKER, safe_json(page_data(replays, w)), 1)
 
 
-def write_page(path: str | os.PathLike[str], replays: Sequence[DealReplay | PrefReplay],
+def write_page(path: str | os.PathLike[str], replays: Sequence[DealReplay],
                w: Words) -> None:
     """Write the page atomically: a reader sees the old file or the new one, never half."""
     write_text_atomically(path, render_page(replays, w))

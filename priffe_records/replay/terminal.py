@@ -29,6 +29,7 @@ from priffe_records.replay.wording import (
     roles,
     score_lines,
     seat_label,
+    seat_marks,
     summary_line,
     title,
     where,
@@ -56,13 +57,19 @@ def hand_block(r: DealReplay, seat: Seat, cards: Sequence[Card] | None, w: Words
     """A seat's label, role markers and strength, then one line per suit."""
     out = Text()
     out.append(seat_label(r, seat, w), style="bold")
-    marks = [m for m, s in ((w.dealer, r.dealer), (w.forehand, r.forehand)) if s is seat]
-    if r.declarer is seat:
-        marks.append(w.declarer)
-    hs = hs_text(r.hs[seat.index], w)
-    second = " · ".join([*([", ".join(marks)] if marks else []), *([hs] if hs else [])])
+    second = " · ".join([m for m in (seat_marks(r, seat, w), hs_text(r.hs[seat.index], w))
+                         if m])
     if second:
         out.append(f"\n{second}", style=DIM)
+    return _suits(out, cards, w)
+
+
+def talon_block(r: DealReplay, w: Words) -> Text:
+    """A game of three's talon where the fourth hand would sit."""
+    return _suits(Text(w.talon, style="bold"), r.talon, w)
+
+
+def _suits(out: Text, cards: Sequence[Card] | None, w: Words) -> Text:
     for suit in SUITS:
         out.append("\n")
         out.append(suit.symbol, style=RED if suit.is_red else "")
@@ -101,15 +108,22 @@ def trick_centre(trick: TrickView | None, w: Words) -> RenderableType:
 
 
 def compass(r: DealReplay, w: Words, step: int = 0, trick: TrickView | None = None) -> Table:
-    """The four hands as they sit at the table, North at the top."""
+    """The hands as they sit at the table, North at the top; a game of three has its
+    talon in the empty seat."""
     left = r.left(step)
+
+    def block(seat: Seat) -> RenderableType:
+        if seat in r.seats:
+            return hand_block(r, seat, left[seat.index], w)
+        return talon_block(r, w) if r.talon is not None else Text("")
+
     grid = Table.grid(padding=(0, 3))
     for _ in range(3):
         grid.add_column(min_width=22)
     centre: RenderableType = trick_centre(trick, w) if trick is not None else Text("")
-    grid.add_row("", hand_block(r, Seat.N, left[0], w), "")
-    grid.add_row(hand_block(r, Seat.W, left[3], w), centre, hand_block(r, Seat.E, left[1], w))
-    grid.add_row("", hand_block(r, Seat.S, left[2], w), "")
+    grid.add_row("", block(Seat.N), "")
+    grid.add_row(block(Seat.W), centre, block(Seat.E))
+    grid.add_row("", block(Seat.S), "")
     return grid
 
 
@@ -132,8 +146,8 @@ def trick_table(r: DealReplay, w: Words, upto: int | None = None) -> Table:
     table.add_column(w.lead)
     table.add_column(w.cards)
     table.add_column(w.winner)
-    table.add_column("NS", justify="right")
-    table.add_column("EW", justify="right")
+    for head in r.tally_heads:
+        table.add_column(head, justify="right")
     shown = r.tricks if upto is None else r.tricks[:upto]
     for t in shown:
         cards = Text()
@@ -159,7 +173,7 @@ def trick_table(r: DealReplay, w: Words, upto: int | None = None) -> Table:
             cards.append("\n? " + where(f, w), style=DIM)
         lead = w.seat(t.leader) if t.leader else "?"
         won = w.seat(t.winner) if t.winner and t.complete else ""
-        table.add_row(str(t.number), lead, cards, won, str(t.tally.ns), str(t.tally.ew))
+        table.add_row(str(t.number), lead, cards, won, *map(str, t.tally))
     return table
 
 
@@ -171,8 +185,7 @@ def score_table(r: DealReplay, w: Words) -> Table | None:
     table.add_column(style=DIM)
     table.add_column()
     for line in lines:
-        total = line.rule in ("R15–R17", "R19–R21")
-        table.add_row(line.rule, Text(line.text, style="bold" if total else ""))
+        table.add_row(line.rule, Text(line.text, style="bold" if line.total else ""))
     return table
 
 
@@ -202,7 +215,7 @@ def _play_parts(r: DealReplay, w: Words, upto: int | None) -> list[RenderableTyp
         for f in r.stop_errors:
             parts.append(Padding(Text(where(f, w), style=RED), (0, 0, 0, 2)))
     if at_end and r.stop is None and r.claimed and r.result is not None:
-        parts.append(Text(f"{w.claim}: {r.result} (R13)"))
+        parts.append(Text(f"{w.claim}: {r.result} ({r.claimed})"))
     if at_end and r.stop is None:
         table = score_table(r, w)
         if table is not None:

@@ -18,17 +18,17 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
+from typing import NamedTuple
 
 from priffe_records.format.values import is_unspecified
-from priffe_records.game.calls import Call, Contract
-from priffe_records.game.cards import SUITS, Card, Rank, Seat, Side, sorted_cards
+from priffe_records.game.cards import SUITS, Card, Rank, Seat, sorted_cards
 from priffe_records.game.evaluation import show_hs
 from priffe_records.game.language import LANGUAGES, Message, msg_p, render, shown_date
 from priffe_records.game.words import rank_name, seat_letter, seat_name
-from priffe_records.replay.model import CallView, DealReplay, HonourView, ScoreLine
+from priffe_records.replay.model import CallView, DealReplay
 from priffe_records.rules.findings import Finding, Severity
-from priffe_records.rules.priffe.scoring import SidePoints
 from priffe_records.rules.repeats import counted
+from priffe_records.rules.replay_facts import Said
 
 # ------------------------------------------------------------------ words
 
@@ -51,7 +51,6 @@ class Words:
     trumps: str
     no_trumps: str
     auction: str
-    honours: str
     hs: str
     trick: str
     lead: str
@@ -65,27 +64,13 @@ class Words:
     nothing: str
     cannot: str
     unknown: str
-    take: str
-    tricks_word: str
-    odd_tricks_word: str
-    over: str
-    under: str
-    penalty_tricks_word: str
-    each: str
-    small_slam: str
-    grand_slam: str
-    penalty_small_slam: str
-    penalty_grand_slam: str
-    no_slam: str
-    honours_none: str
-    game_points: str
-    first_game: str
-    second_game: str
-    no_game: str
-    forfeit: str
-    deal_total: str
-    rubber_total: str
     by: str
+    talon: str
+    discard: str
+    dropped_out: str
+    gives_up: str
+    gave_up: str
+    hold: str
     step_help: str
     previous: str
     next: str
@@ -109,8 +94,8 @@ class Words:
         """One suit's ranks high first, ``Ä K Kn 6 3``; a void is ``—``."""
         return " ".join(self.rank(c.rank) for c in sorted_cards(cards)) or "—"
 
-    def call(self, call: Call | None) -> str:
-        return "?" if call is None else call.word(self.lang)
+    def call(self, call: Said | None) -> str:
+        return "?" if call is None else call.render(self.lang)
 
     def card_group(self, cards: Sequence[Card]) -> str:
         """Cards grouped by suit, ``♥Ä K D Kn`` or ``♠Ä ♥Ä ♦Ä ♣Ä``."""
@@ -121,8 +106,8 @@ class Words:
                 groups.append(suit.symbol + self.suit_cards(held))
         return " ".join(groups)
 
-    def contract_word(self, contract: Contract) -> str:
-        return contract.word(self.lang)
+    def contract_word(self, contract: Said) -> str:
+        return contract.render(self.lang)
 
 
 def _labels() -> dict[str, Message]:
@@ -133,7 +118,7 @@ def _labels() -> dict[str, Message]:
         "dealer": msg_p("replay", "Dealer"), "forehand": msg_p("replay", "Forehand"),
         "declarer": msg_p("replay", "declarer"), "contract": msg_p("replay", "Contract"),
         "trumps": msg_p("replay", "trumps"), "no_trumps": msg_p("replay", "no trumps"),
-        "auction": msg_p("replay", "Auction"), "honours": msg_p("replay", "Honours"),
+        "auction": msg_p("replay", "Auction"),
         "hs": msg_p("replay", "hs"), "trick": msg_p("replay", "Trick"),
         "lead": msg_p("replay", "Lead"), "cards": msg_p("replay", "Cards in the order played"),
         "winner": msg_p("replay", "Won by"), "play": msg_p("replay", "The play"),
@@ -143,21 +128,11 @@ def _labels() -> dict[str, Message]:
         "unknown": msg_p("replay", "unknown"),
         "nothing": msg_p("replay",
                          "a score-sheet record without hands or play: nothing to replay"),
-        "cannot": msg_p("replay", "cannot be replayed"), "take": msg_p("replay", "take"),
-        "tricks_word": msg_p("replay", "tricks"), "odd_tricks_word": msg_p("replay", "odd tricks"),
-        "over": msg_p("replay", "over"), "under": msg_p("replay", "under"),
-        "penalty_tricks_word": msg_p("replay", "penalty tricks"), "each": msg_p("replay", "×"),
-        "small_slam": msg_p("replay", "small slam"), "grand_slam": msg_p("replay", "grand slam"),
-        "penalty_small_slam": msg_p("replay", "small penalty slam"),
-        "penalty_grand_slam": msg_p("replay", "grand penalty slam"),
-        "no_slam": msg_p("replay", "no slam"), "honours_none": msg_p("replay", "no honour points"),
-        "game_points": msg_p("replay", "toward game"),
-        "first_game": msg_p("replay", "makes its first game"),
-        "second_game": msg_p("replay", "makes its second game"),
-        "no_game": msg_p("replay", "no game"),
-        "forfeit": msg_p("replay", "forfeits its points toward that game"),
-        "deal_total": msg_p("replay", "Deal score"),
-        "rubber_total": msg_p("replay", "Rubber so far"),
+        "cannot": msg_p("replay", "cannot be replayed"),
+        "talon": msg_p("pref replay", "Talon"), "discard": msg_p("pref replay", "discard"),
+        "dropped_out": msg_p("pref replay", "dropped out"),
+        "gives_up": msg_p("pref replay", "gives up"), "gave_up": msg_p("pref replay", "gave up"),
+        "hold": msg_p("pref replay", "hold"),
         "by": msg_p("replay", "by"),
         "step_help": msg_p("replay", "Enter/space/→ next · ← or b back · q quit"),
         "previous": msg_p("replay", "Previous"), "next": msg_p("replay", "Next"),
@@ -223,6 +198,16 @@ def seat_label(r: DealReplay, seat: Seat, w: Words) -> str:
     return f"{w.seat(seat)}: {name}" if name else w.seat(seat)
 
 
+def seat_marks(r: DealReplay, seat: Seat, w: Words) -> str:
+    """``Given, Förhand, spelförare``: the seat's roles in the deal, and a drop-out."""
+    marks = [m for m, s in ((w.dealer, r.dealer), (w.forehand, r.forehand)) if s is seat]
+    if r.declarer is seat:
+        marks.append(w.declarer)
+    if seat in r.dropouts:
+        marks.append(w.gave_up if seat is r.declarer else w.dropped_out)
+    return ", ".join(marks)
+
+
 def roles(r: DealReplay, w: Words) -> str:
     """``Given: Nord (Anna) · Förhand: Öst (Bertil)``."""
     def who(seat: Seat | None) -> str:
@@ -234,14 +219,24 @@ def roles(r: DealReplay, w: Words) -> str:
 
 
 def contract_line(r: DealReplay, w: Words) -> str:
-    """``Kontrakt: Hjärter av Öst (spelförare) · trumf ♥``."""
+    """``Kontrakt: Hjärter av Öst (spelförare) · trumf ♥``, then what a game of three
+    adds: the declarer's discard, who dropped out, a give-up."""
     if r.contract is None:
-        return f"{w.contract}: {w.unknown}"
-    text = f"{w.contract}: {w.contract_word(r.contract)}"
-    if r.declarer is not None:
-        text += f" {w.by} {w.seat(r.declarer)} ({w.declarer})"
-    trump = r.trump
-    return text + f" · {w.trumps} {trump.symbol}" if trump else text + f" · {w.no_trumps}"
+        text = f"{w.contract}: {w.unknown}"
+    else:
+        text = f"{w.contract}: {w.contract_word(r.contract)}"
+        if r.declarer is not None:
+            text += f" {w.by} {w.seat(r.declarer)} ({w.declarer})"
+        trump = r.trump
+        text += f" · {w.trumps} {trump.symbol}" if trump else f" · {w.no_trumps}"
+    if r.discard:
+        text += f" · {w.discard} " + " ".join(w.card(c) for c in r.discard)
+    out = [s for s in r.dropouts if s is not r.declarer]
+    if out:
+        text += f" · {w.dropped_out}: " + ", ".join(w.seat(s) for s in out)
+    if r.gave_up and r.declarer is not None:
+        text += f" · {w.seat(r.declarer)} {w.gives_up}"
+    return text
 
 
 def hs_text(value: Fraction | None, w: Words) -> str:
@@ -254,83 +249,26 @@ _hs = lru_cache(maxsize=256)(show_hs)
 
 
 def honours_line(r: DealReplay, w: Words) -> str | None:
-    """Where the contract's honours lie and what they score (R17)."""
-    return None if r.honours is None else _honours_line(r.honours, w.lang)
-
-
-@lru_cache(maxsize=4096)  # deal after deal, the same honours lie the same way
-def _honours_line(h: HonourView, lang: str) -> str:
-    w = words(lang)
-    if not h.cards:
-        return f"{w.honours}: {w.honours_none} (R17)"
-    names = w.card_group(h.cards)
-    parts: list[str] = []
-    if h.holders is not None:
-        by_seat: dict[Seat, list[Card]] = {}
-        for card, seat in h.holders:
-            by_seat.setdefault(seat, []).append(card)
-        parts = [f"{w.seat_short(s)} {w.card_group(cs)}"
-                 for s, cs in sorted(by_seat.items(), key=lambda kv: kv[0].index)]
-    points = _points(h.points) if h.points is not None else "?"
-    where = f": {', '.join(parts)}" if parts else ""
-    return f"{w.honours} ({names}){where} → {points} (R17, {h.variant.said().render(w.lang)})"
-
-
-def _points(p: SidePoints) -> str:
-    if p == SidePoints():
-        return "0"
-    return " ".join(f"{s.value} {p[s]}" for s in Side if p[s])
+    """Where the contract's honours lie and what they score, as the family words it."""
+    return None if r.honours is None else r.honours.render(w.lang)
 
 
 def calls_text(r: DealReplay, w: Words) -> list[tuple[str, CallView]]:
-    return [(f"{w.seat(c.seat)} {w.call(c.call)}", c) for c in r.calls]
+    return [(f"{w.seat(c.seat)} {w.call(c.words)}" + (f" ({w.hold})" if c.hold else ""), c)
+            for c in r.calls]
 
 
-def score_lines(r: DealReplay, w: Words) -> list[ScoreLine]:
-    """The score breakdown, one line per rule, as the engine computed it."""
-    ds = r.score
-    if ds is None:
-        return []
-    side = ds.scoring_side.value
-    took = r.result[ds.scoring_side] if r.result is not None else None
-    word = w.penalty_tricks_word if ds.penalty else w.odd_tricks_word
-    per = 20 if ds.penalty else 10
-    base = f"{ds.n} {w.over} 6" if ds.contract.kind == "positive" else f"{ds.n} {w.under} 7"
-    lines = [ScoreLine("R14–R15", f"{side} {w.take} {took} {w.tricks_word} ({base}): {ds.n} "
-                       f"{word} {w.each} {per} = {ds.trick_points}",
-                       SidePoints.one(ds.scoring_side, ds.trick_points))]
-    if ds.slam:
-        if ds.penalty:
-            name = w.penalty_grand_slam if ds.n == 7 else w.penalty_small_slam
-        else:
-            name = w.grand_slam if ds.n == 7 else w.small_slam
-        lines.append(ScoreLine("R16", f"{side} {name} +{ds.slam}",
-                               SidePoints.one(ds.scoring_side, ds.slam)))
-    else:
-        lines.append(ScoreLine("R16", w.no_slam))
-    hp = ds.honours
-    lines.append(ScoreLine("R17", f"{w.honours}: {_points(hp)}" if hp != SidePoints()
-                           else f"{w.honours}: {w.honours_none}", hp))
-    lines.append(ScoreLine("R15–R17", f"{w.deal_total}: {ds.total}", ds.total))
-    lines.append(ScoreLine("R18", f"{side} +{10 * ds.n} {w.game_points}", ds.game))
-    g = r.game
-    if g is None:
-        return lines
-    for s in Side:
-        if g.bonus[s]:
-            which = w.first_game if g.games_before[s] == 0 else w.second_game
-            lines.append(ScoreLine("R19–R20", f"{s.value} {which}: +{g.bonus[s]}",
-                                   SidePoints.one(s, g.bonus[s])))
-        if g.forfeit[s]:
-            lines.append(ScoreLine("R21", f"{s.value} {w.forfeit}: −{g.forfeit[s]}",
-                                   SidePoints.one(s, -g.forfeit[s])))
-    if g.bonus == SidePoints():
-        t = g.toward_after
-        lines.append(ScoreLine("R19", f"{w.no_game} ({w.game_points}: {t})"))
-    if g.rubber_total is not None:
-        lines.append(ScoreLine("R19–R21", f"{w.rubber_total}: {g.rubber_total}",
-                               g.rubber_total))
-    return lines
+class ScoreText(NamedTuple):
+    """One line of the score breakdown in the replay's language."""
+
+    rule: str
+    text: str
+    total: bool
+
+
+def score_lines(r: DealReplay, w: Words) -> list[ScoreText]:
+    """The score breakdown, one line per rule, as the family worded it."""
+    return [ScoreText(s.rule, s.text.render(w.lang), s.total) for s in r.score]
 
 
 def summary_line(r: DealReplay, w: Words) -> str:
@@ -342,7 +280,7 @@ def summary_line(r: DealReplay, w: Words) -> str:
         c = w.contract_word(r.contract)
         what.append(f"{c} {w.by} {w.seat(r.declarer)}" if r.declarer else c)
     if r.result is not None:
-        what.append(f"NS {r.result.ns} EW {r.result.ew}")
+        what.append(r.result)
     body = f": {', '.join(what)}" if what else ""
     if r.why_not:
         lines = "".join(f"\n  {line}" for line, _ in check_lines(r.why_not, w))

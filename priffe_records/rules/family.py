@@ -397,8 +397,9 @@ class GameFamily(Protocol[OutcomeT]):
 
     def replay_facts(self, partie: PartieOutcome) -> Mapping[int, ReplayFacts]:
         """The partie's records as the replay words and draws them, by 1-based position:
-        none when the partie is another game's, or when this game's replay is still
-        built from its own outcomes (Priffe's, in ``replay/model.py``)."""
+        none when the partie is another game's. Also asked with
+        :class:`~priffe_records.rules.replay_facts.Strays`, records of no partie (a deal
+        diagram) this family analysed."""
         ...
 
     # --------------------------------- the secretary's entry (priffe add, sheet-import)

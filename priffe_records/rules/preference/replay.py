@@ -1,24 +1,42 @@
-"""A Préférence partie's records as replay facts: hands, talon, auction, tricks, payments.
+"""A Préférence partie's records as replay facts: three hands and the talon, the auction,
+two- or three-card tricks counted per seat, and the payments, pot and balances.
 
 The payments, pot and balances are the partie's books', so the replay and ``validate``
-agree.
+agree; the replay draws them with Priffe's through the same view.
 
 >>> from pathlib import Path
 >>> from priffe_records import loads
 >>> from priffe_records.rules.partie import parties
 >>> text = Path(__file__).parents[3].joinpath("tests/data/preference-graz.ppn").read_text()
 >>> f = partie_facts(next(iter(parties(list(loads(text))))))[1]
->>> [s.value for s in f.seats], f.declarer, len(f.talon or ()), f.pot
-(['N', 'E', 'S'], <Seat.E: 'E'>, 2, 60)
+>>> [s.value for s in f.seats], f.declarer, len(f.talon or ()), f.tally_heads
+(['N', 'E', 'S'], <Seat.E: 'E'>, 2, ('N', 'E', 'S'))
 """
 
 from __future__ import annotations
 
-from priffe_records.game.cards import Card, Seat
+from collections.abc import Mapping
+from dataclasses import replace
+
+from priffe_records.game.cards import Card, Seat, sorted_cards
+from priffe_records.game.language import msg, msg_p
 from priffe_records.game.words import bid_name
 from priffe_records.rules.family import PartieOutcome
 from priffe_records.rules.findings import Finding
-from priffe_records.rules.replay_facts import CallFact, ReplayFacts
+from priffe_records.rules.replay_facts import (
+    CallView,
+    CardView,
+    ReplayFacts,
+    ScoreLine,
+    Strays,
+    TrickView,
+    comments,
+    findings_by_record,
+    record_comments,
+    unshown,
+    why_not,
+    worded,
+)
 
 from .analysis import PrefOutcome
 from .books import PrefLine, PrefPartie
@@ -26,45 +44,131 @@ from .table import PLAYERS, next_player
 
 
 def partie_facts(p: PartieOutcome) -> dict[int, ReplayFacts]:
-    """Each record of a Préférence partie by its 1-based position (none for another game's)."""
-    if not isinstance(p, PrefPartie):
+    """Each record of a Préférence partie (or of :class:`Strays`) by its 1-based position;
+    none for another game's."""
+    if isinstance(p, Strays):
+        lines = [PrefLine(o, 0, None, None, None) for o in p.lines if isinstance(o, PrefOutcome)]
+    elif isinstance(p, PrefPartie):
+        lines = list(p.lines)
+    else:
         return {}
-    by_record: dict[int, list[Finding]] = {}
-    for f in p.findings:
-        by_record.setdefault(f.record or 0, []).append(f)
-    return {line.outcome.index: _facts(line, tuple(by_record.get(line.outcome.index, ())))
-            for line in p.lines}
+    found = findings_by_record(p.findings)
+    return {line.outcome.index: _facts(line, found.get(line.outcome.index, []))
+            for line in lines}
 
 
-def _facts(line: PrefLine, findings: tuple[Finding, ...]) -> ReplayFacts:
+def _facts(line: PrefLine, found: list[Finding]) -> ReplayFacts:
     o = line.outcome
-    cards = o.cards
-    calls = None if o.auction is None else tuple(
-        CallFact(c.seat, bid_name(c.bid) if c.bid else None, c.hold) for c in o.auction.calls)
-    return ReplayFacts(
-        record=o.record, index=o.index, seats=PLAYERS,
-        players={s: o.player(s) for s in PLAYERS}, dealer=o.dealer,
-        first=next_player(o.dealer) if o.dealer is not None else None,
-        declarer=o.declarer, contract=bid_name(o.contract) if o.contract else None,
-        discard=o.discard, dropouts=o.dropouts, gave_up=o.gave_up, calls=calls,
-        hands=None if cards is None else {s: _played_from(o, s) for s in PLAYERS},
-        talon=cards.talon if cards is not None else None,
-        tricks=o.play.tricks if o.play is not None else (),
-        order=o.play.seats if o.play is not None else PLAYERS, won=o.tricks,
-        ante=line.ante, payments=line.score, pot=line.pot, balances=line.balances,
-        findings=findings)
+    calls = _calls(o)
+    call_stop = next((f for c in calls for f in c.errors), None)
+    shown = [*(f for c in calls for f in c.errors), *(o.play.findings if o.play else ())]
+    if call_stop is not None and o.auction is not None:
+        shown += o.auction.findings
+    won = o.tricks
+    # the seats that play, in table order (the same clockwise turn as from the declarer)
+    order = PLAYERS if o.play is None else tuple(s for s in PLAYERS if s in o.play.seats)
+    tricks, trick_stop = _tricks(o, order) if call_stop is None else ((), None)
+    stop = call_stop or trick_stop
+    facts = ReplayFacts(
+        record=o.record, index=o.index, seats=PLAYERS, order=order,
+        players=(*o.players, None), dealer=o.dealer,
+        forehand=next_player(o.dealer) if o.dealer is not None else None,
+        declarer=o.declarer, dropouts=o.dropouts, gave_up=o.gave_up,
+        hands=_hands(o), talon=o.cards.talon if o.cards is not None else None,
+        discard=o.discard, contract=bid_name(o.contract) if o.contract else None,
+        trump=o.contract.suit if o.contract else None, calls=calls, tricks=tricks,
+        tally_heads=tuple(s.value for s in order), stop=stop,
+        claimed="P10" if o.play and o.play.claimed else None,
+        result=_seats(won, signed=False) if won is not None else None,
+        score=_pay_lines(line), comments=record_comments(o.record),
+        other_findings=unshown(found, shown), findings=o.findings)
+    return facts if facts.playable else replace(facts, why_not=why_not(o.record, found))
 
 
-def _played_from(o: PrefOutcome, seat: Seat) -> tuple[Card, ...] | None:
-    """The cards the seat plays from: as dealt, the declarer's with the talon taken and the
-    discard laid away (a hand game keeps the talon aside)."""
-    assert o.cards is not None
-    hand = o.cards.hand(seat)
-    if hand is None:
-        return None
-    held = tuple(hand.cards)
+def _calls(o: PrefOutcome) -> tuple[CallView, ...]:
+    """The auction's calls; an error said at a call's place makes it illegal (P4–P6)."""
+    if o.auction is None:
+        return ()
+    errors = [f for f in o.auction.findings if f.is_error and f.location is not None]
+    views = []
+    for c in o.auction.calls:
+        at = c.token.location
+        errs = tuple(f for f in errors if at is not None and f.location == at)
+        views.append(CallView(c.seat, bid_name(c.bid) if c.bid else None, not errs, errs,
+                              c.hold))
+        if errs:
+            break
+    return tuple(views)
+
+
+def _tricks(o: PrefOutcome, seats: tuple[Seat, ...]) -> tuple[tuple[TrickView, ...],
+                                                               Finding | None]:
+    """The engine's tricks with the tricks each of ``seats`` took so far; cut at the first
+    illegal card, where the replay stops."""
+    if o.play is None:
+        return (), None
+    won = dict.fromkeys(seats, 0)
+    views = []
+    for t in o.play.tricks:
+        if t.winner is not None and len(t.cards) == len(seats):
+            won[t.winner] = won.get(t.winner, 0) + 1
+        errors = tuple(f for f in t.findings if f.is_error)
+        views.append(TrickView(t.number, t.leader, tuple(
+            CardView(p.seat, p.card, p.legal, comments([c.text for c in p.token.comments]))
+            for p in t.cards), t.winner, tuple(won[s] for s in seats), errors,
+            tuple(f for f in t.findings if not f.is_error), len(seats)))
+        if errors:
+            return tuple(views), errors[0]
+    return tuple(views), None
+
+
+def _hands(o: PrefOutcome) -> tuple[tuple[Card, ...] | None, ...]:
+    """The cards each seat plays from, in the order a hand is shown (W has none): as
+    dealt, the declarer's with the talon taken and the discard laid away (a hand game
+    keeps the talon aside)."""
+    if o.cards is None:
+        return (None, None, None, None)
     talon = o.cards.talon
-    if seat is o.declarer and o.contract is not None and not o.contract.is_hand \
-            and talon and o.discard is not None:
-        held = tuple(c for c in (*held, *talon) if c not in o.discard)
-    return held
+    out: list[tuple[Card, ...] | None] = []
+    for seat in PLAYERS:
+        hand = o.cards.hand(seat)
+        held = None if hand is None else tuple(hand.cards)
+        if held is not None and seat is o.declarer and o.contract is not None \
+                and not o.contract.is_hand and talon and o.discard is not None:
+            held = tuple(c for c in (*held, *talon) if c not in o.discard)
+        out.append(None if held is None else tuple(sorted_cards(held)))
+    return (*out, None)
+
+
+_TRICKS = msg_p("pref replay", "tricks")
+_PAYMENTS = msg_p("pref replay", "payments")
+_POT = msg_p("pref replay", "pot")
+_BALANCES = msg_p("pref replay", "balances")
+
+
+def _seats(values: Mapping[Seat, int], signed: bool = True) -> str:
+    return "  ".join(f"{s.value} {values[s]:+d}" if signed else f"{s.value} {values[s]}"
+                     for s in PLAYERS if s in values)
+
+
+def _pay_lines(line: PrefLine) -> tuple[ScoreLine, ...]:
+    """The tricks each seat took (P11), the ante (P13), the payments, pot and balances
+    (P12), as the partie's books keep them."""
+    o = line.outcome
+    out = []
+    if o.tricks is not None:
+        out.append(ScoreLine("P11", worded("{tricks}: {n}", tricks=_TRICKS,
+                                          n=_seats(o.tricks, signed=False))))
+    if line.ante:
+        out.append(ScoreLine("P13", msg("ante: each pays {n} into the empty pot (P13)",
+                                        n=line.ante)))
+    out.append(ScoreLine("P12", worded("{payments}: {n}", payments=_PAYMENTS,
+                                      n="?" if line.score is None else _seats(line.score))))
+    out.append(ScoreLine("P12", worded("{pot}: {n}", pot=_POT,
+                                      n="?" if line.pot is None else line.pot)))
+    if line.balances is not None:
+        names = [o.player(s) or s.value for s in PLAYERS]
+        out.append(ScoreLine("P12", worded("{balances}: {n}", balances=_BALANCES, n="  ".join(
+            f"{name} {line.balances.get(name, 0):+d}" for name in names)), total=True))
+    return tuple(out)
+

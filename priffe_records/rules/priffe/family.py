@@ -110,9 +110,9 @@ class Priffe:
         return drawn(sheet_of(partie, items))
 
     def replay_facts(self, partie: PartieOutcome) -> dict[int, ReplayFacts]:
-        """None yet: a Priffe deal's replay is still built from its outcome by
-        ``replay/model.py`` (honours, game state and rubber totals are not facts yet)."""
-        return {}
+        from .replay import partie_facts
+
+        return partie_facts(partie)
 
     # The secretary's entry loads when asked for: validate needs none of it.
 
