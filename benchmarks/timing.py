@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import resource
 import shutil
 import subprocess
@@ -82,6 +83,24 @@ def generated_file(path: Path, n: int, seed: int, *, one_partie: bool = False,
     if not quiet:
         print(f"generated {n:,} records{' in one partie' if one_partie else ''}, "
               f"{path.stat().st_size / 1e6:.1f} MB in {time.perf_counter() - t0:.1f} s")
+
+
+_SCORE_RUBBER = re.compile(r'(\[ScoreRubber "NS )(\d+)')
+
+
+def finding_every_rubber(path: Path) -> int:
+    """Make every rubber's last ScoreRubber one point off (an R23 error at each rubber's
+    end, the text otherwise as generated), so a run has a finding in every rubber; the
+    number of rubbers changed."""
+    blocks = path.read_text(encoding="utf-8").split("\n\n")
+    changed = 0
+    for i, block in enumerate(blocks):
+        if "[Settlement " in block:
+            blocks[i] = _SCORE_RUBBER.sub(lambda m: m.group(1) + str(int(m.group(2)) + 1),
+                                          block, count=1)
+            changed += 1
+    path.write_text("\n\n".join(blocks), encoding="utf-8")
+    return changed
 
 
 def peak_rss_mib() -> float:

@@ -2,6 +2,7 @@
 
     python benchmarks/tree_rss.py -n 85000 -- import --jobs 2      # a generated ~50 MB file
     python benchmarks/tree_rss.py --file big.ppn -- validate --jobs 2
+    python benchmarks/tree_rss.py -n 50000 --one-partie --finding-every-rubber -- validate -j 1
 
 Runs ``priffe ARGS FILE`` (``--db`` in a temporary folder for an import) and samples its
 process tree every 50 ms: the sum of the processes' RSS (forked workers share pages with
@@ -21,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from timing import generated_file, load
+from timing import finding_every_rubber, generated_file, load
 
 
 def _tree(pid: int) -> list[int]:
@@ -69,13 +70,18 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     ap.add_argument("-n", type=int, default=85_000, help="records to generate (~600 B each)")
     ap.add_argument("--file", help="measure on this file instead of a generated one")
+    ap.add_argument("--one-partie", action="store_true", help="generate one partie")
+    ap.add_argument("--finding-every-rubber", action="store_true",
+                    help="every rubber's last ScoreRubber one point off (an R23 each)")
     ap.add_argument("args", nargs="+", help="the priffe command and its options")
     opts = ap.parse_args()
     priffe = str(Path(sys.executable).parent / "priffe")
     with tempfile.TemporaryDirectory(prefix="priffe-rss-") as tmp:
         src = opts.file or str(Path(tmp) / "big.ppn")
         if not opts.file:
-            generated_file(Path(src), opts.n, 1, quiet=True)
+            generated_file(Path(src), opts.n, 1, one_partie=opts.one_partie, quiet=True)
+        if opts.finding_every_rubber and not opts.file:
+            print(f"{finding_every_rubber(Path(src)):,} rubbers given an R23 error")
         extra = ["--db", str(Path(tmp) / "rss.db")] if opts.args[0] == "import" else []
         print(f"{' '.join(opts.args)} on {os.path.getsize(src) / 2**20:.1f} MiB, {load()}")
         res = measure([priffe, *opts.args, *extra, src])

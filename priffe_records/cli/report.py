@@ -53,7 +53,7 @@ class FindingsReport:
 
     file: str
     findings: Sequence[Finding]
-    boards: dict[int, str | None]
+    boards: Mapping[int, str | None]
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         c = counts(self.findings)

@@ -9,14 +9,18 @@ rule lives in the library.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator, Sequence
+from array import array
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from itertools import islice
 from pathlib import Path
 from typing import IO
 
 import click
 import rich.progress
-from rich.console import Console
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.segment import Segment
 from rich.text import Text
 
 from priffe_records.cli.common import (
@@ -92,13 +96,49 @@ def _stderr_is_terminal() -> bool:
     return sys.stderr.isatty()
 
 
-def _tracked(stream: IO[bytes], name: str, boards: dict[int, str | None] | None,
+class Boards(Mapping[int, "str | None"]):
+    """Each record's Board by record number, 8 bytes a record: a plain number is kept as
+    an int in an array, anything else (rare) in a dict. A dict of strings cost ~100 bytes
+    a record, the largest share of what a long file's grouped report held."""
+
+    _NONE, _OTHER = -1, -2
+
+    def __init__(self) -> None:
+        self._numbers = array("q")
+        self._other: dict[int, str] = {}
+
+    def append(self, board: str | None) -> None:
+        """The next record's Board (record numbers count from 1, as the reader's)."""
+        if board is None:
+            self._numbers.append(self._NONE)
+        elif board.isascii() and board.isdigit() and str(int(board)) == board \
+                and len(board) < 18:
+            self._numbers.append(int(board))
+        else:
+            self._other[len(self._numbers) + 1] = board
+            self._numbers.append(self._OTHER)
+
+    def __getitem__(self, record: int) -> str | None:
+        if not 1 <= record <= len(self._numbers):
+            raise KeyError(record)
+        n = self._numbers[record - 1]
+        return None if n == self._NONE else self._other[record] if n == self._OTHER \
+            else str(n)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(range(1, len(self._numbers) + 1))
+
+    def __len__(self) -> int:
+        return len(self._numbers)
+
+
+def _tracked(stream: IO[bytes], name: str, boards: Boards | None,
              checks: dict[int, tuple[Check, ...]] | None) -> Iterator[Record | BadRecord]:
     """The records of ``stream``, noting each one's Board (and, for -v, its checks) as it
     passes, so the report needs no second copy of the records."""
     for i, rec in enumerate(read(stream, errors="collect", name=name), 1):
         if boards is not None:
-            boards[i] = rec.get("Board") if isinstance(rec, Record) else None
+            boards.append(rec.get("Board") if isinstance(rec, Record) else None)
         if checks is not None and isinstance(rec, Record):
             checks[i] = present(rec)
         yield rec
@@ -113,7 +153,7 @@ def _finding_row(f: Finding) -> tuple[object, ...]:
 
 
 def passed_lines(checks: dict[int, tuple[Check, ...]], findings: Sequence[Finding],
-                  boards: dict[int, str | None]) -> Iterator[Text]:
+                  boards: Mapping[int, str | None]) -> Iterator[Text]:
     """-v: each check that passed, record by record."""
     rules: dict[int, list[str]] = {}
     for f in findings:
@@ -186,18 +226,19 @@ def validate_command(files: tuple[str, ...], out: Output, conventions: bool, qui
                                if f.is_error or not quiet), out)
     for path in paths if not out.chosen else ():
         # Grouped by record, with a count in the file's head line: one file at a time.
-        boards: dict[int, str | None] = {}
+        boards = Boards()
         checks: dict[int, tuple[Check, ...]] | None = {} if verbose else None
         failed = len(run.unusable)
-        found = list(run.findings(path, boards, checks))
+        found = [f if verbose else _worded(f) for f in run.findings(path, boards, checks)
+                 if verbose or f.is_error or not quiet]
         if len(run.unusable) > failed:
             continue
         shown = [f for f in found if f.is_error] if quiet else found
         if shown:
             # Piped, a finding is one line however long (issue 11): grep and files
             # get whole messages, not text hard-wrapped at 120 columns.
-            console.print(FindingsReport(display_name(path), shown, boards),
-                          soft_wrap=not console.is_terminal)
+            _print_by_pieces(console, FindingsReport(display_name(path), shown, boards),
+                             soft_wrap=not console.is_terminal)
         if checks:
             if not shown:
                 console.print(Text(display_name(path), style="bold"))
@@ -217,6 +258,36 @@ def validate_command(files: tuple[str, ...], out: Output, conventions: bool, qui
     sys.exit(EXIT_FINDINGS if errors else EXIT_OK)
 
 
+@dataclass(frozen=True)
+class _Piece:
+    """Some of a renderable's lines, rendered as the whole renderable would render them."""
+
+    items: list[RenderableType | Segment]
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield from self.items
+
+
+def _print_by_pieces(console: Console, report: FindingsReport, soft_wrap: bool,
+                     lines: int = 256) -> None:
+    """``console.print(report)``, a few hundred of its lines at a time: rich renders all
+    of a print's segments before it writes any (~1 KB a finding, which a long file's
+    report held at once). The report's lines are whole lines, so the output is the same."""
+    items = report.__rich_console__(console, console.options)
+    while piece := list(islice(items, lines)):
+        console.print(_Piece(piece), soft_wrap=soft_wrap)
+
+
+def _worded(f: Finding) -> Finding:
+    """``f`` as the grouped report prints it, its words rendered now: a message keeps its
+    parameters (totals, nested messages: ~1 KB a finding) until it is printed, and a
+    long file's report holds every finding of the file. The "not checked" note keeps
+    its message: the report counts those notes by its id (rules/repeats.py)."""
+    if isinstance(f.text, str) or f.text.id.startswith("not checked ("):
+        return f
+    return replace(f, text=f.message)
+
+
 class _Run:
     """One ``validate`` run: the files' findings as they come, and what the summary needs
     of them (counts by severity, records, files) instead of the findings themselves."""
@@ -229,7 +300,7 @@ class _Run:
         self.unusable: list[UserError] = []
         self._file_records = 0  # records read of the file being checked
 
-    def findings(self, path: Path, boards: dict[int, str | None] | None,
+    def findings(self, path: Path, boards: Boards | None,
                  checks: dict[int, tuple[Check, ...]] | None) -> Iterator[Finding]:
         """``path``'s findings, each partie's as it ends, and (unless None) each record's
         Board in ``boards``; an unusable file is reported and not counted (findings it
@@ -249,7 +320,7 @@ class _Run:
         for severity, n in counts.items():
             self.counts[severity] += n
 
-    def _found(self, path: Path, boards: dict[int, str | None] | None,
+    def _found(self, path: Path, boards: Boards | None,
                checks: dict[int, tuple[Check, ...]] | None) -> Iterator[Finding]:
         # -v lists the checks record by record: that needs the records here, one process.
         workers = 1 if checks is not None else self.jobs or default_jobs(path)
@@ -259,7 +330,8 @@ class _Run:
                                      options=self.options, conventions=self.conventions)
             self._file_records = len(checked.boards)
             if boards is not None:
-                boards.update(enumerate(checked.boards, 1))
+                for board in checked.boards:
+                    boards.append(board)
             yield from checked.findings
             return
         with _no_traceback(path), _opened(path) as stream:
