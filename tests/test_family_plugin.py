@@ -10,29 +10,31 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from priffe_records import loads
+from priffe_records import dumps, loads
 from priffe_records.archive.schema import ensure_schema, open_archive
 from priffe_records.archive.store import import_file
 from priffe_records.cli import cli
 from priffe_records.cli.sheet_page import filled_records, scored
+from priffe_records.format import vocabulary
 from priffe_records.format.record import Record, Tag
-from priffe_records.rules import family
+from priffe_records.rules import family, registry
 from priffe_records.rules.blank import random_deals, skeleton
 from priffe_records.rules.entry import new_deal
 from priffe_records.rules.partie import parties
 from priffe_records.rules.spreadsheet import import_rows
 from priffe_records.rules.validate import validate
 
-TOY_LINE = "toy_family:DUEL"  # tests/ is on sys.path, as conftest is
+TOY_LINE = "toy_family:WORDS"  # tests/ is on sys.path, as conftest is
 
 
 @pytest.fixture
 def with_duel(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The registry with one more line, and the loaded families forgotten before and after."""
-    monkeypatch.setattr(family, "REGISTRY", (*family.REGISTRY, TOY_LINE))
-    family.families.cache_clear()
+    """The registry with one more line, and the loaded families and vocabularies
+    forgotten before and after."""
+    monkeypatch.setattr(registry, "REGISTRY", (*registry.REGISTRY, TOY_LINE))
+    family.forget_families()
     yield
-    family.families.cache_clear()
+    family.forget_families()
 
 
 TWO_DEALS = """[Event "Kväll"]
@@ -57,6 +59,52 @@ def test_registered_by_one_line_the_toy_family_is_validated(with_duel: None) -> 
     assert [(f.rule, f.record, str(f.location)) for f in found] == [
         ("D1", 2, "<string>:9:10")]
     assert found[0].message == "Result must give N's and S's tricks, 4 in all (D1)"
+
+
+DUEL_PLAYED = """[Event "Kväll"]
+[Scoring "Duel"]
+[Contract "BET"]
+[Auction "N"]
+raise fold
+[Play "N"]
+SA SK
+HA HK
+"""
+
+
+def _calls(record: Record) -> list[tuple[str, str]]:
+    assert record.auction is not None
+    return [(t.kind.name, t.text) for t in record.auction.tokens]
+
+
+def test_the_reader_knows_the_toy_familys_words_only_once_registered() -> None:
+    """Unregistered, Duel's calls are no calls: the reader says so with Priffe's calls."""
+    [bad] = loads(DUEL_PLAYED, errors="collect")
+    assert [e.message for e in bad.errors] == [
+        "unknown call 'raise' (calls: Pass Klöver Spader Ruter Hjärter Noll Spela)"]
+
+
+def test_the_toy_family_reads_its_own_call_words(with_duel: None) -> None:
+    """Registered by its line, Duel's vocabulary is the reader's for a record whose Scoring
+    names it: its calls and contract in their canonical words, its trick as a Play row."""
+    assert vocabulary.lexicon_for("duel;x=1").own.name == "Duel"
+    assert family.family_for("duel").vocabulary is vocabulary.lexicon_for("Duel").own
+    [record] = loads(DUEL_PLAYED)
+    assert _calls(record) == [("CALL", "Bet"), ("CALL", "Fold")]
+    assert record.get("Contract") == "Bet"
+    assert dumps([record]).endswith('[Auction "N"]\nBet Fold\n[Play "N"]\nSA SK\nHA HK\n')
+    # Another game's record keeps Duel's words as foreign calls, as it keeps bridge's.
+    [priffe] = loads('[Scoring "Priffe"]\n[Auction "N"]\nPass bet\n')
+    assert _calls(priffe) == [("CALL", "Pass"), ("FOREIGN", "Bet")]
+
+
+def test_the_toy_familys_errors_are_worded_by_its_vocabulary(with_duel: None) -> None:
+    """An unknown call lists Duel's calls; a row longer than a Duel trick is Duel's error."""
+    text = DUEL_PLAYED.replace("raise", "rasie").replace("HA HK", "HA HK HQ")
+    [bad] = loads(text, errors="collect")
+    assert [(str(e.location), e.message) for e in bad.errors] == [
+        ("<string>:5:1", "unknown call 'rasie' (Duel calls: Bet Fold)"),
+        ("<string>:8:7", "Play row has 3 cards: a Duel trick is two (D2)")]
 
 
 def test_the_toy_family_keeps_its_books_and_sheet(with_duel: None) -> None:

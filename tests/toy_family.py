@@ -1,8 +1,11 @@
-"""A third game family for the tests, written as a new family would be: one object with
-every hook of rules/family.py, registered by one line ("toy_family:DUEL").
+"""A third game family for the tests, written as a new family would be: its words for the
+reader (``WORDS``, data only) and one object with every hook of rules/family.py,
+registered by one line naming the words ("toy_family:WORDS").
 
 Duel, a made-up game: N and S play the eight aces to jacks of spades and hearts, four
-tricks; a record's ``Result`` is ``N <tricks> S <tricks>`` and must add up to four (D1).
+tricks of two cards; the auction's calls are Bet and Fold (a raise is a Bet), the
+contract a Bet; a record's ``Result`` is ``N <tricks> S <tricks>`` and must add up to
+four (D1).
 """
 
 from __future__ import annotations
@@ -14,8 +17,9 @@ from dataclasses import dataclass, field, replace
 
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Location, Record, Tag
+from priffe_records.format.vocabulary import Vocabulary
 from priffe_records.game.cards import Card, Rank, Seat, Suit
-from priffe_records.game.language import msg
+from priffe_records.game.language import Message, msg
 from priffe_records.rules.family import (
     EntryForm,
     GameFamily,
@@ -29,6 +33,21 @@ from priffe_records.rules.findings import Finding, error, tag_location
 DECK = frozenset(Card(s, r) for s in (Suit.S, Suit.H)
                  for r in (Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK))
 _RESULT = re.compile(r"N (\d) S (\d)")
+
+
+def unknown_call(word: str) -> Message:
+    return msg("unknown call {word!r} (Duel calls: Bet Fold)", word=word)
+
+
+WORDS = Vocabulary(
+    name="Duel",
+    calls={"bet": "Bet", "raise": "Bet", "fold": "Fold"},
+    contracts={"bet": "Bet"},
+    unknown_call=unknown_call,
+    family="toy_family:DUEL",
+    trick=2,
+    long_row=msg("Play row has 3 cards: a Duel trick is two (D2)"),
+)
 COLUMNS = (SheetColumn("Board", "right"), SheetColumn("N", "right"), SheetColumn("S", "right"))
 
 
@@ -93,12 +112,10 @@ class Duel:
     players: tuple[Seat, ...] = (Seat.N, Seat.S)
     tricks: int = 4
     entry: EntryForm | None = None  # a Duel is not typed by a secretary: no entry hooks
+    vocabulary: Vocabulary = WORDS
 
     def next_dealer(self, dealer: Seat) -> Seat:
         return Seat.S if dealer is Seat.N else Seat.N
-
-    def accepts(self, scoring: str | None) -> bool:
-        return (scoring or "").split(";")[0].strip().casefold() == "duel"
 
     @property
     def presets(self) -> dict[str, object]:

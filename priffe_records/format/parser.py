@@ -15,13 +15,14 @@ import hashlib
 import os
 import re
 import sys
+from collections.abc import Callable
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from priffe_records.format.errors import PPNSyntaxError
 from priffe_records.format.record import Location
 from priffe_records.format.scanner import Scanner, cached_scanner, tables
-from priffe_records.game.calls import unknown_call
+from priffe_records.format.vocabulary import Vocabulary, vocabularies
 from priffe_records.game.language import Message, listing, msg
 
 if TYPE_CHECKING:  # Lark is imported only where it runs: valid text never needs it
@@ -50,12 +51,53 @@ def _collect() -> Any:
 
 
 def grammar_text() -> str:
-    """The grammar source: ``grammar/ppn.lark``, packaged as ``priffe_records/format/ppn.lark``.
+    """The grammar Lark reads: ``grammar/ppn.lark`` (packaged as
+    ``priffe_records/format/ppn.lark``) with the registered families' call words in.
 
     In the source tree the packaged name is a symlink to the one grammar file;
-    the wheel build copies its content, so there is one truth either way.
+    the wheel build copies its content, so there is one truth either way. Which words
+    are calls is each family's to say (its vocabulary), so a new family's calls need no
+    line here; the tables' caches are keyed by this text.
     """
-    return (resources.files("priffe_records.format") / "ppn.lark").read_text("utf-8")
+    text = (resources.files("priffe_records.format") / "ppn.lark").read_text("utf-8")
+    return text.replace("{CALL_WORDS}", call_pattern(vocabularies()))
+
+
+def call_pattern(every: tuple[Vocabulary, ...]) -> str:
+    """Every family's call spellings as one regular expression, factored by their common
+    starts (``clubs?``, ``h(?:and(?:clubs|…)|earts?|…)``): matched letter by letter, not
+    word by word, so a call costs the scanner what the hand-written pattern cost. Sorted,
+    so the same families give the same grammar and the same cached tables.
+
+    >>> call_pattern((Vocabulary("X", {"club": "", "clubs": "", "spade": "", "spader": "",
+    ...                                "spades": "", "♣": "", "♠": ""}, {}, str, ""),))
+    '(?:clubs?|spade[rs]?|[♠♣])'
+    """
+    trie: dict[str, Any] = {}
+    for word in {w for v in every for w in v.calls}:
+        node = trie
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+    return _factored(trie)
+
+
+def _factored(node: dict[str, Any]) -> str:
+    """The regular expression of a trie's words ("" marks a word's end)."""
+    kids = sorted(k for k in node if k)
+    ends = [k for k in kids if list(node[k]) == [""]]  # letters that end a word, alone
+    branches = [re.escape(k) + _factored(node[k]) for k in kids if k not in ends]
+    if ends:
+        branches.append("[" + "".join(map(re.escape, ends)) + "]" if len(ends) > 1
+                        else re.escape(ends[0]))
+    if not branches:
+        return ""
+    one = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+    if "" not in node:
+        return one
+    # one letter, a class or a group takes the "?" itself; a run of letters needs a group
+    atomic = len(branches) > 1 or len(one) == 1 or one.startswith("[")
+    return one + "?" if atomic else "(?:" + one + ")?"
 
 
 def cache_folder() -> str | None:
@@ -162,14 +204,15 @@ def _position(exc: UnexpectedInput) -> tuple[int, int]:
 
 
 def explain(exc: UnexpectedInput, file: str, first_line: int, lines: list[str],
-            family: str = "priffe") -> PPNSyntaxError:
+            unknown_call: Callable[[str], Message] | None = None) -> PPNSyntaxError:
     """Turn a Lark error into one plain sentence with file, line and column.
 
     Both lexer failures (no terminal fits) and parser failures (a token that
     fits no rule, e.g. a word the fallback lexer took as section data) are
     classified by what the parser state expected, so the user reads "unknown
-    call" rather than a list of terminal names. ``family`` (``priffe``,
-    ``preference`` or ``bridge``: the record's game) picks the calls listed.
+    call" rather than a list of terminal names. ``unknown_call`` (the record's game's:
+    a family's vocabulary, or bridge's) words that error and lists the calls; by default
+    the first registered family's.
     """
     line, column = _position(exc)
     if line == 0:
@@ -200,7 +243,7 @@ def explain(exc: UnexpectedInput, file: str, first_line: int, lines: list[str],
     elif "TAGNAME" in allowed:
         why = msg("expected a tag name after '[', found {char!r}", char=ch)
     elif "CALLS" in allowed and word and ch not in "[]":
-        why = unknown_call(word, family)
+        why = (unknown_call or vocabularies()[0].unknown_call)(word)
     elif "CARDS" in allowed and word and ch not in "[]":
         why = msg("card {word!r} is not a card: a suit S H D C (or ♠ ♥ ♦ ♣) then a rank "
                   "A K Q J T 9 … 2", word=word)

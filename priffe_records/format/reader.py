@@ -17,13 +17,12 @@ and one bad record never costs the rest of the file.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import functools
 import io
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from operator import methodcaller
 from typing import IO, TYPE_CHECKING, Any, Literal, overload
@@ -79,15 +78,10 @@ from priffe_records.format.values import (
     normalise_date,
     table_columns,
 )
-from priffe_records.game.calls import Call, Contract
+from priffe_records.format.vocabulary import Lexicon, Vocabulary, lexicon_for
+from priffe_records.game.calls import unknown_bridge_call
 from priffe_records.game.cards import Card, CardError, Seat, canonical_deal
 from priffe_records.game.language import Message, msg, msg_n
-from priffe_records.game.preference import (
-    Bid,
-    format_seat_numbers,
-    is_preference,
-    parse_seat_numbers,
-)
 from priffe_records.game.words import seat_from_word, seat_hint
 
 if TYPE_CHECKING:  # the scanner's tokens read valid text; Lark's only a faulty one
@@ -156,11 +150,11 @@ def _precede(text: str, what: Message) -> Message:
 class _Builder:
     """Turns one chunk's Lark tokens into a Record, collecting located errors."""
 
-    def __init__(self, name: str, chunk: _Chunk, state: _FileState) -> None:
+    def __init__(self, name: str, chunk: _Chunk, state: _FileState, words: _Words) -> None:
         self.name = name
         self.chunk = chunk
         self.state = state
-        self.preference = False  # a Préférence record: its own call words and values
+        self.words = words  # the record's family's: its call words and values
         self.errors: list[PPNSyntaxError] = [
             PPNSyntaxError(message, Location(name, line, column),
                            chunk.lines[line - chunk.first_line], severity)
@@ -391,15 +385,16 @@ class _Builder:
         sorted once at the end, so a pile of them costs linear time).
         """
         play = kind == "play"
-        limit = 4 if self.preference else 5  # cards a play row may not reach (PREFERENCE.md)
-        same, same_kind = _CANONICAL[self.preference, play]
+        words_seen = self.words
+        own = words_seen.lexicon.own
+        limit = min(own.trick + 1, 5)  # cards a play row may not reach
+        same, same_kind = words_seen.canonical[play]
         # The kind and canonical text of each token.
         kinds: list[TokenKind] = []
         texts: list[str] = []
         # Annotations by token: [irregularity, note, NAGs, comments], lists while building.
         marks: dict[int, list[Any]] = {}
         runs: list[Run] = []
-        words_seen = _WORDS[self.preference]
         pending_irregularity: LarkToken | None = None
         per_line: dict[int, int] = {}
         first_line = self.chunk.first_line - 1
@@ -439,10 +434,8 @@ class _Builder:
                             if count == 5:
                                 self.error(msg("Play row has 5 cards: each line is one trick, "
                                                "four cards in seat order (PBN §3.6)"), where)
-                            elif count == 4 and self.preference:
-                                self.error(msg("Play row has 4 cards: in Préférence each line "
-                                               "is one trick, three cards (two after a "
-                                               "drop-out) in seat order (PREFERENCE.md)"), where)
+                            elif count == limit and own.long_row is not None:
+                                self.error(own.long_row, where)
                 continue
             if t in ("BRACE_COMMENT", "LINE_COMMENT", "ESCAPE_LINE"):
                 if texts:
@@ -563,9 +556,10 @@ class _Builder:
             by_name = {t.name: t for t in reversed(tags)}
         dealer = _seat_or_none(by_name["Dealer"].value) if "Dealer" in by_name else None
         declarer = _seat_or_none(by_name["Declarer"].value) if "Declarer" in by_name else None
-        priffe: bool | None = None  # Result only
+        sides: bool | None = None  # Result only
         nowhere = _nowhere(self.name)
-        touched = _PREFERENCE_NORMALISED if self.preference else _NORMALISED
+        own = self.words.lexicon.own
+        touched = self.words.touched
         damaged = self.damaged
         for i, t in enumerate(tags):
             name = t.name
@@ -597,13 +591,13 @@ class _Builder:
                     vloc = t.value_location or nowhere
                     self.error(msg("bad Deal: {reason}", reason=e.message),
                                Location(vloc.file, vloc.line, vloc.column + e.column))
-            elif self.preference and name in _PREFERENCE_VALUES:
-                value = _normalise_preference(name, value)
+            elif name in own.value_tags and own.own_values is not None:
+                value = own.own_values(name, value)
             elif name == "Contract" and v:
                 # A bridge contract stays as written; the validator explains.
-                    value = _contract_word(v) or value
-            elif name == "Result" and (priffe if priffe is not None else
-                                       (priffe := _priffe_like(by_name))):
+                value = own.contracts.get(v.casefold(), value)
+            elif name == "Result" and own.sides_result and (
+                    sides if sides is not None else (sides := _sides_like(by_name, own))):
                 key = (value, declarer)
                 result = _RESULTS.get(key)
                 if result is None:
@@ -707,7 +701,6 @@ class _Builder:
         return out
 
 
-_CONTRACT_WORDS: dict[str, str | None] = {}
 # Values normalised before without a message: Result by (value, declarer), Date by
 # value, (tag, value) of the checked tags that passed.
 _RESULTS: dict[tuple[str, Seat | None], str] = {}
@@ -733,36 +726,17 @@ def _place(error: PPNSyntaxError) -> tuple[int, int]:
     return error.location.line, error.location.column
 
 
-def _contract_word(text: str) -> str | None:
-    """The canonical Priffe contract word of ``text``, or None; remembered, since a file
-    repeats a few words (and a failed parse words a suggestion: slow)."""
-    try:
-        return _CONTRACT_WORDS[text]
-    except KeyError:
-        pass
-    try:
-        word: str | None = Contract.parse(text).value
-    except ValueError:
-        word = None
-    if len(_CONTRACT_WORDS) > 1024:
-        _CONTRACT_WORDS.clear()
-    _CONTRACT_WORDS[text] = word
-    return word
+def _sides_like(by_name: dict[str, Tag], own: Vocabulary) -> bool:
+    """Whether Result may be rewritten as ``NS n EW m``: the record's contract is a word of
+    its family (one that reads Result so), or it has none and no other game's Scoring.
 
-
-def _priffe_like(by_name: dict[str, Tag]) -> bool:
-    """Whether Result may be rewritten as ``NS n EW m``: only for Priffe records.
-
-    The format knows no game families; a Priffe contract word, or no
-    contract and no other game's Scoring, is enough to tell.
+    The format knows no game families; their words are enough to tell.
     """
     contract = by_name.get("Contract")
     if contract is not None and not is_unspecified(contract.value):
-        return _contract_word(contract.value.strip()) is not None
+        return contract.value.strip().casefold() in own.contracts
     scoring = by_name.get("Scoring")
-    if scoring is None or is_unspecified(scoring.value):
-        return True
-    return scoring.value.split(";")[0].strip().casefold() == "priffe"
+    return scoring is None or own.accepts(scoring.value)
 
 
 _SEAT_TAGS = frozenset({"Dealer", "Declarer", "Auction", "Play"})
@@ -778,23 +752,20 @@ _FOREIGN = re.compile(r"^(?:[1-7](?:NT|[CDHSN])|XX|X|AP)$")
 
 
 @functools.lru_cache(maxsize=4096)
-def _classify(text: str, preference: bool = False) -> tuple[TokenKind, str]:
+def _classify(text: str, lexicon: Lexicon) -> tuple[TokenKind, str]:
     """Kind and canonical text of one word of a call or card run (cached: few distinct words).
 
-    A call of the other family is kept as a foreign call in its canonical word.
+    A call of another family is kept as a foreign call in its canonical word.
     """
     if text in ("-", "--"):
         return TokenKind.UNKNOWN, "-"
-    if preference:
-        with contextlib.suppress(ValueError):
-            return TokenKind.CALL, Bid.parse(text).value
-        with contextlib.suppress(ValueError):
-            return TokenKind.FOREIGN, Call.parse(text).value
-    else:
-        with contextlib.suppress(ValueError):
-            return TokenKind.CALL, Call.parse(text).value
-        with contextlib.suppress(ValueError):
-            return TokenKind.FOREIGN, Bid.parse(text).value
+    key = text.casefold()
+    word = lexicon.own.calls.get(key)
+    if word is not None:
+        return TokenKind.CALL, word
+    word = lexicon.foreign.get(key)
+    if word is not None:
+        return TokenKind.FOREIGN, word
     up = text.upper()
     if _FOREIGN.match(up):
         return TokenKind.FOREIGN, up
@@ -802,20 +773,30 @@ def _classify(text: str, preference: bool = False) -> tuple[TokenKind, str]:
 
 
 class _Words(dict[str, tuple[TokenKind, str]]):
-    """Kind and canonical text of each word seen (few distinct ones: calls, cards); bounded."""
+    """A family's reading of the words seen (few distinct ones: calls, cards; bounded): kind
+    and canonical text of each, the runs kept as written, and the tags it normalises."""
 
-    def __init__(self, preference: bool) -> None:
+    def __init__(self, lexicon: Lexicon) -> None:
         super().__init__()
-        self.preference = preference
+        self.lexicon = lexicon
+        self.canonical = {play: _canonical_words(lexicon, play) for play in (False, True)}
+        self.touched = _NORMALISED | lexicon.own.value_tags
 
     def __missing__(self, word: str) -> tuple[TokenKind, str]:
         if len(self) > 4096:
             self.clear()
-        found = self[word] = _classify(word, self.preference)
+        found = self[word] = _classify(word, self.lexicon)
         return found
 
 
-_WORDS = {False: _Words(False), True: _Words(True)}
+_BY_LEXICON: dict[Lexicon, _Words] = {}
+
+
+def _words_of(lexicon: Lexicon) -> _Words:
+    words = _BY_LEXICON.get(lexicon)
+    if words is None:
+        words = _BY_LEXICON[lexicon] = _Words(lexicon)
+    return words
 
 
 _spaces = methodcaller("count", " ")
@@ -851,18 +832,15 @@ def _row_too_long(text: str, words: list[str], line: int, per_line: dict[int, in
     return False
 
 
-def _canonical_words(preference: bool, play: bool) -> tuple[frozenset[str], TokenKind]:
-    """The words a run of cards (or calls) keeps as written, all of one kind."""
+def _canonical_words(lexicon: Lexicon, play: bool) -> tuple[frozenset[str], TokenKind]:
+    """The words a run of cards (or calls) keeps as written, all of one kind: e.g. "SA"
+    is a card, "Hjärter" a Priffe record's call."""
     kind = TokenKind.CARD if play else TokenKind.CALL
     if play:
-        candidates = [s + r for s in "SHDC" for r in "AKQJT98765432"]
+        candidates: Iterable[str] = [s + r for s in "SHDC" for r in "AKQJT98765432"]
     else:
-        candidates = [c.value for c in Call] + [b.value for b in Bid]
-    return frozenset(w for w in candidates if _classify(w, preference) == (kind, w)), kind
-
-
-# By (Préférence, play): e.g. "SA" is a card, "Hjärter" a Priffe call.
-_CANONICAL = {(p, k): _canonical_words(p, k) for p in (False, True) for k in (False, True)}
+        candidates = lexicon.canonical
+    return frozenset(w for w in candidates if _classify(w, lexicon) == (kind, w)), kind
 
 
 _CHARSET = re.compile(r"(charset\s*=\s*)([\w.:-]+)", re.I)
@@ -919,24 +897,16 @@ def _normalise_result(value: str, declarer: Seat | None) -> str:
     return f"NS {n} EW {other}" if side == "NS" else f"NS {other} EW {n}"
 
 
-# ---------------------------------------------------------------- Préférence
+# ---------------------------------------------------------------- the record's game
 
 _SCORING = re.compile(r'\[[ \t]*Scoring[ \t]+"((?:\\.|[^"\\\n])*)"')
-_PREFERENCE_VALUES = frozenset({"Contract", "Result", "Score", "Balance", "Pot", "Talon",
-                                "Discard", "Dropout"})
-_PREFERENCE_NORMALISED = _NORMALISED | _PREFERENCE_VALUES
-
-
-def _is_preference_record(text: str, state: _FileState) -> bool:
-    """Whether the record's Scoring (own, or inherited with ``#``/``##``) selects Préférence.
-
-    Decided before the record is built: its calls and values read by its family's words.
-    """
-    return is_preference(_scoring_of(text, state))
 
 
 def _scoring_of(text: str, state: _FileState) -> str | None:
-    """The record's Scoring value from its text, own or inherited with ``#``/``##``."""
+    """The record's Scoring value from its text, own or inherited with ``#``/``##``.
+
+    Read before the record is built: its calls and values read by its family's words.
+    """
     at = text.find("Scoring")
     # A match starts on the line of the first "Scoring" or later (a tag pair is one line).
     m = _SCORING.search(text, text.rfind("\n", 0, at) + 1) if at >= 0 else None
@@ -966,40 +936,20 @@ _BRIDGE_SCORINGS = frozenset({
     "imp_1948", "imp_1961"})
 
 
-def _call_family(text: str, state: _FileState, preference: bool) -> str:
-    """The game whose calls an unknown call's message lists: ``preference`` by Scoring;
-    ``bridge`` by a bridge Scoring (PBN §3.4.12), or by a Vulnerable tag, a bridge
-    contract or call; else ``priffe``."""
-    if preference:
-        return "preference"
-    fields = [f.strip().casefold() for f in (_scoring_of(text, state) or "").split(";")]
-    if fields[0] == "priffe":
-        return "priffe"
+def _unknown_call(text: str, scoring: str | None, own: Vocabulary
+                  ) -> Callable[[str], Message]:
+    """Who words an unknown call, listing the calls of the record's game: the family its
+    Scoring names; bridge by a bridge Scoring (PBN §3.4.12), or by a Vulnerable tag, a
+    bridge contract or call; else the family that reads records no family claims."""
+    if not is_unspecified(scoring) and own.accepts(scoring):
+        return own.unknown_call
+    fields = [f.strip().casefold() for f in (scoring or "").split(";")]
     if not _BRIDGE_SCORINGS.isdisjoint(fields):
-        return "bridge"
+        return unknown_bridge_call
     auction = _AUCTION_DATA.search(text)
     if _BRIDGE_TAG.search(text) or (auction and _BRIDGE_CALL.search(auction.group(1))):
-        return "bridge"
-    return "priffe"
-
-
-def _normalise_preference(name: str, value: str) -> str:
-    """PREFERENCE.md export form of a Préférence value; anything odd is kept as written."""
-    v = value.strip()
-    try:
-        if name == "Contract":
-            return Bid.parse(v).value if v else value
-        if name in ("Talon", "Discard"):
-            return " ".join(str(Card.parse(w)) for w in v.split()) if v else value
-        if name == "Dropout":
-            words = v.upper().split()
-            return " ".join(words) if all(w in ("N", "E", "S", "W") for w in words) else value
-        if name == "Pot":
-            return v if v.isascii() and v.isdigit() else value
-        numbers = parse_seat_numbers(v, scores=name != "Result")
-        return format_seat_numbers(numbers, scores=name != "Result")
-    except ValueError:
-        return value
+        return unknown_bridge_call
+    return own.unknown_call
 
 
 # ---------------------------------------------------------------- API
@@ -1007,8 +957,8 @@ def _normalise_preference(name: str, value: str) -> str:
 
 def _parse_record(chunk: _Chunk, name: str, state: _FileState) -> Record | BadRecord:
     text = chunk.text
-    builder = _Builder(name, chunk, state)
-    builder.preference = _is_preference_record(text, state)
+    scoring = _scoring_of(text, state)
+    builder = _Builder(name, chunk, state, _words_of(lexicon_for(scoring)))
     builder.hashes = may_inherit(text)
     location = builder.first = Location(name, chunk.first_line, 1)
     syntax: list[PPNSyntaxError] = []
@@ -1016,7 +966,7 @@ def _parse_record(chunk: _Chunk, name: str, state: _FileState) -> Record | BadRe
     items = parse_chunk(text)
     if items is None:
         items, syntax, kept = _recover(chunk, name,
-                                       _call_family(text, state, builder.preference))
+                                       _unknown_call(text, scoring, builder.words.lexicon.own))
     if chunk.odd and has_odd_characters(text):  # control characters, bytes that were no text
         builder.odd_characters(items)
         text = escape_controls(text)  # an unreadable record is written as its text
@@ -1052,7 +1002,7 @@ def _segments(lines: list[str]) -> Iterator[tuple[int, int]]:
     yield start, len(lines)
 
 
-def _recover(chunk: _Chunk, name: str, family: str = "priffe"
+def _recover(chunk: _Chunk, name: str, unknown_call: Callable[[str], Message]
              ) -> tuple[list[object], list[PPNSyntaxError], bool]:
     """Every syntax error of a record, what could be read around them, and whether each
     error could be kept inside one tag's section.
@@ -1082,7 +1032,7 @@ def _recover(chunk: _Chunk, name: str, family: str = "priffe"
             first = chunk.first_line + start
             errors.append(unclosed(exc, name, first, lines)
                           if ends_early(exc) and end < len(chunk.lines) else
-                          explain(exc, name, first, lines, family))
+                          explain(exc, name, first, lines, unknown_call))
     return items, errors, kept
 
 

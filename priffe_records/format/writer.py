@@ -39,7 +39,7 @@ from priffe_records.format.record import (
     export_order,
 )
 from priffe_records.format.values import table_columns
-from priffe_records.game.preference import is_preference
+from priffe_records.format.vocabulary import lexicon_for
 
 HEADER = "% PPN 1.0\n% EXPORT\n"
 
@@ -168,12 +168,14 @@ def _table_lines(header: str, rows: tuple[tuple[str, ...], ...]) -> list[str]:
 
 
 def _play_width(record: Record) -> int:
-    """Cards a Play line holds: four; in Préférence three, two once a defender dropped out."""
-    if not is_preference(record.get("Scoring")):
-        return 4
+    """Cards a Play line holds: a trick of the record's game (four in Priffe; three in
+    Préférence, two once a defender dropped out)."""
+    own = lexicon_for(record.get("Scoring")).own
+    if not own.dropouts:
+        return own.trick
     declarer = record.get("Declarer")
     out = {w for w in (record.get("Dropout") or "").split() if w != declarer}
-    return 3 - min(1, len(out))
+    return own.trick - min(1, len(out))
 
 
 def format_record(record: Record, *, resolve_inheritance: bool = False) -> str:

@@ -23,7 +23,6 @@ import enum
 from priffe_records.game.cards import Suit
 from priffe_records.game.errors import PriffeError
 from priffe_records.game.language import Message, msg
-from priffe_records.game.preference import BID_WORDS, suggest_bid
 
 
 class Call(enum.Enum):
@@ -112,27 +111,28 @@ _BRIDGE_CALLS = {w.casefold(): w for w in ("Pass", "X", "XX", "AP", *(
 BRIDGE_CALL_WORDS = "Pass X XX AP 1C 1D 1H 1S 1NT 2C … 7NT"
 
 
-def unknown_call(word: str, family: str = "priffe") -> Message:
-    """An unknown word in an auction, with the closest call and the calls of the record's
-    game: ``family`` is ``priffe``, ``preference`` or ``bridge``, so a bridge file is not
-    told to write Klöver."""
-    if family == "priffe":
-        hint = suggest_call(word)
-        return (msg("unknown call {word!r} — did you mean {hint!r}? (calls: Pass Klöver Spader "
-                    "Ruter Hjärter Noll Spela)", word=word, hint=hint) if hint else
-                msg("unknown call {word!r} (calls: Pass Klöver Spader Ruter Hjärter Noll Spela)",
-                    word=word))
-    if family == "preference":
-        hint = suggest_bid(word)
-        return (msg("unknown call {word!r} — did you mean {hint!r}? (Préférence calls: "
-                    "{calls})", word=word, hint=hint, calls=BID_WORDS) if hint else
-                msg("unknown call {word!r} (Préférence calls: {calls})", word=word,
-                    calls=BID_WORDS))
+def unknown_call(word: str) -> Message:
+    """An unknown word in a Priffe auction, with the closest Priffe call and the calls."""
+    hint = suggest_call(word)
+    return (msg("unknown call {word!r} — did you mean {hint!r}? (calls: Pass Klöver Spader "
+                "Ruter Hjärter Noll Spela)", word=word, hint=hint) if hint else
+            msg("unknown call {word!r} (calls: Pass Klöver Spader Ruter Hjärter Noll Spela)",
+                word=word))
+
+
+def unknown_bridge_call(word: str) -> Message:
+    """An unknown word in a bridge auction, with the closest bridge call and the calls, so
+    a bridge file is not told to write Klöver."""
     close = difflib.get_close_matches(word.casefold(), list(_BRIDGE_CALLS), n=1, cutoff=0.75)
     return (msg("unknown call {word!r} — did you mean {hint!r}? (bridge calls: {calls})",
                 word=word, hint=_BRIDGE_CALLS[close[0]], calls=BRIDGE_CALL_WORDS) if close else
             msg("unknown call {word!r} (bridge calls: {calls})", word=word,
                 calls=BRIDGE_CALL_WORDS))
+
+
+def call_spellings() -> dict[str, str]:
+    """Every word read as a call (case-folded) and the call's canonical word."""
+    return {w: c.value for w, c in _CALL_WORDS.items()}
 
 
 class Contract(enum.Enum):
@@ -194,6 +194,11 @@ for _con, _cwords in {
 }.items():
     for _w in _cwords:
         _CONTRACT_WORDS[_w] = _con
+
+
+def contract_spellings() -> dict[str, str]:
+    """Every word read as a contract (case-folded) and the contract's canonical word."""
+    return {w: c.value for w, c in _CONTRACT_WORDS.items()}
 
 
 def contract_words() -> tuple[str, ...]:

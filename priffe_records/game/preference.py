@@ -101,6 +101,20 @@ def suggest_bid(text: str) -> str | None:
     return _WORDS[close[0]].value if close else None
 
 
+def unknown_bid(word: str) -> Message:
+    """An unknown word in a Préférence auction, with the closest call and the calls."""
+    hint = suggest_bid(word)
+    return (msg("unknown call {word!r} — did you mean {hint!r}? (Préférence calls: "
+                "{calls})", word=word, hint=hint, calls=BID_WORDS) if hint else
+            msg("unknown call {word!r} (Préférence calls: {calls})", word=word,
+                calls=BID_WORDS))
+
+
+def bid_spellings() -> dict[str, str]:
+    """Every word read as a Préférence call (case-folded) and its canonical word."""
+    return {w: b.value for w, b in _WORDS.items()}
+
+
 def is_preference(scoring: str | None) -> bool:
     """Whether a Scoring value selects Préférence (its first word, any case)."""
     return scoring is not None and scoring.split(";")[0].strip().casefold() == "preference"

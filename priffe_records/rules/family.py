@@ -8,8 +8,10 @@ validator, the archive, the replay, the CLI) asks :func:`family_for` for the fam
 record's ``Scoring`` tag selects, and never imports a family package nor asks which
 family it holds.
 
-The registry, :data:`REGISTRY`, names each family by where its object lives, one line
-per family, and loads a family only when it is first asked for: this module imports no
+The registry (``rules/registry.py``, plain data) names each family by where its
+vocabulary lives, one line per family: the reader loads only those words (which
+``Scoring`` values name the game, its call and contract words), and :func:`families`
+loads the family object each vocabulary names, on first use. This module imports no
 family, so a family's own modules may import the protocol below without a cycle.
 
 >>> family_for(None).name, family_for("Priffe;preset=en").name, family_for("Preference").name
@@ -26,6 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol, Self, TypeVar, runtime_checkable
 
 from priffe_records.format.record import Location, Record, Tag
+from priffe_records.format.vocabulary import Vocabulary, forget, lexicon_for, vocabularies
 from priffe_records.game.cards import Card, Seat
 from priffe_records.game.language import Message
 from priffe_records.rules.findings import Finding
@@ -278,7 +281,7 @@ class GameFamily(Protocol[OutcomeT]):
 
     A hook is listed here once, with what shared code asks of it; each section says
     who asks. Engineers adding a hook add it to the section of their stage, implement
-    it in every family of :data:`REGISTRY` (mypy checks each family object against this
+    it in every family of the registry (mypy checks each family object against this
     protocol where the family declares it) and call it only through a family object.
     """
 
@@ -305,11 +308,13 @@ class GameFamily(Protocol[OutcomeT]):
         """Who deals the next deal of a partie."""
         ...
 
-    # ------------------------------------------------ the reader's part: which records
-    # Asked by the registry (family_for) for each new Scoring value.
+    # ------------------------------------------------ the reader's part: its words
+    # Asked by the reader (through the registry, without loading this object) and by
+    # family_for: which Scoring values name the game, its call and contract words.
 
-    def accepts(self, scoring: str | None) -> bool:
-        """Whether a ``Scoring`` value names this game (the default family also takes none)."""
+    @property
+    def vocabulary(self) -> Vocabulary:
+        """The family's words (``rules/<family>/words.py``): the object the registry names."""
         ...
 
     # ---------------------------------------------------- rule variants (the options)
@@ -420,32 +425,28 @@ class GameFamily(Protocol[OutcomeT]):
         ...
 
 
-# The registry: where each family's object lives, one line per family. A new family is
-# a package rules/<family>/ and a line here.
-REGISTRY: tuple[str, ...] = (
-    "priffe_records.rules.priffe.family:PRIFFE",  # first: the default family
-    "priffe_records.rules.preference.family:PREFERENCE",
-)
-
-
 @functools.cache
 def families() -> tuple[GameFamily[Any], ...]:
-    """Every registered family, loaded on first use, in registry order."""
+    """Every registered family, loaded on first use, in registry order: each line of
+    ``rules/registry.py`` names a family's vocabulary, and the vocabulary its object."""
     out: list[GameFamily[Any]] = []
-    for line in REGISTRY:
-        module, _, name = line.partition(":")
+    for words in vocabularies():
+        module, _, name = words.family.partition(":")
         out.append(getattr(importlib.import_module(module), name))
     return tuple(out)
 
 
+def forget_families() -> None:
+    """Load the registry again on next need, the reader's vocabularies too (after a
+    test registers a family)."""
+    families.cache_clear()
+    forget()
+
+
 def family_for(scoring: str | None) -> GameFamily[Any]:
-    """The family a Scoring value selects; the default family (which reports "not a
-    Priffe record") when none claims it."""
-    every = families()
-    for fam in every:
-        if fam.accepts(scoring):
-            return fam
-    return every[0]
+    """The family a Scoring value selects, by its vocabulary, as the reader read the
+    record; the default family (which reports "not a Priffe record") when none claims it."""
+    return families()[vocabularies().index(lexicon_for(scoring).own)]
 
 
 def default_family() -> GameFamily[Any]:

@@ -1,7 +1,9 @@
 """The Préférence family object: every hook of ``rules/family.py``'s protocol, for the game.
 
->>> PREFERENCE.accepts("Preference;ante=5"), PREFERENCE.accepts("Priffe"), len(PREFERENCE.deck)
-(True, False, 32)
+>>> PREFERENCE.vocabulary.accepts("Preference;ante=5"), PREFERENCE.vocabulary.accepts("Priffe")
+(True, False)
+>>> len(PREFERENCE.deck)
+32
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record, Tag
+from priffe_records.format.vocabulary import Vocabulary
 from priffe_records.game.cards import Card, Hand, Seat, sorted_cards
 from priffe_records.rules.family import EntryForm, GameFamily, PartieOutcome, Sheet
 from priffe_records.rules.findings import Finding
@@ -21,8 +24,9 @@ from . import columns
 from .analysis import PrefOutcome, analyse
 from .books import PrefBooks, PrefLine, PrefPartie
 from .deal import DECK
-from .options import DEFAULT_OPTIONS, FAMILY_WORD, PrefOptions, is_preference
+from .options import DEFAULT_OPTIONS, FAMILY_WORD, PrefOptions
 from .table import PLAYERS, next_player
+from .words import WORDS
 
 if TYPE_CHECKING:
     from priffe_records.dd import Deal
@@ -39,13 +43,12 @@ class Preference:
     deck: frozenset[Card] = DECK
     players: tuple[Seat, ...] = PLAYERS
     tricks: int = 10
+    vocabulary: Vocabulary = WORDS
 
     def next_dealer(self, dealer: Seat) -> Seat:
         """N → E → S → N (P2): W is no seat of the game."""
         return next_player(dealer)
 
-    def accepts(self, scoring: str | None) -> bool:
-        return is_preference(scoring)
 
     @property
     def presets(self) -> dict[str, PrefOptions]:

@@ -13,13 +13,15 @@ from typing import TYPE_CHECKING, Any
 
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record, Tag
+from priffe_records.format.vocabulary import Vocabulary
 from priffe_records.game.cards import FULL_DECK, SEATS, Card, Seat
 from priffe_records.rules.family import EntryForm, GameFamily, PartieOutcome, Sheet
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.priffe import columns
 from priffe_records.rules.priffe.analysis import DealOutcome, analyse_record
-from priffe_records.rules.priffe.options import FAMILY_WORD, PRESETS, Options, is_unspecified
+from priffe_records.rules.priffe.options import FAMILY_WORD, PRESETS, Options
 from priffe_records.rules.priffe.rubber import DealLine, PartieResult, PartieScorer, RubberEnd
+from priffe_records.rules.priffe.words import WORDS
 
 if TYPE_CHECKING:
     from priffe_records.dd import Deal
@@ -42,14 +44,12 @@ class Priffe:
     deck: frozenset[Card] = FULL_DECK
     players: tuple[Seat, ...] = SEATS
     tricks: int = 13
+    vocabulary: Vocabulary = WORDS
 
     def next_dealer(self, dealer: Seat) -> Seat:
         """The seat on the dealer's left (R3)."""
         return dealer.left
 
-    def accepts(self, scoring: str | None) -> bool:
-        return is_unspecified(scoring) or str(scoring).split(";")[0].strip().casefold() == \
-            self.name.casefold()
 
     @property
     def presets(self) -> dict[str, Options]:

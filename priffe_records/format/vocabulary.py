@@ -1,0 +1,133 @@
+"""A game family's words as the reader needs them, and which ``Scoring`` values name the game.
+
+The format knows no game: each family declares its :class:`Vocabulary` in a data-only
+module of its own folder (``rules/<family>/words.py``, importing only ``game/`` and this
+module), and the registry (``rules/registry.py``, a module that imports nothing) names
+those modules one line per family. The reader loads them on first need by name, so it
+runs no code above the format layer, and a new family adds no line here.
+
+A record reads by the words of the family its ``Scoring`` selects (the first line's
+family when none does); the other families' call words are kept as foreign calls.
+
+>>> lexicon_for("Preference;ante=5").own.name, lexicon_for(None).own.name
+('Preference', 'Priffe')
+>>> lexicon_for("IMP").own.name  # no family claims it: read as the first line's
+'Priffe'
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from priffe_records.format.values import is_unspecified
+from priffe_records.game.language import Message
+
+# Where the registry lives. Named, not imported: the registry is plain data above this
+# layer, and what it names imports only game/ and format/ (tests/test_architecture.py).
+REGISTRY_HOME = "priffe_records.rules.registry"
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Vocabulary:
+    """What a family tells the reader, and where the rest of the family lives.
+
+    ``calls`` and ``contracts`` map every accepted spelling, case-folded, to the
+    canonical word; ``unknown_call`` words the syntax error for a word that is none of
+    them. ``trick`` is the most cards a Play row holds (one trick), ``long_row`` the
+    error for a longer row when that is fewer than four, ``dropouts`` whether a Dropout
+    tag's defenders leave the row a card short. ``own_values`` rewrites the family's
+    own tag values (``value_tags``) into their export form, ``sides_result`` reads
+    Result as FORMAT.md's ``NS n EW m``. ``family`` is ``"module:OBJECT"`` of the
+    family object (rules/family.py loads it; the reader never does).
+    """
+
+    name: str
+    calls: Mapping[str, str]
+    contracts: Mapping[str, str]
+    unknown_call: Callable[[str], Message]
+    family: str
+    untagged: bool = False  # a record without a Scoring tag is this game's
+    trick: int = 4
+    long_row: Message | None = None
+    dropouts: bool = False
+    value_tags: frozenset[str] = frozenset()
+    own_values: Callable[[str, str], str] | None = None
+    sides_result: bool = False
+
+    def accepts(self, scoring: str | None) -> bool:
+        """Whether a Scoring value names this game: its first field, in any case."""
+        if is_unspecified(scoring):
+            return self.untagged
+        return str(scoring).split(";")[0].strip().casefold() == self.name.casefold()
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Lexicon:
+    """A record's words: its own family's, and every other family's calls as foreign
+    words (registry order: the first family to claim a spelling keeps it)."""
+
+    own: Vocabulary
+    foreign: Mapping[str, str]
+    canonical: frozenset[str] = field(default=frozenset())  # every family's call words
+
+
+class _Loaded:
+    """The registered vocabularies and a lexicon for each, loaded once."""
+
+    def __init__(self) -> None:
+        module = importlib.import_module(REGISTRY_HOME)
+        every: list[Vocabulary] = []
+        for line in module.REGISTRY:
+            home, _, name = line.partition(":")
+            every.append(getattr(importlib.import_module(home), name))
+        self.every = tuple(every)
+        canonical = frozenset(w for v in every for w in v.calls.values())
+        self.lexicons = {v: Lexicon(v, _foreign(v, every), canonical) for v in every}
+        self.by_scoring: dict[str | None, Lexicon] = {}
+
+
+def _foreign(own: Vocabulary, every: list[Vocabulary]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for other in every:
+        if other is not own:
+            for spelling, word in other.calls.items():
+                out.setdefault(spelling, word)
+    return out
+
+
+_LOADED: list[_Loaded] = []
+
+
+def _loaded() -> _Loaded:
+    if not _LOADED:
+        _LOADED.append(_Loaded())
+    return _LOADED[0]
+
+
+def vocabularies() -> tuple[Vocabulary, ...]:
+    """Every registered family's vocabulary, in registry order (the default first)."""
+    return _loaded().every
+
+
+def lexicon_for(scoring: str | None) -> Lexicon:
+    """The words a record with this Scoring value reads by (remembered per value)."""
+    loaded = _loaded()
+    found = loaded.by_scoring.get(scoring)
+    if found is None:
+        own = next((v for v in loaded.every if v.accepts(scoring)), loaded.every[0])
+        if len(loaded.by_scoring) > 1024:
+            loaded.by_scoring.clear()
+        found = loaded.by_scoring[scoring] = loaded.lexicons[own]
+    return found
+
+
+def forget() -> None:
+    """Load the registry again on next need (after a test registers a family), and the
+    grammar made with its call words."""
+    from priffe_records.format import parser
+
+    _LOADED.clear()
+    parser.get_parser.cache_clear()
+    parser.get_scanner.cache_clear()
