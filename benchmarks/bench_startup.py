@@ -38,16 +38,16 @@ _BIN = Path(sys.executable).parent
 _HERE = Path(__file__).resolve().parent.parent
 # What the `priffe` console script runs, from the tree on PYTHONPATH (-P: not from the
 # current folder, which may be another checkout).
-_PRIFFE = [sys.executable, "-P", "-c", "import sys; from priffe_records.cli import main; "
+PRIFFE = [sys.executable, "-P", "-c", "import sys; from priffe_records.cli import main; "
            "sys.argv[0] = 'priffe'; sys.exit(main())"]
 
 
 # Bytecode cached as an installed package has it: without, every run compiles our modules
 # (a third of a small command's CPU) and the figures measure the compiler.
-_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def _program(name: str) -> str:
+def program(name: str) -> str:
     """``name`` from this interpreter's environment, else from PATH."""
     here = _BIN / name
     found = str(here) if here.exists() else shutil.which(name)
@@ -59,7 +59,7 @@ def _program(name: str) -> str:
 def cpu_of(argv: list[str], env: Mapping[str, str] | None = None) -> float:
     """CPU seconds (user + system) one run of ``argv`` costs."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    run = subprocess.run(argv, env={**_ENV, **(env or {})}, stdout=subprocess.DEVNULL,
+    run = subprocess.run(argv, env={**ENV, **(env or {})}, stdout=subprocess.DEVNULL,
                          stderr=subprocess.PIPE, check=False)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if run.returncode != 0:  # a failing command's time means nothing
@@ -79,18 +79,18 @@ def main() -> None:
                     help="a source tree of the code to compare against")
     args = ap.parse_args()
     trees = {"after": _HERE} | ({"before": args.before.resolve()} if args.before else {})
-    sqlite_utils = _program("sqlite-utils")
+    sqlite_utils = program("sqlite-utils")
     with tempfile.TemporaryDirectory() as tmp:
         one, many, db = Path(tmp) / "one.ppn", Path(tmp) / "many.ppn", str(Path(tmp) / "a.db")
         write(iter_records(1, 1), one)
         generated_file(many, args.deals, 1)
         for tree in trees.values():  # its bytecode written (and the file imported) once
-            subprocess.run([*_PRIFFE, "import", "--db", db, str(many)], check=True,
-                           env={**_ENV, "PYTHONPATH": str(tree)}, stdout=subprocess.DEVNULL)
+            subprocess.run([*PRIFFE, "import", "--db", db, str(many)], check=True,
+                           env={**ENV, "PYTHONPATH": str(tree)}, stdout=subprocess.DEVNULL)
         print(f"best CPU of {args.repeat} runs ({load()})")
         base = best_cpu([sqlite_utils, "--version"], args.repeat)
         print(f"{'sqlite-utils --version':34} {base:6.3f} s")
-        complete = {"_PRIFFE_COMPLETE": "bash_complete", "COMP_WORDS": "priffe va",
+        complete = {"PRIFFE_COMPLETE": "bash_complete", "COMP_WORDS": "priffe va",
                     "COMP_CWORD": "1"}
         for label, argv, env, aim in (
                 ("priffe --version", ["--version"], {}, base),
@@ -101,7 +101,7 @@ def main() -> None:
             cpu = dict.fromkeys(trees, float("inf"))
             for _ in range(max(args.repeat, 1)):  # the trees in turn: load drifts alike
                 for name, tree in trees.items():
-                    cpu[name] = min(cpu[name], cpu_of([*_PRIFFE, *argv],
+                    cpu[name] = min(cpu[name], cpu_of([*PRIFFE, *argv],
                                                       {**env, "PYTHONPATH": str(tree)}))
             now = cpu["after"]
             goal = "" if aim is None else \
