@@ -173,3 +173,18 @@ def test_without_a_c_compiler_the_wheel_installs_the_pure_core(tmp_path: Path) -
                           timeout=120)
     most = Oracle(_deal(Goal.MOST)).value()
     assert proc.stdout.split() == ["False", "priffe_records.dd.shadow", str(most)], proc.stderr
+
+
+def test_without_cython_the_build_warns_and_leaves_the_core_pure(tmp_path: Path) -> None:
+    # setup.py's build_ext as pip runs it, with `import Cython` failing.
+    run = ("import runpy, sys\n"
+           "sys.modules['Cython'] = sys.modules['Cython.Build'] = None\n"
+           f"sys.argv = ['setup.py', 'build_ext', '--build-lib', {str(tmp_path / 'lib')!r},"
+           f" '--build-temp', {str(tmp_path / 'temp')!r}]\n"
+           "runpy.run_path('setup.py', run_name='__main__')\n")
+    proc = subprocess.run([sys.executable, "-c", run], cwd=SOURCE.parents[2],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert ("WARNING: priffe_records.dd.core is not compiled (Cython is not installed)"
+            in proc.stderr)
+    assert not list(tmp_path.rglob("core*"))
