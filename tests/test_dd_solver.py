@@ -5,6 +5,8 @@ three and two hands, positions mid-trick; the budget; a played card that cannot 
 from __future__ import annotations
 
 import random
+from types import ModuleType
+from typing import Any
 
 import pytest
 from conftest import scaled
@@ -14,9 +16,10 @@ from hypothesis import strategies as st
 
 from priffe_records import dd
 from priffe_records.dd import Budget, Deal, Goal, analyse_play, card_values, value
-from priffe_records.game.cards import Card, Seat, Suit
+from priffe_records.game.cards import Card, Rank, Seat, Suit
 from priffe_records.game.errors import PriffeError
 from priffe_records.game.language import use_language
+from priffe_records.game.tricks import hand_mask, suit_index
 
 # Every proof runs against the compiled core and the pure one (tests/dd_cores.py).
 pytestmark = pytest.mark.usefixtures("dd_core")
@@ -149,3 +152,54 @@ def test_hands_that_do_not_fit_are_a_clear_error() -> None:
                                                         Seat.W: cards("HA")}}))
     with pytest.raises(dd.DDError, match="a hand for each playing seat"):
         value(Deal(**{**TWO_HANDS.__dict__, "leader": Seat.E}))
+
+
+def _clashing_ending(rng: random.Random, players: int) -> Deal:
+    """Hands from two suits, one of them trumps, must_trump on, the play stopped inside a
+    trick: cards equal within a suit stop being equal once a trump falls on the table."""
+    suits = rng.sample(list(Suit), 2)
+    tricks = rng.randint(2, 4 if players == 4 else 5)
+    dealt = rng.sample([Card(s, r) for s in suits for r in Rank], players * tricks)
+    chosen = rng.sample(list(Seat), players)
+    order = tuple(s for s in Seat if s in chosen)
+    hands = {seat: frozenset(dealt[i * tricks:(i + 1) * tricks]) for i, seat in enumerate(order)}
+    side = frozenset(rng.sample(order, rng.randint(1, players - 1)))
+    deal = Deal(hands, order, suits[0], rng.choice(order), side, rng.choice(list(Goal)), True)
+    cut = rng.randrange(players * tricks)
+    return with_random_play(rng, deal, cut + (cut % players == 0))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_trumps_must_trump_and_mid_trick_positions_agree_with_brute_force(players: int) -> None:
+    """The table's key counts a suit's cards only by order among the live ones: with trumps
+    and must_trump, and positions mid-trick (their trick's cards are part of the order),
+    every value is still brute force's."""
+    rng = random.Random(40 + players)
+    for _ in range(12):
+        _agrees(_clashing_ending(rng, players))
+
+
+def _search_of(deal: Deal, module: ModuleType, slots: tuple[int, int] | None
+               ) -> tuple[Any, int, list[int]]:
+    """A core ``Search`` at ``deal``'s position (no cards played), its leader and trick."""
+    order = deal.order
+    hands = [hand_mask(deal.hands[s]) for s in order]
+    most = deal.goal is Goal.MOST
+    inside = tuple(s in deal.side for s in order)
+    search = module.Search(hands, inside, tuple(x == most for x in inside),
+                           suit_index(deal.trump), deal.must_trump, slots=slots)
+    return search, order.index(deal.leader), []
+
+
+def test_a_table_that_grows_and_then_overwrites_answers_the_same(dd_core: ModuleType) -> None:
+    """A table of 2 slots that may grow to 8 fills at once and then overwrites entries; an
+    entry lost is only work lost: every value equals brute force's."""
+    rng = random.Random(9)
+    for _ in range(8):
+        deal = Deal(**{**random_ending(rng, 4, 4).__dict__, "played": ()})
+        search, leader, trick = _search_of(deal, dd_core, (2, 8))
+        assert search.solve(leader, trick) == Oracle(deal).value(), deal
+        small, large = search, _search_of(deal, dd_core, None)[0]
+        for guess in (0, 4):
+            assert small.solve(leader, trick, guess) == large.solve(
+                leader, trick, guess)

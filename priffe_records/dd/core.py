@@ -1,19 +1,23 @@
+# cython: annotation_typing=False, boundscheck=False, wraparound=False
+# cython: cdivision=True, initializedcheck=False
 """The double-dummy search itself: alpha-beta over bitmask positions, family-free.
 
 A card is an id ``suit * 13 + rank`` (suits in PBN order S H D C, rank 0 = two … 12 =
-ace), a hand an ``int`` with one bit per card, so a position is a handful of ints that
-hash fast for the transposition table. The players are indices into the play order;
-the search counts the measured side's tricks and knows only who is on that side and
-who wants more of them.
+ace), a hand an ``int`` with one bit per card. The players are indices into the play
+order; the search counts the measured side's tricks and knows only who is on that side
+and who wants more of them.
+
+One source, two ways to run: as Python, and compiled by Cython in pure-Python mode
+(``@cython.locals`` give the locals C types; annotations are for mypy only, hence
+``annotation_typing=False``). The inner search touches only C integers and arrays, so
+compiled it runs without Python objects; everything a caller sees is plain Python.
 """
 
 from __future__ import annotations
 
 import time
+from array import array
 from typing import TYPE_CHECKING
-
-from priffe_records.game.memo import Memo
-from priffe_records.game.tricks import SUIT_BITS, legal_mask, winning_index
 
 # Cython compiles this file as it is (setup.py); it needs the statement `import cython`.
 if TYPE_CHECKING:
@@ -24,24 +28,41 @@ else:
     except ModuleNotFoundError:  # no Cython here: its names as plain Python
         from priffe_records.dd import shadow as cython
 
+from priffe_records.game.memo import Memo
+from priffe_records.game.tricks import legal_mask, winning_index
+
 COMPILED: bool = cython.compiled  # True in the module the build compiled
 
-_CHECK_EVERY = 1024  # nodes between two looks at the clock
+# C constants compiled (a plain module name would be a Python object looked up each time)
+_CHECK_EVERY = cython.declare(cython.int, 1024)  # nodes between two looks at the clock
+_SUIT = cython.declare(cython.int, 0x1FFF)  # one suit's 13 bits
+_PROBES = cython.declare(cython.int, 8)  # table slots tried from a key's home slot
+_FIRST_SLOTS = cython.declare(cython.longlong, 1 << 14)
+_MOST_SLOTS = cython.declare(cython.longlong, 1 << 20)  # 34 MB at most
+_DEPTH = cython.declare(cython.int, 16)  # slots of the move buffer per ply (13 cards at most)
+_NONE = cython.declare(cython.int, -1)  # no node limit / no deadline
+_ONE = cython.declare(cython.ulonglong, 1)
+_SUITS = cython.declare(cython.ulonglong, _SUIT)
+_B1 = cython.declare(cython.ulonglong, 0x5555555555555555)
+_B2 = cython.declare(cython.ulonglong, 0x3333333333333333)
+_B4 = cython.declare(cython.ulonglong, 0x0F0F0F0F0F0F0F0F)
+_B8 = cython.declare(cython.ulonglong, 0x0101010101010101)
+_ALL = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
+_MIX = cython.declare(tuple, (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9,
+                              0xD6E8FEB86659FD93))
+_M0 = cython.declare(cython.ulonglong, _MIX[0])
+_M1 = cython.declare(cython.ulonglong, _MIX[1])
+_M2 = cython.declare(cython.ulonglong, _MIX[2])
+_M3 = cython.declare(cython.ulonglong, _MIX[3])
 
 
 class Exhausted(Exception):
     """The budget ran out before the search ended; the caller answers "not known"."""
 
 
-_WINNERS: Memo[tuple[int, ...], int] = Memo(1 << 16)
-
-
 def trick_winner(trick: list[int], trump: int) -> int:
-    """game.tricks' winning_index, remembered: the search asks about the same few
-    thousand tricks again and again."""
-    key = (trump, *trick)
-    at = _WINNERS.get(key)
-    return _WINNERS.keep(key, winning_index(trick, trump)) if at is None else at
+    """game.tricks' winning_index: which card of ``trick`` (lead first) wins it."""
+    return winning_index(trick, trump)
 
 
 def legal(hand: int, trick: list[int], trump: int, must_trump: bool) -> int:
@@ -49,30 +70,72 @@ def legal(hand: int, trick: list[int], trump: int, must_trump: bool) -> int:
     return legal_mask(hand, trick[0] // 13 if trick else -1, trump, must_trump)
 
 
-_GROUPS: Memo[tuple[int, int], tuple[int, ...]] = Memo(1 << 16)
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+@cython.locals(x=cython.ulonglong, r=cython.int)
+@cython.returns(cython.int)
+def _top(x: int) -> int:
+    """The index of the highest bit of a non-zero ``x`` (``bit_length() - 1``)."""
+    if not cython.compiled:
+        return x.bit_length() - 1
+    r = 0
+    if x >> 32:
+        x >>= 32
+        r += 32
+    if x >> 16:
+        x >>= 16
+        r += 16
+    if x >> 8:
+        x >>= 8
+        r += 8
+    if x >> 4:
+        x >>= 4
+        r += 4
+    if x >> 2:
+        x >>= 2
+        r += 2
+    if x >> 1:
+        r += 1
+    return r
 
 
-def _suit_groups(mine: int, live: int) -> tuple[int, ...]:
-    """One suit's cards of one hand (13-bit ``mine``) cut into runs with no other live card
-    between them, highest run first: the cards of a run are worth the same."""
-    key = (mine, live)
-    hit = _GROUPS.get(key)
-    if hit is not None:
-        return hit
-    runs: list[int] = []
-    run = 0
-    for rank in range(12, -1, -1):
-        bit = 1 << rank
-        if not live & bit:
-            continue
-        if mine & bit:
-            run |= bit
-        elif run:
-            runs.append(run)
-            run = 0
-    if run:
-        runs.append(run)
-    return _GROUPS.keep(key, tuple(runs))
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+@cython.locals(x=cython.ulonglong)
+@cython.returns(cython.int)
+def _low(x: int) -> int:
+    """The index of the lowest bit of a non-zero ``x``."""
+    return _top(x & (~x + 1))
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+@cython.locals(x=cython.ulonglong)
+@cython.returns(cython.int)
+def _count(x: int) -> int:
+    """How many bits ``x`` has set."""
+    if not cython.compiled:
+        return x.bit_count()
+    x = x - ((x >> 1) & _B1)
+    x = (x & _B2) + ((x >> 2) & _B2)
+    x = (x + (x >> 4)) & _B4
+    return cython.cast(cython.int, (x * _B8) >> 56)
+
+
+@cython.ccall
+@cython.exceptval(check=False)
+@cython.locals(mine=cython.uint, others=cython.uint, below=cython.uint)
+@cython.returns(cython.uint)
+def top_run(mine: int, others: int) -> int:
+    """The highest run of ``mine`` (a non-empty 13-bit suit): its top card and the cards
+    below it down to the next card of ``others``, all worth the same."""
+    below = others & ((1 << _top(mine)) - 1)
+    if not below:
+        return mine
+    return mine & ~((2 << _top(below)) - 1)
 
 
 def groups(moves: int, live: int) -> list[int]:
@@ -81,9 +144,12 @@ def groups(moves: int, live: int) -> list[int]:
     out: list[int] = []
     for suit in range(4):
         shift = 13 * suit
-        mine = (moves >> shift) & 0x1FFF
-        if mine:
-            out.extend(run << shift for run in _suit_groups(mine, (live >> shift) & 0x1FFF))
+        mine = (moves >> shift) & _SUIT
+        others = (live >> shift) & _SUIT & ~mine
+        while mine:
+            run = top_run(mine, others)
+            out.append(run << shift)
+            mine ^= run
     return out
 
 
@@ -102,60 +168,128 @@ def top_card(mask: int) -> int:
     return mask.bit_length() - 1
 
 
-_CODES: Memo[int, int] = Memo(1 << 16)
-
-
-def _suit_code(packed: int, n: int) -> int:
-    """Who holds each live card of one suit, highest first, as base-(n+1) digits: the
-    suit's shape with the cards already gone squeezed out (rank equivalence)."""
-    code = 0
-    for rank in range(12, -1, -1):
-        for player in range(n):
-            if packed >> (13 * (n - 1 - player) + rank) & 1:
-                code = code * (n + 1) + player + 1
+@cython.cfunc
+@cython.exceptval(check=False)
+@cython.locals(packed=cython.ulonglong, live=cython.uint, low=cython.uint, j=cython.int,
+               p=cython.int, out=cython.ulonglong)
+@cython.returns(cython.ulonglong)
+def _squeeze_suit(packed: int) -> int:
+    """One suit's holdings (13 bits a player, four players) with the cards no one holds
+    squeezed out: each card's bit moved down to its rank among the live cards."""
+    live = (packed | packed >> 13 | packed >> 26 | packed >> 39) & _SUIT
+    out = 0
+    j = 0
+    while live:
+        low = live & (~live + 1)
+        for p in range(4):
+            if (packed >> (13 * p)) & low:
+                out |= _ONE << (13 * p + j)
                 break
-    return code
+        j += 1
+        live ^= low
+    return out
 
 
-def _lowest(mask: int) -> int:
-    return (mask & -mask).bit_length() - 1
+_SQUEEZED: Memo[int, int] = Memo(1 << 16)
 
 
+def _slots(count: int, fill: int, code: str) -> array[int]:
+    return array(code, [fill]) * count
+
+
+@cython.final
+@cython.cclass
 class Search:
-    """One deal's search: the hands (mutated while searching, restored after), the
-    transposition table of tricks-to-come bounds at each trick's start, and the budget.
+    """One deal's search: the hands, the transposition table of tricks-to-come bounds at
+    each trick's start, and the budget.
+
+    ``hands`` (a list, one mask a player) is the position the public methods start from;
+    they copy it into C storage, search there and leave it as it was.
 
     The table's key is the position up to rank equivalence: two positions whose suits
     differ only in cards already played (every live card keeping its holder and its
-    order) have the same value, so one entry serves both.
+    order) have the same value, so one entry serves both. Each player's cards are
+    squeezed to their rank among the live cards of their suit; the four squeezed hands
+    and the leader are the key, stored whole in open-addressed arrays (no Python objects).
+    ``slots`` (first, most) sizes the table: it doubles while half full, and once at
+    ``most`` a new entry takes the place of an old one near its home slot.
     """
+
+    hands = cython.declare(list, visibility="public")
+    nodes = cython.declare(cython.longlong, visibility="public")
+    n = cython.declare(cython.int)
+    trump = cython.declare(cython.int)
+    must_trump = cython.declare(cython.bint)
+    ducking = cython.declare(cython.bint)
+    inside = cython.declare(cython.int)  # bit i: player i is of the measured side
+    most = cython.declare(cython.int)  # bit i: player i wants the side's tricks many
+    node_limit = cython.declare(cython.longlong)
+    check_at = cython.declare(cython.longlong)
+    deadline = cython.declare(cython.double)
+    h = cython.declare(cython.ulonglong[4])
+    tc = cython.declare(cython.int[60])  # each trick's cards at 4 * (tricks left)
+    key = cython.declare(cython.ulonglong[4])
+    buf = cython.declare(cython.int[:])
+    keys = cython.declare(cython.ulonglong[:])
+    lows = cython.declare(cython.schar[:])
+    highs = cython.declare(cython.schar[:])
+    slots = cython.declare(cython.longlong)
+    most_slots = cython.declare(cython.longlong)  # the table grows up to this many
+    used = cython.declare(cython.longlong)
 
     def __init__(self, hands: list[int], inside: tuple[bool, ...], wants_most: tuple[bool, ...],
                  trump: int, must_trump: bool, nodes: int | None = None,
-                 seconds: float | None = None) -> None:
+                 seconds: float | None = None, slots: tuple[int, int] | None = None) -> None:
         self.hands = hands
         self.n = len(hands)
-        self.inside = tuple(int(x) for x in inside)
-        self.wants_most = wants_most
+        self.inside = sum(1 << i for i, x in enumerate(inside) if x)
+        self.most = sum(1 << i for i, x in enumerate(wants_most) if x)
         # MOST: every player wants his own side to win tricks; FEWEST: to lose them
         self.ducking = wants_most[0] != bool(inside[0])
         self.trump = trump
         self.must_trump = must_trump
-        self.table: dict[int, tuple[int, int]] = {}
         self.nodes = 0
-        self.node_limit = nodes
-        self.deadline = None if seconds is None else time.perf_counter() + seconds
+        self.node_limit = _NONE if nodes is None else nodes
+        self.deadline = _NONE if seconds is None else time.perf_counter() + seconds
         self.check_at = 0
+        self.h = [0, 0, 0, 0]
+        self.tc = [0] * 60
+        self.key = [0, 0, 0, 0]
+        self.buf = _slots(_DEPTH * 53, 0, "i")
+        first, self.most_slots = (_FIRST_SLOTS, _MOST_SLOTS) if slots is None else slots
+        self._table(first)
 
-    def _check(self) -> None:
-        if self.node_limit is not None and self.nodes > self.node_limit:
+    def _table(self, slots: int) -> None:
+        self.slots = slots
+        self.used = 0
+        self.keys = _slots(4 * slots, 0, "Q")
+        self.lows = _slots(slots, -1, "b")
+        self.highs = _slots(slots, -1, "b")
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=True)
+    @cython.returns(cython.int)
+    def _check(self) -> int:
+        if self.node_limit != _NONE and self.nodes > self.node_limit:
             raise Exhausted
-        if self.deadline is not None and time.perf_counter() > self.deadline:
+        if self.deadline != _NONE and time.perf_counter() > self.deadline:
             raise Exhausted
         step = self.nodes + _CHECK_EVERY
-        if self.node_limit is not None:
+        if self.node_limit != _NONE:
             step = min(step, self.node_limit + 1)
         self.check_at = step
+        return 0
+
+    # --- the public entry points: Python lists in, Python ints out
+
+    def _load(self, leader: int, trick: list[int]) -> int:
+        """Copy ``hands`` and ``trick`` into the C arrays; the trick's length."""
+        for i in range(self.n):
+            self.h[i] = self.hands[i]
+        base = 4 * self.tricks_left(leader, trick)
+        for i, card in enumerate(trick):
+            self.tc[base + i] = card
+        return len(trick)
 
     def live(self, trick: list[int]) -> int:
         """Every card still in a hand or on the table."""
@@ -167,151 +301,149 @@ class Search:
         moves = legal(self.hands[player], trick, self.trump, self.must_trump)
         return groups(moves, self.live(trick))
 
-    def key(self, leader: int) -> int:
-        """The table's key of the position at a trick's start led by ``leader``."""
-        n = self.n
-        key = leader
-        codes = _CODES
-        for shift in (0, 13, 26, 39):
-            packed = n
-            for hand in self.hands:
-                packed = (packed << 13) | ((hand >> shift) & 0x1FFF)
-            code = codes.get(packed)
-            if code is None:
-                code = codes.keep(packed, _suit_code(packed, n))
-            key = (key << 40) | code
-        return key
+    def tricks_left(self, leader: int, trick: list[int]) -> int:
+        """Tricks not yet complete, the current one included."""
+        return int(self.hands[(leader + len(trick)) % self.n].bit_count())
 
     def play(self, leader: int, trick: list[int], card: int, alpha: int, beta: int) -> int:
         """The measured side's tricks from the current trick on after ``card`` is played."""
-        n = self.n
-        player = (leader + len(trick)) % n
-        bit = 1 << card
-        self.hands[player] ^= bit
-        trick.append(card)
-        try:
-            if len(trick) == n:
-                winner = (leader + trick_winner(trick, self.trump)) % n
-                won = self.inside[winner]
-                return won + self.future(winner, [], alpha - won, beta - won)
-            return self.future(leader, trick, alpha, beta)
-        finally:
-            trick.pop()
-            self.hands[player] |= bit
+        k = self._load(leader, trick)
+        return self._after(leader, k, card, alpha, beta, 0)
 
     def future(self, leader: int, trick: list[int], alpha: int, beta: int) -> int:
         """The measured side's tricks from the current trick on with best play by all,
         fail-soft alpha-beta within (alpha, beta)."""
+        k = self._load(leader, trick)
+        return self._node(leader, k, alpha, beta, 0)
+
+    def solve(self, leader: int, trick: list[int], guess: int | None = None) -> int:
+        """The exact tricks-to-come by null-window searches converging from ``guess``
+        (MTD(f)): each proves a bound with the fewest nodes, and the table keeps it; a
+        good guess (the value after the next card, in a backward sweep) needs two."""
+        k = self._load(leader, trick)
+        lo, hi = 0, self.tricks_left(leader, trick)
+        value = hi // 2 if guess is None else min(max(guess, lo), hi)
+        while lo < hi:
+            beta = max(value, lo + 1)
+            value = self._node(leader, k, beta - 1, beta, 0)
+            if value < beta:
+                hi = value
+            else:
+                lo = value
+        return lo
+
+    # --- the search: C integers only
+
+    @cython.cfunc
+    @cython.locals(leader=cython.int, k=cython.int, card=cython.int, alpha=cython.int,
+                   beta=cython.int, ply=cython.int, player=cython.int, bit=cython.ulonglong,
+                   winner=cython.int, won=cython.int, value=cython.int, base=cython.int)
+    @cython.returns(cython.int)
+    def _after(self, leader: int, k: int, card: int, alpha: int, beta: int, ply: int) -> int:
+        """Play ``card`` as the ``k``-th of the trick, search on, take it back."""
+        player = (leader + k) % self.n
+        bit = _ONE << card
+        base = 4 * _count(self.h[player])
+        self.h[player] ^= bit
+        self.tc[base + k] = card
+        if k + 1 == self.n:
+            winner = (leader + self._winner(base, k + 1)) % self.n
+            won = (self.inside >> winner) & 1
+            value = won + self._node(winner, 0, alpha - won, beta - won, ply + 1)
+        else:
+            value = self._node(leader, k + 1, alpha, beta, ply + 1)
+        self.h[player] |= bit
+        return value
+
+    @cython.cfunc
+    @cython.inline
+    @cython.exceptval(check=False)
+    @cython.locals(base=cython.int, count=cython.int, i=cython.int, at=cython.int,
+                   best=cython.int, suit=cython.int, card=cython.int)
+    @cython.returns(cython.int)
+    def _winner(self, base: int, count: int) -> int:
+        """Which of the first ``count`` cards of the trick at ``tc[base]`` wins
+        (game.tricks' rule)."""
+        best = self.tc[base]
+        suit = best // 13
+        at = 0
+        for i in range(1, count):
+            card = self.tc[base + i]
+            if card // 13 == suit:
+                if card > best:
+                    best = card
+                    at = i
+            elif card // 13 == self.trump:
+                best = card
+                suit = self.trump
+                at = i
+        return at
+
+    @cython.cfunc
+    @cython.locals(leader=cython.int, k=cython.int, alpha=cython.int, beta=cython.int,
+                   ply=cython.int, left=cython.int, slot=cython.longlong, lo=cython.int,
+                   hi=cython.int, a=cython.int, b=cython.int, value=cython.int,
+                   k0=cython.ulonglong, k1=cython.ulonglong, k2=cython.ulonglong,
+                   k3=cython.ulonglong)
+    @cython.returns(cython.int)
+    def _node(self, leader: int, k: int, alpha: int, beta: int, ply: int) -> int:
+        """The measured side's tricks from the current trick on with best play by all,
+        fail-soft alpha-beta within (alpha, beta); bounds kept at each trick's start."""
         self.nodes += 1
         if self.nodes >= self.check_at:
             self._check()
-        hands = self.hands
-        if trick:
-            return self._best(leader, trick, alpha, beta)
-        left = hands[leader].bit_count()
+        if k:
+            return self._moves(leader, k, alpha, beta, ply)
+        left = _count(self.h[leader])
         if left <= 1:
             return self._last_trick(leader) if left else 0
-        key = self.key(leader)
-        lo, hi = self.table.get(key, (0, left))
+        slot = self._find(leader)
+        k0, k1, k2, k3 = self.key[0], self.key[1], self.key[2], self.key[3]
+        lo, hi = 0, left
+        if slot >= 0:
+            lo, hi = self.lows[slot], self.highs[slot]
         if lo >= beta:
             return lo
         if hi <= alpha or lo == hi:
             return hi
         a, b = max(alpha, lo), min(beta, hi)
-        value = self._best(leader, trick, a, b)
+        value = self._moves(leader, 0, a, b, ply)
         if value <= a:
             hi = value
         elif value >= b:
             lo = value
         else:
             lo = hi = value
-        self.table[key] = (lo, hi)
+        self.key[0], self.key[1], self.key[2], self.key[3] = k0, k1, k2, k3
+        self._store(lo, hi)
         return value
 
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    @cython.locals(leader=cython.int, i=cython.int, p=cython.int)
+    @cython.returns(cython.int)
     def _last_trick(self, leader: int) -> int:
         """One card each: the trick plays itself."""
-        n = self.n
-        trick = [self.hands[(leader + i) % n].bit_length() - 1 for i in range(n)]
-        return self.inside[(leader + trick_winner(trick, self.trump)) % n]
+        for i in range(self.n):
+            p = (leader + i) % self.n
+            self.tc[4 + i] = _top(self.h[p])
+        return (self.inside >> ((leader + self._winner(4, self.n)) % self.n)) & 1
 
-    def ordered(self, leader: int, trick: list[int]) -> list[int]:
-        """The player to move's candidate cards, one per run of equal cards, likeliest best
-        first: in a positive game a cheap winner unless the own side already wins the
-        trick; in misère (everyone ducks) the highest card that loses, and leads the other
-        side must overtake before low leads."""
-        n = self.n
-        k = len(trick)
-        player = (leader + k) % n
-        moves = legal(self.hands[player], trick, self.trump, self.must_trump)
-        if not moves & (moves - 1):
-            return [moves.bit_length() - 1]
-        runs = groups(moves, self.live(trick))
-        if len(runs) == 1:
-            return [top_card(runs[0])]
-        if k == 0:
-            return self._leads(player, runs)
-        scored: list[tuple[int, int]] = []
-        at = trick_winner(trick, self.trump)
-        best = trick[at]
-        best_suit = best // 13
-        ours = self.inside[(leader + at) % n] == self.inside[player]
-        ducking = self.ducking
-        trump = self.trump
-        for run in runs:
-            card = top_card(run)
-            suit = card // 13
-            rank = card % 13
-            wins = (card > best) if suit == best_suit else suit == trump
-            if ducking:
-                score = 100 + rank if not wins else -rank
-            elif ours:
-                score = -rank - (50 if wins else 0)
-            else:
-                score = 100 - rank if wins else -rank
-            scored.append((score, card if not wins else _lowest(run)))
-        scored.sort(reverse=True)
-        return [card for _, card in scored]
-
-    def _leads(self, player: int, runs: list[int]) -> list[int]:
-        """Leads in order: positive, high first; misère, low first, and first of all a
-        card some player of the other side must overtake (he holds only higher ones)."""
-        if not self.ducking:
-            return sorted((top_card(run) for run in runs), key=lambda c: -(c % 13))
-        mine = self.inside[player]
-        scored = []
-        for run in runs:
-            card = _lowest(run)
-            suit_mask = SUIT_BITS[card // 13]
-            forced = 0
-            for other in range(self.n):
-                held = self.hands[other] & suit_mask
-                if self.inside[other] != mine and held and _lowest(held) > card:
-                    forced = 50
-            scored.append((forced - card % 13, card))
-        scored.sort(reverse=True)
-        return [card for _, card in scored]
-
-    def _best(self, leader: int, trick: list[int], alpha: int, beta: int) -> int:
-        n = self.n
-        k = len(trick)
-        player = (leader + k) % n
-        most = self.wants_most[player]
-        hands = self.hands
-        best = -1 if most else 1 << 30
-        for card in self.ordered(leader, trick):
-            bit = 1 << card
-            hands[player] ^= bit
-            trick.append(card)
-            if k + 1 == n:
-                winner = (leader + trick_winner(trick, self.trump)) % n
-                trick.pop()
-                won = self.inside[winner]
-                value = won + self.future(winner, [], alpha - won, beta - won)
-            else:
-                value = self.future(leader, trick, alpha, beta)
-                trick.pop()
-            hands[player] |= bit
-            if most:
+    @cython.cfunc
+    @cython.locals(leader=cython.int, k=cython.int, alpha=cython.int, beta=cython.int,
+                   ply=cython.int, player=cython.int, wants=cython.bint, best=cython.int,
+                   value=cython.int, count=cython.int, i=cython.int, base=cython.int)
+    @cython.returns(cython.int)
+    def _moves(self, leader: int, k: int, alpha: int, beta: int, ply: int) -> int:
+        """Try the player to move's cards, likeliest best first, until a cut-off."""
+        player = (leader + k) % self.n
+        wants = (self.most >> player) & 1
+        best = -1 if wants else 99
+        base = ply * _DEPTH
+        count = self._order(leader, k, base)
+        for i in range(count):
+            value = self._after(leader, k, self.buf[base + i], alpha, beta, ply)
+            if wants:
                 if value > best:
                     best = value
                     if best > alpha:
@@ -324,21 +456,218 @@ class Search:
                 break
         return best
 
-    def solve(self, leader: int, trick: list[int], guess: int | None = None) -> int:
-        """The exact tricks-to-come by null-window searches converging from ``guess``
-        (MTD(f)): each proves a bound with the fewest nodes, and the table keeps it; a
-        good guess (the value after the next card, in a backward sweep) needs two."""
-        lo, hi = 0, self.tricks_left(leader, trick)
-        value = hi // 2 if guess is None else min(max(guess, lo), hi)
-        while lo < hi:
-            beta = max(value, lo + 1)
-            value = self.future(leader, list(trick), beta - 1, beta)
-            if value < beta:
-                hi = value
-            else:
-                lo = value
-        return lo
+    # --- move ordering
 
-    def tricks_left(self, leader: int, trick: list[int]) -> int:
-        """Tricks not yet complete, the current one included."""
-        return self.hands[(leader + len(trick)) % self.n].bit_count()
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    @cython.locals(leader=cython.int, k=cython.int, base=cython.int, player=cython.int,
+                   moves=cython.ulonglong, live=cython.ulonglong, hand=cython.ulonglong,
+                   led=cython.int, i=cython.int, count=cython.int, suit=cython.int,
+                   mine=cython.uint, others=cython.uint, run=cython.uint, shift=cython.int,
+                   tb=cython.int)
+    @cython.returns(cython.int)
+    def _order(self, leader: int, k: int, base: int) -> int:
+        """Write the player to move's candidate cards (one per run of equal cards) into
+        ``buf`` from ``base``, likeliest best first; their count."""
+        player = (leader + k) % self.n
+        hand = self.h[player]
+        tb = 4 * _count(hand)
+        moves = hand
+        if k:
+            led = self.tc[tb] // 13
+            moves = hand & (_SUITS << (13 * led))
+            if not moves and self.must_trump and self.trump >= 0:
+                moves = hand & (_SUITS << (13 * self.trump))
+            if not moves:
+                moves = hand
+        if not moves & (moves - 1):
+            self.buf[base] = _top(moves)
+            return 1
+        live = 0
+        for i in range(self.n):
+            live |= self.h[i]
+        for i in range(k):
+            live |= _ONE << self.tc[tb + i]
+        count = 0
+        for suit in range(4):
+            shift = 13 * suit
+            mine = (moves >> shift) & _SUIT
+            others = (live >> shift) & _SUIT & ~mine
+            while mine:
+                run = top_run(mine, others)
+                self.buf[base + count] = self._score(leader, k, player, run, shift, tb)
+                count += 1
+                mine ^= run
+        if count == 1:
+            self.buf[base] = _top(moves)
+            return 1
+        self._sort(base, count)
+        for i in range(count):
+            self.buf[base + i] &= 63
+        return count
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    @cython.locals(leader=cython.int, k=cython.int, player=cython.int, run=cython.uint,
+                   shift=cython.int, card=cython.int, suit=cython.int, rank=cython.int,
+                   score=cython.int, at=cython.int, best=cython.int, wins=cython.bint,
+                   ours=cython.bint, other=cython.int, held=cython.ulonglong,
+                   side=cython.int, tb=cython.int)
+    @cython.returns(cython.int)
+    def _score(self, leader: int, k: int, player: int, run: int, shift: int, tb: int) -> int:
+        """A run's card and how likely it is best, as ``score * 64 + card`` (sorted
+        high first): in a positive game a cheap winner unless the own side already wins
+        the trick, leads high first; in misère (everyone ducks) the highest card that
+        loses, and leads the other side must overtake before low leads."""
+        suit = shift // 13
+        if k == 0:
+            if not self.ducking:
+                card = _top(run) + shift
+                return ((card % 13) * 4 + 3 - suit) * 64 + card
+            card = _low(run) + shift
+            score = -(card % 13)
+            side = (self.inside >> player) & 1
+            for other in range(self.n):
+                held = (self.h[other] >> shift) & _SUIT
+                if ((self.inside >> other) & 1) != side and held and _low(held) + shift > card:
+                    score += 50
+                    break
+            return score * 64 + card
+        card = _top(run) + shift
+        rank = card % 13
+        at = self._winner(tb, k)
+        best = self.tc[tb + at]
+        wins = card > best if suit == best // 13 else suit == self.trump
+        ours = ((self.inside >> ((leader + at) % self.n)) & 1) == ((self.inside >> player) & 1)
+        if self.ducking:
+            score = -rank if wins else 100 + rank
+        elif ours:
+            score = -rank - (50 if wins else 0)
+        else:
+            score = 100 - rank if wins else -rank
+        if wins:
+            card = _low(run) + shift
+        return score * 64 + card
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    @cython.locals(base=cython.int, count=cython.int, i=cython.int, j=cython.int,
+                   item=cython.int)
+    @cython.returns(cython.int)
+    def _sort(self, base: int, count: int) -> int:
+        """Insertion sort of ``buf[base:base + count]``, highest first."""
+        for i in range(base + 1, base + count):
+            item = self.buf[i]
+            j = i - 1
+            while j >= base and self.buf[j] < item:
+                self.buf[j + 1] = self.buf[j]
+                j -= 1
+            self.buf[j + 1] = item
+        return 0
+
+    # --- the transposition table
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    @cython.locals(leader=cython.int, suit=cython.int, shift=cython.int, p=cython.int,
+                   packed=cython.ulonglong, squeezed=cython.ulonglong)
+    @cython.returns(cython.int)
+    def _squeeze(self, leader: int) -> int:
+        """Set ``key`` to the position's key: each hand's cards by rank among the live
+        cards of their suit (one squeezed 52-bit mask a player), the leader on top."""
+        self.key[0] = (_ONE * leader) << 56
+        self.key[1] = self.key[2] = self.key[3] = 0
+        for suit in range(4):
+            shift = 13 * suit
+            packed = 0
+            for p in range(self.n):
+                packed |= ((self.h[p] >> shift) & _SUIT) << (13 * p)
+            if cython.compiled:
+                squeezed = _squeeze_suit(packed)
+            else:  # as Python, a memo is faster than the loop
+                hit = _SQUEEZED.get(packed)
+                squeezed = _SQUEEZED.keep(packed, _squeeze_suit(packed)) if hit is None else hit
+            for p in range(self.n):
+                self.key[p] |= ((squeezed >> (13 * p)) & _SUIT) << shift
+        return 0
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    @cython.returns(cython.longlong)
+    @cython.locals(mixed=cython.ulonglong, slot=cython.longlong, i=cython.int)
+    def _home(self) -> int:
+        """The key's first slot."""
+        mixed = (self.key[0] * _M0 ^ self.key[1] * _M1 ^ self.key[2] * _M2
+                 ^ self.key[3] * _M3)
+        if not cython.compiled:
+            mixed &= _ALL
+        mixed ^= mixed >> 31
+        return mixed & (self.slots - 1)
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    @cython.locals(leader=cython.int, slot=cython.longlong, at=cython.longlong, _=cython.int)
+    @cython.returns(cython.longlong)
+    def _find(self, leader: int) -> int:
+        """Set ``key`` for the position led by ``leader``; its slot, or -1."""
+        self._squeeze(leader)
+        slot = self._home()
+        for _ in range(_PROBES):
+            if self.lows[slot] < 0:
+                return -1
+            at = 4 * slot
+            if (self.keys[at] == self.key[0] and self.keys[at + 1] == self.key[1]
+                    and self.keys[at + 2] == self.key[2] and self.keys[at + 3] == self.key[3]):
+                return slot
+            slot = (slot + 1) & (self.slots - 1)
+        return -1
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    @cython.locals(lo=cython.int, hi=cython.int, slot=cython.longlong, home=cython.longlong,
+                   _=cython.int, at=cython.longlong)
+    @cython.returns(cython.int)
+    def _store(self, lo: int, hi: int) -> int:
+        """Keep (lo, hi) under ``key``: in its slot, else the first free one near its
+        home, else over the home slot's entry."""
+        if self.used * 2 >= self.slots and self.slots < self.most_slots:
+            self._grow()
+        home = slot = self._home()
+        for _ in range(_PROBES):
+            at = 4 * slot
+            if self.lows[slot] < 0:
+                self.used += 1
+                break
+            if (self.keys[at] == self.key[0] and self.keys[at + 1] == self.key[1]
+                    and self.keys[at + 2] == self.key[2] and self.keys[at + 3] == self.key[3]):
+                break
+            slot = (slot + 1) & (self.slots - 1)
+        else:
+            slot = home
+        at = 4 * slot
+        self.keys[at] = self.key[0]
+        self.keys[at + 1] = self.key[1]
+        self.keys[at + 2] = self.key[2]
+        self.keys[at + 3] = self.key[3]
+        self.lows[slot] = lo
+        self.highs[slot] = hi
+        return 0
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    @cython.locals(slot=cython.longlong, i=cython.int, at=cython.longlong, n=cython.longlong)
+    @cython.returns(cython.int)
+    def _grow(self) -> int:
+        """Twice the slots, every entry moved over (the current ``key`` kept)."""
+        keys, lows, highs, n = self.keys, self.lows, self.highs, self.slots
+        saved = [self.key[0], self.key[1], self.key[2], self.key[3]]
+        self._table(2 * n)
+        for slot in range(n):
+            if lows[slot] >= 0:
+                at = 4 * slot
+                for i in range(4):
+                    self.key[i] = keys[at + i]
+                self._store(lows[slot], highs[slot])
+        for i in range(4):
+            self.key[i] = saved[i]
+        return 0
