@@ -176,18 +176,19 @@ def _rows(db: Path, sql: str) -> int:
 def test_a_step_shows_the_trick_just_played_and_analyses_only_its_deal(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from priffe_records.cli import replay as cli_replay
+    from priffe_records.replay import dd as replay_dd
     from priffe_records.rules.family import default_family
 
     records = list(loads(Path(GRAZ).read_text("utf-8"), errors="collect"))
     replays = cli_replay.replays_of(records, default_family().presets["sv"])
     searched: list[str | None] = []
-    real = cli_replay.dd_analyse
+    real = replay_dd.analyse
 
     def counted(record: Record, budget: Budget):  # type: ignore[no-untyped-def]
         searched.append(record.get("Board"))
         return real(record, budget)
 
-    monkeypatch.setattr(cli_replay, "dd_analyse", counted)
+    monkeypatch.setattr(replay_dd, "analyse", counted)
     notes = cli_replay._Analyses(60.0)
     with use_language("en"):
         lines = notes.text(replays[0], 3).splitlines()

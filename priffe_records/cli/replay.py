@@ -11,8 +11,6 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, TypeVar
 
 import click
-from rich.console import Console
-from rich.text import Text
 
 from priffe_records.cli.common import (
     EXIT_FINDINGS,
@@ -28,17 +26,18 @@ from priffe_records.format.errors import BadRecord, PPNSyntaxError
 from priffe_records.format.reader import loads, read
 from priffe_records.format.record import Record
 from priffe_records.game.language import language, msg, msg_n
-from priffe_records.replay.dd import DDView, annotate, dd_lines
-from priffe_records.replay.dd import analyse as dd_analyse
-from priffe_records.replay.html import write_page
 from priffe_records.replay.model import DealReplay, build_replays
 from priffe_records.replay.stepping import read_key, walk
-from priffe_records.replay.terminal import full_view, step_count, step_view
 from priffe_records.replay.wording import Words, where, words
 from priffe_records.rules.checks import present
 
+# The terminal's drawing (rich) and the solver load where they are used:
+# ``--html`` of a whole file needs none of them.
 if TYPE_CHECKING:
+    from rich.text import Text
+
     from priffe_records.archive.query import StoredText
+    from priffe_records.replay.dd import DDView
 
 PLAIN_WIDTH = 80  # piped output has a fixed width, so files and tests do not depend on $COLUMNS
 
@@ -167,6 +166,10 @@ def _plain(r: DealReplay, w: Words) -> str:
 
     A score-sheet summary stays on one line however long (soft wrap).
     """
+    from rich.console import Console
+
+    from priffe_records.replay.terminal import full_view
+
     buf = io.StringIO()
     console = Console(file=buf, width=PLAIN_WIDTH, color_system=None, force_terminal=False,
                       highlight=False, emoji=False, legacy_windows=False)
@@ -210,6 +213,7 @@ class _Analyses:
     def view(self, r: DealReplay) -> DDView | None:
         if r.index not in self._views:
             from priffe_records.dd import Budget
+            from priffe_records.replay.dd import analyse as dd_analyse
 
             self._views[r.index] = dd_analyse(r.record, Budget(seconds=self.seconds))
         return self._views[r.index]
@@ -218,6 +222,8 @@ class _Analyses:
         """A deal's cards marked with their cost (``♠K −1``) where tricks are drawn."""
         if self.seconds is None or isinstance(r, Unreadable):
             return r
+        from priffe_records.replay.dd import annotate
+
         view = self.view(r)
         return r if view is None else replace(r, tricks=annotate(r.tricks, view))
 
@@ -225,6 +231,8 @@ class _Analyses:
         """The lines under a deal (or, stepping, under its trick ``trick``), or why none."""
         if self.seconds is None:
             return ""
+        from priffe_records.replay.dd import dd_lines
+
         view = self.view(r)
         if view is None:
             return str(msg("Double dummy: no play to analyse (a hand or the play is not "
@@ -248,6 +256,11 @@ def _show_all(replays: Sequence[Shown], w: Words, interactive: bool,
             for line in _passed(r) if verbose else ():
                 out.write(line.plain + "\n")
         return
+    from rich.console import Console
+    from rich.text import Text
+
+    from priffe_records.replay.terminal import full_view
+
     console = Console(file=out, highlight=False)
     for i, given in enumerate(replays):
         r = notes.marked(given)
@@ -265,6 +278,11 @@ def _show_all(replays: Sequence[Shown], w: Words, interactive: bool,
 
 def _step(replays: Sequence[DealReplay], w: Words, notes: _Analyses = NO_DD) -> None:
     """Walk every selected deal, position by position, one key press at a time."""
+    from rich.console import Console
+    from rich.text import Text
+
+    from priffe_records.replay.terminal import step_count, step_view
+
     positions = [(r, k) for r in replays for k in range(step_count(r))]
     colour = not _no_color()
     console = Console(file=sys.stdout, highlight=False,
@@ -371,6 +389,8 @@ def replay_command(file: str | None, board: int | None, rubber: int | None, db: 
                 if isinstance(r, Unreadable):  # the others are on the page; it says why not
                     click.echo(r.text().rstrip("\n"), err=True)
             if pages or not chosen:
+                from priffe_records.replay.html import write_page
+
                 write_page(html, pages, w)
                 click.echo(str(msg_n("wrote {file} ({n} deal)", "wrote {file} ({n} deals)",
                                      len(pages), file=html)), err=True)

@@ -41,13 +41,17 @@ from priffe_records.replay.wording import (
 )
 
 MARKER = "/*__PRIFFE_DATA__*/"
-_ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026",
-                          "\u2028": "\\u2028", "\u2029": "\\u2029"})
+_ESCAPES = (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"),
+            ("\u2029", "\\u2029"))
 
 
 def safe_json(data: object) -> str:
-    """JSON that can sit inside a ``<script>`` element whatever the strings hold."""
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).translate(_ESCAPES)
+    """JSON that can sit inside a ``<script>`` element whatever the strings hold (one
+    ``replace`` a character: a page of thousands of deals is megabytes)."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    for char, escaped in _ESCAPES:
+        text = text.replace(char, escaped)
+    return text
 
 
 def deal_data(r: DealReplay, w: Words, table: Strings) -> dict[str, object]:

@@ -14,11 +14,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, NamedTuple, Protocol
 
 from priffe_records.format.record import Location, Record
 from priffe_records.game.cards import SEATS, Card, Seat, Suit
-from priffe_records.game.language import Message
+from priffe_records.game.language import LANGUAGES, Message, Texts, language, render
 from priffe_records.rules.findings import Finding, Severity
 
 
@@ -256,8 +257,51 @@ def unshown(found: Sequence[Finding], shown: Sequence[Finding]) -> tuple[Finding
                  if f.severity is not Severity.UNVERIFIABLE and _key(f) not in keys)
 
 
-def worded(template: str, **fields: object) -> Message:
-    """Words of the catalogue put together for a line a family words (its score): the
-    template holds only fields and signs, no words of its own, so it needs no catalogue
-    entry and renders in the language of its fields (as ``listing`` joins)."""
-    return Message(template, fields)
+class Worded:
+    """Words put together for a line a family words (its score): the template holds only
+    fields and signs, no words of its own, so it needs no catalogue entry; each field (a
+    label, a message, a number) is rendered in the language of the whole. Made through
+    :func:`worded`, the same line is one object however many deals show it, and is
+    rendered once per language."""
+
+    __slots__ = ("_said", "fields", "template")
+
+    def __init__(self, template: str, /, **fields: object) -> None:
+        self.template = template
+        self.fields = fields
+        self._said: dict[str, str] = {}
+
+    def render(self, lang: str | None = None) -> str:
+        lang = lang or language()
+        said = self._said.get(lang)
+        if said is None:
+            said = self._said[lang] = self.template.format_map({
+                k: v.render(lang) if isinstance(v, _SAID) else render(v, lang)
+                for k, v in self.fields.items()})
+        return said
+
+    def __repr__(self) -> str:
+        return f"Worded({self.template!r}, {self.fields!r})"
+
+
+class Label(Texts):
+    """A label rendered once in each language (:func:`every_language`); one object per
+    label, so it is hashed and compared by identity, as a :class:`Worded` line's key."""
+
+    __slots__ = ()
+    __hash__ = object.__hash__
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+
+_SAID = (Texts, Message, Worded)  # rendered directly (the rest by game.language.render)
+
+# A family's line for these fields (labels, numbers, texts: all hashable), the same
+# object each time: the score lines of thousands of deals are a few hundred lines.
+worded = lru_cache(maxsize=16_384)(Worded)
+
+
+def every_language(message: Message) -> Label:
+    """A label rendered once in each language: a family's line words render by a lookup."""
+    return Label({lang: message.render(lang) for lang in LANGUAGES})

@@ -31,6 +31,7 @@ from priffe_records.rules.replay_facts import (
     Strays,
     TrickView,
     comments,
+    every_language,
     findings_by_record,
     record_comments,
     unshown,
@@ -140,10 +141,10 @@ def _hands(o: PrefOutcome) -> tuple[tuple[Card, ...] | None, ...]:
     return (*out, None)
 
 
-_TRICKS = msg_p("pref replay", "tricks")
-_PAYMENTS = msg_p("pref replay", "payments")
-_POT = msg_p("pref replay", "pot")
-_BALANCES = msg_p("pref replay", "balances")
+_TRICKS = every_language(msg_p("pref replay", "tricks"))
+_PAYMENTS = every_language(msg_p("pref replay", "payments"))
+_POT = every_language(msg_p("pref replay", "pot"))
+_BALANCES = every_language(msg_p("pref replay", "balances"))
 
 
 def _seats(values: Mapping[Seat, int], signed: bool = True) -> str:

@@ -22,12 +22,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
+from typing import NamedTuple
 
 from priffe_records.format.record import Section
 from priffe_records.game.calls import Call, Contract
 from priffe_records.game.cards import FULL_DECK, SEATS, SUITS, Card, Deal, Seat, Side, sorted_cards
 from priffe_records.game.evaluation import honour_tricks
-from priffe_records.game.language import LANGUAGES, Texts, msg_p
+from priffe_records.game.language import LANGUAGES, Message, Texts, language, msg_p
 from priffe_records.game.words import rank_name, seat_letter
 from priffe_records.rules.family import PartieOutcome
 from priffe_records.rules.findings import Finding, Severity
@@ -39,6 +40,7 @@ from priffe_records.rules.replay_facts import (
     Strays,
     TrickView,
     comments,
+    every_language,
     findings_by_record,
     record_comments,
     unshown,
@@ -252,44 +254,57 @@ _TALLY = {(ns, ew): (ns, ew) for ns in range(14) for ew in range(14)}
 # ------------------------------------------------------------------ honours (R17)
 
 
-def _honours(out: DealOutcome) -> Texts | None:
-    """Where the contract's honours lie and what they score (R17), in every language."""
+def _honours(out: DealOutcome) -> Honours | None:
+    """Where the contract's honours lie and what they score (R17)."""
     if out.contract is None:
         return None
     cards = tuple(sorted_cards(honour_cards(out.contract, out.options)))
     holders = honour_holders(out.deal, frozenset(cards)) if out.deal is not None else None
     pairs = tuple((c, holders[c]) for c in cards) if holders is not None else None
-    return _honours_text(cards, pairs, out.honours, out.options.honours)
+    return Honours(cards, pairs, out.honours, out.options.honours)
 
 
-@lru_cache(maxsize=4096)  # deal after deal, the same honours lie the same way
-def _honours_text(cards: tuple[Card, ...], holders: tuple[tuple[Card, Seat], ...] | None,
-                  points: SidePoints | None, variant: HonoursVariant) -> Texts:
-    return Texts({lang: _honours_line(cards, holders, points, variant, lang)
-                  for lang in LANGUAGES})
+class Honours(NamedTuple):
+    """The contract's four honours (R17), who was dealt each, and what they score, worded
+    in the language asked for; the same honours lie the same way deal after deal, so
+    their line is made once per language."""
+
+    cards: tuple[Card, ...]
+    holders: tuple[tuple[Card, Seat], ...] | None
+    points: SidePoints | None
+    variant: HonoursVariant
+
+    def render(self, lang: str | None = None) -> str:
+        return _honours_line(self, lang or language())
 
 
-def _honours_line(cards: tuple[Card, ...], holders: tuple[tuple[Card, Seat], ...] | None,
-                  points: SidePoints | None, variant: HonoursVariant, lang: str) -> str:
-    label = _HONOURS.render(lang)
-    if not cards:
-        return f"{label}: {_NO_HONOURS.render(lang)} (R17)"
+@lru_cache(maxsize=4096)
+def _honours_line(h: Honours, lang: str) -> str:
+    label = _W["honours"].render(lang)
+    if not h.cards:
+        return f"{label}: {_W['honours_none'].render(lang)} (R17)"
     parts: list[str] = []
-    if holders is not None:
+    if h.holders is not None:
         by_seat: dict[Seat, list[Card]] = {}
-        for card, seat in holders:
+        for card, seat in h.holders:
             by_seat.setdefault(seat, []).append(card)
-        parts = [f"{seat_letter(s).render(lang)} {_card_group(cs, lang)}"
+        parts = [f"{_word(seat_letter(s), lang)} {_card_group(cs, lang)}"
                  for s, cs in sorted(by_seat.items(), key=lambda kv: kv[0].index)]
-    shown = _points(points) if points is not None else "?"
+    shown = _points(h.points) if h.points is not None else "?"
     where = f": {', '.join(parts)}" if parts else ""
-    return (f"{label} ({_card_group(cards, lang)}){where} → {shown} "
-            f"(R17, {variant.said().render(lang)})")
+    return (f"{label} ({_card_group(h.cards, lang)}){where} → {shown} "
+            f"(R17, {h.variant.said().render(lang)})")
+
+
+@lru_cache(maxsize=64)
+def _word(m: Message, lang: str) -> str:
+    """A seat letter or rank word in ``lang`` (the same few, deal after deal)."""
+    return m.render(lang)
 
 
 def _card_group(cards: Sequence[Card], lang: str) -> str:
     """Cards grouped by suit, ``♥Ä K D Kn`` or ``♠Ä ♥Ä ♦Ä ♣Ä``."""
-    return " ".join(suit.symbol + " ".join(rank_name(c.rank).render(lang)
+    return " ".join(suit.symbol + " ".join(_word(rank_name(c.rank), lang)
                                            for c in sorted_cards(held))
                     for suit in SUITS if (held := [c for c in cards if c.suit is suit]))
 
@@ -304,7 +319,7 @@ def _points(p: SidePoints) -> str:
 
 _HONOURS = msg_p("replay", "Honours")
 _NO_HONOURS = msg_p("replay", "no honour points")
-_W = {  # the words of the score lines, from the catalogue (context ``replay``)
+_W = {k: every_language(m) for k, m in {  # the score lines' words (catalogue, ``replay``)
     "take": msg_p("replay", "take"), "tricks": msg_p("replay", "tricks"),
     "odd": msg_p("replay", "odd tricks"), "over": msg_p("replay", "over"),
     "under": msg_p("replay", "under"), "penalty": msg_p("replay", "penalty tricks"),
@@ -319,7 +334,7 @@ _W = {  # the words of the score lines, from the catalogue (context ``replay``)
     "forfeit": msg_p("replay", "forfeits its points toward that game"),
     "deal_total": msg_p("replay", "Deal score"), "rubber_total": msg_p("replay", "Rubber so far"),
     "honours": _HONOURS, "honours_none": _NO_HONOURS,
-}
+}.items()}
 
 
 def _score(ds: DealScore | None, result: SidePoints | None, g: GameState | None
@@ -348,7 +363,7 @@ def _score(ds: DealScore | None, result: SidePoints | None, g: GameState | None
                                         points=_points(hp) if hp != SidePoints()
                                         else _W["honours_none"])))
     lines.append(ScoreLine("R15–R17", worded("{total}: {points}", total=_W["deal_total"],
-                                            points=ds.total), total=True))
+                                            points=str(ds.total)), total=True))
     lines.append(ScoreLine("R18", worded("{side} +{points} {toward}", side=side,
                                         points=10 * ds.n, toward=_W["toward"])))
     if g is None:
@@ -364,9 +379,9 @@ def _score(ds: DealScore | None, result: SidePoints | None, g: GameState | None
     if g.bonus == SidePoints():
         lines.append(ScoreLine("R19", worded("{no_game} ({toward}: {points})",
                                             no_game=_W["no_game"], toward=_W["toward"],
-                                            points=g.toward_after)))
+                                            points=str(g.toward_after))))
     if g.rubber_total is not None:
         lines.append(ScoreLine("R19–R21", worded("{total}: {points}", total=_W["rubber_total"],
-                                                points=g.rubber_total), total=True))
+                                                points=str(g.rubber_total)), total=True))
     return tuple(lines)
 
