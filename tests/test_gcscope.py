@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from priffe_records import loads, validate
-from priffe_records.rules.gcscope import GEN0_THRESHOLD, collector_tuned
+from priffe_records.rules.gcscope import GEN0_THRESHOLD, collector_paused, collector_tuned
 from priffe_records.rules.priffe.generate import generate_records
 
 
@@ -99,3 +101,40 @@ def test_import_restores_the_collector(host_gc: None, tmp_path: object) -> None:
     with pytest.raises(SourceError):
         import_file(db, io.BufferedReader(Failing()), name="bad.ppn")
     assert state() == before
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_a_paused_collector_is_restored_also_when_the_batch_raises(host_gc: None,
+                                                                   enabled: bool) -> None:
+    (gc.enable if enabled else gc.disable)()
+    with collector_paused():
+        assert not gc.isenabled()
+    assert gc.isenabled() is enabled
+    with pytest.raises(OSError, match="disk"), collector_paused():
+        raise OSError("the disk went away")
+    assert gc.isenabled() is enabled
+
+
+def test_replay_leaves_the_host_collector_as_it_was(host_gc: None, tmp_path: Path) -> None:
+    """``priffe replay`` pauses the collector while it builds its deals and its page, and
+    gives it back: a test's CliRunner (a host program) finds it enabled afterwards."""
+    from click.testing import CliRunner
+
+    from priffe_records.cli import cli
+    from priffe_records.cli import replay as replay_cli
+
+    seen: list[bool] = []
+    real = replay_cli.replays_of
+
+    def watched(*args: Any) -> Any:
+        seen.append(gc.isenabled())
+        return real(*args)
+
+    gc.enable()
+    src = tmp_path / "deals.ppn"
+    src.write_text("".join(str(r) + "\n" for r in generate_records(3, seed=1)), "utf-8")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(replay_cli, "replays_of", watched)
+        res = CliRunner().invoke(cli, ["replay", "--html", str(tmp_path / "p.html"), str(src)])
+    assert res.exit_code == 0, res.output
+    assert seen == [False] and gc.isenabled()

@@ -30,6 +30,7 @@ from priffe_records.replay.model import DealReplay, build_replays
 from priffe_records.replay.stepping import read_key, walk
 from priffe_records.replay.wording import Words, where, words
 from priffe_records.rules.checks import present
+from priffe_records.rules.gcscope import collector_paused
 
 # The terminal's drawing (rich) and the solver load where they are used:
 # ``--html`` of a whole file needs none of them.
@@ -325,6 +326,26 @@ def _on_terminal() -> bool:
     return sys.stdout.isatty() and sys.stdin.isatty()
 
 
+def _records(file: str | None, db: str | None, deal_id: int | None
+             ) -> tuple[list[Record | BadRecord], int, str]:
+    """The records to replay, the 1-based position of the one asked for by ``--id`` (0:
+    all), and the input's name for messages."""
+    if db is not None or deal_id is not None:
+        if file is not None or db is None or deal_id is None:
+            raise UserError(msg("use either FILE or --db FILE --id N"))
+        records, index = _db_records(db, deal_id)
+        name = db
+    elif file is None:
+        raise UserError(msg("name a FILE to replay (or --db FILE --id N)"))
+    else:
+        name = display_name(file)
+        with open_input(file) as stream, collector_paused():  # kept to the end
+            records, index = list(read(stream, errors="collect", name=name)), 0
+    if not records:
+        raise UserError(msg("{file}: no records", file=name))
+    return records, index, name
+
+
 @click.command("replay")
 @click.argument("file", required=False, type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--board", type=int, metavar="N", help="Only the deal with this Board number.")
@@ -362,20 +383,9 @@ def replay_command(file: str | None, board: int | None, rubber: int | None, db: 
     """
     w = words(language())  # --lang, PRIFFE_LANG or the locale (cli/common.py)
     with user_errors():
-        if db is not None or deal_id is not None:
-            if file is not None or db is None or deal_id is None:
-                raise UserError(msg("use either FILE or --db FILE --id N"))
-            records, index = _db_records(db, deal_id)
-            name = db
-        elif file is None:
-            raise UserError(msg("name a FILE to replay (or --db FILE --id N)"))
-        else:
-            name = display_name(file)
-            with open_input(file) as stream:
-                records, index = list(read(stream, errors="collect", name=name)), 0
-        if not records:
-            raise UserError(msg("{file}: no records", file=name))
-        replays = replays_of(records, options)
+        records, index, name = _records(file, db, deal_id)
+        with collector_paused():  # every deal is kept to the end: nothing to collect
+            replays = replays_of(records, options)
         if index:
             replays = [replays[index - 1]]
         shown = _select(replays, name, board, rubber)
@@ -391,7 +401,8 @@ def replay_command(file: str | None, board: int | None, rubber: int | None, db: 
             if pages or not chosen:
                 from priffe_records.replay.html import write_page
 
-                write_page(html, pages, w)
+                with collector_paused():
+                    write_page(html, pages, w)
                 click.echo(str(msg_n("wrote {file} ({n} deal)", "wrote {file} ({n} deals)",
                                      len(pages), file=html)), err=True)
         else:

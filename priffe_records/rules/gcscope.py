@@ -55,6 +55,21 @@ def collector_tuned() -> Iterator[None]:
         (gc.enable if enabled else gc.disable)()
 
 
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """No cyclic collection while a batch builds what it keeps to its end (a replay of
+    every deal of a file, drawn as one page): the collector would only re-scan it, and
+    such a batch makes no cycles worth collecting. Restored on the way out, also when the
+    batch raises."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def batch_gc(fn: Callable[P, R]) -> Callable[P, R]:
     """Run ``fn`` inside :func:`collector_tuned` (for functions that return a result,
     not generators: a generator's body would run after the scope ended)."""
