@@ -19,6 +19,7 @@ import enum
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from itertools import pairwise
 from operator import attrgetter
 from typing import TYPE_CHECKING
 
@@ -554,40 +555,42 @@ _HEAD_INDEX = {n: i for i, n in enumerate(HEAD_TAGS)}
 _SCORE_INDEX = {n: i for i, n in enumerate(SCORE_TAGS)}
 
 
+# Each fixed tag's place in export order (a Note's depends on its section).
+_ORDER: dict[str, tuple[int, int, str]] = {
+    **{n: (0, i, "") for i, n in enumerate(HEAD_TAGS)}, "Auction": (1, 0, ""),
+    "Play": (2, 0, ""), **{n: (3, i, "") for i, n in enumerate(SCORE_TAGS)}}
+_NOTE_ORDER = {"Auction": (1, 1, ""), "Play": (2, 1, "")}
+
+
 def export_order(tags: tuple[Tag, ...]) -> list[Tag]:
     """Tags sorted into export order; Note tags stay with the section they follow.
 
-    The sort is stable, so repeated tags (and notes) keep their relative order.
+    The sort is stable, so repeated tags (and notes) keep their relative order. A
+    record read in export shape is in order already: then it is only checked (every
+    canonical text of an import asks).
     """
-    keyed: list[tuple[tuple[int, int, str], int, Tag]] = []
+    keys: list[tuple[int, int, str]] = []
     # A Note before any section goes with the first section of the record: where
     # it is written is where the next read puts it, so ``fmt`` is idempotent.
-    section = next((t.name for t in tags if t.name in ("Auction", "Play")), None)
-    for i, tag in enumerate(tags):
-        if tag.name in ("Auction", "Play"):
-            section = tag.name
-        if tag.name in _HEAD_INDEX:
-            key = (0, _HEAD_INDEX[tag.name], "")
-        elif tag.name == "Auction":
-            key = (1, 0, "")
-        elif tag.name == "Note" and section == "Auction":
-            key = (1, 1, "")
-        elif tag.name == "Play":
-            key = (2, 0, "")
-        elif tag.name == "Note" and section == "Play":
-            key = (2, 1, "")
-        elif tag.name in _SCORE_INDEX:
-            key = (3, _SCORE_INDEX[tag.name], "")
-        elif tag.section is None:
-            key = (4, 0, tag.name)
-        else:  # a supplemental section: after every tag pair (PBN §3.1)
-            key = (5, 0, tag.name)
+    section = next((t.name for t in tags if t.name in _NOTE_ORDER), None)
+    for tag in tags:
+        name = tag.name
+        key = _ORDER.get(name)
+        if key is None:
+            if name == "Note" and section is not None:
+                key = _NOTE_ORDER[section]
+            else:  # after every tag pair, a supplemental section (PBN §3.1)
+                key = (4, 0, name) if tag.section is None else (5, 0, name)
+        elif name in _NOTE_ORDER:
+            section = name
         data = tag.section
         if isinstance(data, DamagedSection) and data.open_comment:
             key = (6, 0, "")  # last: its open comment would take in what follows
-        keyed.append((key, i, tag))
-    keyed.sort(key=lambda k: (k[0], k[1]))
-    return [t for _, _, t in keyed]
+        keys.append(key)
+    if all(a <= b for a, b in pairwise(keys)):
+        return list(tags)
+    order = sorted(range(len(tags)), key=keys.__getitem__)  # stable: ties keep their order
+    return [tags[i] for i in order]
 
 
 @dataclass(frozen=True, slots=True, eq=False)

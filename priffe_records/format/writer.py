@@ -190,7 +190,11 @@ def format_record(record: Record, *, resolve_inheritance: bool = False) -> str:
         tags += [Tag(n, v) for n, v in record.defaults]
     width = _play_width(record)
     for tag in export_order(tuple(tags)):
-        lines.extend(_tag_lines(tag, resolve_inheritance, width))
+        if tag.section is None and not tag.comments:  # most tags: one line, as _tag_lines
+            value = tag.value if resolve_inheritance else tag.written_value
+            lines.append(f"[{tag.name} {escape(value)}]")
+        else:
+            lines.extend(_tag_lines(tag, resolve_inheritance, width))
     return "\n".join(lines) + "\n"
 
 
