@@ -64,7 +64,10 @@ def suit_values(cards: Iterable[Card]) -> dict[Suit, Fraction]:
 
 def honour_tricks(hand: Hand) -> Fraction:
     """A hand's hs: the sum over its four suits (R30)."""
-    return Fraction(sum(_quarters(frozenset(r)) for r in _by_suit(hand.cards).values()), 4)
+    return _QUARTERS[sum(_quarters(frozenset(r)) for r in _by_suit(hand.cards).values())]
+
+
+_QUARTERS = tuple(Fraction(q, 4) for q in range(4 * 9 + 1))  # made once: a Fraction is slow
 
 
 def is_guarded(hand: Hand, suit: Suit) -> bool:

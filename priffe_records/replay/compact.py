@@ -52,10 +52,11 @@ def hand_ids(cards: Sequence[Card] | None) -> str | None:
     order given, the suits parted by dots: ``AQ9.KT65.J4.T2``; ``None`` when unknown."""
     if cards is None:
         return None
-    suits = {"S": "", "H": "", "D": "", "C": ""}
-    for c in map(str, cards):
-        suits[c[0]] += c[1]
-    return ".".join(suits.values())
+    suits = ["", "", "", ""]
+    for c in cards:
+        suit, rank = _PARTS[c]
+        suits[suit] += rank
+    return ".".join(suits)
 
 
 def plays(tricks: Sequence[TrickView], order: str = "NESW") -> str:
@@ -65,11 +66,13 @@ def plays(tricks: Sequence[TrickView], order: str = "NESW") -> str:
     (its leader unknown) starts with ``*`` and gives each card's seat before its id."""
     out = []
     clockwise = {s: (order[i:] + order[:i]) for i, s in enumerate(order)}
+    seat, ident = _SEAT, _ID
     for t in tricks:
-        lead = _SEAT[t.leader]
-        won = _SEAT[t.winner] if t.complete and t.winner is not None else "-"
-        seats = "".join([_SEAT[c.seat] for c in t.cards])
-        ids = [_ID.get(c.card, "--") for c in t.cards]
+        lead = seat[t.leader]
+        cards = t.cards
+        won = seat[t.winner] if len(cards) == t.size and t.winner is not None else "-"
+        seats = "".join([seat[c.seat] for c in cards])
+        ids = [ident.get(c.card, "--") for c in cards]
         if clockwise.get(lead, "").startswith(seats):
             out.append(lead + won + "".join(ids))
         else:
@@ -79,6 +82,7 @@ def plays(tricks: Sequence[TrickView], order: str = "NESW") -> str:
 
 _SEAT: dict[Seat | None, str] = {**{s: s.value for s in Seat}, None: "?"}
 _ID: dict[Card | None, str] = {c: card_id(c) for c in FULL_DECK}
+_PARTS = {c: ("SHDC".index(i[0]), i[1]) for c, i in _ID.items() if c is not None}
 
 
 def trick_extras(tricks: Sequence[TrickView], w: Words) -> dict[str, object]:

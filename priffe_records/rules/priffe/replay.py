@@ -229,7 +229,7 @@ def _clean_tricks(out: DealOutcome) -> tuple[TrickView, ...] | None:
     views: list[TrickView] = []
     ns = ew = 0
     for number, leader, winner, by_seat in rows:
-        if leader is None or not _CARD_TEXTS.issuperset(t for t in by_seat if t is not None):
+        if leader is None or not _CARD_TEXTS.issuperset(by_seat):
             return None  # an unknown card ("-") is drawn by the general path
         cards = tuple([
             _PLAIN[s][text] if text not in said else
@@ -247,7 +247,7 @@ def _clean_tricks(out: DealOutcome) -> tuple[TrickView, ...] | None:
 # A legal card without comments is the same view in every deal: made once, shared; so is
 # each count of tricks per side.
 _PLAIN = {s: {str(c): CardView(s, c, True) for c in FULL_DECK} for s in SEATS}
-_CARD_TEXTS = frozenset(_PLAIN[Seat.N])
+_CARD_TEXTS = frozenset([*_PLAIN[Seat.N], None])  # a card's text, or none played yet
 _TALLY = {(ns, ew): (ns, ew) for ns in range(14) for ew in range(14)}
 
 
