@@ -38,7 +38,7 @@ _CHECK_EVERY = cython.declare(cython.int, 1024)  # nodes between two looks at th
 _SUIT = cython.declare(cython.int, 0x1FFF)  # one suit's 13 bits
 _PROBES = cython.declare(cython.int, 8)  # table slots tried from a key's home slot
 _FIRST_SLOTS = cython.declare(cython.longlong, 1 << 14)
-_MOST_SLOTS = cython.declare(cython.longlong, 1 << 20)  # 34 MB at most
+_MOST_SLOTS = cython.declare(cython.longlong, 1 << 22)  # 84 MB at most (20 B a slot)
 _DEPTH = cython.declare(cython.int, 16)  # slots of the move buffer per ply (13 cards at most)
 _NONE = cython.declare(cython.int, -1)  # no node limit / no deadline
 _ONE = cython.declare(cython.ulonglong, 1)
@@ -48,12 +48,9 @@ _B2 = cython.declare(cython.ulonglong, 0x3333333333333333)
 _B4 = cython.declare(cython.ulonglong, 0x0F0F0F0F0F0F0F0F)
 _B8 = cython.declare(cython.ulonglong, 0x0101010101010101)
 _ALL = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
-_MIX = cython.declare(tuple, (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9,
-                              0xD6E8FEB86659FD93))
+_MIX = cython.declare(tuple, (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F))  # odd multipliers
 _M0 = cython.declare(cython.ulonglong, _MIX[0])
 _M1 = cython.declare(cython.ulonglong, _MIX[1])
-_M2 = cython.declare(cython.ulonglong, _MIX[2])
-_M3 = cython.declare(cython.ulonglong, _MIX[3])
 
 
 class Exhausted(Exception):
@@ -174,8 +171,9 @@ def top_card(mask: int) -> int:
                p=cython.int, out=cython.ulonglong)
 @cython.returns(cython.ulonglong)
 def _squeeze_suit(packed: int) -> int:
-    """One suit's holdings (13 bits a player, four players) with the cards no one holds
-    squeezed out: each card's bit moved down to its rank among the live cards."""
+    """One suit's shape with the cards no one holds squeezed out: from its holdings (13
+    bits a player, four players) the holder of each live card, lowest first, two bits
+    each, and above them (bit 26) how many there are: 30 bits."""
     live = (packed | packed >> 13 | packed >> 26 | packed >> 39) & _SUIT
     out = 0
     j = 0
@@ -183,11 +181,11 @@ def _squeeze_suit(packed: int) -> int:
         low = live & (~live + 1)
         for p in range(4):
             if (packed >> (13 * p)) & low:
-                out |= _ONE << (13 * p + j)
+                out |= (_ONE * p) << (2 * j)
                 break
         j += 1
         live ^= low
-    return out
+    return out | (_ONE * j) << 26
 
 
 _SQUEEZED: Memo[int, int] = Memo(1 << 16)
@@ -208,11 +206,13 @@ class Search:
 
     The table's key is the position up to rank equivalence: two positions whose suits
     differ only in cards already played (every live card keeping its holder and its
-    order) have the same value, so one entry serves both. Each player's cards are
-    squeezed to their rank among the live cards of their suit; the four squeezed hands
-    and the leader are the key, stored whole in open-addressed arrays (no Python objects).
-    ``slots`` (first, most) sizes the table: it doubles while half full, and once at
-    ``most`` a new entry takes the place of an old one near its home slot.
+    order) have the same value, so one entry serves both. The key is each suit's shape
+    (who holds its lowest live card, the next, …) and the leader, two 64-bit words kept
+    whole in open-addressed arrays (no Python objects) with the bounds, the card that was
+    best (tried first when the position comes again) and the tricks left.
+    ``slots`` (first, most) sizes the table: it doubles while half full; once at ``most``
+    a new entry takes the place of the entry near its home slot with the fewest tricks
+    left, the one that saves the least search.
     """
 
     hands = cython.declare(list, visibility="public")
@@ -228,11 +228,14 @@ class Search:
     deadline = cython.declare(cython.double)
     h = cython.declare(cython.ulonglong[4])
     tc = cython.declare(cython.int[60])  # each trick's cards at 4 * (tricks left)
-    key = cython.declare(cython.ulonglong[4])
+    key = cython.declare(cython.ulonglong[2])
     buf = cython.declare(cython.int[:])
     keys = cython.declare(cython.ulonglong[:])
     lows = cython.declare(cython.schar[:])
     highs = cython.declare(cython.schar[:])
+    lefts = cython.declare(cython.schar[:])  # tricks left: what an entry saves
+    firsts = cython.declare(cython.schar[:])  # the card that was best or cut off, -1
+    best_card = cython.declare(cython.int)  # what _moves found best
     slots = cython.declare(cython.longlong)
     most_slots = cython.declare(cython.longlong)  # the table grows up to this many
     used = cython.declare(cython.longlong)
@@ -254,7 +257,8 @@ class Search:
         self.check_at = 0
         self.h = [0, 0, 0, 0]
         self.tc = [0] * 60
-        self.key = [0, 0, 0, 0]
+        self.key = [0, 0]
+        self.best_card = -1
         self.buf = _slots(_DEPTH * 53, 0, "i")
         first, self.most_slots = (_FIRST_SLOTS, _MOST_SLOTS) if slots is None else slots
         self._table(first)
@@ -262,9 +266,11 @@ class Search:
     def _table(self, slots: int) -> None:
         self.slots = slots
         self.used = 0
-        self.keys = _slots(4 * slots, 0, "Q")
+        self.keys = _slots(2 * slots, 0, "Q")
+        self.lefts = _slots(slots, 0, "b")
         self.lows = _slots(slots, -1, "b")
         self.highs = _slots(slots, -1, "b")
+        self.firsts = _slots(slots, -1, "b")
 
     @cython.cfunc
     @cython.exceptval(-1, check=True)
@@ -383,8 +389,7 @@ class Search:
     @cython.locals(leader=cython.int, k=cython.int, alpha=cython.int, beta=cython.int,
                    ply=cython.int, left=cython.int, slot=cython.longlong, lo=cython.int,
                    hi=cython.int, a=cython.int, b=cython.int, value=cython.int,
-                   k0=cython.ulonglong, k1=cython.ulonglong, k2=cython.ulonglong,
-                   k3=cython.ulonglong)
+                   k0=cython.ulonglong, k1=cython.ulonglong, first=cython.int)
     @cython.returns(cython.int)
     def _node(self, leader: int, k: int, alpha: int, beta: int, ply: int) -> int:
         """The measured side's tricks from the current trick on with best play by all,
@@ -393,29 +398,30 @@ class Search:
         if self.nodes >= self.check_at:
             self._check()
         if k:
-            return self._moves(leader, k, alpha, beta, ply)
+            return self._moves(leader, k, alpha, beta, ply, -1)
         left = _count(self.h[leader])
         if left <= 1:
             return self._last_trick(leader) if left else 0
         slot = self._find(leader)
-        k0, k1, k2, k3 = self.key[0], self.key[1], self.key[2], self.key[3]
+        first = -1
+        k0, k1 = self.key[0], self.key[1]
         lo, hi = 0, left
         if slot >= 0:
-            lo, hi = self.lows[slot], self.highs[slot]
+            lo, hi, first = self.lows[slot], self.highs[slot], self.firsts[slot]
         if lo >= beta:
             return lo
         if hi <= alpha or lo == hi:
             return hi
         a, b = max(alpha, lo), min(beta, hi)
-        value = self._moves(leader, 0, a, b, ply)
+        value = self._moves(leader, 0, a, b, ply, first)
         if value <= a:
             hi = value
         elif value >= b:
             lo = value
         else:
             lo = hi = value
-        self.key[0], self.key[1], self.key[2], self.key[3] = k0, k1, k2, k3
-        self._store(lo, hi)
+        self.key[0], self.key[1] = k0, k1
+        self._store(lo, hi, self.best_card, left)
         return value
 
     @cython.cfunc
@@ -432,28 +438,36 @@ class Search:
     @cython.cfunc
     @cython.locals(leader=cython.int, k=cython.int, alpha=cython.int, beta=cython.int,
                    ply=cython.int, player=cython.int, wants=cython.bint, best=cython.int,
-                   value=cython.int, count=cython.int, i=cython.int, base=cython.int)
+                   value=cython.int, count=cython.int, i=cython.int, base=cython.int,
+                   first=cython.int, card=cython.int, chosen=cython.int)
     @cython.returns(cython.int)
-    def _moves(self, leader: int, k: int, alpha: int, beta: int, ply: int) -> int:
-        """Try the player to move's cards, likeliest best first, until a cut-off."""
+    def _moves(self, leader: int, k: int, alpha: int, beta: int, ply: int, first: int) -> int:
+        """Try the player to move's cards, likeliest best first (``first``, the card the
+        table remembers for this position, before all), until a cut-off; ``best_card``
+        is then the card that gave the answer."""
         player = (leader + k) % self.n
         wants = (self.most >> player) & 1
         best = -1 if wants else 99
         base = ply * _DEPTH
-        count = self._order(leader, k, base)
+        count = self._order(leader, k, base, first)
+        chosen = self.buf[base]
         for i in range(count):
-            value = self._after(leader, k, self.buf[base + i], alpha, beta, ply)
+            card = self.buf[base + i]
+            value = self._after(leader, k, card, alpha, beta, ply)
             if wants:
                 if value > best:
                     best = value
+                    chosen = card
                     if best > alpha:
                         alpha = best
             elif value < best:
                 best = value
+                chosen = card
                 if best < beta:
                     beta = best
             if alpha >= beta:
                 break
+        self.best_card = chosen
         return best
 
     # --- move ordering
@@ -464,11 +478,13 @@ class Search:
                    moves=cython.ulonglong, live=cython.ulonglong, hand=cython.ulonglong,
                    led=cython.int, i=cython.int, count=cython.int, suit=cython.int,
                    mine=cython.uint, others=cython.uint, run=cython.uint, shift=cython.int,
+                   first=cython.int,
                    tb=cython.int)
     @cython.returns(cython.int)
-    def _order(self, leader: int, k: int, base: int) -> int:
+    def _order(self, leader: int, k: int, base: int, first: int) -> int:
         """Write the player to move's candidate cards (one per run of equal cards) into
-        ``buf`` from ``base``, likeliest best first; their count."""
+        ``buf`` from ``base``, likeliest best first (the run holding ``first`` before
+        all); their count."""
         player = (leader + k) % self.n
         hand = self.h[player]
         tb = 4 * _count(hand)
@@ -496,6 +512,8 @@ class Search:
             while mine:
                 run = top_run(mine, others)
                 self.buf[base + count] = self._score(leader, k, player, run, shift, tb)
+                if shift <= first < shift + 13 and (run >> (first - shift)) & 1:
+                    self.buf[base + count] = (1 << 14) + (self.buf[base + count] & 63)
                 count += 1
                 mine ^= run
         if count == 1:
@@ -570,25 +588,24 @@ class Search:
     @cython.cfunc
     @cython.exceptval(check=False)
     @cython.locals(leader=cython.int, suit=cython.int, shift=cython.int, p=cython.int,
-                   packed=cython.ulonglong, squeezed=cython.ulonglong)
+                   packed=cython.ulonglong, code=cython.ulonglong)
     @cython.returns(cython.int)
     def _squeeze(self, leader: int) -> int:
-        """Set ``key`` to the position's key: each hand's cards by rank among the live
-        cards of their suit (one squeezed 52-bit mask a player), the leader on top."""
-        self.key[0] = (_ONE * leader) << 56
-        self.key[1] = self.key[2] = self.key[3] = 0
+        """Set ``key`` to the position's key: each suit's shape among its live cards (who
+        holds the lowest, the next, …; 30 bits), two suits a word, the leader on top."""
+        self.key[0] = (_ONE * leader) << 60
+        self.key[1] = 0
         for suit in range(4):
             shift = 13 * suit
             packed = 0
             for p in range(self.n):
                 packed |= ((self.h[p] >> shift) & _SUIT) << (13 * p)
             if cython.compiled:
-                squeezed = _squeeze_suit(packed)
+                code = _squeeze_suit(packed)
             else:  # as Python, a memo is faster than the loop
                 hit = _SQUEEZED.get(packed)
-                squeezed = _SQUEEZED.keep(packed, _squeeze_suit(packed)) if hit is None else hit
-            for p in range(self.n):
-                self.key[p] |= ((squeezed >> (13 * p)) & _SUIT) << shift
+                code = _SQUEEZED.keep(packed, _squeeze_suit(packed)) if hit is None else hit
+            self.key[suit >> 1] |= code << (30 * (suit & 1))
         return 0
 
     @cython.cfunc
@@ -597,8 +614,7 @@ class Search:
     @cython.locals(mixed=cython.ulonglong, slot=cython.longlong, i=cython.int)
     def _home(self) -> int:
         """The key's first slot."""
-        mixed = (self.key[0] * _M0 ^ self.key[1] * _M1 ^ self.key[2] * _M2
-                 ^ self.key[3] * _M3)
+        mixed = self.key[0] * _M0 ^ self.key[1] * _M1
         if not cython.compiled:
             mixed &= _ALL
         mixed ^= mixed >> 31
@@ -615,59 +631,62 @@ class Search:
         for _ in range(_PROBES):
             if self.lows[slot] < 0:
                 return -1
-            at = 4 * slot
-            if (self.keys[at] == self.key[0] and self.keys[at + 1] == self.key[1]
-                    and self.keys[at + 2] == self.key[2] and self.keys[at + 3] == self.key[3]):
+            at = 2 * slot
+            if self.keys[at] == self.key[0] and self.keys[at + 1] == self.key[1]:
                 return slot
             slot = (slot + 1) & (self.slots - 1)
         return -1
 
     @cython.cfunc
     @cython.exceptval(check=False)
-    @cython.locals(lo=cython.int, hi=cython.int, slot=cython.longlong, home=cython.longlong,
-                   _=cython.int, at=cython.longlong)
+    @cython.locals(lo=cython.int, hi=cython.int, first=cython.int, left=cython.int,
+                   slot=cython.longlong, cheapest=cython.longlong, _=cython.int,
+                   at=cython.longlong)
     @cython.returns(cython.int)
-    def _store(self, lo: int, hi: int) -> int:
-        """Keep (lo, hi) under ``key``: in its slot, else the first free one near its
-        home, else over the home slot's entry."""
+    def _store(self, lo: int, hi: int, first: int, left: int) -> int:
+        """Keep (lo, hi) and the card to try ``first`` under ``key``: in its slot, else
+        the first free one near its home, else over the entry near its home that saves
+        the least search (the fewest tricks ``left``)."""
         if self.used * 2 >= self.slots and self.slots < self.most_slots:
             self._grow()
-        home = slot = self._home()
+        slot = self._home()
+        cheapest = slot
         for _ in range(_PROBES):
-            at = 4 * slot
+            at = 2 * slot
             if self.lows[slot] < 0:
                 self.used += 1
                 break
-            if (self.keys[at] == self.key[0] and self.keys[at + 1] == self.key[1]
-                    and self.keys[at + 2] == self.key[2] and self.keys[at + 3] == self.key[3]):
+            if self.keys[at] == self.key[0] and self.keys[at + 1] == self.key[1]:
                 break
+            if self.lefts[slot] < self.lefts[cheapest]:
+                cheapest = slot
             slot = (slot + 1) & (self.slots - 1)
         else:
-            slot = home
-        at = 4 * slot
+            slot = cheapest
+        at = 2 * slot
         self.keys[at] = self.key[0]
         self.keys[at + 1] = self.key[1]
-        self.keys[at + 2] = self.key[2]
-        self.keys[at + 3] = self.key[3]
         self.lows[slot] = lo
         self.highs[slot] = hi
+        self.firsts[slot] = first
+        self.lefts[slot] = left
         return 0
 
     @cython.cfunc
     @cython.exceptval(check=False)
-    @cython.locals(slot=cython.longlong, i=cython.int, at=cython.longlong, n=cython.longlong)
+    @cython.locals(slot=cython.longlong, at=cython.longlong, n=cython.longlong,
+                   k0=cython.ulonglong, k1=cython.ulonglong)
     @cython.returns(cython.int)
     def _grow(self) -> int:
         """Twice the slots, every entry moved over (the current ``key`` kept)."""
-        keys, lows, highs, n = self.keys, self.lows, self.highs, self.slots
-        saved = [self.key[0], self.key[1], self.key[2], self.key[3]]
+        keys, lows, highs, firsts, lefts = self.keys, self.lows, self.highs, self.firsts, self.lefts
+        n = self.slots
+        k0, k1 = self.key[0], self.key[1]
         self._table(2 * n)
         for slot in range(n):
             if lows[slot] >= 0:
-                at = 4 * slot
-                for i in range(4):
-                    self.key[i] = keys[at + i]
-                self._store(lows[slot], highs[slot])
-        for i in range(4):
-            self.key[i] = saved[i]
+                at = 2 * slot
+                self.key[0], self.key[1] = keys[at], keys[at + 1]
+                self._store(lows[slot], highs[slot], firsts[slot], lefts[slot])
+        self.key[0], self.key[1] = k0, k1
         return 0
