@@ -15,7 +15,7 @@ records is the cost of one more record, with Python's start-up and imports taken
 Steps, on the same generated deals (the bridge twin file for endplay, as benchmarks/peer.py
 writes it): endplay ``pbn.load``; ``read``; ``read`` + ``validate``; ``rows``: what an
 import's worker does (read, the archive's check, canonical text, hash and rows ready to
-insert, :func:`~priffe_records.archive.workers.check_piece`), so ``import`` minus ``rows``
+insert, :func:`~priffe_records.archive.workers.import_piece`), so ``import`` minus ``rows``
 is the one writer's share (classification and SQLite); ``import``: ``import_file`` into a
 new archive; ``pref-read`` and ``pref-validate`` the same on as many generated Préférence
 deals (parties of 12), to compare a Préférence record's cost with a Priffe record's.
@@ -66,12 +66,12 @@ def child(step: str, path: str) -> None:
 
         validate(read(path, errors="collect"))
     elif step == "rows":
-        from priffe_records.archive.workers import check_piece
-        from priffe_records.rules.parallel import Piece
+        from priffe_records.archive.workers import ImportState, import_piece
+        from priffe_records.rules.parallel import Hand, Piece
 
-        piece = Piece(path, 0, os.path.getsize(path), 1, 0)
-        if check_piece(piece, label=path).value is None:
-            sys.exit("rows: the file is over workers.ROWS_AT_MOST; use a smaller --n")
+        hand = Hand()  # the state a slice before would hand on: a partie's start
+        hand.send(ImportState())
+        import_piece(Piece(path, 0, os.path.getsize(path), 1, 0), hand, hand, label=path)
     elif step == "import":
         from priffe_records.archive.schema import ensure_schema, open_archive
         from priffe_records.archive.store import import_file

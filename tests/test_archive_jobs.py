@@ -17,11 +17,14 @@ from archive_support import big_file, consistent, count, partie_file, run, spawn
 from test_archive_process import _stalled
 from test_archive_stream import _file_with_repeats, _tables
 from test_engine_equivalence import several_parties
+from test_parallel import cut_before, parties_file
 
+from priffe_records import dumps
 from priffe_records.archive import workers
 from priffe_records.archive.schema import open_archive
 from priffe_records.archive.store import FileSummary, Store, import_file
 from priffe_records.rules import parallel
+from priffe_records.rules.preference.generate import generate_partie as pref_partie
 
 pytestmark = pytest.mark.slow  # worker processes in every test
 
@@ -31,15 +34,15 @@ def pieces(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Small slices; the list gets the number of pieces of each import with jobs."""
     monkeypatch.setattr(parallel, "_MIN_SLICE", 1 << 11)
     counted: list[int] = []
-    real = workers.map_parties
+    real = workers.relay
 
     def counting(*args: Any, **kw: Any) -> Iterator[Any]:
         counted.append(0)
         for done in real(*args, **kw):
-            counted[-1] += 1
+            counted[-1] += done.piece is not None
             yield done
 
-    monkeypatch.setattr(workers, "map_parties", counting)
+    monkeypatch.setattr(workers, "relay", counting)
     return counted
 
 
@@ -127,25 +130,25 @@ def test_ctrl_c_with_jobs_rolls_the_file_back(tmp_path: Path) -> None:
 def _noting_pieces(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, bool]]:
     """Each piece's size in bytes, and whether its worker sent it back as rows."""
     seen: list[tuple[int, bool]] = []
-    real = workers.map_parties
+    real = workers.relay
 
     def noting(*args: Any, **kw: Any) -> Iterator[Any]:
         for done in real(*args, **kw):
-            seen.append((done.piece.end - done.piece.start, done.value is not None))
+            if done.piece is not None:
+                seen.append((done.piece.end - done.piece.start, done.value is not None))
             yield done
 
-    monkeypatch.setattr(workers, "map_parties", noting)
+    monkeypatch.setattr(workers, "relay", noting)
     return seen
 
 
-def test_jobs_send_small_slices_and_stream_a_huge_partie(
+def test_jobs_cut_a_long_partie_into_small_slices(
         tmp_path: Path, pieces: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
     """Memory with --jobs stays about one job's: a worker sends rows (some 14 times the
-    bytes) only for a slice of at most ROWS_AT_MOST bytes, cut near SLICE whatever the
-    file's size; a longer partie is only outlined and streamed here. The database and
-    the output are one job's."""
+    bytes) for a slice of about SLICE bytes whatever the file's size, a long partie cut
+    like any other (its books handed on from slice to slice). The database and the
+    output are one job's."""
     monkeypatch.setattr(workers, "SLICE", 1 << 12)
-    monkeypatch.setattr(workers, "ROWS_AT_MOST", 1 << 14)
     seen = _noting_pieces(monkeypatch)
     small = big_file(tmp_path / "small.ppn", 16, seed=500).read_text("utf-8")
     huge = partie_file(tmp_path / "huge.ppn", 501, rubbers=6, event="Maraton").read_text("utf-8")
@@ -160,9 +163,56 @@ def test_jobs_send_small_slices_and_stream_a_huge_partie(
         res = run("import", str(src), "--db", str(db), "--jobs", jobs)
         out.append((res.exit_code, res.stdout, _tables(db)))
     assert out[1] == out[0] and out[0][0] == 0
-    assert [rows for _, rows in seen].count(True) > 4
-    assert all(size <= workers.ROWS_AT_MOST for size, rows in seen if rows)
-    assert any(not rows and size > len(huge.encode()) for size, rows in seen)
+    assert len(seen) > 8 and all(rows for _, rows in seen)
+    assert all(size <= 2 * workers.SLICE for size, _ in seen)
+
+
+def _one_partie(path: Path, *, bad: bool) -> Path:
+    """One long partie; when ``bad``, an unreadable record and a bad card inside it, and a
+    long Préférence partie after it (its books settle at its end: all its rows wait)."""
+    text = partie_file(path, 502, rubbers=8, event="Maraton").read_text("utf-8")
+    if bad:
+        at = text.index("[Event", len(text) // 2)
+        text = text[:at] + '[Event "Maraton"\n[Deal "N:"]\n\n' + text[at:]
+        text = text.replace(" HA ", " HX ", 1)
+        text += "\n" + dumps(pref_partie(3, deals=60))  # books that settle at the end
+    path.write_text(text, "utf-8")
+    return path
+
+
+@pytest.mark.parametrize("bad", [False, True])
+def test_jobs_share_a_one_partie_file(tmp_path: Path, pieces: list[int], bad: bool,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file of one partie is cut and read by both workers, the books handed on; the
+    archive is one job's row for row, with an unreadable record and a bad card in it."""
+    monkeypatch.setattr(workers, "SLICE", 1 << 13)
+    src = _one_partie(tmp_path / "one.ppn", bad=bad)
+    one = _import(src, tmp_path / "one.db", 1)
+    two = _import(src, tmp_path / "two.db", 2)
+    assert pieces[-1] > 3, "the file must be cut for this test to mean anything"
+    assert two == one and (one.unreadable > 0) == bad
+    assert _tables(tmp_path / "two.db") == _tables(tmp_path / "one.db")
+    consistent(tmp_path / "two.db")
+
+
+@pytest.mark.parametrize(("seed", "twice"), [(1, False), (2, False), (3, True)])
+def test_jobs_cut_anywhere_store_what_one_job_stores(
+        tmp_path: Path, pieces: list[int], monkeypatch: pytest.MonkeyPatch, seed: int,
+        twice: bool) -> None:
+    """Cuts at random fresh records: inside parties and rubbers, before an unreadable
+    record, a diagram or a bridge record; ``twice``: the file given twice over, so every
+    partie of its second half finds its deals stored and is read again here."""
+    path = parties_file(tmp_path / "p.ppn", seed)
+    if twice:
+        path.write_text(path.read_text("utf-8") * 2, "utf-8")
+    one = _import(path, tmp_path / "one.db", 1)
+    rng = random.Random(seed)
+    cut_before(monkeypatch, path, sorted(rng.sample(range(2, one.records + 1), 8)))
+    two = _import(path, tmp_path / "two.db", 2)
+    assert pieces[-1] == 9, "cut where asked"
+    assert two == one
+    assert _tables(tmp_path / "two.db") == _tables(tmp_path / "one.db")
+    consistent(tmp_path / "two.db")
 
 
 def test_jobs_write_raw_texts_500_at_a_time(tmp_path: Path, pieces: list[int],

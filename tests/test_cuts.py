@@ -15,7 +15,7 @@ from test_parallel import _real_files
 
 from priffe_records import loads, read
 from priffe_records.format import cuts
-from priffe_records.format.cuts import fresh_starts, raw_head, sliceable
+from priffe_records.format.cuts import fresh_starts, sliceable
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record
 from priffe_records.format.splitter import Decoded, split, starts_record
@@ -135,14 +135,6 @@ def test_sliceable_sees_across_blocks(monkeypatch: pytest.MonkeyPatch, at: int) 
     assert sliceable(io.BytesIO(b'[Event "a"]\r\n\r\n[Site "b"]\r\n'))
     assert not sliceable(io.BytesIO(b'[Event "a"]\n[Site "  #"]\n'))
     assert not sliceable(io.BytesIO(b'[Event "a"]\n[Site "b"]\r'))
-
-
-def test_raw_head_takes_the_last_event_site_and_date() -> None:
-    data = b'[Event "a"]\n[Date "d"]\n {c}\n  [Event "b"]\n[Board "1"]\n'
-    assert raw_head(data, 0, len(data)) == (b"b", None, b"d")
-    assert raw_head(data, 12, len(data)) == (b"b", None, b"d")
-    assert raw_head(data, 0, 12) == (b"a", None, None)
-    assert raw_head(data, 23, len(data)) == (b"b", None, None)
 
 
 def test_first_line_numbers_every_location() -> None:

@@ -78,8 +78,7 @@ def cut_before(monkeypatch: pytest.MonkeyPatch, path: Path, records: list[int]) 
     chosen = [(o, data.count(b"\n", 0, o) + 1) for o in fresh_starts(data)]
     chosen = [(o, line) for o, line in chosen if line in lines]
     assert len(chosen) == len(records)
-    monkeypatch.setattr(parallel, "_cuts", lambda f, size, jobs, most, anywhere=False:
-                        iter(chosen))
+    monkeypatch.setattr(parallel, "_cuts", lambda f, size, jobs, most: iter(chosen))
 
 
 def test_a_partie_across_a_cut_goes_on_in_the_next_slice(
@@ -224,61 +223,6 @@ def test_records_run_together_without_blank_lines(tmp_path: Path) -> None:
     assert any("blank" in str(f) for f in done.findings)
 
 
-# ---------------------------------------------------------------- map_parties, the API
-
-
-def boards_of(piece: parallel.Piece, fail_at: int = -1) -> parallel.Sliced[list[str | None]]:
-    """A worker for map_parties: the Boards of a piece; parties by Event/Site/Date."""
-    if piece.index == fail_at:
-        raise ValueError("worker failed")
-    boards: list[str | None] = []
-    keys: list[object] = []
-    first: object = None
-    for n, rec in enumerate(piece.records("x")):
-        key = (rec.get("Event"), rec.get("Site"), rec.get("Date")) \
-            if isinstance(rec, Record) else None
-        boards.append(rec.get("Board") if isinstance(rec, Record) else None)
-        if key is not None and (not keys or keys[-1] != key):
-            keys.append(key)
-            if n == 0:
-                first = key
-    return parallel.Sliced(boards, len(boards), first, keys[-1] if keys else None)
-
-
-@pytest.mark.parametrize("window", [1, 3, None])
-def test_map_parties_gives_each_piece_in_order_with_the_records_before(
-        tmp_path: Path, window: int | None) -> None:
-    path = parties_file(tmp_path / "p.ppn", 8)
-    done = list(parallel.map_parties(path, boards_of, jobs=2, window=window))
-    assert len(done) > 2
-    assert [b for d in done for b in d.value] == one_process(path)[1]
-    assert [d.before for d in done] == [sum(len(e.value) for e in done[:k])
-                                        for k in range(len(done))]
-    pieces = [d.piece for d in done]
-    assert pieces[0].start == 0 and pieces[-1].end == path.stat().st_size
-    assert all(a.end == b.start for a, b in itertools.pairwise(pieces))
-    data = path.read_bytes()
-    assert all(p.first_line == data.count(b"\n", 0, p.start) + 1 for p in pieces)
-
-
-def test_map_parties_in_one_piece_here(tmp_path: Path) -> None:
-    """One job, or a file that cannot be cut: the whole file, in this process."""
-    path = parties_file(tmp_path / "p.ppn", 9)
-    for jobs in (1, 2):
-        if jobs == 2:
-            path.write_text(path.read_text().replace('[Site "Uppsala"]', '[Site "#"]'))
-        [done] = parallel.map_parties(path, boards_of, jobs=jobs)
-        assert done.piece.whole and done.before == 0
-        assert done.value == one_process(path)[1]
-
-
-def test_map_parties_raises_what_a_worker_raised(tmp_path: Path) -> None:
-    path = parties_file(tmp_path / "p.ppn", 8)
-    work = functools.partial(boards_of, fail_at=2)
-    with pytest.raises(ValueError, match="worker failed"):
-        list(parallel.map_parties(path, work, jobs=2))
-
-
 def test_default_jobs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(parallel, "cpus", lambda: 2)
     monkeypatch.setattr(parallel, "_load", lambda: 0.3)
@@ -321,6 +265,11 @@ def test_relay_hands_each_state_on_in_file_order(tmp_path: Path, jobs: int) -> N
     assert end.piece is None and end.value == len(one_process(path)[1])
     assert [b for d in pieces for b in d.value] == one_process(path)[1]  # type: ignore[attr-defined]
     assert len(pieces) > 2 if jobs == 2 else pieces[0].piece.whole  # type: ignore[union-attr]
+    cut = [d.piece for d in pieces if d.piece is not None]
+    assert cut[0].start == 0 and cut[-1].end == path.stat().st_size
+    assert all(a.end == b.start for a, b in itertools.pairwise(cut))
+    data = path.read_bytes()
+    assert all(p.first_line == data.count(b"\n", 0, p.start) + 1 for p in cut)
 
 
 def test_relay_raises_what_a_worker_raised_and_the_slices_after_end(tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ from priffe_records.game.cards import SEATS
 from priffe_records.game.language import Message, render
 from priffe_records.rules.family import GameFamily, PartieOutcome, StreamingBooks, family_for
 from priffe_records.rules.findings import Finding, sort_key
-from priffe_records.rules.partie import Closed, closings, drive, steps
+from priffe_records.rules.partie import Closed, Driver, Step, Told, closings, steps
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,48 +226,83 @@ def check_stream(group: Iterable[Record | BadRecord]) -> Iterator[Checked]:
     only one rubber's bookkeeping is kept; other books (Préférence's) settle at
     the end of their partie, so its items wait for it, as in :func:`check_partie`.
     """
+    items = iter(group)
     current: list[Record | BadRecord] = []
 
     def fed() -> Iterator[Record | BadRecord]:
-        for item in group:
+        for item in items:
             current[:] = [item]
             yield item
 
-    family: GameFamily[Any] | None = None  # the open partie's
-    scorer: StreamingBooks | None = None  # the open partie's books, when they stream
-    held: dict[int, tuple[DealFacts, list[Finding]]] = {}  # items waiting for their books
-    last_of: dict[int, Record] = {}  # each open rubber's latest deal (settlement names)
+    check = StreamCheck()
+    for step in steps(fed()):
+        yield from check.feed(step, current[0])
+    yield from check.end()
 
-    def rubbers(fam: GameFamily[Any], ends: Iterable[Any]) -> Iterator[RubberFacts]:
+
+class StreamCheck:
+    """:func:`check_stream` as an object fed one analysed item at a time, so that its state
+    (the partie's books, the items waiting for them, the open rubbers' last deals) can go on
+    to the process that checks the next slice of a file (``priffe import --jobs``).
+
+    ``feed`` takes an item with its step (positions 1, 2, … within the partie) and gives
+    what became final; ``end`` what is left when the partie ends.
+    """
+
+    __slots__ = ("driver", "family", "held", "last_of", "scorer")
+
+    def __init__(self) -> None:
+        self.driver = Driver(stream=True, ends=True)
+        self.family: GameFamily[Any] | None = None  # the open partie's
+        self.scorer: StreamingBooks | None = None  # the open partie's books, when they stream
+        self.held: dict[int, tuple[DealFacts, list[Finding]]] = {}  # items awaiting books
+        self.last_of: dict[int, Record] = {}  # each open rubber's latest deal (settlements)
+
+    def feed(self, step: Step, item: Record | BadRecord) -> Iterator[Checked]:
+        """What ``item`` (analysed as ``step``) makes final, in order."""
+        closed, told = self.driver.feed(step)
+        if closed is not None:
+            yield from self._closed(closed)
+        yield from self._told(told, item)
+
+    def end(self) -> Iterator[Checked]:
+        """What the partie's books still held when its input ends."""
+        closed = self.driver.end()
+        if closed is not None:
+            yield from self._closed(closed)
+
+    def _rubbers(self, ends: Iterable[Any]) -> Iterator[RubberFacts]:
+        assert self.family is not None  # a rubber ends only in an open partie
         for end in ends:
-            [facts] = _rubbers(fam, [end], last_of)
-            last_of.pop(facts.number, None)  # the rubber is over
+            [facts] = _rubbers(self.family, [end], self.last_of)
+            self.last_of.pop(facts.number, None)  # the rubber is over
             yield facts
 
-    for event in drive(steps(fed()), stream=True, ends=True):
-        if isinstance(event, Closed):
-            assert family is not None  # a partie closes only once one opened
-            if scorer is not None:  # streaming books have handed over their findings already
-                yield from rubbers(family, scorer.drain_rubbers())
-                yield from (_row(f) for f in event.result.findings)
-            else:
-                yield from _settled(family, event.result, held, last_of)
-            held.clear()
-            last_of.clear()
-            continue
-        step, item, found = event.step, current[0], event.found
+    def _closed(self, event: Closed) -> Iterator[Checked]:
+        assert self.family is not None  # a partie closes only once one opened
+        if self.scorer is not None:  # streaming books have handed over their findings already
+            yield from self._rubbers(self.scorer.drain_rubbers())
+            yield from (_row(f) for f in event.result.findings)
+        else:
+            yield from _settled(self.family, event.result, self.held, self.last_of)
+        self.held.clear()
+        self.last_of.clear()
+
+    def _told(self, event: Told, item: Record | BadRecord) -> Iterator[Checked]:
+        step, found = event.step, event.found
         if event.opened and step.partie is not None:
-            family = step.partie[0]
+            self.family = step.partie[0]
         if event.books is not None and not event.streams:
-            scorer = None
-            held[step.position] = (_item_facts(item), found)
-            continue
-        scorer = cast(StreamingBooks, event.books) if event.books is not None else None
+            self.scorer = None
+            self.held[step.position] = (_item_facts(item), found)
+            return
+        scorer = self.scorer = cast(StreamingBooks, event.books) \
+            if event.books is not None else None
         computed = None
-        if scorer is not None and family is not None:
-            yield from rubbers(family, scorer.drain_rubbers())
+        if scorer is not None and self.family is not None:
+            yield from self._rubbers(scorer.drain_rubbers())
             if event.line is not None:
-                computed = _columns(family, event.line, last_of)
+                computed = _columns(self.family, event.line, self.last_of)
         facts = DealFacts() if isinstance(item, BadRecord) else _facts(item, computed)
         own = [f for f in found if f.record == step.position]
         yield from (_row(f) for f in found if f.record != step.position)

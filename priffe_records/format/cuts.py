@@ -20,7 +20,6 @@ import re
 from collections.abc import Iterator
 from typing import IO
 
-from priffe_records.format.record import PARTIE_HEAD
 from priffe_records.format.splitter import may_inherit
 
 # A semi-empty line (only " \t\f\v", PBN §3), then a line opening with a tag pair as
@@ -90,25 +89,3 @@ def _record_before(data: bytes, end: int) -> bool:
     if _RUN_TAG.match(run, 1) is not None:
         return True
     return b"{" not in run and b"}" not in run and _LINE_BRACKET.search(run) is not None
-
-
-# Found by the line end before them: a literal first byte lets the regex engine skip ahead.
-_HEAD_NAMES = tuple(name.encode() for name in PARTIE_HEAD)
-_HEAD_TAG = rb'[ \t]*\[(' + b"|".join(_HEAD_NAMES) + rb')[ \t]+"([^"\r\n]*)"'
-_KEY_TAG = re.compile(rb"\n" + _HEAD_TAG)
-_KEY_FIRST = re.compile(_HEAD_TAG)
-
-
-def raw_head(data: bytes, start: int, end: int) -> tuple[bytes | None, ...]:
-    """The raw Event, Site and Date bytes written in ``data[start:end]`` (the last of
-    each; ``start`` is a line start): record.partie_head unparsed, a guess at the partie a
-    record belongs to, for choosing cuts only (the reader and the rules decide;
-    rules.parallel checks the guess). Not the archive's raw key (archive.raw)."""
-    found: dict[bytes, bytes] = {}
-    m = _KEY_FIRST.match(data, start, end)
-    if m:
-        found[m.group(1)] = m.group(2)
-    for m in _KEY_TAG.finditer(data, start, end):
-        found[m.group(1)] = m.group(2)
-    event, site, date = (found.get(name) for name in _HEAD_NAMES)
-    return (event, site, date)

@@ -1,22 +1,18 @@
 """One file, several processes: the same results as one process, sooner.
 
-Two ways to share a file between worker processes, both cutting it only before a line where
-the reader starts a record afresh, whatever came before
+One way to share a file between worker processes, :func:`relay`, for ``priffe validate
+--jobs`` (through :func:`check_file`) and ``priffe import --jobs``
+(:mod:`priffe_records.archive.workers`). It cuts a file only before a line where the
+reader starts a record afresh, whatever came before
 (:func:`priffe_records.format.cuts.fresh_starts`: found in the bytes, so the parent spends
-milliseconds, not the reader's time), each worker reading its slice with the slice's first
-line number (the same records, errors and locations), and never cutting a file that
-inherits values (``#``, PBN §4.8), has lone-CR line ends or is UTF-16
-(:func:`~priffe_records.format.cuts.sliceable`):
-
-* :func:`relay` (``priffe validate --jobs`` through :func:`check_file`) cuts anywhere, a
-  file of one long partie too: each worker reads and analyses its slice at once, then
-  takes the state the slice before ended with (the partie's books, the findings not yet
-  final: the driver of :mod:`priffe_records.rules.partie`), goes on from it and hands its
-  own on. Exact by construction: the books hear every deal in file order.
-* :func:`map_parties` (``priffe import --jobs``) cuts where the raw Event, Site and Date
-  change, a guess: each worker reports the partie its first record opens and its last
-  partie, and when the first record opens none or continues the slice before's last
-  partie, the two slices are done again as one.
+milliseconds, not the reader's time), anywhere else, a file of one long partie too; each
+worker reads its slice with the slice's first line number (the same records, errors and
+locations) and analyses it at once, then takes the state the slice before ended with (the
+partie's books, the findings or rows not yet final: the driver of
+:mod:`priffe_records.rules.partie`), goes on from it and hands its own on. Exact by
+construction: the books hear every deal in file order. A file that inherits values
+(``#``, PBN §4.8), has lone-CR line ends or is UTF-16 is never cut
+(:func:`~priffe_records.format.cuts.sliceable`).
 
 A worker ends with its parent, even one killed with SIGKILL (:func:`bound_to_parent`).
 """
@@ -34,13 +30,13 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Generator, Hashable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
-from typing import IO, Any, Generic, Protocol, TypeVar, cast
+from typing import IO, Any, Protocol, TypeVar, cast
 
-from priffe_records.format.cuts import fresh_starts, raw_head, sliceable
+from priffe_records.format.cuts import fresh_starts, sliceable
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.parser import get_scanner
 from priffe_records.format.reader import read
@@ -116,25 +112,6 @@ class _Span(io.RawIOBase):
         super().close()
 
 
-@dataclass(frozen=True, slots=True)
-class Sliced(Generic[R]):
-    """What the work on one piece gives back: its value, and what keeps the order exact."""
-
-    value: R
-    records: int  # items the reader yielded for the piece
-    first: Hashable | None  # the partie its first record opens; None: it opens none
-    last: Hashable | None  # the piece's last partie (None: no partie)
-
-
-@dataclass(frozen=True, slots=True)
-class Done(Generic[R]):
-    """One piece's value, in file order, with the number of the file's records before it."""
-
-    piece: Piece
-    before: int
-    value: R
-
-
 def cpus() -> int:
     """The CPUs this process may run on."""
     try:
@@ -165,73 +142,6 @@ def _load() -> float:
         return os.getloadavg()[0]
     except (AttributeError, OSError):  # pragma: no cover - no load average here
         return 0.0
-
-
-def map_parties(path: str | os.PathLike[str], work: Callable[[Piece], Sliced[R]], *,
-                jobs: int, window: int | None = None, most: int = _MAX_SLICE
-                ) -> Iterator[Done[R]]:
-    """``work`` on slices of whole parties of the file, in ``jobs`` worker processes;
-    the values in file order.
-
-    ``work`` runs in a worker (so it must pickle: a module-level function, or a
-    ``functools.partial`` of one) and returns a :class:`Sliced`: its value, the number of
-    records it read (``Piece.records``) and the parties its first record opens and its
-    last one belongs to, as the caller defines a partie. When the first record opens none
-    or the same partie the piece before ended with, the two pieces are merged and
-    ``work`` runs again on the merged piece, so each value covers whole parties.
-
-    At most ``window`` pieces (default ``2 * jobs``) are out at a time, so memory is
-    bounded by the window, not by the file; a piece is cut at the first new partie after
-    ``most`` bytes (a work whose value is large in memory asks for small pieces). After
-    three merges in a row the rest of the file is one piece (the guesses at the parties
-    are failing: no quadratic re-runs).
-    With ``jobs == 1``, a small file or a file that cannot be cut (see the module
-    docstring), ``work`` runs here on the whole file.
-    A worker's exception is raised here; the pieces not started are cancelled.
-    """
-    name = os.fspath(path)
-    cuts = _cuts_of(name, jobs, most)
-    if cuts is None:
-        whole = Piece(name, 0, os.path.getsize(name), 1, 0, whole=True)
-        yield Done(whole, 0, work(whole).value)
-        return
-    get_scanner()  # loaded once here; the forked workers inherit it
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=bound_to_parent,
-                               initargs=(os.getpid(),))
-    out: deque[tuple[Piece, Future[Sliced[R]]]] = deque()
-    try:
-        held: tuple[Piece, Sliced[R]] | None = None  # waits until the next shows it ends
-        before = merges = 0
-        pieces = iter(cuts)
-        while True:
-            while len(out) < (window or 2 * jobs) and (piece := next(pieces, None)):
-                out.append((piece, pool.submit(work, piece)))
-            if not out:
-                break
-            piece, future = out.popleft()
-            res = future.result()
-            if held is not None and (res.first is None or res.first == held[1].last):
-                # A partie goes on across the cut: both pieces again, as one.
-                first, end = held[0], piece.end
-                merges += 1
-                if merges >= _MERGES:
-                    # The cuts keep missing the parties (dates written two ways, say):
-                    # the rest of the file as one piece, not ever longer pieces again.
-                    for _, waiting in out:
-                        waiting.cancel()
-                    out.clear()
-                    pieces, end = iter(()), os.path.getsize(name)
-                piece = Piece(name, first.start, end, first.first_line, first.index)
-                res = pool.submit(work, piece).result()
-            elif held is not None:
-                yield Done(held[0], before, held[1].value)
-                before += held[1].records
-                merges = 0
-            held = piece, res
-        if held is not None:
-            yield Done(held[0], before, held[1].value)
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def bound_to_parent(parent: int) -> None:
@@ -268,17 +178,15 @@ def watch_parent(parent: int, every: float = _WATCH_EVERY) -> None:
     os._exit(1)
 
 
-def _cuts_of(path: str, jobs: int, most: int, anywhere: bool = False
-             ) -> Iterator[Piece] | None:
-    """The pieces of the file as they are found, or ``None`` for one piece; ``anywhere``:
-    cut at any fresh start, not only where the raw Event, Site and Date change."""
+def _cuts_of(path: str, jobs: int, most: int) -> Iterator[Piece] | None:
+    """The pieces of the file as they are found, or ``None`` for one piece."""
     size = os.path.getsize(path)
     if jobs < 2 or size < 2 * _MIN_SLICE:
         return None
     with open(path, "rb") as f:
         if not sliceable(f):
             return None
-    found = _pieces(path, size, jobs, most, anywhere)
+    found = _pieces(path, size, jobs, most)
     first = next(found)
     if first.end == size:
         found.close()
@@ -291,21 +199,20 @@ def _chain(first: Piece, rest: Iterator[Piece]) -> Iterator[Piece]:
     yield from rest
 
 
-def _pieces(path: str, size: int, jobs: int, most: int = _MAX_SLICE, anywhere: bool = False
+def _pieces(path: str, size: int, jobs: int, most: int = _MAX_SLICE
             ) -> Generator[Piece, None, None]:
     start, line, index = 0, 1, 0
     with open(path, "rb") as f:
-        for cut, cut_line in _cuts(f, size, jobs, most, anywhere):
+        for cut, cut_line in _cuts(f, size, jobs, most):
             yield Piece(path, start, cut, line, index)
             start, line, index = cut, cut_line, index + 1
     yield Piece(path, start, size, line, index)
 
 
-def _cuts(f: IO[bytes], size: int, jobs: int, most: int = _MAX_SLICE, anywhere: bool = False
+def _cuts(f: IO[bytes], size: int, jobs: int, most: int = _MAX_SLICE
           ) -> Iterator[tuple[int, int]]:
     """(byte offset, line number) of each cut, in order: at the first record that starts
-    afresh at least ``step()`` bytes after the cut before and (unless ``anywhere``) whose
-    raw Event, Site and Date differ from the record before it. One pass over the bytes,
+    afresh at least ``step()`` bytes after the cut before. One pass over the bytes,
     memory bounded by a block and a record."""
     buf, base, line = b"", 0, 1  # buf holds the file from ``base``, which is on ``line``
 
@@ -316,8 +223,6 @@ def _cuts(f: IO[bytes], size: int, jobs: int, most: int = _MAX_SLICE, anywhere: 
 
     target = step(0)
     last: int | None = None  # the latest record start seen
-    pending: int | None = None  # a start at or after the target, waiting for its end
-    pending_before: tuple[bytes | None, ...] | None = None  # the key of the record before it
     searched = 0  # fresh starts before this offset are found
     while target < size - _MIN_SLICE // 2:  # no tiny last slice
         block = f.read(_BLOCK)
@@ -329,35 +234,18 @@ def _cuts(f: IO[bytes], size: int, jobs: int, most: int = _MAX_SLICE, anywhere: 
                 continue
             if s >= end:
                 break  # seen again with more bytes
-            known = False
-            before: tuple[bytes | None, ...] | None = None
-            if pending is not None:
-                # The pending record ends here: cut before it if its key is not the one before.
-                key = raw_head(buf, pending - base, s)
-                if key != pending_before:
-                    yield pending, line + buf.count(b"\n", 0, pending - base)
-                    target = pending + step(pending)
-                    if target >= size - _MIN_SLICE // 2:
-                        return
-                before, known, pending = key, True, None
-            if a >= target and anywhere:
+            if a >= target:
                 yield a, line + buf.count(b"\n", 0, s)
                 target = a + step(a)
                 if target >= size - _MIN_SLICE // 2:
                     return
-            elif a >= target:
-                if not known and last is not None:
-                    before = raw_head(buf, last - base, s)
-                pending, pending_before = a, before
             last = a
         if not block:
-            if pending is not None and raw_head(buf, pending - base, len(buf)) != pending_before:
-                yield pending, line + buf.count(b"\n", 0, pending - base)
             return
         searched = base + max(end - _TAIL, 0)
         keep = min(searched, last if last is not None else searched)
         if base + len(buf) - keep > _MAX_SLICE:
-            keep, last, pending, pending_before = searched, None, None, None  # a huge record
+            keep, last = searched, None  # a huge record
         line += buf.count(b"\n", 0, keep - base)
         buf, base = buf[keep - base:], keep
 
@@ -412,7 +300,7 @@ class Channel(Protocol):
     def recv(self) -> Any: ...
 
 
-class _Hand:
+class Hand:
     """A pipe's stand-in within one process: the state a slice leaves for the next."""
 
     def __init__(self) -> None:
@@ -440,7 +328,7 @@ class Handed:
 
 
 def relay(path: str | os.PathLike[str], work: Relayed[R], start: object, *, jobs: int,
-          window: int | None = None) -> Iterator[Handed]:
+          window: int | None = None, most: int = _MAX_SLICE) -> Iterator[Handed]:
     """``work`` on slices of the file cut anywhere a record starts afresh, in ``jobs``
     worker processes, handing the state on from slice to slice; the values in file order,
     then the state the last slice ended with.
@@ -453,16 +341,18 @@ def relay(path: str | os.PathLike[str], work: Relayed[R], start: object, *, jobs
     may so be cut anywhere, even between two deals of one rubber: the books that go on
     are the ones that heard every deal before, so the results are exact by construction,
     and a file that is one long partie is shared by every worker.
+    ``most``: bytes a slice holds at most (a work whose value is large in memory asks
+    for small slices).
     With ``jobs == 1``, a small file or a file that cannot be cut, ``work`` runs here on
     the whole file. A worker's exception is raised here; the slices after it end at once.
     """
     name = os.fspath(path)
-    cuts = _cuts_of(name, jobs, _MAX_SLICE, anywhere=True)
+    cuts = _cuts_of(name, jobs, most)
     if cuts is None:
         cuts = iter((Piece(name, 0, os.path.getsize(name), 1, 0, whole=True),))
         jobs = 1
     if jobs == 1:
-        hand = _Hand()
+        hand = Hand()
         hand.send(start)
         for piece in cuts:
             yield Handed(piece, work(piece, hand, hand))
