@@ -206,3 +206,20 @@ def test_an_unknown_card_in_a_play_without_hands_is_drawn_unknown() -> None:
     replay = build_replays(list(loads('[Contract "Spela"]\n[Play "N"]\nC2 - *\n')))[0]
     first = replay.tricks[0]
     assert [(c.seat, c.card) for c in first.cards] == [(Seat.N, Card.parse("C2")), (Seat.E, None)]
+
+
+def test_page_hands_are_the_same_for_any_equal_card_objects() -> None:
+    """The page's hand ids and plays look the deck's cards up by identity for speed; an
+    equal card made elsewhere (``Card(suit, rank)``) gives the same text."""
+    from priffe_records.game.cards import Rank, Suit
+    from priffe_records.replay.compact import hand_ids, plays
+    from priffe_records.rules.replay_facts import CardView, TrickView
+
+    made = [Card(Suit.S, Rank.ACE), Card(Suit.H, Rank.TEN), Card(Suit.C, Rank.TWO)]
+    read_ = [Card.parse(x) for x in ("SA", "H10", "C2")]
+    assert made[0] is not read_[0]
+    assert hand_ids(made) == hand_ids(read_) == "A.T..2"
+    trick = [TrickView(1, Seat.N, tuple(CardView(s, c, True) for s, c in zip(
+        (Seat.N, Seat.E, Seat.S), cards, strict=True)), Seat.N, (1, 0), size=3)
+        for cards in (made, read_)]
+    assert plays(trick[:1], "NES") == plays(trick[1:], "NES") == "NNSAHTC2"

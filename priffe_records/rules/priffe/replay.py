@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
+from operator import itemgetter
 from typing import NamedTuple
 
 from priffe_records.format.record import Section
@@ -143,11 +144,24 @@ def _dealt(deal: Deal | None) -> tuple[tuple[Card, ...] | None, ...]:
     """Each seat's cards as dealt, in the order a hand is shown (N E S W)."""
     if deal is None:
         return (None, None, None, None)
-    return tuple(None if (h := deal.hand(s)) is None else tuple(sorted(h.cards, key=_PLACE))
-                 for s in SEATS)
+    return tuple(None if (h := deal.hand(s)) is None else _in_order(h.cards) for s in SEATS)
+
+
+def _in_order(cards: tuple[Card, ...]) -> tuple[Card, ...]:
+    """The cards in the order a hand is shown (:func:`sorted_cards`' order). The deck's
+    own card objects (the reader hands out those) are placed by their id(), with no
+    Card hash, which is Python code, 13 times a hand; ties (a card dealt twice) keep
+    their order. A card made elsewhere is placed by the card itself."""
+    try:
+        places = list(map(_PLACE_BY_ID.__getitem__, map(id, cards)))
+    except KeyError:
+        return tuple(sorted(cards, key=_PLACE))
+    return tuple(map(_THIRD, sorted(zip(places, range(len(cards)), cards, strict=True))))
 
 
 _PLACE = {c: i for i, c in enumerate(sorted_cards(FULL_DECK))}.__getitem__  # sorted_cards' order
+_PLACE_BY_ID = {id(c): i for i, c in enumerate(sorted_cards(FULL_DECK))}
+_THIRD = itemgetter(2)
 
 
 def _hs(deal: Deal | None) -> tuple[Fraction | None, ...]:

@@ -219,11 +219,12 @@ def honours_from_counts(counts: Mapping[Seat, int], variant: HonoursVariant) -> 
 def honour_holders(deal: Deal, cards: frozenset[Card]) -> dict[Card, Seat] | None:
     """Who was dealt each honour; ``None`` when an honour lies in an unknown hand."""
     holders: dict[Card, Seat] = {}
+    ranks = {c.rank for c in cards}  # a rank is looked up faster than a card is hashed
     for seat in SEATS:
         hand = deal.hand(seat)
         if hand is not None:
             for c in hand.cards:
-                if c in cards:
+                if c.rank in ranks and c in cards:
                     holders[c] = seat
     return holders if len(holders) == len(cards) else None
 
