@@ -75,12 +75,14 @@ def main() -> None:
                     help="every rubber's last ScoreRubber one point off (an R23 each)")
     ap.add_argument("args", nargs="+", help="the priffe command and its options")
     opts = ap.parse_args()
+    if opts.file and (opts.finding_every_rubber or opts.one_partie):
+        ap.error("--one-partie and --finding-every-rubber shape a generated file, not --file")
     priffe = str(Path(sys.executable).parent / "priffe")
     with tempfile.TemporaryDirectory(prefix="priffe-rss-") as tmp:
         src = opts.file or str(Path(tmp) / "big.ppn")
         if not opts.file:
             generated_file(Path(src), opts.n, 1, one_partie=opts.one_partie, quiet=True)
-        if opts.finding_every_rubber and not opts.file:
+        if opts.finding_every_rubber:
             print(f"{finding_every_rubber(Path(src)):,} rubbers given an R23 error")
         extra = ["--db", str(Path(tmp) / "rss.db")] if opts.args[0] == "import" else []
         print(f"{' '.join(opts.args)} on {os.path.getsize(src) / 2**20:.1f} MiB, {load()}")
