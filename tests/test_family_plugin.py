@@ -19,6 +19,7 @@ from priffe_records.format import vocabulary
 from priffe_records.format.record import Record, Tag
 from priffe_records.rules import family, registry
 from priffe_records.rules.blank import random_deals, skeleton
+from priffe_records.rules.checks import present
 from priffe_records.rules.entry import new_deal
 from priffe_records.rules.partie import parties
 from priffe_records.rules.spreadsheet import import_rows
@@ -105,6 +106,15 @@ def test_the_toy_familys_errors_are_worded_by_its_vocabulary(with_duel: None) ->
     assert [(str(e.location), e.message) for e in bad.errors] == [
         ("<string>:5:1", "unknown call 'rasie' (Duel calls: Bet Fold)"),
         ("<string>:8:7", "Play row has 3 cards: a Duel trick is two (D2)")]
+
+
+def test_validate_lists_the_checks_the_records_family_lists(with_duel: None) -> None:
+    """validate -v's passed checks are the family's own (its checks hook): none of Duel's,
+    not Priffe's score check for a Duel record's Result."""
+    [duel] = loads('[Scoring "Duel"]\n[Result "N 3 S 1"]\n')
+    [priffe] = loads('[Result "NS 7 EW 6"]\n')
+    assert present(duel) == ()
+    assert [c.name for c in present(priffe)] == ["score"]
 
 
 def test_the_toy_family_keeps_its_books_and_sheet(with_duel: None) -> None:

@@ -141,8 +141,8 @@ def test_bid_not_higher_is_caught(seed: int) -> None:
     for i, rec in enumerate(recs):
         assert rec.auction is not None
         calls = list(rec.auction.tokens)
-        bids = [k for k, t in enumerate(calls) if t.call and t.call.is_bid]
-        if bids and bids[0] + 1 < len(calls) and calls[bids[0]].call is not Call.SPELA:
+        bids = [k for k, t in enumerate(calls) if t.kind is TokenKind.CALL and t.text != "Pass"]
+        if bids and bids[0] + 1 < len(calls) and calls[bids[0]].text != Call.SPELA.value:
             k = bids[0] + 1
             calls[k] = replace(calls[k], text=calls[bids[0]].text)
             recs[i] = with_section(rec, "Auction", calls)

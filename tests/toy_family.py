@@ -20,6 +20,7 @@ from priffe_records.format.record import Location, Record, Tag
 from priffe_records.format.vocabulary import Vocabulary
 from priffe_records.game.cards import Card, Rank, Seat, Suit
 from priffe_records.game.language import Message, msg
+from priffe_records.rules.checks import Check
 from priffe_records.rules.family import (
     EntryForm,
     GameFamily,
@@ -113,6 +114,7 @@ class Duel:
     tricks: int = 4
     entry: EntryForm | None = None  # a Duel is not typed by a secretary: no entry hooks
     vocabulary: Vocabulary = WORDS
+    checks: tuple[Check, ...] = ()  # validate -v lists none of Duel's
 
     def next_dealer(self, dealer: Seat) -> Seat:
         return Seat.S if dealer is Seat.N else Seat.N

@@ -23,7 +23,6 @@ from itertools import pairwise
 from operator import attrgetter
 from typing import TYPE_CHECKING
 
-from priffe_records.game.calls import Call
 from priffe_records.game.cards import Card, Seat
 
 if TYPE_CHECKING:
@@ -89,16 +88,8 @@ class Token:
     location: Location | None = field(default=None, compare=False, repr=False)
 
     @property
-    def call(self) -> Call | None:
-        # A Préférence call (its own words) is no Priffe call: None, like '-'.
-        return _CALLS.get(self.text) if self.kind is TokenKind.CALL else None
-
-    @property
     def card(self) -> Card | None:
         return Card.parse(self.text) if self.kind is TokenKind.CARD else None
-
-
-_CALLS = {c.value: c for c in Call}
 
 
 # A token's annotations: irregularity, note, NAGs, comments (PBN §3.5.2, §3.7, §3.9).

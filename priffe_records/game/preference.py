@@ -115,9 +115,6 @@ def bid_spellings() -> dict[str, str]:
     return {w: b.value for w, b in _WORDS.items()}
 
 
-def is_preference(scoring: str | None) -> bool:
-    """Whether a Scoring value selects Préférence (its first word, any case)."""
-    return scoring is not None and scoring.split(";")[0].strip().casefold() == "preference"
 CONTRACTS: tuple[Bid, ...] = _ORDER[1:]
 
 

@@ -35,6 +35,7 @@ from priffe_records.rules.findings import Finding
 
 if TYPE_CHECKING:
     from priffe_records.dd import Deal as SolverDeal
+    from priffe_records.rules.checks import Check
     from priffe_records.rules.replay_facts import ReplayFacts
 
 T = TypeVar("T")
@@ -337,6 +338,12 @@ class GameFamily(Protocol[OutcomeT]):
         """One record checked on its own. ``default``: the caller's rule variants for a
         record whose Scoring tag names none; a family ignores what is not its own options.
         ``conventions`` turns on the convention warnings (R9)."""
+        ...
+
+    @property
+    def checks(self) -> tuple[Check, ...]:
+        """The groups of rules ``validate -v`` lists as passed, as the game's rules document
+        groups them (``rules/checks.py`` says which ran and passed); empty: none listed."""
         ...
 
     # ------------------------------------------------------------- books, standings

@@ -17,6 +17,8 @@ from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record, Tag
 from priffe_records.format.vocabulary import Vocabulary
 from priffe_records.game.cards import Card, Hand, Seat, sorted_cards
+from priffe_records.game.language import msg_p
+from priffe_records.rules.checks import Check
 from priffe_records.rules.family import EntryForm, GameFamily, PartieOutcome, Sheet
 from priffe_records.rules.findings import Finding
 
@@ -35,6 +37,21 @@ if TYPE_CHECKING:
     from .sheet import PrefSheet
 
 
+# The checks validate -v lists, as PREFERENCE.md groups the rules.
+CHECKS: tuple[Check, ...] = (
+    Check("deal and talon", 1, 1, ("Deal", "Talon"), msg_p("check", "deal and talon"), "P"),
+    Check("auction", 2, 6, ("Auction",), msg_p("check", "auction"), "P"),
+    Check("talon and contract", 7, 8, ("Contract", "Discard"),
+          msg_p("check", "talon and contract"), "P"),
+    Check("drop-outs", 9, 9, ("Dropout",), msg_p("check", "drop-outs"), "P"),
+    Check("play", 10, 10, ("Play",), msg_p("check", "play"), "P"),
+    Check("payments", 11, 13, ("Result", "Score", "Dropout"), msg_p("check", "payments"),
+          "P"),
+    Check("claims", 14, 14, ("Declarer", "Result", "Score", "Pot", "Balance"),
+          msg_p("check", "claims"), "P"),
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Preference:
     """Three players at N, E, S, 32 cards and a talon, 10 tricks, a pot (PREFERENCE.md)."""
@@ -44,6 +61,7 @@ class Preference:
     players: tuple[Seat, ...] = PLAYERS
     tricks: int = 10
     vocabulary: Vocabulary = WORDS
+    checks: tuple[Check, ...] = CHECKS
 
     def next_dealer(self, dealer: Seat) -> Seat:
         """N → E → S → N (P2): W is no seat of the game."""

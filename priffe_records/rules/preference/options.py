@@ -19,7 +19,6 @@ from dataclasses import dataclass
 
 from priffe_records.game.errors import PriffeError
 from priffe_records.game.language import Message, msg
-from priffe_records.game.preference import is_preference
 
 __all__ = [
     "DEFAULT_OPTIONS",
@@ -28,7 +27,6 @@ __all__ = [
     "OptionProblem",
     "PrefOptions",
     "PrefOptionsError",
-    "is_preference",
     "parse_options",
     "read_options",
 ]

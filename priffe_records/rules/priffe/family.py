@@ -15,6 +15,8 @@ from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record, Tag
 from priffe_records.format.vocabulary import Vocabulary
 from priffe_records.game.cards import FULL_DECK, SEATS, Card, Seat
+from priffe_records.game.language import msg_p
+from priffe_records.rules.checks import Check
 from priffe_records.rules.family import EntryForm, GameFamily, PartieOutcome, Sheet
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.priffe import columns
@@ -29,6 +31,16 @@ if TYPE_CHECKING:
     from priffe_records.rules.replay_facts import ReplayFacts
 
 _DEFAULT = PRESETS["sv"]
+
+# The checks validate -v lists, as RULES.md groups the rules.
+CHECKS: tuple[Check, ...] = (
+    Check("deal", 1, 3, ("Deal",), msg_p("check", "deal")),
+    Check("auction", 4, 9, ("Auction",), msg_p("check", "auction")),
+    Check("play", 10, 13, ("Play",), msg_p("check", "play")),
+    Check("score", 14, 18, ("Result", "Score", "Honours"), msg_p("check", "score")),
+    Check("rubber", 19, 22, ("ScoreRubber",), msg_p("check", "rubber")),
+    Check("settlement", 23, 24, ("Settlement",), msg_p("check", "settlement")),
+)
 
 
 def _own(options: object) -> Options:
@@ -45,6 +57,7 @@ class Priffe:
     players: tuple[Seat, ...] = SEATS
     tricks: int = 13
     vocabulary: Vocabulary = WORDS
+    checks: tuple[Check, ...] = CHECKS
 
     def next_dealer(self, dealer: Seat) -> Seat:
         """The seat on the dealer's left (R3)."""
