@@ -478,7 +478,7 @@ class Search:
                    moves=cython.ulonglong, live=cython.ulonglong, hand=cython.ulonglong,
                    led=cython.int, i=cython.int, count=cython.int, suit=cython.int,
                    mine=cython.uint, others=cython.uint, run=cython.uint, shift=cython.int,
-                   first=cython.int,
+                   first=cython.int, at=cython.int,
                    tb=cython.int)
     @cython.returns(cython.int)
     def _order(self, leader: int, k: int, base: int, first: int) -> int:
@@ -505,13 +505,14 @@ class Search:
         for i in range(k):
             live |= _ONE << self.tc[tb + i]
         count = 0
+        at = self._winner(tb, k) if k else 0
         for suit in range(4):
             shift = 13 * suit
             mine = (moves >> shift) & _SUIT
             others = (live >> shift) & _SUIT & ~mine
             while mine:
                 run = top_run(mine, others)
-                self.buf[base + count] = self._score(leader, k, player, run, shift, tb)
+                self.buf[base + count] = self._score(leader, k, player, run, shift, tb, at)
                 if shift <= first < shift + 13 and (run >> (first - shift)) & 1:
                     self.buf[base + count] = (1 << 14) + (self.buf[base + count] & 63)
                 count += 1
@@ -532,11 +533,13 @@ class Search:
                    ours=cython.bint, other=cython.int, held=cython.ulonglong,
                    side=cython.int, tb=cython.int)
     @cython.returns(cython.int)
-    def _score(self, leader: int, k: int, player: int, run: int, shift: int, tb: int) -> int:
+    def _score(self, leader: int, k: int, player: int, run: int, shift: int, tb: int,
+               at: int) -> int:
         """A run's card and how likely it is best, as ``score * 64 + card`` (sorted
         high first): in a positive game a cheap winner unless the own side already wins
         the trick, leads high first; in misère (everyone ducks) the highest card that
-        loses, and leads the other side must overtake before low leads."""
+        loses, and leads the other side must overtake before low leads. ``at``: which
+        card of the trick at ``tc[tb]`` wins it so far."""
         suit = shift // 13
         if k == 0:
             if not self.ducking:
@@ -553,7 +556,6 @@ class Search:
             return score * 64 + card
         card = _top(run) + shift
         rank = card % 13
-        at = self._winner(tb, k)
         best = self.tc[tb + at]
         wins = card > best if suit == best // 13 else suit == self.trump
         ours = ((self.inside >> ((leader + at) % self.n)) & 1) == ((self.inside >> player) & 1)
