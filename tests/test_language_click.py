@@ -97,6 +97,22 @@ def test_every_placeholder_word_has_a_translation() -> None:
     assert set(metavar_words(cli)) <= set(METAVARS)
 
 
+def test_a_path_made_during_a_swedish_run_is_english_again_afterwards() -> None:
+    """click names a Path through gettext when the command is defined: a command module loaded
+    lazily inside a Swedish run gets 'fil', which must not become its English word."""
+    from priffe_records.cli.click_words import translate_types
+    from priffe_records.game.language import use_language
+
+    with use_language("sv"):
+        command = click.Command("x", params=[click.Option(["--db"],
+                                                          type=click.Path(dir_okay=False))])
+        assert command.params[0].type.name == "fil"
+        translate_types(command, "sv")
+    translate_types(command, "en")
+    assert command.params[0].type.name == "file"
+    assert list(metavar_words(command)) == ["FILE"]
+
+
 def test_click_texts_stay_click_s_own_outside_a_swedish_run() -> None:
     """Another click program in the process sees click's gettext lookup in English."""
     import click.exceptions

@@ -200,7 +200,10 @@ def translate_types(command: click.Command, lang: str) -> None:
             t = param.type
             english = "file" if t.file_okay and not t.dir_okay else \
                 "directory" if t.dir_okay and not t.file_okay else "path"
-            _set(t, "name", catalog(lang).gettext(english))
+            # click named it through gettext in the language active when the command was
+            # loaded, so the recorded value may already be Swedish: English is the flags' word.
+            _ENGLISH[(id(t), "name")] = (t, "name", english)
+            t.name = catalog(lang).gettext(english)
         elif str(_english(param.type, "name")) in NUMBER_TYPES:
             _set(param.type, "name", NUMBER_TYPES[str(_english(param.type, "name"))].render(lang))
         if isinstance(param, click.Argument) and not isinstance(param.type, click.Choice):
