@@ -11,7 +11,6 @@ module once with each.
 from __future__ import annotations
 
 import importlib.machinery
-import importlib.util
 import os
 import sys
 from collections.abc import Iterator
@@ -28,16 +27,20 @@ SOURCE = Path(dd.__file__).with_name("core.py")
 PURE_NAME = "priffe_records.dd._core_pure"
 
 
+def load_source(path: Path, name: str) -> ModuleType:
+    """``path`` run as Python source under the module name ``name``, whatever compiled
+    module sits beside it (entered in ``sys.modules`` first, as an import does)."""
+    loader = importlib.machinery.SourceFileLoader(name, str(path))
+    module = ModuleType(name)
+    module.__file__ = str(path)
+    sys.modules[name] = module
+    loader.exec_module(module)
+    return module
+
+
 def pure_core() -> ModuleType:
     """``dd/core.py`` run as Python source, whatever the build made (loaded once)."""
-    if PURE_NAME not in sys.modules:
-        loader = importlib.machinery.SourceFileLoader(PURE_NAME, str(SOURCE))
-        spec = importlib.util.spec_from_loader(PURE_NAME, loader)
-        assert spec is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[PURE_NAME] = module
-        loader.exec_module(module)
-    return sys.modules[PURE_NAME]
+    return sys.modules.get(PURE_NAME) or load_source(SOURCE, PURE_NAME)
 
 
 def compiled_core() -> ModuleType:

@@ -22,7 +22,7 @@ from pathlib import Path
 from types import FrameType, ModuleType
 
 import pytest
-from dd_cores import SOURCE, compiled_core, pure_core, use_core
+from dd_cores import SOURCE, compiled_core, load_source, pure_core, use_core
 from dd_oracle import Oracle
 from test_wheel import build_wheel
 
@@ -80,12 +80,7 @@ def test_each_core_is_what_it_says_and_is_the_one_that_runs(core: ModuleType) ->
 
 def _root_conftest() -> ModuleType:
     """The project root's conftest.py (``import conftest`` here is tests/conftest.py)."""
-    path = SOURCE.parents[2] / "conftest.py"
-    loader = importlib.machinery.SourceFileLoader("priffe_root_conftest", str(path))
-    module = ModuleType(loader.name)
-    module.__file__ = str(path)
-    loader.exec_module(module)
-    return module
+    return load_source(SOURCE.parents[2] / "conftest.py", "priffe_root_conftest")
 
 
 def test_an_extension_older_than_its_source_is_found(tmp_path: Path) -> None:
@@ -132,11 +127,8 @@ def test_the_shadow_check_finds_a_missing_name() -> None:
 
 def test_the_pure_core_runs_without_cython_installed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "cython", None)  # `import cython` now fails
-    loader = importlib.machinery.SourceFileLoader("priffe_records.dd._core_nocython",
-                                                  str(SOURCE))
-    module = ModuleType(loader.name)
-    module.__file__ = str(SOURCE)
-    loader.exec_module(module)
+    monkeypatch.setitem(sys.modules, "priffe_records.dd._core_nocython", None)
+    module = load_source(SOURCE, "priffe_records.dd._core_nocython")
     assert module.cython is shadow
     with use_core(module):
         assert dd.COMPILED is False
