@@ -38,7 +38,7 @@ _CHECK_EVERY = cython.declare(cython.int, 1024)  # nodes between two looks at th
 _SUIT = cython.declare(cython.int, 0x1FFF)  # one suit's 13 bits
 _PROBES = cython.declare(cython.int, 8)  # table slots tried from a key's home slot
 _FIRST_SLOTS = cython.declare(cython.longlong, 1 << 14)
-_MOST_SLOTS = cython.declare(cython.longlong, 1 << 22)  # 84 MB at most (20 B a slot)
+_MOST_SLOTS = cython.declare(cython.longlong, 1 << 22)  # 100 MB at most (24 B a slot)
 _DEPTH = cython.declare(cython.int, 16)  # slots of the move buffer per ply (13 cards at most)
 _NONE = cython.declare(cython.int, -1)  # no node limit / no deadline
 _ONE = cython.declare(cython.ulonglong, 1)
@@ -230,11 +230,7 @@ class Search:
     tc = cython.declare(cython.int[60])  # each trick's cards at 4 * (tricks left)
     key = cython.declare(cython.ulonglong[2])
     buf = cython.declare(cython.int[:])
-    keys = cython.declare(cython.ulonglong[:])
-    lows = cython.declare(cython.schar[:])
-    highs = cython.declare(cython.schar[:])
-    lefts = cython.declare(cython.schar[:])  # tricks left: what an entry saves
-    firsts = cython.declare(cython.schar[:])  # the card that was best or cut off, -1
+    keys = cython.declare(cython.ulonglong[:])  # a slot: the key (2), lo|hi|card|left
     best_card = cython.declare(cython.int)  # what _moves found best
     slots = cython.declare(cython.longlong)
     most_slots = cython.declare(cython.longlong)  # the table grows up to this many
@@ -266,11 +262,7 @@ class Search:
     def _table(self, slots: int) -> None:
         self.slots = slots
         self.used = 0
-        self.keys = _slots(2 * slots, 0, "Q")
-        self.lefts = _slots(slots, 0, "b")
-        self.lows = _slots(slots, -1, "b")
-        self.highs = _slots(slots, -1, "b")
-        self.firsts = _slots(slots, -1, "b")
+        self.keys = _slots(3 * slots, 0, "Q")
 
     @cython.cfunc
     @cython.exceptval(-1, check=True)
@@ -389,7 +381,8 @@ class Search:
     @cython.locals(leader=cython.int, k=cython.int, alpha=cython.int, beta=cython.int,
                    ply=cython.int, left=cython.int, slot=cython.longlong, lo=cython.int,
                    hi=cython.int, a=cython.int, b=cython.int, value=cython.int,
-                   k0=cython.ulonglong, k1=cython.ulonglong, first=cython.int)
+                   k0=cython.ulonglong, k1=cython.ulonglong, first=cython.int,
+                   info=cython.ulonglong)
     @cython.returns(cython.int)
     def _node(self, leader: int, k: int, alpha: int, beta: int, ply: int) -> int:
         """The measured side's tricks from the current trick on with best play by all,
@@ -407,7 +400,8 @@ class Search:
         k0, k1 = self.key[0], self.key[1]
         lo, hi = 0, left
         if slot >= 0:
-            lo, hi, first = self.lows[slot], self.highs[slot], self.firsts[slot]
+            info = self.keys[3 * slot + 2]
+            lo, hi, first = info & 0xFF, (info >> 8) & 0xFF, ((info >> 16) & 0xFF) - 1
         if lo >= beta:
             return lo
         if hi <= alpha or lo == hi:
@@ -631,9 +625,9 @@ class Search:
         self._squeeze(leader)
         slot = self._home()
         for _ in range(_PROBES):
-            if self.lows[slot] < 0:
+            at = 3 * slot
+            if not self.keys[at + 2]:
                 return -1
-            at = 2 * slot
             if self.keys[at] == self.key[0] and self.keys[at + 1] == self.key[1]:
                 return slot
             slot = (slot + 1) & (self.slots - 1)
@@ -654,41 +648,40 @@ class Search:
         slot = self._home()
         cheapest = slot
         for _ in range(_PROBES):
-            at = 2 * slot
-            if self.lows[slot] < 0:
+            at = 3 * slot
+            if not self.keys[at + 2]:
                 self.used += 1
                 break
             if self.keys[at] == self.key[0] and self.keys[at + 1] == self.key[1]:
                 break
-            if self.lefts[slot] < self.lefts[cheapest]:
+            if self.keys[at + 2] >> 24 < self.keys[3 * cheapest + 2] >> 24:
                 cheapest = slot
             slot = (slot + 1) & (self.slots - 1)
         else:
             slot = cheapest
-        at = 2 * slot
+        at = 3 * slot
         self.keys[at] = self.key[0]
         self.keys[at + 1] = self.key[1]
-        self.lows[slot] = lo
-        self.highs[slot] = hi
-        self.firsts[slot] = first
-        self.lefts[slot] = left
+        self.keys[at + 2] = (_ONE * lo) | (_ONE * hi) << 8 | (_ONE * (first + 1)) << 16 | (
+            _ONE * left) << 24
         return 0
 
     @cython.cfunc
     @cython.exceptval(check=False)
-    @cython.locals(slot=cython.longlong, at=cython.longlong, n=cython.longlong,
+    @cython.locals(slot=cython.longlong, n=cython.longlong, info=cython.ulonglong,
                    k0=cython.ulonglong, k1=cython.ulonglong)
     @cython.returns(cython.int)
     def _grow(self) -> int:
         """Twice the slots, every entry moved over (the current ``key`` kept)."""
-        keys, lows, highs, firsts, lefts = self.keys, self.lows, self.highs, self.firsts, self.lefts
+        keys = self.keys
         n = self.slots
         k0, k1 = self.key[0], self.key[1]
         self._table(2 * n)
         for slot in range(n):
-            if lows[slot] >= 0:
-                at = 2 * slot
-                self.key[0], self.key[1] = keys[at], keys[at + 1]
-                self._store(lows[slot], highs[slot], firsts[slot], lefts[slot])
+            info = keys[3 * slot + 2]
+            if info:
+                self.key[0], self.key[1] = keys[3 * slot], keys[3 * slot + 1]
+                self._store(info & 0xFF, (info >> 8) & 0xFF, ((info >> 16) & 0xFF) - 1,
+                            info >> 24)
         self.key[0], self.key[1] = k0, k1
         return 0
