@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import GOLDEN
+from conftest import EXAMPLES, GOLDEN
 
 from priffe_records import __version__
 from priffe_records.cli import cli
@@ -109,3 +111,49 @@ def test_output_into_a_missing_folder_is_one_clear_line(tmp_path: Path) -> None:
     assert err.strip() == (f"priffe: {target}: cannot write: the folder {target.parent} "
                            "does not exist")
     assert not list(tmp_path.rglob("*.tmp"))
+
+
+def _read_only_for_us(monkeypatch: pytest.MonkeyPatch, target: Path) -> None:
+    """``target`` as a non-root user sees a chmod 444 file (root may write anything)."""
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode, **kw: (
+        False if Path(p) == target and mode & os.W_OK else real(p, mode, **kw)))
+
+
+EXAMPLE = EXAMPLES / "partie-uppsala.ppn"
+
+
+@pytest.mark.parametrize("command", [("fmt", "{f}"), ("fmt", str(MESSY), "-o", "{f}"),
+                                     ("score", "--fill", "{f}")])
+def test_a_read_only_file_is_not_replaced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                          command: tuple[str, ...]) -> None:
+    f = tmp_path / "kept.ppn"
+    shutil.copy(MESSY if command[0] == "fmt" else EXAMPLE, f)
+    f.chmod(0o444)
+    _read_only_for_us(monkeypatch, f)
+    code, _, err = run(*(a.format(f=f) for a in command))
+    assert code == 2 and "Traceback" not in err
+    assert err.strip().endswith(f"priffe: {f}: cannot write here (Permission denied)")
+    assert f.read_bytes() == (MESSY if command[0] == "fmt" else EXAMPLE).read_bytes()
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_fmt_in_a_folder_it_cannot_write_names_the_file(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    f = tmp_path / "messy.ppn"
+    shutil.copy(MESSY, f)
+
+    def denied(**kw: object) -> tuple[int, str]:
+        raise PermissionError(13, "Permission denied", str(tmp_path / ".messy.ppn.x.tmp"))
+    monkeypatch.setattr(tempfile, "mkstemp", denied)
+    code, _, err = run("fmt", str(f))
+    assert code == 2
+    assert err.strip() == f"priffe: {f}: cannot rewrite (Permission denied)"
+
+
+def test_fmt_says_why_it_left_a_file_in_swedish(tmp_path: Path) -> None:
+    f = tmp_path / "bad.ppn"
+    f.write_text('[Event "a"]\n\n[Play "N"]\nSX\n', "utf-8")
+    code, _, err = run("--lang", "sv", "fmt", str(f))
+    assert code == 1
+    assert f"{f}: lämnad orörd: 1 post med fel: inget skrevs" in err

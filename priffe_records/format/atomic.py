@@ -19,6 +19,7 @@ one rename. An error or Ctrl-C half way leaves the old file as it was.
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 from collections.abc import Iterator
@@ -42,6 +43,7 @@ def atomic_text(path: str | os.PathLike[str]) -> Iterator[TextIO]:
     if not folder.is_dir():
         raise PriffeError(msg("{target}: cannot write: the folder {folder} does not exist",
                               target=target, folder=folder))
+    refuse_read_only(target)
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     except OSError as e:
@@ -63,6 +65,18 @@ def atomic_text(path: str | os.PathLike[str]) -> Iterator[TextIO]:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def refuse_read_only(target: Path) -> None:
+    """A file the user made read-only is not replaced behind its back.
+
+    The rename that makes a write atomic needs only the folder's permission,
+    so without this check a read-only file would be silently swapped.
+    """
+    if target.is_file() and not os.access(target, os.W_OK):
+        denied = PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(target))
+        raise PriffeError(msg("{target}: cannot write here ({reason})", target=target,
+                              reason=os_reason(denied)))
 
 
 def write_text_atomically(path: str | os.PathLike[str], text: str) -> None:

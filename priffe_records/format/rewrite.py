@@ -13,7 +13,7 @@ record, not the file.
 ('reformatted', 'unchanged')
 >>> _ = path.write_text('[Event "x"]\\n[Play "N"]\\nSX\\n', "utf-8")
 >>> result = reformat(path)
->>> result.status, result.reason
+>>> result.status, str(result.reason)
 ('refused', '1 record with errors: nothing written')
 """
 
@@ -27,11 +27,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from priffe_records.format.atomic import refuse_read_only
 from priffe_records.format.errors import BadRecord, PPNSyntaxError, PriffeError
 from priffe_records.format.reader import read
 from priffe_records.format.record import Record, Tag
 from priffe_records.format.writer import HEADER, format_record
-from priffe_records.game.language import msg, os_reason
+from priffe_records.game.language import Message, msg, msg_n, os_reason
 
 Status = Literal["unchanged", "reformatted", "would-reformat", "refused"]
 
@@ -44,12 +45,7 @@ class Rewrite:
     status: Status
     records: int
     problems: tuple[PPNSyntaxError, ...] = ()  # errors and warnings met while reading
-    reason: str | None = None  # for "refused"
-
-
-def plural(n: int, word: str) -> str:
-    """``1 record``, ``2 records``."""
-    return f"{n} {word}{'' if n == 1 else 's'}"
+    reason: Message | None = None  # for "refused", in the reader's language
 
 
 def reformat(path: str | os.PathLike[str], *, check: bool = False,
@@ -61,10 +57,16 @@ def reformat(path: str | os.PathLike[str], *, check: bool = False,
     text could not be written back whole.
     """
     target = Path(path)
+    if not check:
+        refuse_read_only(target)
     problems: list[PPNSyntaxError] = []
     broken = 0
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
-                                    dir=target.parent)
+    try:  # the error names the user's file, not the temporary one
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
+                                        dir=target.parent)
+    except OSError as e:
+        raise PriffeError(msg("{target}: cannot rewrite ({reason})", target=target,
+                              reason=os_reason(e))) from None
     tmp = Path(tmp_name)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
@@ -84,7 +86,8 @@ def reformat(path: str | os.PathLike[str], *, check: bool = False,
         found = tuple(problems)
         if broken:
             return Rewrite(target, "refused", count + broken, found,
-                           f"{plural(broken, 'record')} with errors: nothing written")
+                           msg_n("{n} record with errors: nothing written",
+                                 "{n} records with errors: nothing written", broken))
         if _same_bytes(target, tmp):
             return Rewrite(target, "unchanged", count, found)
         why = _differs(target, tmp, resolve_inheritance)
@@ -114,17 +117,17 @@ def _same_bytes(a: Path, b: Path) -> bool:
                 return True
 
 
-def _differs(original: Path, new: Path, resolved: bool) -> str | None:
+def _differs(original: Path, new: Path, resolved: bool) -> Message | None:
     """Why the new text does not hold the original's records, or None when it does."""
     pairs = itertools.zip_longest(_records(original, resolved), _records(new, resolved))
     for index, (old, again) in enumerate(pairs, 1):
         if old is None or again is None:
-            return ("re-reading the new text gives a different number of records; "
-                    "the file is left unchanged (please report this)")
+            return msg("re-reading the new text gives a different number of records; "
+                       "the file is left unchanged (please report this)")
         if old != again:
             line = old.location.line if old.location else "?"
-            return (f"record {index} (line {line}) would not read back the same; "
-                    "the file is left unchanged (please report this)")
+            return msg("record {index} (line {line}) would not read back the same; "
+                       "the file is left unchanged (please report this)", index=index, line=line)
     return None
 
 
