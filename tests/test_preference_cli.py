@@ -43,6 +43,17 @@ def test_score_prints_partie_sheet_and_standings() -> None:
     assert "Anna Kofler" in out
 
 
+def test_swedish_sheet_writes_the_seats_as_the_priffe_sheet_does() -> None:
+    """Öst is Ö on a Swedish sheet, in every column, like Priffe's Given column."""
+    code, out = run("--lang", "sv", "score", str(GRAZ))
+    assert code == 0, out
+    rows = [line for line in out.splitlines() if re.match(r"\s+\d+\s", line)]
+    assert len(rows) == 12
+    row3 = rows[2].split()
+    assert row3[1] == "Ö" and "Ö S" in rows[2] and "N +10 Ö +0 S +0" in rows[2]
+    assert not any(re.search(r"\bE\b", line) for line in rows), rows
+
+
 def test_score_fill_writes_score_pot_balance(tmp_path: Path) -> None:
     bare = re.sub(r'\[(Score|Pot|Balance) "[^"]*"\]\n', "", GRAZ.read_text("utf-8"))
     f = tmp_path / "bare.ppn"

@@ -21,7 +21,7 @@ from priffe_records.format.record import Record
 from priffe_records.game.cards import Seat
 from priffe_records.game.language import msg, msg_p, shown_date
 from priffe_records.game.preference import Bid, format_seat_numbers
-from priffe_records.game.words import bid_name
+from priffe_records.game.words import bid_name, seat_letter
 from priffe_records.rules.family import Sheet, SheetColumn, SheetDeal
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.partie import errors_by_record, lost_records, parties
@@ -162,17 +162,18 @@ def drawn(sheet: PrefSheet) -> Sheet:
 def _seats(values: dict[Seat, int] | None, signed: bool = True) -> str:
     if values is None:
         return "?"
-    return " ".join(f"{s.value} {values[s]:+d}" if signed else f"{s.value} {values[s]}"
-                    for s in PLAYERS if s in values)
+    return " ".join(f"{seat_letter(s)} {values[s]:+d}" if signed
+                    else f"{seat_letter(s)} {values[s]}" for s in PLAYERS if s in values)
 
 
 def row_cells(r: PrefRow) -> list[str]:
     """A deal's row of the sheet as text cells, one per column of :data:`COLUMNS`."""
-    out = " ".join(s.value for s in r.dropouts)
+    out = " ".join(str(seat_letter(s)) for s in r.dropouts)
     if r.gave_up:
         out += str(msg(" (gave up)"))
-    return [r.board or str(r.record), r.dealer.value if r.dealer else "",
-            r.declarer.value if r.declarer else "", bid_name(r.bid).render() if r.bid else "",
+    return [r.board or str(r.record), str(seat_letter(r.dealer)) if r.dealer else "",
+            str(seat_letter(r.declarer)) if r.declarer else "",
+            bid_name(r.bid).render() if r.bid else "",
             bid_name(r.contract).render() if r.contract else "?", out,
             _seats(r.tricks, signed=False) if r.tricks is not None else
             (str(msg("no play")) if r.gave_up or len(r.dropouts) == 2 else "?"),
