@@ -61,6 +61,14 @@ def test_the_swedish_catalogue_uses_the_glossarys_words() -> None:
     assert not bad, "\n".join(f"{e!r} → {t!r}: {w}" for e, t, w in bad)
 
 
+def test_the_readmes_terminal_picture_uses_the_glossarys_words() -> None:
+    """docs/replay-terminal.svg is a Swedish replay shown to every reader of the README:
+    remade by docs/make_pictures.py whenever a word it shows changes."""
+    text = html.unescape(re.sub(r"<[^>]+>", "", (ROOT / "docs" / "replay-terminal.svg")
+                                .read_text("utf-8"))).replace("\xa0", " ")
+    assert "Honnörer" in text and not _forbidden(text), _forbidden(text)
+
+
 def test_the_check_finds_each_forbidden_word() -> None:
     """The check above can fail: each banned form is caught in a sentence."""
     assert _forbidden("Givets poäng") == ["Givets"]
