@@ -69,6 +69,22 @@ def test_stats_titles_in_swedish_json_keys_are_words(db: str) -> None:
     assert csv_sv.startswith("# standings\nplayer,rubbers,")
 
 
+def test_stats_keeps_the_two_games_contracts_apart(db: str) -> None:
+    """Priffe's Hjärter and Préférence's Hearts are both "Hjärter" in Swedish: each row of
+    the contract tables says its game, and no two rows share game and contract."""
+    code, out, _ = _run("stats", "--lang", "sv", "--db", db, "--json")
+    assert code == 0
+    rows = [r for r in json.loads(out) if r["table"] in ("contract_success",
+                                                         "contracts_declared")]
+    keys = [(r["table"], r.get("player"), r["game"], r["contract"]) for r in rows]
+    assert len(keys) == len(set(keys))
+    hearts = {r["game"] for r in rows if r["table"] == "contract_success"
+              and r["contract"] in ("Hjärter", "Hearts")}
+    assert hearts == {"Priffe", "Preference"}
+    code, out, _ = _run("stats", "--lang", "sv", "--db", db, "--player", "Cecilia Huber")
+    assert code == 0 and "│ Préférence │ Hjärter" in out and "medspelare" in out
+
+
 def test_sql_keeps_the_statement_s_own_column_names(db: str) -> None:
     _, out, _ = _run("sql", "--lang", "sv", "--db", db, "--fmt", "plain",
                      "SELECT id AS board, status FROM deals LIMIT 1")

@@ -332,13 +332,19 @@ _DECLARED = ("(role = 'declarer' OR (role = 'forced' AND declarer = seat AND dea
 
 
 # The contract_success view, counting a Préférence deal's declarer (it has no declaring side).
+# A contract is counted per game: Priffe's Hjärter and Préférence's Hearts read the same in
+# Swedish, and are different contracts.
 _CONTRACT_SUCCESS = (
-    "SELECT contract, count(*) AS deals, "
+    "SELECT game, contract, count(*) AS deals, "
     "sum(declaring_side IS NOT NULL OR (game = 'Preference' AND COALESCE(declarer, '') <> '')"
     ") AS declared, "
     "sum(made = 1) AS made, sum(made = 0) AS defeated, "
     "round(100.0 * sum(made = 1) / nullif(sum(made IS NOT NULL), 0), 1) AS success_pct "
-    "FROM deals WHERE contract IS NOT NULL GROUP BY contract ORDER BY deals DESC")
+    "FROM deals WHERE contract IS NOT NULL GROUP BY game, contract ORDER BY deals DESC, game")
+
+
+# A player_deals row's game (the view predates the column).
+_GAME = "(SELECT game FROM deals WHERE id = deal_id) AS game"
 
 
 _DD_COLUMNS = ("dd_deals, dd_declared, dd_cost_declarer, dd_partnered, dd_cost_partner, "
@@ -361,19 +367,19 @@ def stats(db: sqlite_utils.Database, player: str | None = None) -> list[Table]:
                f"sum({_DECLARED} AND made = 1) AS made FROM player_deals GROUP BY player_id) x "
                f"USING (player_id){only} ORDER BY settlement DESC, player", params),
         _table(db, "contracts_declared", msg("Contracts declared, by player"),
-               "SELECT player, contract, count(*) AS declared, sum(made = 1) AS made, "
+               f"SELECT player, {_GAME}, contract, count(*) AS declared, sum(made = 1) AS made, "
                f"sum(made = 0) AS defeated FROM player_deals WHERE {_DECLARED}"
                + (f" AND player_id IN ({_PLAYER_IDS})" if player else "")
-               + " GROUP BY player_id, contract ORDER BY player, declared DESC", params),
+               + " GROUP BY player_id, game, contract ORDER BY player, declared DESC", params),
     ]
     if player:
         tables.append(_table(
             db, "contracts_played", msg("Contracts played, by kind"),
-            f"SELECT contract, count(*) AS deals, sum({_DECLARED}) AS declared, "
+            f"SELECT {_GAME}, contract, count(*) AS deals, sum({_DECLARED}) AS declared, "
             "sum(role = 'partner') AS partner, sum(role = 'defender') AS defended, "
             "sum(slam IS NOT NULL) AS slams FROM player_deals "
             f"WHERE player_id IN ({_PLAYER_IDS}) "
-            "GROUP BY contract ORDER BY deals DESC", params))
+            "GROUP BY game, contract ORDER BY deals DESC", params))
     else:
         tables.append(_table(db, "contract_success", msg("Contract success rates"),
                              _CONTRACT_SUCCESS))

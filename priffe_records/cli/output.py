@@ -105,6 +105,7 @@ CELL_LABELS: dict[tuple[str, str], Message] = {
     ("severity", "error"): msg_p("severity", "error"),
     ("severity", "warning"): msg_p("severity", "warning"),
     ("severity", "unverifiable"): msg_p("severity", "unverifiable"),
+    ("game", "Preference"): Message("Préférence"),  # the game's name; stored as ASCII
     # Préférence contracts are stored as the file's words (HandClubs); Priffe's are Swedish.
     **{("contract", bid.value): bid_name(bid) for bid in Bid},
 }
