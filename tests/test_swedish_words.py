@@ -271,6 +271,18 @@ def test_swedish_mode_shows_no_english_word(tmp_path: Path) -> None:
     assert not found, found
 
 
+def test_swedish_help_names_its_arguments_in_swedish() -> None:
+    """A help text's own sentence names the argument as its usage line does (FIL, FILER):
+    "file" is also a Swedish catalogue word, so the check above cannot see FILE."""
+    found = {}
+    for name in cli.commands:
+        res = CliRunner().invoke(cli, ["--lang", "sv", name, "--help"], prog_name="priffe")
+        english = set(re.findall(r"\b(?:FILE|FILES|PATH|INTEGER|DIRECTORY)\b", res.output))
+        if english:
+            found[name] = english
+    assert not found, found
+
+
 def test_the_english_check_can_fail() -> None:
     english = _english_only()
     assert _shown_words("2 duplicates, 20 poster") & english == {"duplicates"}
