@@ -91,6 +91,16 @@ def test_deal_play_validates_clean_and_a_seed_repeats(game: str) -> None:
     assert findings(a.stdout) == []
 
 
+@pytest.mark.parametrize("game", ["priffe", "preference"])
+def test_deal_play_happened_nowhere(game: str) -> None:
+    """Practice deals say so, as the hands-only ones do: the generators' own Event, Site and
+    Date (Graz 1911, the example partie's) would file them beside a real evening."""
+    res = invoke("deal", "--play", "3", "--seed", "5", "--game", game)
+    recs = list(loads(res.stdout))
+    assert {(r.get("Event"), r.get("Site"), r.get("Date")) for r in recs} == {
+        ("Övning", "?", "?")}
+
+
 @pytest.mark.parametrize(("game", "cards"), [("priffe", 52), ("preference", 32)])
 def test_deal_hands_only_are_legal_deals(game: str, cards: int) -> None:
     res = invoke("deal", "3", "--seed", "2", "--game", game)

@@ -63,17 +63,27 @@ def skeleton(game: str, *, deals: int, dealer: str = "N", players: Sequence[str]
     return out
 
 
+# A practice deal's Event, Site and Date: it happened nowhere, so an archive never files it
+# beside a real evening (the generators' own tags name one: Graz 1911, Lund 2026).
+_PRACTICE_TAGS = (Tag("Event", "Övning"), Tag("Site", UNKNOWN), Tag("Date", UNKNOWN))
+
+
+def _practice(record: Record) -> Record:
+    """``record`` with the practice Event, Site and Date in place of the generator's."""
+    said = {t.name: t for t in _PRACTICE_TAGS}
+    return Record(tuple(said.get(t.name, t) for t in record.tags), record.leading)
+
+
 def random_deals(game: str, n: int, *, seed: int, played: bool = False) -> list[Record]:
     """``n`` random legal deals: the hands only, or (``played``) whole deals with true claims."""
     family = family_named(game)
     if played:
-        return family.played_deals(n, seed)
+        return [_practice(r) for r in family.played_deals(n, seed)]
     rng = random.Random(seed)
     dealer = rng.choice(family.players)
     out: list[Record] = []
     for board in range(1, n + 1):
-        tags = [Tag("Event", "Övning"), Tag("Site", UNKNOWN), Tag("Date", UNKNOWN),
-                Tag("Board", str(board)), Tag("Dealer", dealer.value),
+        tags = [*_PRACTICE_TAGS, Tag("Board", str(board)), Tag("Dealer", dealer.value),
                 *family.deal_tags(rng, dealer), Tag("Scoring", family.scoring_tag())]
         out.append(Record(tuple(tags)))
         dealer = family.next_dealer(dealer)
