@@ -212,7 +212,7 @@ RUNS: tuple[tuple[str, ...], ...] = (
     ("score", "examples/partie-uppsala.ppn"), ("score", "examples/preference-graz.ppn"),
     ("replay", "examples/partie-uppsala.ppn"), ("replay", "examples/preference-graz.ppn"),
     ("replay", "tests/golden/replay-revoke.ppn"), ("fmt", "--check", "examples/"),
-    ("deal", "-n", "1", "--seed", "7"),
+    ("deal", "1", "--seed", "7"), ("deal", "--play", "1", "--seed", "7", "--game", "preference"),
     ("import", "examples/", "--db", "{db}"), ("query", "--db", "{db}"),
     ("stats", "--db", "{db}"), ("export", "--db", "{db}", "-o", "{out}"),
     ("sql", "SELECT count(*) AS n FROM deals", "--db", "{db}"),
