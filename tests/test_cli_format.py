@@ -157,3 +157,34 @@ def test_fmt_says_why_it_left_a_file_in_swedish(tmp_path: Path) -> None:
     code, _, err = run("--lang", "sv", "fmt", str(f))
     assert code == 1
     assert f"{f}: lämnad orörd: 1 post med fel: inget skrevs" in err
+
+
+@pytest.mark.parametrize("command", [("validate", "{f}"), ("fmt", "{f}"), ("parse", "{f}"),
+                                     ("score", "{f}"), ("import", "{f}", "--db", "{db}")])
+def test_the_archive_given_as_a_ppn_file_is_one_clear_line(tmp_path: Path,
+                                                           command: tuple[str, ...]) -> None:
+    """'priffe import priffe.db' (the archive as the input, an easy slip) read the database
+    as text: a thousand syntax errors, and import stored every fragment as a record."""
+    archive = tmp_path / "priffe.db"
+    code, _, err = run("import", str(EXAMPLE), "--db", str(archive))
+    assert code == 0, err
+    other = tmp_path / "other.db"
+    code, _, err = run(*(a.format(f=archive, db=other) for a in command))
+    assert code == 2 and "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert lines[0].startswith(f"priffe: {archive}:1:1: a SQLite database"), err
+    assert len(lines) <= 2, err  # import adds its total line
+    if command[0] == "import":
+        import sqlite3
+        assert sqlite3.connect(other).execute("SELECT count(*) FROM deals").fetchone() == (0,)
+
+
+def test_a_spreadsheet_given_to_validate_is_one_clear_line(tmp_path: Path) -> None:
+    import zipfile
+    sheet = tmp_path / "kväll.xlsx"
+    with zipfile.ZipFile(sheet, "w") as z:
+        z.writestr("xl/workbook.xml", "<workbook/>")
+    code, _, err = run("--lang", "sv", "validate", str(sheet))
+    assert code == 2
+    assert err.strip() == (f"priffe: {sheet}:1:1: en zip-fil (ett kalkylark? 'priffe "
+                           "sheet-import' läser det), ingen PPN/PBN-textfil")

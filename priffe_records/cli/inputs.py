@@ -47,6 +47,28 @@ def open_input(path: str | Path) -> Iterator[IO[bytes]]:
 
 PPN_SUFFIXES = (".ppn", ".pbn")
 
+# The first bytes of files a user may hand over by mistake (the archive itself, a
+# spreadsheet, a compressed file): read as text each would give pages of syntax errors, and
+# import would store every fragment as an unreadable record.
+_NOT_TEXT = ((b"SQLite format 3\x00", msg("a SQLite database (the archive? it goes after "
+                                          "--db), not a PPN/PBN text file")),
+             (b"PK\x03\x04", msg("a zip file (a spreadsheet? 'priffe sheet-import' reads "
+                                  "it), not a PPN/PBN text file")),
+             (b"\x1f\x8b", msg("a gzip-compressed file (unpack it first), not a PPN/PBN "
+                                "text file")))
+
+
+def refuse_binary(path: Path) -> None:
+    """One located error for a file that is plainly not text, before anything reads it."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(16)
+    except OSError:
+        return  # the reader says why, as for any file it cannot open
+    for magic, what in _NOT_TEXT:
+        if head.startswith(magic):
+            raise UserError(msg("{file}:1:1: {what}", file=path, what=what))
+
 
 def expand_paths(paths: tuple[str, ...]) -> Iterator[Path]:
     """Files as given; a directory stands for every .ppn/.pbn file below it, sorted.
@@ -65,8 +87,11 @@ def expand_paths(paths: tuple[str, ...]) -> Iterator[Path]:
                            and f.is_file())
             if not found:
                 raise UserError(msg("{file}: no .ppn or .pbn files in this folder", file=p))
+            for f in found:
+                refuse_binary(f)
             yield from found
         elif not path.exists():
             raise UserError(msg("{file}: no such file", file=p))
         else:
+            refuse_binary(path)
             yield path

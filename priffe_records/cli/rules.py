@@ -32,7 +32,13 @@ from priffe_records.cli.common import (
     quiet_verbose_options,
     user_errors,
 )
-from priffe_records.cli.inputs import display_name, expand_paths, is_stdin, open_input
+from priffe_records.cli.inputs import (
+    display_name,
+    expand_paths,
+    is_stdin,
+    open_input,
+    refuse_binary,
+)
 from priffe_records.cli.output import Output, emit, output_options
 from priffe_records.cli.report import FindingsReport, sheet_console, summary
 from priffe_records.cli.sheet_page import (
@@ -375,6 +381,8 @@ def score_command(file: str, fill: bool, force: bool, output: str | None, html_o
     with _no_traceback(name):
         if not is_stdin(file) and not path.exists():
             raise UserError(msg("{file}: no such file", file=file))
+        if not is_stdin(file):
+            refuse_binary(path)
         with open_input(path) as stream:
             records = list(read(stream, errors="collect", name=name))
         # A record with a part that could not be read is not filled in either.
