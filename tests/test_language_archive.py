@@ -4,6 +4,7 @@ headings and words; JSON and CSV keep their English keys for scripts."""
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from pathlib import Path
 
@@ -56,6 +57,18 @@ def test_query_table_headings_and_words_in_swedish_csv_in_english(db: str) -> No
     assert en.split()[:4] == ["id", "date", "event", "board"] and "clean" in en
     _, csv_sv, _ = _run("query", "--lang", "sv", "--db", db, "--csv", "--limit", "1")
     assert csv_sv.startswith("id,date,event,site,") and ",clean," in csv_sv
+
+
+def test_query_table_shows_seats_as_the_sheet_does(db: str) -> None:
+    """Deal 1 of Uppsala is West's: V in a Swedish table (as on the score sheet), W in
+    English and in every language's CSV."""
+    args = ("query", "--db", db, "--event", "Upsala", "--limit", "1")
+    _, sv, _ = _run(*args[:1], "--lang", "sv", *args[1:], "--fmt", "plain")
+    assert re.search(r"Spela\s+V\s+9–4", sv), sv
+    _, en, _ = _run(*args[:1], "--lang", "en", *args[1:], "--fmt", "plain")
+    assert re.search(r"Spela\s+W\s+9–4", en), en
+    _, csv_sv, _ = _run(*args[:1], "--lang", "sv", *args[1:], "--csv")
+    assert ",Spela,W," in csv_sv
 
 
 def test_stats_titles_in_swedish_json_keys_are_words(db: str) -> None:
