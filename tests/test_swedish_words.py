@@ -272,12 +272,14 @@ def test_swedish_mode_shows_no_english_word(tmp_path: Path) -> None:
 
 
 def test_swedish_help_names_its_arguments_in_swedish() -> None:
-    """A help text's own sentence names the argument as its usage line does (FIL, FILER):
-    "file" is also a Swedish catalogue word, so the check above cannot see FILE."""
+    """A help text's own sentence names the argument as its usage line does (FIL, FILER),
+    and the seats as a Swedish reader writes them (N, Ö, S, V): "file" is also a Swedish
+    catalogue word, so the check above cannot see FILE."""
     found = {}
     for name in cli.commands:
         res = CliRunner().invoke(cli, ["--lang", "sv", name, "--help"], prog_name="priffe")
-        english = set(re.findall(r"\b(?:FILE|FILES|PATH|INTEGER|DIRECTORY)\b", res.output))
+        english = set(re.findall(r"\b(?:FILE|FILES|PATH|INTEGER|DIRECTORY)\b|N, E, S",
+                                 res.output))
         if english:
             found[name] = english
     assert not found, found
