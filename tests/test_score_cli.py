@@ -126,3 +126,14 @@ def test_score_analyses_each_record_once_for_both_games(tmp_path: Path, monkeypa
     assert code == 0, out
     assert "Standings" in out and "Préférence" in out, "both games' sheets"
     assert len(seen) == len(records)
+
+
+def test_an_evening_that_stops_mid_rubber_does_not_call_it_ended(tmp_path: Path) -> None:
+    """The last rubber of an evening is often left open: its line says "so far", not "end"."""
+    records = list(loads(partie_text()))
+    f = tmp_path / "open.ppn"
+    f.write_text(dumps(records[:1]), encoding="utf-8")
+    for lang, said, never in (("en", "rubber 1 so far: Σ NS", "end of rubber"),
+                              ("sv", "robbert 1 hittills: Σ NS", "robbert 1 slut")):
+        code, out, _ = run("--lang", lang, "score", str(f))
+        assert code == 0 and said in out and never not in out, out

@@ -365,7 +365,8 @@ def _end_line(r: RubberRow) -> SheetLine:
     """A rubber's end: on the terminal a line in words; on the page its number's label
     over the deal columns, the totals under theirs, the settlement over the last two
     (labelled in words: ``R1`` would read as a rule ID)."""
-    end = msg("end of rubber {n}", n=r.rubber)
+    end = (msg("end of rubber {n}", n=r.rubber) if r.finished  # "end" of an open one misleads
+           else msg("rubber {n} so far", n=r.rubber))
     totals = f"Σ NS {r.totals.ns}, Σ EW {r.totals.ew}" if r.totals else "Σ ?"
     outcome = _rubber_text(r)
     words = str(msg("{end}: {totals} · {outcome}", end=end, totals=totals, outcome=outcome))
