@@ -52,6 +52,8 @@ def test_swedish_sheet_writes_the_seats_as_the_priffe_sheet_does() -> None:
     row3 = rows[2].split()
     assert row3[1] == "Ö" and "Ö S" in rows[2] and "N +10 Ö +0 S +0" in rows[2]
     assert not any(re.search(r"\bE\b", line) for line in rows), rows
+    # Deal 4: South dropped out, then the declarer East gave up — not "dropped out" twice.
+    assert "S Ö (gav upp)" in rows[3] and "lade sig" not in out
 
 
 def test_score_fill_writes_score_pot_balance(tmp_path: Path) -> None:
