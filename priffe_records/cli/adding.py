@@ -17,7 +17,7 @@ from typing import TypeVar
 import click
 
 from priffe_records.cli.common import EXIT_FINDINGS, EXIT_OK, UserError, preset_option, user_errors
-from priffe_records.cli.inputs import display_name, is_stdin, stdin_bytes
+from priffe_records.cli.inputs import display_name, is_stdin, refuse_binary, stdin_bytes
 from priffe_records.cli.making import GAME_OPTION, emit_records
 from priffe_records.cli.report import SheetView, sheet_console
 from priffe_records.cli.sheet_page import filled_records, scored, sheet_view, sheets_of
@@ -165,6 +165,7 @@ def _read(path: Path) -> list[Record]:
     if not path.exists():
         raise UserError(msg("{file}: no such file: lay the evening out first with "
                             "'priffe new -o {file}'", file=path))
+    refuse_binary(path)
     got = list(read(path, errors="collect"))
     bad = [r for r in got if isinstance(r, BadRecord)]
     if bad:

@@ -58,7 +58,7 @@ _NOT_TEXT = ((b"SQLite format 3\x00", msg("a SQLite database (the archive? it go
                                 "text file")))
 
 
-def refuse_binary(path: Path) -> None:
+def refuse_binary(path: str | Path) -> None:
     """One located error for a file that is plainly not text, before anything reads it."""
     try:
         with open(path, "rb") as fh:
