@@ -71,6 +71,20 @@ def test_query_table_shows_seats_as_the_sheet_does(db: str) -> None:
     assert ",Spela,W," in csv_sv
 
 
+def test_a_misspelt_player_is_named_not_an_empty_answer(db: str) -> None:
+    """'Lindkvist' for 'Lindqvist' found no deals and said nothing more; now query says the
+    name is not in the archive and which one is, and stats (an error there) says so too."""
+    code, out, err = _run("query", "--lang", "sv", "--db", db, "--player", "astrid lindkvist",
+                          "--json")
+    assert code == 0 and json.loads(out) == []
+    assert ("priffe: ingen spelare 'astrid lindkvist' i arkivet — menade du "
+            "'Astrid Lindqvist'?") in err
+    code, _, err = _run("stats", "--lang", "en", "--db", db, "--player", "Astrid Lindkvist")
+    assert code == 2 and "did you mean 'Astrid Lindqvist'?" in err
+    code, _, err = _run("query", "--db", db, "--player", "Astrid Lindqvist", "--json")
+    assert code == 0 and "no player" not in err
+
+
 def test_stats_titles_in_swedish_json_keys_are_words(db: str) -> None:
     _, sv, _ = _run("stats", "--lang", "sv", "--db", db, "--fmt", "simple")
     assert "Ställning (avräkning per spelare, R23/R24)" in sv and "robbertar" in sv

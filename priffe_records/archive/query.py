@@ -15,6 +15,7 @@ True
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import re
@@ -351,11 +352,25 @@ _DD_COLUMNS = ("dd_deals, dd_declared, dd_cost_declarer, dd_partnered, dd_cost_p
                "dd_defended, dd_cost_defender, dd_forced, dd_cost_forced")
 
 
+def unknown_player(db: sqlite_utils.Database, player: str | None) -> Message | None:
+    """Why ``player`` finds nothing when no one of that name is in the archive, with the
+    nearest stored name: a misspelt name otherwise reads as "played no deals"."""
+    if player is None or db.execute(_PLAYER_IDS, [player.casefold()]).fetchone() is not None:
+        return None
+    names = {folded: name for folded, name in db.execute("SELECT folded, name FROM players")}
+    near = difflib.get_close_matches(player.casefold(), list(names), n=1, cutoff=0.75)
+    if near:
+        return msg("no player {player!r} in the archive — did you mean {near!r}?",
+                   player=player, near=names[near[0]])
+    return msg("no player {player!r} in the archive", player=player)
+
+
 def stats(db: sqlite_utils.Database, player: str | None = None) -> list[Table]:
     """Standings (R23/R24 settlements summed), per-player results, contract success, and
     each player's double-dummy cost per deal where the archive has analyses."""
-    if player is not None and db.execute(_PLAYER_IDS, [player.casefold()]).fetchone() is None:
-        raise QueryError(msg("no player {player!r} in the archive", player=player))
+    unknown = unknown_player(db, player)
+    if unknown is not None:
+        raise QueryError(unknown)
     only = f" WHERE player_id IN ({_PLAYER_IDS})" if player else ""
     params = [player.casefold()] if player else []
     tables = [

@@ -355,6 +355,7 @@ def query_command(db_path: str, timeout: float, out: Output, output: str | None,
         TABLE_COLUMNS,
         find_deals,
         matching_records,
+        unknown_player,
     )
 
     filters = _filters(kw)
@@ -368,6 +369,9 @@ def query_command(db_path: str, timeout: float, out: Output, output: str | None,
             n = emit(columns, rows, out)
         if out.style == "table" or (out.style == "ppn" and output not in (None, "-")):
             click.echo(str(msg_n("{n} deal", "{n} deals", n)), err=True)
+        unknown = unknown_player(db, filters.player) if n == 0 else None
+        if unknown is not None:  # nothing found because the name is not there: say so
+            click.echo("priffe: " + str(unknown), err=True)
 
 
 @click.command("sql")
