@@ -15,12 +15,17 @@ play is a seeded random legal play (the analysis costs the same for any play).
 | misere7 | the same from trick 7 on: seconds, not minutes, to compare nodes | report |
 | misere1 | Priffe Noll from the opening lead, within ``--budget`` s (the replay's 10) | report |
 | dds-own | one positive position of 7 tricks left: DDS, then the own solver | report |
+| board2 | partie-uppsala board 2's Tvångsnoll from its opening lead on, nodes capped | report |
 
-Each row prints median and max CPU, the median's ratio to the target, the own
+Each aim's row prints median and max CPU, the median's ratio to the target, the own
 search's nodes (median), how many deals the budget let finish and how many of their
-cards it analysed (the last ones first). The budget is wall time (what a user waits),
-so under load it buys less CPU. Nothing is asserted. The aims run twice in one run:
-on the compiled core (when the build made one) and on ``core.py`` as plain Python.
+cards it analysed (the last ones first). The board2 lines time the replay's hard case
+(``priffe replay examples/partie-uppsala.ppn --board 2 --dd``): the deal's value on a
+fresh search from the opening lead, after the first card and from tricks 2, 3 and 4,
+each stopped after ``--board2-nodes`` nodes (``?`` and ``>`` when the cap stopped it).
+The budget is wall time (what a user waits), so under load it buys less CPU. Nothing
+is asserted. The aims run twice in one run: on the compiled core (when the build made
+one) and on ``core.py`` as plain Python.
 """
 
 from __future__ import annotations
@@ -40,10 +45,19 @@ from timing import load
 
 from priffe_records import dd as dd_api
 from priffe_records import read
-from priffe_records.dd import Budget, Deal, Goal, PlayAnalysis, analyse_play, card_values
+from priffe_records.dd import (
+    Budget,
+    Deal,
+    Goal,
+    PlayAnalysis,
+    analyse_play,
+    card_values,
+    value,
+)
 from priffe_records.dd import core as dd_core
 from priffe_records.game.cards import SEATS, Card, Rank, Seat, Suit
 from priffe_records.game.cards import Deal as Hands
+from priffe_records.rules.family import family_for
 from priffe_records.rules.priffe.generate import iter_records
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -139,6 +153,30 @@ def row(name: str, target: float | None, deals: list[Deal],
           + (f" {known}/{cards} cards analysed" if cards else ""))
 
 
+# board 2's positions: cards already played, and the name printed
+_BOARD2 = ((0, "opening lead"), (1, "after card 1"), (4, "trick 2"), (8, "trick 3"),
+           (12, "trick 4"))
+
+
+def board2(nodes: int) -> None:
+    """Board 2's value from each of ``_BOARD2``'s positions on a fresh search, each
+    stopped after ``nodes`` nodes: the nodes and CPU an early misère position takes."""
+    if ONLY and "board2" not in ONLY:
+        return
+    record = next(r for r in read(ROOT / "examples" / "partie-uppsala.ppn")
+                  if r.get("Board") == "2")
+    family = family_for(record.get("Scoring"))
+    deal = family.dd_deal(family.analyse(record, None, False))
+    assert deal is not None
+    for cut, name in _BOARD2:
+        here = Deal(**{**deal.__dict__, "played": deal.played[:cut]})
+        cpu, (result, counted) = timed(lambda d=here: value(  # type: ignore[misc]
+            d, Budget(nodes=nodes), solver="own"))
+        shown = "?" if result is None else str(result)
+        over = ">" if result is None else " "
+        print(f"board2 {name:12} value {shown:>2} nodes {over}{counted:>13,} cpu {cpu:7.2f}")
+
+
 def aims(args: argparse.Namespace, misere4_budget: float | None) -> None:
     """Every row once, on the core ``priffe_records.dd`` runs on now; the deals are the
     same for each core (one seed)."""
@@ -177,6 +215,9 @@ def main() -> None:
                          "default budget)")
     ap.add_argument("--pure-budget", type=float, default=20.0,
                     help="seconds for each misere4 deal on the pure core")
+    ap.add_argument("--board2-nodes", type=int, default=200_000_000,
+                    help="nodes for each board2 position on the compiled core; the pure "
+                         "core gets a 500th (it is 60-80x slower a node)")
     ap.add_argument("--only", nargs="*", default=None, help="aims to run (default: all)")
     ap.add_argument("--cores", nargs="*", default=["compiled", "pure"],
                     choices=["compiled", "pure"], help="cores to time (default: both)")
@@ -188,6 +229,7 @@ def main() -> None:
         if dd_api.COMPILED:
             print("\ncore: compiled")
             aims(args, None)
+            board2(args.board2_nodes)
         else:
             print("\ncore: compiled — none built (no Cython or no C compiler at install)")
     if "pure" in args.cores:
@@ -195,6 +237,7 @@ def main() -> None:
             print(f"\ncore: pure (priffe_records.dd.COMPILED = {dd_api.COMPILED}); misere4 "
                   f"stops a deal after {args.pure_budget:g} s")
             aims(args, args.pure_budget)
+            board2(args.board2_nodes // 500)
 
 
 if __name__ == "__main__":
