@@ -161,7 +161,7 @@ def test_fmt_says_why_it_left_a_file_in_swedish(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("command", [("validate", "{f}"), ("fmt", "{f}"), ("parse", "{f}"),
                                      ("score", "{f}"), ("import", "{f}", "--db", "{db}"),
-                                     ("add", "{f}")])
+                                     ("add", "{f}"), ("replay", "{f}")])
 def test_the_archive_given_as_a_ppn_file_is_one_clear_line(tmp_path: Path,
                                                            command: tuple[str, ...]) -> None:
     """'priffe import priffe.db' (the archive as the input, an easy slip) read the database

@@ -21,7 +21,7 @@ from priffe_records.cli.common import (
     quiet_verbose_options,
     user_errors,
 )
-from priffe_records.cli.inputs import display_name, open_input
+from priffe_records.cli.inputs import display_name, is_stdin, open_input, refuse_binary
 from priffe_records.format.errors import BadRecord, PPNSyntaxError
 from priffe_records.format.reader import loads, read
 from priffe_records.format.record import Record
@@ -339,6 +339,8 @@ def _records(file: str | None, db: str | None, deal_id: int | None
         raise UserError(msg("name a FILE to replay (or --db FILE --id N)"))
     else:
         name = display_name(file)
+        if not is_stdin(file):
+            refuse_binary(file)
         with open_input(file) as stream, collector_paused():  # kept to the end
             records, index = list(read(stream, errors="collect", name=name)), 0
     if not records:
