@@ -270,3 +270,11 @@ def test_preset_gives_the_rules_of_a_record_without_scoring(tmp_path: Path) -> N
     assert [code for code, _, _ in said.values()] == [0, 0]
     assert "R17      Honours: no honour points" in said["sv"][1]
     assert "R17      Honours: NS 20" in said["en"][1]
+
+
+def test_a_deal_without_play_has_one_blank_line_before_its_score() -> None:
+    """Graz deal 4 ends in the auction (East gives up): no trick table, so the score follows
+    the contract after one blank line, not two."""
+    code, out, _ = run(str(EXAMPLES / "preference-graz.ppn"), "--board", "4", "--lang", "en")
+    assert code == 0 and "\nScore:" in out
+    assert "\n\n\n" not in out, out

@@ -219,7 +219,8 @@ def _play_parts(r: DealReplay, w: Words, upto: int | None) -> list[RenderableTyp
     if at_end and r.stop is None:
         table = score_table(r, w)
         if table is not None:
-            parts.append(Text(f"\n{w.score}:", style="bold"))
+            # a line apart from the trick table; with no tricks the contract's gap is enough
+            parts.append(Text(f"\n{w.score}:" if r.tricks else f"{w.score}:", style="bold"))
             parts.append(table)
     if at_end and r.other_findings:
         parts.append(findings_text(r.other_findings, w))
