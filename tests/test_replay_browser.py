@@ -183,6 +183,10 @@ def test_preference_deal_three_seats_talon_and_seat_counts(page: Any, tmp_path: 
         want = "  ".join(f"{s.value} {o.play.won[s]}" for s in seats)
         assert page.text_content("#counts-seats") == want, rec.get("Board")
         assert "P12payments: " in page.text_content("#score-panel")
+    swedish = tmp_path / "graz-sv.html"  # the seat counts as the card lines write the seats
+    write_page(swedish, pref[:1], WORDS["sv"])
+    page.goto(swedish.as_uri())
+    assert page.text_content("#counts-seats") == "Ö 0  S 0"
     # A Priffe deal after a Préférence page shows sides again.
     mixed = tmp_path / "mixed.html"
     priffe = list(read(EXAMPLE))

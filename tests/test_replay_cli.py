@@ -278,3 +278,10 @@ def test_a_deal_without_play_has_one_blank_line_before_its_score() -> None:
     code, out, _ = run(str(EXAMPLES / "preference-graz.ppn"), "--board", "4", "--lang", "en")
     assert code == 0 and "\nScore:" in out
     assert "\n\n\n" not in out, out
+
+
+def test_a_swedish_preference_trick_table_heads_its_seats_as_its_cards() -> None:
+    """The per-seat trick counts are headed Ö, as the card lines beside them say (was E)."""
+    code, out, _ = run(str(EXAMPLES / "preference-graz.ppn"), "--board", "1", "--lang", "sv")
+    head = next(line for line in out.splitlines() if line.startswith("Stick   Utspel"))
+    assert code == 0 and head.split()[-2:] == ["Ö", "S"], head

@@ -41,6 +41,7 @@ WINNER = "bold"
 ILLEGAL = "bold white on red"
 DIM = "dim"
 CARD_WIDTH = 9  # "Ö ♥10*" and two spaces: the cards of a trick line up in columns
+_SEAT_VALUES = frozenset(s.value for s in Seat)  # a tally head that names one seat
 
 
 def suit_style(card: Card) -> str:
@@ -146,8 +147,9 @@ def trick_table(r: DealReplay, w: Words, upto: int | None = None) -> Table:
     table.add_column(w.lead)
     table.add_column(w.cards)
     table.add_column(w.winner)
-    for head in r.tally_heads:
-        table.add_column(head, justify="right")
+    for head in r.tally_heads:  # a side (NS) as written, a seat as the reader writes it
+        table.add_column(w.seat_short(Seat(head)) if head in _SEAT_VALUES else head,
+                         justify="right")
     shown = r.tricks if upto is None else r.tricks[:upto]
     for t in shown:
         cards = Text()
