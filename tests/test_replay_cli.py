@@ -281,7 +281,9 @@ def test_a_deal_without_play_has_one_blank_line_before_its_score() -> None:
 
 
 def test_a_swedish_preference_trick_table_heads_its_seats_as_its_cards() -> None:
-    """The per-seat trick counts are headed Ö, as the card lines beside them say (was E)."""
+    """The per-seat trick counts are headed Ö, as the card lines beside them say, and the
+    score lines write the seats the same way (both said E)."""
     code, out, _ = run(str(EXAMPLES / "preference-graz.ppn"), "--board", "1", "--lang", "sv")
     head = next(line for line in out.splitlines() if line.startswith("Stick   Utspel"))
     assert code == 0 and head.split()[-2:] == ["Ö", "S"], head
+    assert "P11  stick: Ö 3  S 7" in out and "P12  betalningar: N +0  Ö +1  S +9" in out

@@ -20,7 +20,7 @@ from dataclasses import replace
 
 from priffe_records.game.cards import Card, Seat, sorted_cards
 from priffe_records.game.language import msg, msg_p
-from priffe_records.game.words import bid_name
+from priffe_records.game.words import bid_name, seat_letter
 from priffe_records.rules.family import PartieOutcome
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.replay_facts import (
@@ -30,6 +30,7 @@ from priffe_records.rules.replay_facts import (
     ScoreLine,
     Strays,
     TrickView,
+    Worded,
     comments,
     every_language,
     findings_by_record,
@@ -147,9 +148,21 @@ _POT = every_language(msg_p("pref replay", "pot"))
 _BALANCES = every_language(msg_p("pref replay", "balances"))
 
 
+_LETTERS = {s: every_language(seat_letter(s)) for s in PLAYERS}  # Ö in Swedish
+
+
+def _seat_numbers(values: Mapping[Seat, int], signed: bool = True) -> Worded:
+    """``N +0  E +1  S +9``, each seat written as the reader's language writes it."""
+    shown = [s for s in PLAYERS if s in values]
+    fields: dict[str, object] = {}
+    for i, s in enumerate(shown):
+        fields[f"s{i}"] = _LETTERS[s]
+        fields[f"n{i}"] = f"{values[s]:+d}" if signed else str(values[s])
+    return worded("  ".join(f"{{s{i}}} {{n{i}}}" for i in range(len(shown))), **fields)
+
+
 def _seats(values: Mapping[Seat, int], signed: bool = True) -> str:
-    return "  ".join(f"{s.value} {values[s]:+d}" if signed else f"{s.value} {values[s]}"
-                     for s in PLAYERS if s in values)
+    return _seat_numbers(values, signed).render()
 
 
 def _pay_lines(line: PrefLine) -> tuple[ScoreLine, ...]:
@@ -159,12 +172,13 @@ def _pay_lines(line: PrefLine) -> tuple[ScoreLine, ...]:
     out = []
     if o.tricks is not None:
         out.append(ScoreLine("P11", worded("{tricks}: {n}", tricks=_TRICKS,
-                                          n=_seats(o.tricks, signed=False))))
+                                          n=_seat_numbers(o.tricks, signed=False))))
     if line.ante:
         out.append(ScoreLine("P13", msg("ante: each pays {n} into the empty pot (P13)",
                                         n=line.ante)))
     out.append(ScoreLine("P12", worded("{payments}: {n}", payments=_PAYMENTS,
-                                      n="?" if line.score is None else _seats(line.score))))
+                                      n="?" if line.score is None
+                                      else _seat_numbers(line.score))))
     out.append(ScoreLine("P12", worded("{pot}: {n}", pot=_POT,
                                       n="?" if line.pot is None else line.pot)))
     if line.balances is not None:
