@@ -180,6 +180,22 @@ def test_the_archive_given_as_a_ppn_file_is_one_clear_line(tmp_path: Path,
         assert sqlite3.connect(other).execute("SELECT count(*) FROM deals").fetchone() == (0,)
 
 
+def test_a_pipe_is_read_whole_not_sniffed_first() -> None:
+    """The not-text check reads a file's first bytes; a pipe (``<(zcat x.ppn.gz)``) gives
+    its bytes once, so sniffing it lost them and the reader saw a broken first record."""
+    text = (EXAMPLES / "protokoll-1952.ppn").read_bytes()
+    assert len(text) < 60_000  # fits the pipe's buffer: written before it is read
+    r, w = os.pipe()
+    try:
+        os.write(w, text)
+        os.close(w)
+        res = CliRunner().invoke(cli, ["--lang", "en", "validate", f"/dev/fd/{r}"])
+    finally:
+        os.close(r)
+    assert res.exit_code == 0, res.output
+    assert "0 errors, 0 warnings, 14 unverifiable in 1 file (14 records)" in res.output
+
+
 def test_a_spreadsheet_given_to_validate_is_one_clear_line(tmp_path: Path) -> None:
     import zipfile
     sheet = tmp_path / "kväll.xlsx"

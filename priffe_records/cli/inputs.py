@@ -8,6 +8,7 @@ named ``<stdin>`` (``<stdin>:12:3: …``). Standard input is read once, so
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -59,8 +60,14 @@ _NOT_TEXT = ((b"SQLite format 3\x00", msg("a SQLite database (the archive? it go
 
 
 def refuse_binary(path: str | Path) -> None:
-    """One located error for a file that is plainly not text, before anything reads it."""
+    """One located error for a file that is plainly not text, before anything reads it.
+
+    Only a regular file is looked at: a pipe (``<(zcat x.ppn.gz)``) gives its bytes once,
+    and the reader needs them all.
+    """
     try:
+        if not os.path.isfile(path):
+            return
         with open(path, "rb") as fh:
             head = fh.read(16)
     except OSError:
