@@ -180,3 +180,26 @@ def test_without_cython_the_build_warns_and_leaves_the_core_pure(tmp_path: Path)
     assert ("WARNING: priffe_records.dd.core is not compiled (Cython is not installed)"
             in proc.stderr)
     assert not list(tmp_path.rglob("core*"))
+
+
+def test_version_names_the_core_the_solver_runs() -> None:
+    """``priffe --version`` says compiled or pure, and that is what ``dd`` imported."""
+    from click.testing import CliRunner
+
+    from priffe_records.cli import cli
+
+    out = CliRunner().invoke(cli, ["--version"]).output
+    assert ("core: compiled" in out) is dd.COMPILED
+    assert ("core: pure Python" in out) is not dd.COMPILED
+    sv = CliRunner().invoke(cli, ["--lang", "sv", "--version"]).output
+    assert "dubbeldummykärna: " + ("kompilerad" if dd.COMPILED else "ren Python") in sv
+
+
+def test_version_reads_the_core_from_the_files_beside_the_source(tmp_path: Path) -> None:
+    from priffe_records.cli.version import core_compiled
+
+    source = tmp_path / "core.py"
+    source.write_text("")
+    assert not core_compiled(source)
+    (tmp_path / ("core" + importlib.machinery.EXTENSION_SUFFIXES[0])).write_bytes(b"")
+    assert core_compiled(source)

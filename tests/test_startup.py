@@ -23,7 +23,8 @@ from priffe_records.cli.lazy import _help_in_source
 
 # What a command's module pulls in; none of it may load before a command runs.
 HEAVY = ("sqlite_utils", "rich", "lark", "tabulate", "numpy", "priffe_records.rules",
-         "priffe_records.archive", "priffe_records.replay", "priffe_records.format.parser")
+         "priffe_records.archive", "priffe_records.replay", "priffe_records.format.parser",
+         "priffe_records.dd")
 
 
 

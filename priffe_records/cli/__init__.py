@@ -47,12 +47,23 @@ class PriffeGroup(LanguageGroup, LazyGroup):
 
 @click.group(cls=PriffeGroup, homes=HOMES, prepare=_prepare,
              context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="priffe")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True,
+              callback=lambda ctx, _param, value: _version(ctx, value),
+              help="Show the version and which double-dummy core is installed, and exit.")
 def cli() -> None:
     """Read, check, archive and replay records of the card game Priffe (PPN files)."""
     from priffe_records.cli.runtime import tune_gc_for_batch  # not for --help
 
     tune_gc_for_batch()
+
+
+def _version(ctx: click.Context, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    from priffe_records.cli.version import version_line
+
+    click.echo(str(version_line(__version__)))
+    ctx.exit()
 
 
 add_lang_option(cli)  # `priffe --lang sv validate …` and `priffe validate --lang sv …`
