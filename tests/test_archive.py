@@ -371,8 +371,12 @@ def test_export_round_trip_keeps_comments(tmp_path: Path, files: dict[str, Path]
                      resolve_inheritance=True)
     assert out.read_text("utf-8") == expected
     assert "{North takes the first trick}" in expected and "; storslam?" in expected
-    # Filters work as in query; the file is replaced atomically (no temp files left).
+    # An existing file is kept unless --force; then replaced atomically (no temp files left).
     res = run("export", "--db", str(archive), "--player", "Åsa", "-o", str(out))
+    assert res.exit_code == 2 and "the file exists; nothing written" in res.stderr
+    assert out.read_text("utf-8") == expected
+    # Filters work as in query.
+    res = run("export", "--db", str(archive), "--player", "Åsa", "-o", str(out), "--force")
     assert res.exit_code == 0
     assert [r.get("Board") for r in read(out)] == ["1", "2"]
     assert sorted(p.name for p in out.parent.iterdir()) == ["all.ppn"]

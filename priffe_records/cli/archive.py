@@ -31,9 +31,11 @@ from priffe_records.cli.common import (
     EXIT_FINDINGS,
     EXIT_OK,
     EXIT_UNUSABLE,
+    FORCE_HELP,
     UserError,
     quiet_stdout,
     quiet_verbose_options,
+    refuse_existing,
     user_errors,
 )
 from priffe_records.cli.inputs import display_name, expand_paths, is_stdin, stdin_bytes
@@ -413,12 +415,14 @@ def sql_command(statement: str, db_path: str, timeout: float, out: Output,
 @filter_options
 @click.option("-o", "--output", default="-", type=click.Path(dir_okay=False, allow_dash=True),
               help="The PPN file to write (atomically); '-' or none: standard output.")
-def export_command(db_path: str, timeout: float, output: str, **kw: Any) -> None:
+@click.option("--force", is_flag=True, help=FORCE_HELP)
+def export_command(db_path: str, timeout: float, output: str, force: bool, **kw: Any) -> None:
     """Write archived records as PPN, in import order (filters as in query), to standard
-    output or, with -o, to a file."""
+    output or, with -o, to a new file (an existing one only with --force)."""
     from priffe_records.archive.query import export
 
     filters = _filters(kw)
+    refuse_existing(output, force)
     with archive_errors(db_path):
         db = _open_readonly(db_path, timeout)
         n = export(db, filters, sys.stdout if output == "-" else output)

@@ -45,6 +45,17 @@ class UserError(click.ClickException):
         click.echo(f"priffe: {self.format_message()}", err=True)
 
 
+FORCE_HELP = "With -o: replace an existing file."
+
+
+def refuse_existing(output: str, force: bool) -> None:
+    """Stop before writing over a file the user has (unless --force): an output path that
+    names the wrong file would otherwise lose it with no way back."""
+    if output != "-" and os.path.lexists(output) and not force:
+        raise UserError(msg("{file}: the file exists; nothing written (use --force to replace it)",
+                            file=output))
+
+
 @contextmanager
 def user_errors() -> Iterator[None]:
     """Report library and OS errors as :class:`UserError` instead of a traceback."""

@@ -9,12 +9,11 @@ from __future__ import annotations
 import datetime
 import random
 import sys
-from pathlib import Path
 
 import click
 from click.shell_completion import get_completion_class
 
-from priffe_records.cli.common import EXIT_OK, UserError, user_errors
+from priffe_records.cli.common import EXIT_OK, FORCE_HELP, UserError, refuse_existing, user_errors
 from priffe_records.format.atomic import write_text_atomically
 from priffe_records.format.record import Record
 from priffe_records.format.values import exact_date
@@ -33,9 +32,7 @@ def emit_records(records: list[Record], output: str | None, force: bool) -> None
     if output is None or output == "-":
         sys.stdout.write(text)
         return
-    if Path(output).exists() and not force:
-        raise UserError(msg("{file}: the file exists; nothing written (use --force to replace it)",
-                            file=output))
+    refuse_existing(output, force)
     with user_errors():
         write_text_atomically(output, text)
     click.echo(str(msg_n("wrote {file} ({n} record)", "wrote {file} ({n} records)", len(records),
@@ -58,7 +55,7 @@ def emit_records(records: list[Record], output: str | None, force: bool) -> None
 @GAME_OPTION
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
               help="Write the skeleton to this new file instead of standard output.")
-@click.option("--force", is_flag=True, help="With -o: replace an existing file.")
+@click.option("--force", is_flag=True, help=FORCE_HELP)
 def new_command(players: tuple[str, ...], event: str, site: str, date: str | None, deals: int,
                 dealer: str, game: str, output: str | None, force: bool) -> None:
     """Write a partie skeleton to fill in by hand: who, where, when, and the dealer of each deal.
@@ -96,7 +93,7 @@ def new_command(players: tuple[str, ...], event: str, site: str, date: str | Non
 @GAME_OPTION
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
               help="Write to this new file instead of standard output.")
-@click.option("--force", is_flag=True, help="With -o: replace an existing file.")
+@click.option("--force", is_flag=True, help=FORCE_HELP)
 def deal_command(count: int, seed: int | None, play: bool, game: str, output: str | None,
                  force: bool) -> None:
     """Print N random legal deals: the hands only, or with --play whole deals with true claims.
