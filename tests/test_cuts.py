@@ -123,6 +123,8 @@ def test_only_fresh_lines_are_found() -> None:
     (b'[Event "a"]\n\n[Event "#"]\n', False),  # PBN 4.8 inheritance
     (b'[Event "##Club"]\n\n[Event "b"]\n', False),
     ('[Event "a"]\n'.encode("utf-16"), False),
+    ('[Event "a"]\n'.encode("utf-16-le"), False),
+    ('[Event "a"]\n'.encode("utf-16-be"), False),
 ])
 def test_sliceable(data: bytes, ok: bool) -> None:
     assert sliceable(io.BytesIO(data)) is ok

@@ -24,6 +24,7 @@ def one(text: str):  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize("encoding,prefix", [
     ("utf-8", b""), ("utf-8", b"\xef\xbb\xbf"), ("utf-16-le", b"\xff\xfe"),
     ("utf-16-be", b"\xfe\xff"), ("latin-1", b""),
+    ("utf-16-le", b""), ("utf-16-be", b""),  # "Unicode" as Windows tools save it: no BOM
 ])
 @pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
 def test_encodings_and_line_ends(tmp_path: Path, encoding: str, prefix: bytes,

@@ -15,12 +15,11 @@ Being stricter than the splitter is always safe (fewer cuts); being looser never
 
 from __future__ import annotations
 
-import codecs
 import re
 from collections.abc import Iterator
 from typing import IO
 
-from priffe_records.format.splitter import may_inherit
+from priffe_records.format.splitter import may_inherit, wide_codec
 
 # A semi-empty line (only " \t\f\v", PBN §3), then a line opening with a tag pair as
 # splitter.starts_record sees it (ASCII blanks only: stricter, so safe).
@@ -33,7 +32,7 @@ def sliceable(stream: IO[bytes]) -> bool:
     ends LF or CRLF only (a lone CR is a line end to the reader but not to a byte count),
     and no value inheriting with ``#``. Reads the stream to its end (C speed, no decoding)."""
     head = stream.read(4)
-    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+    if wide_codec(head):
         return False
     carry = head
     while True:

@@ -76,7 +76,7 @@ class Decoded:
 
 
 def decode_lines(raw: IO[bytes], bad_lines: set[int] | None = None) -> Iterator[str]:
-    """Yield text lines without line ends; UTF-8 (BOM or not), UTF-16 with BOM, else Latin-1.
+    """Yield text lines without line ends; UTF-8 (BOM or not), UTF-16, else Latin-1.
 
     Decoding is per line, so a file that is UTF-8 except for one Latin-1
     name still reads, and memory does not depend on the file size. A UTF-16
@@ -84,7 +84,7 @@ def decode_lines(raw: IO[bytes], bad_lines: set[int] | None = None) -> Iterator[
     number goes to ``bad_lines``: a located error, never an exception.
     """
     head = raw.read(4)
-    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+    if wide_codec(head):
         yield from _wide_lines(head, raw, bad_lines)
         return
     for block in _blocks(head, raw):
@@ -93,8 +93,24 @@ def decode_lines(raw: IO[bytes], bad_lines: set[int] | None = None) -> Iterator[
         yield from lines
 
 
+def wide_codec(head: bytes) -> str | None:
+    """The UTF-16 codec of a file opening with ``head`` (its first 4 bytes), or None.
+
+    With a BOM, "utf-16" reads it. Without one (Windows tools save "Unicode" so), the text
+    still shows: PBN allows no NUL (§2.2) and a record opens with ASCII, so a NUL in every
+    other byte is UTF-16 in that byte order, never a PPN file of another encoding.
+    """
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return "utf-16"
+    if len(head) == 4 and head[1] == head[3] == 0 and head[0] and head[2]:
+        return "utf-16-le"
+    if len(head) == 4 and head[0] == head[2] == 0 and head[1] and head[3]:
+        return "utf-16-be"
+    return None
+
+
 def _wide_lines(head: bytes, raw: IO[bytes], bad_lines: set[int] | None) -> Iterator[str]:
-    wide = io.TextIOWrapper(io.BufferedReader(_Prefixed(head, raw)), encoding="utf-16",
+    wide = io.TextIOWrapper(io.BufferedReader(_Prefixed(head, raw)), encoding=wide_codec(head),
                             errors="replace", newline=None)
     for number, line in enumerate(wide, 1):
         if "\ufffd" in line and bad_lines is not None:
@@ -346,7 +362,7 @@ def _runs(lines: Iterable[str], first_line: int, odd: Oddity) -> Iterator[Chunk]
     if isinstance(lines, Decoded):
         raw = lines.raw
         head = raw.read(4)
-        if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        if wide_codec(head):
             yield from _by_line(_wide_lines(head, raw, lines.bad_lines), first_line,
                                 lines.bad_lines)
         else:
