@@ -470,7 +470,7 @@ def test_a_version_7_archive_migrates_to_identities(tmp_path: Path) -> None:
     conn.close()
     db = open_archive(path)
     schema.ensure_schema(db)
-    assert schema.schema_version(db) == schema.SCHEMA_VERSION == 9  # 9: dd analysis
+    assert schema.schema_version(db) == schema.SCHEMA_VERSION == 10  # 10: per-game rates
     assert db.execute("SELECT partie_id, source FROM partie_sources ORDER BY id").fetchall() \
         == db.execute("SELECT id, source FROM parties ORDER BY id").fetchall()
     db.close()
@@ -482,3 +482,26 @@ def test_a_version_7_archive_migrates_to_identities(tmp_path: Path) -> None:
     assert "0 new, 1 updated" in res.stdout, res.stdout
     assert count(path, "parties") == count(tmp_path / "old.db", "parties")
     consistent(path)
+
+
+def test_a_version_9_archive_counts_contract_rates_per_game(tmp_path: Path) -> None:
+    """Version 10: the ``contract_success`` view (Datasette's canned query) groups by game,
+    as ``priffe stats`` does, so a Préférence contract never adds to a Priffe one."""
+    path = tmp_path / "old.db"
+    run("import", str(EXAMPLES / "partie-uppsala.ppn"), str(EXAMPLES / "preference-graz.ppn"),
+        "--db", str(path))
+    conn = sqlite3.connect(path)
+    conn.execute("DROP VIEW contract_success")
+    conn.execute("CREATE VIEW contract_success AS SELECT contract, count(*) AS deals "
+                 "FROM deals WHERE contract IS NOT NULL GROUP BY contract")  # as v9 had it
+    conn.execute("PRAGMA user_version = 9")
+    conn.commit()
+    conn.close()
+    db = open_archive(path)
+    schema.ensure_schema(db)
+    rows = db.execute("SELECT game, contract, deals FROM contract_success").fetchall()
+    per_game = db.execute("SELECT game, contract, count(*) FROM deals WHERE contract IS NOT "
+                          "NULL GROUP BY game, contract").fetchall()
+    db.close()
+    assert sorted(rows) == sorted(per_game)
+    assert {game for game, _, _ in rows} == {"Priffe", "Preference"}

@@ -332,16 +332,7 @@ _DECLARED = ("(role = 'declarer' OR (role = 'forced' AND declarer = seat AND dea
              "(SELECT id FROM deals WHERE game = 'Preference')))")
 
 
-# The contract_success view, counting a Préférence deal's declarer (it has no declaring side).
-# A contract is counted per game: Priffe's Hjärter and Préférence's Hearts read the same in
-# Swedish, and are different contracts.
-_CONTRACT_SUCCESS = (
-    "SELECT game, contract, count(*) AS deals, "
-    "sum(declaring_side IS NOT NULL OR (game = 'Preference' AND COALESCE(declarer, '') <> '')"
-    ") AS declared, "
-    "sum(made = 1) AS made, sum(made = 0) AS defeated, "
-    "round(100.0 * sum(made = 1) / nullif(sum(made IS NOT NULL), 0), 1) AS success_pct "
-    "FROM deals WHERE contract IS NOT NULL GROUP BY game, contract ORDER BY deals DESC, game")
+
 
 
 # A player_deals row's game (the view predates the column).
@@ -397,7 +388,7 @@ def stats(db: sqlite_utils.Database, player: str | None = None) -> list[Table]:
             "GROUP BY game, contract ORDER BY deals DESC", params))
     else:
         tables.append(_table(db, "contract_success", msg("Contract success rates"),
-                             _CONTRACT_SUCCESS))
+                             "SELECT * FROM contract_success"))  # per game (schema v10)
     pref = _table(db, "preference_standings",
                   msg("Préférence standings (balances, antes included, P13/P14)"),
                   f"SELECT player, parties, deals, balance FROM preference_standings{only}",

@@ -31,7 +31,7 @@ from priffe_records.archive.rows import added_in
 from priffe_records.format.errors import PriffeError
 from priffe_records.game.language import Message, msg
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 APPLICATION_ID = 0x50524946  # "PRIF": marks the file as a priffe archive
 DEFAULT_TIMEOUT = 60.0  # seconds to wait for another writer (an import running)
 
@@ -549,7 +549,27 @@ FROM dd_player_deals WHERE analysed GROUP BY player_id""",
 }
 
 
+# ---------------------------------------------------------------- version 10
+
+
+def _v10(db: sqlite_utils.Database) -> None:
+    """``contract_success`` counts a contract per game, as ``priffe stats`` does: Priffe's
+    Hjärter and Préférence's Hearts read the same in Swedish and are different contracts;
+    a Préférence deal counts its declarer (it has no declaring side)."""
+    db.execute("DROP VIEW IF EXISTS contract_success")
+    db.create_view("contract_success", CONTRACT_SUCCESS_V10)
+
+
+CONTRACT_SUCCESS_V10 = """
+SELECT game, contract, count(*) AS deals,
+  sum(declaring_side IS NOT NULL OR (game = 'Preference' AND COALESCE(declarer, '') <> ''))
+    AS declared,
+  sum(made = 1) AS made, sum(made = 0) AS defeated,
+  round(100.0 * sum(made = 1) / nullif(sum(made IS NOT NULL), 0), 1) AS success_pct
+FROM deals WHERE contract IS NOT NULL GROUP BY game, contract ORDER BY deals DESC, game"""
+
+
 # Append-only: a new step goes at the end (each bumps SCHEMA_VERSION by one).
 MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_v1, _v2, _v3, _v4, _v5, _v6,
-                                                             _v7, _v8, _v9]
+                                                             _v7, _v8, _v9, _v10]
 assert len(MIGRATIONS) == SCHEMA_VERSION
