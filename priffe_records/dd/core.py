@@ -40,6 +40,7 @@ _PROBES = cython.declare(cython.int, 8)  # table slots tried from a key's home s
 _FIRST_SLOTS = cython.declare(cython.longlong, 1 << 14)
 _MOST_SLOTS = cython.declare(cython.longlong, 1 << 22)  # 100 MB at most (24 B a slot)
 _DEPTH = cython.declare(cython.int, 16)  # slots of the move buffer per ply (13 cards at most)
+_CUTS = cython.declare(cython.longlong, 1 << 16)  # slots of the cutoff cache
 _NONE = cython.declare(cython.int, -1)  # no node limit / no deadline
 _ONE = cython.declare(cython.ulonglong, 1)
 _SUITS = cython.declare(cython.ulonglong, _SUIT)
@@ -213,6 +214,9 @@ class Search:
     ``slots`` (first, most) sizes the table: it doubles while half full; once at ``most``
     a new entry takes the place of the entry near its home slot with the fewest tricks
     left, the one that saves the least search.
+
+    The move ordering learns too: a cutoff cache keeps, for a player's hand in a spot of a
+    trick, the card that last cut the search off there, and tries it first next time.
     """
 
     hands = cython.declare(list, visibility="public")
@@ -235,6 +239,10 @@ class Search:
     slots = cython.declare(cython.longlong)
     most_slots = cython.declare(cython.longlong)  # the table grows up to this many
     used = cython.declare(cython.longlong)
+    cut_tags = cython.declare(cython.ulonglong[:])  # the cutoff cache: a context's hash
+    cut_cards = cython.declare(cython.int[:])  # and the card that last cut off in it
+    cut_slot = cython.declare(cython.longlong[64])  # each ply's context: slot and hash
+    cut_tag = cython.declare(cython.ulonglong[64])
 
     def __init__(self, hands: list[int], inside: tuple[bool, ...], wants_most: tuple[bool, ...],
                  trump: int, must_trump: bool, nodes: int | None = None,
@@ -255,6 +263,10 @@ class Search:
         self.tc = [0] * 60
         self.key = [0, 0]
         self.best_card = -1
+        self.cut_tags = _slots(_CUTS, 0, "Q")
+        self.cut_cards = _slots(_CUTS, -1, "i")
+        self.cut_slot = [-1] * 64
+        self.cut_tag = [0] * 64
         self.buf = _slots(_DEPTH * 53, 0, "i")
         first, self.most_slots = (_FIRST_SLOTS, _MOST_SLOTS) if slots is None else slots
         self._table(first)
@@ -436,14 +448,14 @@ class Search:
                    first=cython.int, card=cython.int, chosen=cython.int)
     @cython.returns(cython.int)
     def _moves(self, leader: int, k: int, alpha: int, beta: int, ply: int, first: int) -> int:
-        """Try the player to move's cards, likeliest best first (``first``, the card the
-        table remembers for this position, before all), until a cut-off; ``best_card``
-        is then the card that gave the answer."""
+        """Try the player to move's cards, likeliest best first (``_order``; ``first`` is
+        the card the table remembers for this position), until a cut-off, which the
+        cutoff cache keeps; ``best_card`` is then the card that gave the answer."""
         player = (leader + k) % self.n
         wants = (self.most >> player) & 1
         best = -1 if wants else 99
         base = ply * _DEPTH
-        count = self._order(leader, k, base, first)
+        count = self._order(leader, k, ply, first)
         chosen = self.buf[base]
         for i in range(count):
             card = self.buf[base + i]
@@ -460,6 +472,8 @@ class Search:
                 if best < beta:
                     beta = best
             if alpha >= beta:
+                if count > 1:
+                    self._cut(ply, card)
                 break
         self.best_card = chosen
         return best
@@ -472,13 +486,15 @@ class Search:
                    moves=cython.ulonglong, live=cython.ulonglong, hand=cython.ulonglong,
                    led=cython.int, i=cython.int, count=cython.int, suit=cython.int,
                    mine=cython.uint, others=cython.uint, run=cython.uint, shift=cython.int,
-                   first=cython.int, at=cython.int,
+                   first=cython.int, at=cython.int, cut=cython.int, ply=cython.int,
                    tb=cython.int)
     @cython.returns(cython.int)
-    def _order(self, leader: int, k: int, base: int, first: int) -> int:
+    def _order(self, leader: int, k: int, ply: int, first: int) -> int:
         """Write the player to move's candidate cards (one per run of equal cards) into
-        ``buf`` from ``base``, likeliest best first (the run holding ``first`` before
-        all); their count."""
+        ``buf`` at ``ply``, likeliest best first: the run holding the card that last cut
+        off in the same context (``_cut_card``) before all, then the run holding
+        ``first``, then by ``_score``; their count."""
+        base = ply * _DEPTH
         player = (leader + k) % self.n
         hand = self.h[player]
         tb = 4 * _count(hand)
@@ -493,13 +509,15 @@ class Search:
         if not moves & (moves - 1):
             self.buf[base] = _top(moves)
             return 1
+        at = self._winner(tb, k) if k else 0
+        cut = self._cut_card(ply, player, k, hand, self.tc[tb + at] + 64 * at if k else -1,
+                             self.tc[tb] // 13 if k else -1)
         live = 0
         for i in range(self.n):
             live |= self.h[i]
         for i in range(k):
             live |= _ONE << self.tc[tb + i]
         count = 0
-        at = self._winner(tb, k) if k else 0
         for suit in range(4):
             shift = 13 * suit
             mine = (moves >> shift) & _SUIT
@@ -507,8 +525,10 @@ class Search:
             while mine:
                 run = top_run(mine, others)
                 self.buf[base + count] = self._score(leader, k, player, run, shift, tb, at)
-                if shift <= first < shift + 13 and (run >> (first - shift)) & 1:
+                if shift <= cut < shift + 13 and (run >> (cut - shift)) & 1:
                     self.buf[base + count] = (1 << 14) + (self.buf[base + count] & 63)
+                elif shift <= first < shift + 13 and (run >> (first - shift)) & 1:
+                    self.buf[base + count] = (1 << 13) + (self.buf[base + count] & 63)
                 count += 1
                 mine ^= run
         if count == 1:
@@ -518,6 +538,45 @@ class Search:
         for i in range(count):
             self.buf[base + i] &= 63
         return count
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    @cython.locals(ply=cython.int, player=cython.int, k=cython.int, hand=cython.ulonglong,
+                   winning=cython.int, led=cython.int, mixed=cython.ulonglong,
+                   slot=cython.longlong)
+    @cython.returns(cython.int)
+    def _cut_card(self, ply: int, player: int, k: int, hand: int, winning: int,
+                  led: int) -> int:
+        """The card that last cut off (the cutoff cache) when ``player`` held ``hand``
+        as the ``k``-th card of a trick led in ``led`` and won so far by ``winning`` (card
+        + 64 * its place in the trick), or -1; the context is kept for ``_cut`` at ``ply``.
+
+        Static scores order well in positive games but badly in misère, where the card
+        that cuts off depends on the whole position; the same hand in the same spot of a
+        trick meets mostly the same answer again, so the last one is tried first."""
+        mixed = hand * _M0 ^ (_ONE * (player | k << 2 | (led + 1) << 4 | (winning + 1) << 7)
+                              ) * _M1
+        if not cython.compiled:
+            mixed &= _ALL
+        mixed ^= mixed >> 29
+        slot = mixed & (_CUTS - 1)
+        self.cut_slot[ply] = slot
+        self.cut_tag[ply] = mixed
+        if self.cut_tags[slot] == mixed:
+            return self.cut_cards[slot]
+        return -1
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    @cython.locals(ply=cython.int, card=cython.int, slot=cython.longlong)
+    @cython.returns(cython.int)
+    def _cut(self, ply: int, card: int) -> int:
+        """Remember ``card`` as the one that cut off in the context ``_cut_card`` kept at
+        ``ply``."""
+        slot = self.cut_slot[ply]
+        self.cut_tags[slot] = self.cut_tag[ply]
+        self.cut_cards[slot] = card
+        return 0
 
     @cython.cfunc
     @cython.exceptval(check=False)
