@@ -220,3 +220,19 @@ def test_the_cutoff_cache_makes_a_search_done_again_cheaper(dd_core: ModuleType)
         search.nodes = 0
         assert search.solve(leader, trick) == first == Oracle(deal).value(), deal
         assert search.nodes < nodes, deal
+
+
+def test_one_search_given_another_deal_keeps_no_shape_of_the_first(dd_core: ModuleType) -> None:
+    """The table's key reads each suit's shape from what it made for the same live cards
+    before; ``hands`` set to a deal where cards changed hands must not reuse those (each
+    value as a fresh search has it; the table's entries, keyed by true shapes, stay valid)."""
+    rng = random.Random(5)
+    for _ in range(6):
+        deal = Deal(**{**random_ending(rng, 4, 4).__dict__, "played": ()})
+        search, leader, trick = _search_of(deal, dd_core, None)
+        search.solve(leader, trick)
+        swapped = list(reversed(search.hands))  # every card to another holder
+        search.hands = swapped
+        fresh = _search_of(deal, dd_core, None)[0]
+        fresh.hands = list(swapped)
+        assert search.solve(leader, trick) == fresh.solve(leader, trick), deal

@@ -28,7 +28,6 @@ else:
     except ModuleNotFoundError:  # no Cython here: its names as plain Python
         from priffe_records.dd import shadow as cython
 
-from priffe_records.game.memo import Memo
 from priffe_records.game.tricks import legal_mask, winning_index
 
 COMPILED: bool = cython.compiled  # True in the module the build compiled
@@ -189,9 +188,6 @@ def _squeeze_suit(packed: int) -> int:
     return out | (_ONE * j) << 26
 
 
-_SQUEEZED: Memo[int, int] = Memo(1 << 16)
-
-
 def _slots(count: int, fill: int, code: str) -> array[int]:
     return array(code, [fill]) * count
 
@@ -233,6 +229,8 @@ class Search:
     h = cython.declare(cython.ulonglong[4])
     tc = cython.declare(cython.int[60])  # each trick's cards at 4 * (tricks left)
     key = cython.declare(cython.ulonglong[2])
+    shapes = cython.declare(cython.ulonglong[:])  # each suit's shape by its live cards
+    held = cython.declare(cython.ulonglong[4])  # every card each player's shapes saw
     buf = cython.declare(cython.int[:])
     keys = cython.declare(cython.ulonglong[:])  # a slot: the key (2), lo|hi|card|left
     best_card = cython.declare(cython.int)  # what _moves found best
@@ -262,6 +260,8 @@ class Search:
         self.h = [0, 0, 0, 0]
         self.tc = [0] * 60
         self.key = [0, 0]
+        self.shapes = _slots(4 << 13, 0, "Q")
+        self.held = [0, 0, 0, 0]
         self.best_card = -1
         self.cut_tags = _slots(_CUTS, 0, "Q")
         self.cut_cards = _slots(_CUTS, -1, "i")
@@ -296,6 +296,7 @@ class Search:
         """Copy ``hands`` and ``trick`` into the C arrays; the trick's length."""
         for i in range(self.n):
             self.h[i] = self.hands[i]
+        self._holders()
         base = 4 * self.tricks_left(leader, trick)
         for i, card in enumerate(trick):
             self.tc[base + i] = card
@@ -642,25 +643,57 @@ class Search:
 
     @cython.cfunc
     @cython.exceptval(check=False)
-    @cython.locals(leader=cython.int, suit=cython.int, shift=cython.int, p=cython.int,
-                   packed=cython.ulonglong, code=cython.ulonglong)
+    @cython.locals(leader=cython.int, p=cython.int, live=cython.ulonglong)
     @cython.returns(cython.int)
     def _squeeze(self, leader: int) -> int:
         """Set ``key`` to the position's key: each suit's shape among its live cards (who
         holds the lowest, the next, …; 30 bits), two suits a word, the leader on top."""
-        self.key[0] = (_ONE * leader) << 60
-        self.key[1] = 0
-        for suit in range(4):
-            shift = 13 * suit
+        live = 0
+        for p in range(self.n):
+            live |= self.h[p]
+        self.key[0] = self._shape(live, 0) | self._shape(live, 1) << 30 | (_ONE * leader) << 60
+        self.key[1] = self._shape(live, 2) | self._shape(live, 3) << 30
+        return 0
+
+    @cython.cfunc
+    @cython.inline
+    @cython.exceptval(check=False)
+    @cython.locals(live=cython.ulonglong, suit=cython.int, p=cython.int, at=cython.int,
+                   code=cython.ulonglong, packed=cython.ulonglong)
+    @cython.returns(cython.ulonglong)
+    def _shape(self, live: int, suit: int) -> int:
+        """One suit's shape given the ``live`` cards. Cards never change hands, so it
+        follows from the suit's live cards alone: made from the hands once per set of
+        them, then read from ``shapes`` (0: not made yet; a suit with live cards has a
+        non-zero count)."""
+        at = (suit << 13) | ((live >> (13 * suit)) & _SUITS)
+        code = self.shapes[at]
+        if not code:
             packed = 0
             for p in range(self.n):
-                packed |= ((self.h[p] >> shift) & _SUIT) << (13 * p)
-            if cython.compiled:
-                code = _squeeze_suit(packed)
-            else:  # as Python, a memo is faster than the loop
-                hit = _SQUEEZED.get(packed)
-                code = _SQUEEZED.keep(packed, _squeeze_suit(packed)) if hit is None else hit
-            self.key[suit >> 1] |= code << (30 * (suit & 1))
+                packed |= ((self.h[p] >> (13 * suit)) & _SUITS) << (13 * p)
+            code = _squeeze_suit(packed)
+            self.shapes[at] = code
+        return code
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    @cython.locals(p=cython.int, q=cython.int, seen=cython.ulonglong)
+    @cython.returns(cython.int)
+    def _holders(self) -> int:
+        """Forget the shapes made if ``h`` gives a card another holder than before (a new
+        deal in ``hands``): they are only valid while cards keep their holders."""
+        seen = 0
+        for p in range(4):
+            seen |= self.held[p]
+        for p in range(self.n):
+            if self.h[p] & seen & ~self.held[p]:
+                self.shapes = _slots(4 << 13, 0, "Q")
+                for q in range(4):
+                    self.held[q] = 0
+                break
+        for p in range(self.n):
+            self.held[p] |= self.h[p]
         return 0
 
     @cython.cfunc
