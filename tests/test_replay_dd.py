@@ -7,12 +7,21 @@ analysed yet", stepping one trick, and a deal without a play.
 
 from __future__ import annotations
 
+import io
+import os
+import pty
 import re
+import select
+import signal
 import sqlite3
+import subprocess
+import sys
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
-from archive_support import imported_archive, run, run_async
+from archive_support import imported_archive, priffe_process, run, run_async
 
 from priffe_records.dd import Budget
 from priffe_records.format.reader import loads
@@ -184,9 +193,9 @@ def test_a_step_shows_the_trick_just_played_and_analyses_only_its_deal(
     searched: list[str | None] = []
     real = replay_dd.analyse
 
-    def counted(record: Record, budget: Budget):  # type: ignore[no-untyped-def]
+    def counted(record: Record, budget: Budget, **how: Any):  # type: ignore[no-untyped-def]
         searched.append(record.get("Board"))
-        return real(record, budget)
+        return real(record, budget, **how)
 
     monkeypatch.setattr(replay_dd, "analyse", counted)
     notes = cli_replay._Analyses(60.0)
@@ -195,3 +204,116 @@ def test_a_step_shows_the_trick_just_played_and_analyses_only_its_deal(
         assert notes.text(replays[0], 0).splitlines() == lines[:1]  # the deal: its value
     assert lines[0].startswith("Double dummy: S take 7") and lines[1].startswith("trick 3: ")
     assert len(lines) == 2 and searched == ["1"]  # once, and only the deal shown
+
+
+class _Terminal(io.StringIO):
+    """stderr as a terminal: what the progress line writes, kept."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def _uppsala_replays() -> list[Any]:
+    from priffe_records.cli import replay as cli_replay
+
+    return cli_replay.replays_of(list(loads(Path(UPPSALA).read_text("utf-8"))), None)
+
+
+def test_a_terminal_sees_one_progress_line_erased_before_the_replay(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from priffe_records.cli import replay as cli_replay
+
+    board_2 = _uppsala_replays()[1]
+    screen = _Terminal()
+    monkeypatch.setattr(sys, "stderr", screen)
+    with use_language("en"):
+        lines = cli_replay._Analyses(0.6).text(board_2).splitlines()
+    assert lines[0].endswith("(the budget ran out)")
+    drawn = screen.getvalue().split("\r")
+    assert drawn[0] == "" and drawn[-1] == "\x1b[K"  # redrawn in place, then erased
+    assert drawn[1].startswith("Double dummy, board 2: ")
+    assert re.fullmatch(r"Double dummy, board 2: trick (\d+) of 13 analysed, [01] s of 1 s"
+                        r"\x1b\[K", drawn[-2]), drawn[-2]
+
+
+def test_piped_stderr_gets_no_progress(monkeypatch: pytest.MonkeyPatch) -> None:
+    from priffe_records.cli import replay as cli_replay
+
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    assert cli_replay._Analyses(0.2).text(_uppsala_replays()[1])
+    assert sys.stderr.getvalue() == ""
+    res = run("--lang", "en", "replay", UPPSALA, "--board", "2", "--dd", "--dd-budget", "0.2")
+    assert res.exit_code == 0 and res.stderr == ""
+
+
+def test_first_ctrl_c_shows_what_is_known_a_second_one_ends(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first Ctrl-C during a search stops it (the deal is shown with the cards known);
+    during a later deal's search Ctrl-C is no longer kept: the replay ends (exit 130)."""
+    from priffe_records.cli import replay as cli_replay
+
+    def ctrl_c(self: object, p: Any) -> None:
+        if p.analysed >= 8:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(sys, "stderr", _Terminal())
+    monkeypatch.setattr(cli_replay._ProgressLine, "show", ctrl_c)
+    notes = cli_replay._Analyses(60.0)
+    board_1, board_2 = _uppsala_replays()[:2]
+    with use_language("en"):
+        lines = notes.text(board_2).splitlines()
+    assert lines[0] == ("Double dummy: the value at the start is not analysed yet (stopped "
+                        "by Ctrl-C)")
+    assert lines[-2] == "trick 13: E ♦10  S ♠Q  W ♠7  N ♥A" and lines[-1] == "? not analysed yet"
+    with use_language("sv"):
+        assert notes.text(board_2).startswith("Dubbeldummy: värdet vid start är inte "
+                                              "analyserat än (avbrutet med Ctrl-C)")
+    with pytest.raises(KeyboardInterrupt):
+        notes.text(board_1)
+
+
+def _on_a_terminal(args: list[str], marks: list[bytes]) -> tuple[int, str, str]:
+    """``priffe ARGS`` with stderr on a pseudo-terminal; SIGINT to its process group once
+    the progress line has drawn each of ``marks`` (in turn, each after the last SIGINT).
+    Exit status, stdout, stderr as drawn."""
+    leader, follower = pty.openpty()
+    env = {**os.environ, "PRIFFE_LANG": "en"}
+    proc = subprocess.Popen([*priffe_process(), *args],
+                            stdout=subprocess.PIPE, stderr=follower, stdin=subprocess.DEVNULL,
+                            env=env, start_new_session=True)
+    os.close(follower)
+    drawn, seen = b"", 0
+    deadline = time.monotonic() + 300
+    while proc.poll() is None and time.monotonic() < deadline:
+        if select.select([leader], [], [], 0.05)[0]:
+            try:
+                drawn += os.read(leader, 4096)
+            except OSError:
+                break
+        if marks and marks[0] in drawn[seen:]:
+            os.killpg(proc.pid, signal.SIGINT)
+            seen = len(drawn)
+            marks = marks[1:]
+    out = proc.communicate(timeout=300)[0].decode()
+    os.close(leader)
+    return proc.returncode, out, drawn.decode()
+
+
+@pytest.mark.slow
+def test_ctrl_c_on_a_terminal_stops_the_search_and_leaves_no_process() -> None:
+    budget = "121.25"  # names this test's processes
+    code, out, drawn = _on_a_terminal(["replay", UPPSALA, "--board", "2", "--dd",
+                                       "--dd-budget", budget], [b"board 2: trick 6 of"])
+    assert code == 0, (out, drawn)
+    assert "Double dummy: the value at the start is not analysed yet (stopped by Ctrl-C)" in out
+    assert "trick 6: S ♦9 −1 (best ♠Q ♠5 ♥8)" in out  # reached before the Ctrl-C
+    assert drawn.startswith("\rDouble dummy, board 2: ") and drawn.endswith("\r\x1b[K")
+    left = subprocess.run(["pgrep", "-f", f"--dd-budget {budget}"], capture_output=True)
+    assert left.stdout == b"", "a worker was left behind"
+
+
+@pytest.mark.slow
+def test_a_second_ctrl_c_on_a_terminal_ends_the_replay() -> None:
+    code, out, _ = _on_a_terminal(["replay", UPPSALA, "--dd", "--dd-budget", "120"],
+                                  [b"board 1: ", b"board 2: "])
+    assert code == 130 and "(stopped by Ctrl-C)" in out

@@ -25,7 +25,7 @@ from priffe_records.cli.inputs import display_name, is_stdin, open_input, refuse
 from priffe_records.format.errors import BadRecord, PPNSyntaxError
 from priffe_records.format.reader import loads, read
 from priffe_records.format.record import Record
-from priffe_records.game.language import language, msg, msg_n
+from priffe_records.game.language import language, msg, msg_n, number
 from priffe_records.replay.model import DealReplay, build_replays
 from priffe_records.replay.stepping import read_key, walk
 from priffe_records.replay.wording import Words, where, words
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from rich.text import Text
 
     from priffe_records.archive.query import StoredText
+    from priffe_records.dd import Progress
     from priffe_records.replay.dd import DDView
 
 PLAIN_WIDTH = 80  # piped output has a fixed width, so files and tests do not depend on $COLUMNS
@@ -205,18 +206,33 @@ ShownT = TypeVar("ShownT", DealReplay, Unreadable, Shown)  # as given
 class _Analyses:
     """--dd: each deal's analysis within the budget, made when the deal is first shown, so
     the first deal of a file (or the first position of --step) does not wait for the
-    others' searches; ``seconds`` None: no --dd."""
+    others' searches; ``seconds`` None: no --dd.
+
+    On a terminal (stderr) the search runs in a worker process while one line says how
+    far it is; the first Ctrl-C stops it and the deal is shown with what is known, a
+    later one ends the replay as without --dd.
+    """
 
     def __init__(self, seconds: float | None) -> None:
         self.seconds = seconds
         self._views: dict[int, DDView | None] = {}
+        self.interrupted = False
 
     def view(self, r: DealReplay) -> DDView | None:
         if r.index not in self._views:
             from priffe_records.dd import Budget
             from priffe_records.replay.dd import analyse as dd_analyse
 
-            self._views[r.index] = dd_analyse(r.record, Budget(seconds=self.seconds))
+            line = _ProgressLine(r.record.get("Board"), self.seconds or 0.0)
+            try:
+                view = dd_analyse(r.record, Budget(seconds=self.seconds),
+                                  progress=line.show if line.live else None,
+                                  background=line.live,
+                                  keep_on_interrupt=not self.interrupted)
+            finally:
+                line.clear()
+            self.interrupted = self.interrupted or bool(view and view.play.interrupted)
+            self._views[r.index] = view
         return self._views[r.index]
 
     def marked(self, r: ShownT) -> ShownT:
@@ -242,6 +258,38 @@ class _Analyses:
 
 
 NO_DD = _Analyses(None)
+
+
+class _ProgressLine:
+    """One line on stderr, redrawn in place while a deal is analysed, erased before the
+    replay prints; only where stderr is a terminal (``live``)."""
+
+    def __init__(self, board: str | None, budget: float) -> None:
+        self.board = board or "?"
+        self.budget = budget
+        self.live = sys.stderr.isatty()
+        self.drawn = False
+
+    def show(self, p: Progress) -> None:
+        seconds, budget = number(round(p.seconds)), number(round(self.budget))
+        if p.trick is None:
+            text = msg("Double dummy, board {board}: searching, {seconds} s of {budget} s",
+                       board=self.board, seconds=seconds, budget=budget)
+        else:
+            text = msg("Double dummy, board {board}: trick {trick} of {tricks} analysed, "
+                       "{seconds} s of {budget} s", board=self.board, trick=p.trick,
+                       tricks=p.tricks, seconds=seconds, budget=budget)
+        sys.stderr.write(f"\r{text}{ERASE_TO_END}")
+        sys.stderr.flush()
+        self.drawn = True
+
+    def clear(self) -> None:
+        if self.drawn:
+            sys.stderr.write(f"\r{ERASE_TO_END}")
+            sys.stderr.flush()
+
+
+ERASE_TO_END = "\x1b[K"  # erase from the cursor to the line's end
 
 
 def _show_all(replays: Sequence[Shown], w: Words, interactive: bool,
@@ -367,8 +415,10 @@ def _records(file: str | None, db: str | None, deal_id: int | None
                    "best cards where it cost a trick, and the deal's value at the start.")
 @click.option("--dd-budget", type=click.FloatRange(min=0, min_open=True), default=10.0,
               show_default=True, metavar="SECONDS",
-              help="Seconds of search per deal for --dd; cards it does not reach are shown "
-                   "as not analysed yet.")
+              help="Seconds of wall time the --dd search may take per deal (on a terminal "
+                   "one line shows how far it is; Ctrl-C stops it). It goes from the last "
+                   "card back: the cards it does not reach, the first tricks of a misère, are "
+                   "shown with ? as not analysed yet.")
 @quiet_verbose_options(quiet="Errors only: no warnings or unverifiable rules in the checks.",
                        verbose="Also list each check that passed, after each deal.")
 def replay_command(file: str | None, board: int | None, rubber: int | None, db: str | None,

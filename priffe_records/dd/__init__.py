@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import enum
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Literal
 
 from priffe_records.dd import dds
@@ -49,7 +49,7 @@ from priffe_records.game.tricks import CARDS, card_id, cards_of, suit_index
 from priffe_records.game.words import card_name, seat_name, suit_name
 
 __all__ = ["COMPILED", "Budget", "CardCost", "DDError", "Deal", "Goal", "PlayAnalysis",
-           "Solver", "analyse_play", "card_values", "value"]
+           "Progress", "Solver", "analyse_play", "card_values", "value"]
 
 
 class DDError(PriffeError, ValueError):
@@ -103,11 +103,27 @@ class CardCost:
 @dataclass(frozen=True)
 class PlayAnalysis:
     """Every played card's cost in play order; ``par`` is the measured side's tricks with
-    best play from the first card (None when the budget ran out before it)."""
+    best play from the first card (None when the budget ran out before it);
+    ``interrupted``: Ctrl-C stopped the search, not the budget."""
 
     par: int | None
     cards: tuple[CardCost, ...]
     complete: bool
+    interrupted: bool = False
+
+
+@dataclass(frozen=True)
+class Progress:
+    """How far a running :func:`analyse_play` is, for a waiting user: ``analysed`` of the
+    ``cards`` played are known (the last ones: the play is solved backwards), every card
+    from trick ``trick`` of ``tricks`` on (None while no trick is whole), after
+    ``seconds`` of wall time."""
+
+    analysed: int
+    cards: int
+    trick: int | None
+    tricks: int
+    seconds: float
 
 
 @dataclass(frozen=True)
@@ -363,35 +379,109 @@ def card_values(deal: Deal, budget: Budget = Budget(), *, solver: Solver = "auto
         return None
 
 
-def analyse_play(deal: Deal, budget: Budget = Budget(), *, solver: Solver = "auto"
-                 ) -> PlayAnalysis:
+def analyse_play(deal: Deal, budget: Budget = Budget(), *, solver: Solver = "auto",
+                 progress: Callable[[Progress], None] | None = None, background: bool = False,
+                 keep_on_interrupt: bool = False) -> PlayAnalysis:
     """Every card of ``deal.played`` with its cost and the best cards of its position.
 
     The play is solved from its last card back to its first with one transposition table,
     so late positions (cheap) are known first; when the budget runs out, the earlier cards
     stay not analysed (cost None) and ``par`` None.
+
+    ``progress`` is called with a :class:`Progress` after each card analysed, for a user
+    who waits. ``background``: the search runs in a worker process and this one only
+    waits (:mod:`priffe_records.dd.workers`), so ``progress`` is also called about four
+    times a second and Ctrl-C is answered at once, not when the search in hand ends; the
+    worker ends with the call however it ends. The budget's seconds are wall time from
+    the call.
+    ``keep_on_interrupt``: Ctrl-C (``KeyboardInterrupt``) ends the search and the cards
+    known so far are returned (``interrupted`` set) instead of the interrupt propagating.
     """
     game = _Game(deal)
-    engine = _solver(game, budget, solver)
-    n = len(deal.order)
-    count = len(deal.played)
-    costs: list[CardCost] = []
-    par: int | None = None
+    known = Known(game, time.perf_counter(), progress)
     try:
-        after = engine.value(game.positions[count])
-        for i in range(count - 1, -1, -1):
-            pos = game.positions[i]
-            player = (pos.leader + len(pos.trick)) % n
-            most = game.wants_most[player]
-            here, best = engine.analyse(pos, after, deal.played[i], most)
-            costs.append(CardCost(deal.order[player], deal.played[i], i // n + 1,
-                                  here - after if most else after - here, best))
-            after = here
-        par = after
+        if background:
+            from priffe_records.dd.workers import sweep_in_worker
+
+            sweep_in_worker(deal, budget, solver, known)
+        else:
+            for step in sweep(game, _solver(game, budget, solver)):
+                known.add(step)
     except Exhausted:
-        for i in range(count - len(costs) - 1, -1, -1):
-            pos = game.positions[i]
-            player = (pos.leader + len(pos.trick)) % n
-            costs.append(CardCost(deal.order[player], deal.played[i], i // n + 1, None, None))
-    costs.reverse()
-    return PlayAnalysis(par, tuple(costs), par is not None)
+        pass
+    except KeyboardInterrupt:
+        if not keep_on_interrupt:
+            raise
+        known.interrupted = True
+    return known.analysis()
+
+
+def steps(deal: Deal, budget: Budget, solver: Solver) -> Iterator[Step]:
+    """:func:`sweep` of ``deal`` on its own engine: what a worker process runs."""
+    game = _Game(deal)
+    return sweep(game, _solver(game, budget, solver))
+
+
+# One result of the backward sweep: a card's index in the play, its cost and best cards
+# (a mask); index -1 for the deal's par (in the cost's place).
+Step = tuple[int, int, int]
+
+
+def sweep(game: _Game, engine: _Own | _Dds) -> Iterator[Step]:
+    """The play's cards from the last back to the first, each as soon as it is known, then
+    the par; stops with ``Exhausted`` when the budget runs out."""
+    deal = game.deal
+    n = len(deal.order)
+    after = engine.value(game.positions[len(deal.played)])
+    for i in range(len(deal.played) - 1, -1, -1):
+        pos = game.positions[i]
+        most = game.wants_most[(pos.leader + len(pos.trick)) % n]
+        here, best = engine.analyse(pos, after, deal.played[i], most)
+        yield i, here - after if most else after - here, sum(1 << card_id(c) for c in best)
+        after = here
+    yield -1, after, 0
+
+
+@dataclass
+class Known:
+    """What a sweep has found so far, turned into the :class:`PlayAnalysis` at any time."""
+
+    game: _Game
+    started: float
+    progress: Callable[[Progress], None] | None
+    costs: dict[int, tuple[int, int]] = field(default_factory=dict)
+    par: int | None = None
+    interrupted: bool = False
+
+    def add(self, step: Step) -> None:
+        index, cost, best = step
+        if index < 0:
+            self.par = cost
+        else:
+            self.costs[index] = (cost, best)
+        self.tell()
+
+    def tell(self) -> None:
+        """Call ``progress`` with where the sweep is."""
+        if self.progress is None:
+            return
+        n = len(self.game.order)
+        played = len(self.game.deal.played)
+        first = min(self.costs, default=played)  # the sweep knows every card from here on
+        whole = -(-first // n) + 1  # the first trick of which every card is known
+        tricks = -(-played // n)
+        self.progress(Progress(len(self.costs), played, whole if whole <= tricks else None,
+                               tricks, time.perf_counter() - self.started))
+
+    def analysis(self) -> PlayAnalysis:
+        deal = self.game.deal
+        n = len(deal.order)
+        cards = []
+        for i, card in enumerate(deal.played):
+            pos = self.game.positions[i]
+            seat = deal.order[(pos.leader + len(pos.trick)) % n]
+            cost, best = self.costs.get(i, (None, None))
+            cards.append(CardCost(seat, card, i // n + 1, cost,
+                                  None if best is None else _cards(best)))
+        complete = self.par is not None
+        return PlayAnalysis(self.par, tuple(cards), complete, self.interrupted and not complete)

@@ -25,12 +25,12 @@ trick 1: E ♠A ?  S ♠K −1 (best ♠A)
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from html import escape
 from itertools import groupby
 
-from priffe_records.dd import Budget, CardCost, PlayAnalysis, analyse_play
+from priffe_records.dd import Budget, CardCost, PlayAnalysis, Progress, analyse_play
 from priffe_records.format.record import Record
 from priffe_records.game.cards import SEATS, Card, Seat
 from priffe_records.game.language import Message, language, msg
@@ -53,14 +53,18 @@ class DDView:
     play: PlayAnalysis
 
 
-def analyse(record: Record, budget: Budget = DEFAULT_BUDGET) -> DDView | None:
+def analyse(record: Record, budget: Budget = DEFAULT_BUDGET, *,
+            progress: Callable[[Progress], None] | None = None, background: bool = False,
+            keep_on_interrupt: bool = False) -> DDView | None:
     """The record's play analysed now, within ``budget``; ``None`` when its family has no
-    deal for the solver (no readable play, a hand unknown)."""
+    deal for the solver (no readable play, a hand unknown). The keywords are
+    :func:`~priffe_records.dd.analyse_play`'s."""
     family = family_for(record.get("Scoring"))
     deal = family.dd_deal(family.analyse(record, None, False))
     if deal is None:
         return None
-    play = analyse_play(deal, budget)
+    play = analyse_play(deal, budget, progress=progress, background=background,
+                        keep_on_interrupt=keep_on_interrupt)
     return DDView(play.par, deal.side, deal.goal.value, play)
 
 
@@ -117,6 +121,9 @@ def _joined(items: list[Message], sep: str) -> Message:
 def headline(view: DDView) -> Message:
     """The deal's double-dummy value at the start, for the measured side and its aim."""
     side = _joined([seat_letter(s) for s in SEATS if s in view.side], "")  # NS, ÖV in Swedish
+    if view.par is None and view.play.interrupted:
+        return msg("Double dummy: the value at the start is not analysed yet (stopped by "
+                   "Ctrl-C)")
     if view.par is None:
         return msg("Double dummy: the value at the start is not analysed yet (the budget "
                    "ran out)")
