@@ -254,7 +254,12 @@ class _Analyses:
         if view is None:
             return str(msg("Double dummy: no play to analyse (a hand or the play is not "
                            "known)")) + "\n"
-        return "".join(f"{line}\n" for line in dd_lines(view, trick))
+        lines = list(dd_lines(view, trick))
+        if not view.play.interrupted and any(c.cost is None for c in view.play.cards
+                                             if trick is None or c.trick == trick):
+            lines.append(msg("  the search had {seconds} s (--dd-budget); a larger budget "
+                             "analyses further back", seconds=number(self.seconds or 0.0)))
+        return "".join(f"{line}\n" for line in lines)
 
 
 NO_DD = _Analyses(None)
