@@ -7,6 +7,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import random
+import signal
 import time
 from collections.abc import Callable, Iterator
 from itertools import pairwise
@@ -15,7 +16,15 @@ from pathlib import Path
 import pytest
 from dd_oracle import random_ending, with_random_play
 
-from priffe_records.dd import Budget, Deal, PlayAnalysis, Progress, analyse_play, workers
+from priffe_records.dd import (
+    Budget,
+    Deal,
+    PlayAnalysis,
+    Progress,
+    SearchLost,
+    analyse_play,
+    workers,
+)
 from priffe_records.format.reader import loads
 from priffe_records.format.record import Record
 from priffe_records.replay.dd import analyse
@@ -134,10 +143,25 @@ def test_a_failing_worker_is_an_error_and_ends(monkeypatch: pytest.MonkeyPatch) 
 
     monkeypatch.setattr(workers, "steps", broken)
     pids: list[int] = []
-    with pytest.raises(RuntimeError, match="worker failed: ValueError: planted"):
+    with pytest.raises(SearchLost, match="the search failed: ValueError: planted"):
         analyse_play(_played(11, 4, 5), progress=lambda p: pids.extend(
             c.pid or 0 for c in multiprocessing.active_children()), background=True)
     assert pids and _gone(pids)
+
+
+def kill_the_worker(p: Progress) -> None:
+    """A progress that kills the worker (as the kernel does out of memory) at once."""
+    for child in multiprocessing.active_children():
+        if child.name == "priffe-dd" and child.pid:
+            os.kill(child.pid, signal.SIGKILL)
+
+
+def test_a_killed_worker_is_a_located_loss_not_a_traceback() -> None:
+    with pytest.raises(SearchLost) as lost:
+        analyse(_board_2(), Budget(seconds=60), progress=kill_the_worker, background=True)
+    assert str(lost.value) == ("the search ended without an answer (its process ended, exit "
+                               "code -9)")
+    assert not multiprocessing.active_children()
 
 
 def test_workers_start_where_only_spawn_exists(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -320,3 +320,35 @@ def test_a_second_ctrl_c_on_a_terminal_ends_the_replay() -> None:
     code, out, _ = _on_a_terminal(["replay", UPPSALA, "--dd", "--dd-budget", "120"],
                                   [b"board 1: ", b"board 2: "])
     assert code == 130 and "(stopped by Ctrl-C)" in out
+
+
+def test_a_lost_search_costs_only_its_deal(monkeypatch: pytest.MonkeyPatch,
+                                           tmp_path: Path) -> None:
+    """The worker killed during board 2 (as out of memory): that deal says so where its
+    analysis would be, the others are replayed and analysed, the exit status is 1."""
+    from test_dd_api import kill_the_worker
+
+    from priffe_records.cli import replay as cli_replay
+
+    real_init = cli_replay._ProgressLine.__init__
+
+    def on_a_terminal(self: Any, board: str | None, budget: float) -> None:
+        real_init(self, board, budget)
+        self.live = True  # the runner's stderr is not a terminal
+
+    def show(self: Any, p: Any) -> None:
+        if self.board == "2":
+            kill_the_worker(p)
+
+    monkeypatch.setattr(cli_replay._ProgressLine, "__init__", on_a_terminal)
+    monkeypatch.setattr(cli_replay._ProgressLine, "show", show)
+    res = run("--lang", "en", "replay", UPPSALA, "--board", "2", "--dd")
+    assert res.exit_code == 1
+    assert res.output.rstrip().endswith("Double dummy: the search ended without an answer "
+                                        "(its process ended, exit code -9)")
+    res = run("--lang", "sv", "replay", UPPSALA, "--rubber", "1", "--dd")
+    assert res.exit_code == 1 and res.output.count("Dubbeldummy: sökningen slutade utan svar") == 1
+    assert res.output.count("Dubbeldummy: NS tar") + res.output.count("Dubbeldummy: ÖV tar") >= 2
+    page = tmp_path / "p.html"
+    res = run("--lang", "en", "replay", UPPSALA, "--rubber", "1", "--dd", "--html", str(page))
+    assert res.exit_code == 1 and "record 2: Double dummy: the search ended" in res.stderr

@@ -25,7 +25,7 @@ from priffe_records.cli.inputs import display_name, is_stdin, open_input, refuse
 from priffe_records.format.errors import BadRecord, PPNSyntaxError
 from priffe_records.format.reader import loads, read
 from priffe_records.format.record import Record
-from priffe_records.game.language import language, msg, msg_n, number
+from priffe_records.game.language import Message, language, msg, msg_n, number
 from priffe_records.replay.model import DealReplay, build_replays
 from priffe_records.replay.stepping import read_key, walk
 from priffe_records.replay.wording import Words, where, words
@@ -210,25 +210,30 @@ class _Analyses:
 
     On a terminal (stderr) the search runs in a worker process while one line says how
     far it is; the first Ctrl-C stops it and the deal is shown with what is known, a
-    later one ends the replay as without --dd.
+    later one ends the replay as without --dd. A search lost (its worker died) costs only
+    its deal: ``lost`` says why, where the analysis would be, and the exit status is 1.
     """
 
     def __init__(self, seconds: float | None) -> None:
         self.seconds = seconds
         self._views: dict[int, DDView | None] = {}
         self.interrupted = False
+        self.lost: dict[int, Message] = {}
 
     def view(self, r: DealReplay) -> DDView | None:
         if r.index not in self._views:
-            from priffe_records.dd import Budget
+            from priffe_records.dd import Budget, SearchLost
             from priffe_records.replay.dd import analyse as dd_analyse
 
             line = _ProgressLine(r.record.get("Board"), self.seconds or 0.0)
+            view = None
             try:
                 view = dd_analyse(r.record, Budget(seconds=self.seconds),
                                   progress=line.show if line.live else None,
                                   background=line.live,
                                   keep_on_interrupt=not self.interrupted)
+            except SearchLost as e:
+                self.lost[r.index] = msg("Double dummy: {reason}", reason=e.message)
             finally:
                 line.clear()
             self.interrupted = self.interrupted or bool(view and view.play.interrupted)
@@ -251,6 +256,8 @@ class _Analyses:
         from priffe_records.replay.dd import dd_lines
 
         view = self.view(r)
+        if r.index in self.lost:
+            return f"{self.lost[r.index]}\n"
         if view is None:
             return str(msg("Double dummy: no play to analyse (a hand or the play is not "
                            "known)")) + "\n"
@@ -460,6 +467,8 @@ def replay_command(file: str | None, board: int | None, rubber: int | None, db: 
 
                 with collector_paused():
                     write_page(html, pages, w)
+                for i, why in notes.lost.items():  # the page has the deal, unmarked
+                    click.echo(str(msg("record {record}: {why}", record=i, why=why)), err=True)
                 click.echo(str(msg_n("wrote {file} ({n} deal)", "wrote {file} ({n} deals)",
                                      len(pages), file=html)), err=True)
         else:
@@ -473,7 +482,8 @@ def replay_command(file: str | None, board: int | None, rubber: int | None, db: 
                 quiet_stdout()  # `priffe replay … | head`: the reader has all it wants
             except KeyboardInterrupt:
                 sys.exit(EXIT_INTERRUPTED)
-    stopped = any(isinstance(r, Unreadable) or r.stop is not None for r in chosen)
+    stopped = bool(notes.lost) or any(isinstance(r, Unreadable) or r.stop is not None
+                                      for r in chosen)
     sys.exit(EXIT_FINDINGS if stopped or _not_replayed(chosen, board is not None or bool(index))
              else EXIT_OK)
 

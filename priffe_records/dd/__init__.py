@@ -49,12 +49,21 @@ from priffe_records.game.tricks import CARDS, card_id, cards_of, suit_index
 from priffe_records.game.words import card_name, seat_name, suit_name
 
 __all__ = ["COMPILED", "Budget", "CardCost", "DDError", "Deal", "Goal", "PlayAnalysis",
-           "Progress", "Solver", "analyse_play", "card_values", "value"]
+           "Progress", "SearchLost", "Solver", "analyse_play", "card_values", "value"]
 
 
 class DDError(PriffeError, ValueError):
     """A deal the solver cannot take as given: a played card not in its player's hand,
     a card played against the follow rules, hands that do not fit together."""
+
+    def __init__(self, message: Message) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class SearchLost(PriffeError, RuntimeError):
+    """A search that ended without an answer: its worker process died (killed, out of
+    memory) or failed. It costs only that deal's analysis."""
 
     def __init__(self, message: Message) -> None:
         super().__init__(message)
@@ -393,7 +402,7 @@ def analyse_play(deal: Deal, budget: Budget = Budget(), *, solver: Solver = "aut
     waits (:mod:`priffe_records.dd.workers`), so ``progress`` is also called about four
     times a second and Ctrl-C is answered at once, not when the search in hand ends; the
     worker ends with the call however it ends. The budget's seconds are wall time from
-    the call.
+    the call; a worker that dies or fails raises :class:`SearchLost`.
     ``keep_on_interrupt``: Ctrl-C (``KeyboardInterrupt``) ends the search and the cards
     known so far are returned (``interrupted`` set) instead of the interrupt propagating.
     """

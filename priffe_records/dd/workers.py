@@ -29,8 +29,9 @@ from multiprocessing.connection import Connection
 from multiprocessing.context import DefaultContext, ForkContext, SpawnContext
 from multiprocessing.process import BaseProcess
 
-from priffe_records.dd import Budget, Deal, Known, Solver, steps
+from priffe_records.dd import Budget, Deal, Known, SearchLost, Solver, steps
 from priffe_records.dd.core import Exhausted
+from priffe_records.game.language import msg
 
 TICK = 0.25  # seconds between two progress calls while a search runs
 _JOIN = 2.0  # seconds a terminated worker gets to end before it is killed
@@ -79,12 +80,12 @@ def _wait(inbox: Connection, deadline: float | None, known: Known, worker: BaseP
             step = inbox.recv()
         except EOFError:  # the worker died without a word: killed, out of memory
             worker.join(_JOIN)
-            raise RuntimeError(f"the double-dummy worker ended (exit code "
-                               f"{worker.exitcode})") from None
+            raise SearchLost(msg("the search ended without an answer (its process ended, "
+                                 "exit code {code})", code=str(worker.exitcode))) from None
         if step == _DONE:
             return
         if isinstance(step, str):
-            raise RuntimeError(f"the double-dummy worker failed: {step}")
+            raise SearchLost(msg("the search failed: {error}", error=step))
         known.add(step)
 
 
@@ -124,5 +125,5 @@ def _sweep(deal: Deal, budget: Budget, solver: Solver, outbox: Connection) -> No
         outbox.send(_DONE)
     except (BrokenPipeError, EOFError):  # the caller is gone
         pass
-    except Exception as e:  # our bug: the caller says so
+    except Exception as e:  # our bug: the caller says so (the text is for a bug report)
         outbox.send(f"{type(e).__name__}: {e}")
