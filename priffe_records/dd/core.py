@@ -35,7 +35,7 @@ COMPILED: bool = cython.compiled  # True in the module the build compiled
 # C constants compiled (a plain module name would be a Python object looked up each time)
 _CHECK_EVERY = cython.declare(cython.int, 1024)  # nodes between two looks at the clock
 _SUIT = cython.declare(cython.int, 0x1FFF)  # one suit's 13 bits
-_PROBES = cython.declare(cython.int, 8)  # table slots tried from a key's home slot
+_PROBES = cython.declare(cython.int, 16)  # table slots tried from a key's home slot
 _FIRST_SLOTS = cython.declare(cython.longlong, 1 << 14)
 _MOST_SLOTS = cython.declare(cython.longlong, 1 << 22)  # 100 MB at most (24 B a slot)
 _DEPTH = cython.declare(cython.int, 16)  # slots of the move buffer per ply (13 cards at most)
