@@ -40,6 +40,7 @@ _FIRST_SLOTS = cython.declare(cython.longlong, 1 << 14)
 _MOST_SLOTS = cython.declare(cython.longlong, 1 << 22)  # 100 MB at most (24 B a slot)
 _DEPTH = cython.declare(cython.int, 16)  # slots of the move buffer per ply (13 cards at most)
 _CUTS = cython.declare(cython.longlong, 1 << 16)  # slots of the cutoff cache
+_OFTEN = cython.declare(cython.int, 8000)  # lead cut-offs a card's history counts up to
 _NONE = cython.declare(cython.int, -1)  # no node limit / no deadline
 _ONE = cython.declare(cython.ulonglong, 1)
 _SUITS = cython.declare(cython.ulonglong, _SUIT)
@@ -212,7 +213,8 @@ class Search:
     left, the one that saves the least search.
 
     The move ordering learns too: a cutoff cache keeps, for a player's hand in a spot of a
-    trick, the card that last cut the search off there, and tries it first next time.
+    trick, the card that last cut the search off there, and tries it first next time; a
+    history counts each player's leads that cut off.
     """
 
     hands = cython.declare(list, visibility="public")
@@ -241,6 +243,7 @@ class Search:
     cut_cards = cython.declare(cython.int[:])  # and the card that last cut off in it
     cut_slot = cython.declare(cython.longlong[64])  # each ply's context: slot and hash
     cut_tag = cython.declare(cython.ulonglong[64])
+    often = cython.declare(cython.int[256])  # 64 * player + card: its lead cut-offs
 
     def __init__(self, hands: list[int], inside: tuple[bool, ...], wants_most: tuple[bool, ...],
                  trump: int, must_trump: bool, nodes: int | None = None,
@@ -267,6 +270,7 @@ class Search:
         self.cut_cards = _slots(_CUTS, -1, "i")
         self.cut_slot = [-1] * 64
         self.cut_tag = [0] * 64
+        self.often = [0] * 256
         self.buf = _slots(_DEPTH * 53, 0, "i")
         first, self.most_slots = (_FIRST_SLOTS, _MOST_SLOTS) if slots is None else slots
         self._table(first)
@@ -475,6 +479,8 @@ class Search:
             if alpha >= beta:
                 if count > 1:
                     self._cut(ply, card)
+                    if k == 0 and self.often[64 * player + card] < _OFTEN:
+                        self.often[64 * player + card] += 1
                 break
         self.best_card = chosen
         return best
@@ -488,13 +494,18 @@ class Search:
                    led=cython.int, i=cython.int, count=cython.int, suit=cython.int,
                    mine=cython.uint, others=cython.uint, run=cython.uint, shift=cython.int,
                    first=cython.int, at=cython.int, cut=cython.int, ply=cython.int,
-                   tb=cython.int)
+                   tb=cython.int, score=cython.int, card=cython.int)
     @cython.returns(cython.int)
     def _order(self, leader: int, k: int, ply: int, first: int) -> int:
         """Write the player to move's candidate cards (one per run of equal cards) into
         ``buf`` at ``ply``, likeliest best first: the run holding the card that last cut
         off in the same context (``_cut_card``) before all, then the run holding
-        ``first``, then by ``_score``; their count."""
+        ``first``, then leads by how often they cut off before (a history: in misère the
+        static ``_score`` guesses leads worst), then by ``_score``; their count.
+
+        A lead's history counts only up to ``_OFTEN``: the leads that cut off often then
+        go by card, highest first. Measured on the hard case (board 2 of the Uppsala
+        example), that order searched fewer nodes than raw counts or ``_score``."""
         base = ply * _DEPTH
         player = (leader + k) % self.n
         hand = self.h[player]
@@ -525,11 +536,15 @@ class Search:
             others = (live >> shift) & _SUIT & ~mine
             while mine:
                 run = top_run(mine, others)
-                self.buf[base + count] = self._score(leader, k, player, run, shift, tb, at)
+                score = self._score(leader, k, player, run, shift, tb, at)
+                card = score & 63
                 if shift <= cut < shift + 13 and (run >> (cut - shift)) & 1:
-                    self.buf[base + count] = (1 << 14) + (self.buf[base + count] & 63)
+                    score = (1 << 26) + card
                 elif shift <= first < shift + 13 and (run >> (first - shift)) & 1:
-                    self.buf[base + count] = (1 << 13) + (self.buf[base + count] & 63)
+                    score = (1 << 25) + card
+                elif k == 0 and self.often[64 * player + card]:
+                    score = (1 << 20) + self.often[64 * player + card] * 64 + card
+                self.buf[base + count] = score
                 count += 1
                 mine ^= run
         if count == 1:
