@@ -6,6 +6,7 @@ the tests that need the corpus skip, while the project's own files are always re
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -57,11 +58,38 @@ def scaled(weight: float) -> settings:
     return settings(max_examples=max(1, round(settings.default.max_examples * weight)))
 
 
+def _is_property(item: pytest.Item) -> bool:
+    return bool(getattr(getattr(item, "obj", None), "is_hypothesis_test", False))
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every hypothesis test is ``slow``: its cost is its profile's count of examples."""
     for item in items:
-        if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
+        if _is_property(item):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(autouse=True)
+def _properties_run_unfrozen(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A hypothesis test runs with nothing frozen, as in a fresh host program.
+
+    An in-process CLI run (click's CliRunner) freezes the whole test process's heap
+    (``cli/runtime.tune_gc_for_batch``), and it stays frozen. In a frozen host every
+    ``validate()`` and ``import_file()`` counts the frozen objects (``gc.get_freeze_count``
+    walks them all on CPython 3.11 and 3.12), so a property's hundreds of calls cost a
+    walk of the test process each. Thawing only here keeps the freeze for the CLI tests,
+    whose own ``gc.collect()`` would otherwise scan that whole heap on each run.
+    """
+    if not _is_property(request.node):
+        yield
+        return
+    frozen = gc.get_freeze_count() > 0
+    gc.unfreeze()
+    try:
+        yield
+    finally:
+        if frozen:  # as it was: the next CLI test finds the heap out of the collector's way
+            gc.freeze()
 
 
 # ---------------------------------------------------------------- the environment
