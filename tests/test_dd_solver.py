@@ -236,3 +236,51 @@ def test_one_search_given_another_deal_keeps_no_shape_of_the_first(dd_core: Modu
         fresh = _search_of(deal, dd_core, None)[0]
         fresh.hands = list(swapped)
         assert search.solve(leader, trick) == fresh.solve(leader, trick), deal
+
+
+# Endings where a partition-search table (one entry for every position that differs only
+# in low cards: their holders free, each player's count of them kept) answers wrongly if it
+# forgets a card whose rank mattered. Each was found by solving random endings on such a
+# table with one forgetting rule put in, and fails with that rule; they hold any table
+# that abstracts cards to brute force.
+PARTITION_TRAPS = {
+    # the trick's winner beat a lower card of its suit, so its rank decided the trick
+    "a winner over a lower card, mid-trick": Deal(
+        {Seat.E: cards("HT H9 H7 H6"), Seat.S: cards("HA HK H8 H2")}, (Seat.E, Seat.S),
+        Suit.H, Seat.E, frozenset({Seat.S}), Goal.FEWEST, False, play("H9 HK")),
+    "a winner over a lower card, no trumps": Deal(
+        {Seat.S: cards("SA S9 S5 S2"), Seat.W: cards("SJ S8 S4 S3")}, (Seat.S, Seat.W), None,
+        Seat.S, frozenset({Seat.W}), Goal.FEWEST, False, play("S2 S4 S3")),
+    # one card of a run of equal cards is searched for all; a relevant card inside the run
+    # makes the whole run relevant (elsewhere its cards need not be equal)
+    "a run cut by its relevant card": Deal(
+        {Seat.N: cards("SA SK SQ S8 S4"), Seat.S: cards("SJ ST S9 S7 S5")}, (Seat.N, Seat.S),
+        None, Seat.N, frozenset({Seat.N}), Goal.FEWEST, True),
+    "a run cut by its relevant card, trumps, mid-trick": Deal(
+        {Seat.S: cards("HK HT H3 H2 D4"), Seat.W: cards("HA H6 D7 CA C5")}, (Seat.S, Seat.W),
+        Suit.H, Seat.W, frozenset({Seat.W}), Goal.FEWEST, False, play("D7")),
+    # a bound for the side that does not cut off rests on every card tried, not the last
+    "every card tried, must_trump, mid-trick": Deal(
+        {Seat.E: cards("DA DK D7 D4 D3"), Seat.S: cards("DJ DT D8 D5 D2")}, (Seat.E, Seat.S),
+        Suit.D, Seat.S, frozenset({Seat.S}), Goal.FEWEST, True, play("D2")),
+    "every card tried, four hands, trumps": Deal(
+        {Seat.N: cards("S5 S4 HA H5"), Seat.E: cards("S3 S2 CQ C3"),
+         Seat.S: cards("H8 C8 C5 C2"), Seat.W: cards("S9 H3 CA C4")},
+        (Seat.N, Seat.E, Seat.S, Seat.W), Suit.H, Seat.S, frozenset({Seat.E, Seat.N, Seat.W}),
+        Goal.FEWEST, False),
+    # three hands of one suit, all trumps, must_trump (Préférence's shape)
+    "three hands, trumps, must_trump": Deal(
+        {Seat.N: cards("CA C7 C4 C3"), Seat.E: cards("CK CJ C6 C5"),
+         Seat.W: cards("CQ C9 C8 C2")}, (Seat.N, Seat.E, Seat.W), Suit.C, Seat.N,
+        frozenset({Seat.W, Seat.N}), Goal.FEWEST, True),
+    # four hands of one suit, mid-trick: low cards win because the rest duck under them
+    "four hands of one suit, mid-trick": Deal(
+        {Seat.N: cards("S8 S5 S3"), Seat.E: cards("SQ S7 S4"), Seat.S: cards("SA S9 S2"),
+         Seat.W: cards("SK SJ ST")}, (Seat.N, Seat.E, Seat.S, Seat.W), None, Seat.N,
+        frozenset({Seat.S, Seat.E, Seat.N}), Goal.MOST, True, play("S8")),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PARTITION_TRAPS))
+def test_positions_equal_but_for_low_cards_agree_with_brute_force(name: str) -> None:
+    _agrees(PARTITION_TRAPS[name])
