@@ -5,6 +5,7 @@ three and two hands, positions mid-trick; the budget; a played card that cannot 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from types import ModuleType
 from typing import Any
 
@@ -122,7 +123,8 @@ def test_a_node_budget_answers_none_never_a_wrong_number() -> None:
         assert known == sorted(known), "the budget reaches the last cards first"
         assert part.complete is all(known) and (part.par is None) is not part.complete
         for got, want in zip(part.cards, exact.cards, strict=True):
-            assert got.cost is None or got == want
+            # a card that cost nothing may wait for its best cards: found after every cost
+            assert got.cost is None or got == replace(want, best=got.best and want.best)
     assert value(deal, Budget(nodes=10**6)) == Oracle(deal).value()
 
 

@@ -100,7 +100,9 @@ class Deal:
 class CardCost:
     """One played card: the tricks it gave away against the best card (>= 0, for the
     player's own side), and the best cards of its position; both None when the budget
-    ran out before this card was reached."""
+    ran out before this card was reached. The best cards of a card that cost nothing are
+    found after every card's cost (the replay does not show them), so they alone may be
+    None when the budget ran out then."""
 
     seat: Seat
     card: Card
@@ -281,32 +283,27 @@ class _Own:
 
 
     def analyse(self, pos: _Position, after: int, card: Card, most: bool
-                ) -> tuple[int, frozenset[Card]]:
+                ) -> tuple[int, frozenset[Card] | None]:
         """The position's value and best cards, knowing ``after``, the value once ``card``
-        (the card played) is: one search of each other run with the window (after -1,
-        after + 1) says whether it is worse, as good or better; only a better one (the
-        card played cost a trick) needs the position solved in full."""
+        (the card played) is: one null-window search of each other run says whether it is
+        better; only a better one (the card played cost a trick) needs the position
+        solved in full and its best cards found. Else the best cards are None: proving
+        each run as good (both bounds) costs more than the cost itself, so
+        :func:`sweep` asks :meth:`best_cards` for them once every cost is known."""
         search = self.search
         search.hands = list(pos.hands)
         trick = list(pos.trick)
         target = after - pos.won
         cid = card_id(card)
-        best = 0
-        better = False
+        alpha, beta = (target, target + 1) if most else (target - 1, target)
         for run in search.move_groups(pos.leader, trick):
             if run >> cid & 1:
-                best |= run
                 continue
-            found = search.play(pos.leader, trick, run.bit_length() - 1, target - 1, target + 1)
-            if found == target:
-                best |= run
-            elif (found > target) == most:
-                better = True
-                break
-        if not better:
-            return after, _cards(best)
-        here = self.value(pos, after + (1 if most else -1))
-        return here, self.best_cards(pos, here, most)
+            found = search.play(pos.leader, trick, run.bit_length() - 1, alpha, beta)
+            if (found > target) if most else (found < target):
+                here = self.value(pos, after + (1 if most else -1))
+                return here, self.best_cards(pos, here, most)
+        return after, None
 
 
 class _Dds:
@@ -432,23 +429,34 @@ def steps(deal: Deal, budget: Budget, solver: Solver) -> Iterator[Step]:
 
 
 # One result of the backward sweep: a card's index in the play, its cost and best cards
-# (a mask); index -1 for the deal's par (in the cost's place).
-Step = tuple[int, int, int]
+# (a mask; None: found later); index -1 for the deal's par (in the cost's place).
+Step = tuple[int, int, int | None]
 
 
 def sweep(game: _Game, engine: _Own | _Dds) -> Iterator[Step]:
-    """The play's cards from the last back to the first, each as soon as it is known, then
-    the par; stops with ``Exhausted`` when the budget runs out."""
+    """The play's cards from the last back to the first, each as soon as its cost is
+    known, then the par, then the best cards the costs left open (of cards that cost
+    nothing, the late ones first); stops with ``Exhausted`` when the budget runs out."""
     deal = game.deal
     n = len(deal.order)
     after = engine.value(game.positions[len(deal.played)])
+    open_: list[tuple[int, int, bool]] = []
     for i in range(len(deal.played) - 1, -1, -1):
         pos = game.positions[i]
         most = game.wants_most[(pos.leader + len(pos.trick)) % n]
         here, best = engine.analyse(pos, after, deal.played[i], most)
-        yield i, here - after if most else after - here, sum(1 << card_id(c) for c in best)
+        yield i, here - after if most else after - here, _mask(best)
+        if best is None:
+            open_.append((i, here, most))
         after = here
     yield -1, after, 0
+    for i, here, most in open_:
+        assert isinstance(engine, _Own)  # DDS answers every card's best cards at once
+        yield i, 0, _mask(engine.best_cards(game.positions[i], here, most))
+
+
+def _mask(cards: frozenset[Card] | None) -> int | None:
+    return None if cards is None else sum(1 << card_id(c) for c in cards)
 
 
 @dataclass
@@ -458,7 +466,7 @@ class Known:
     game: _Game
     started: float
     progress: Callable[[Progress], None] | None
-    costs: dict[int, tuple[int, int]] = field(default_factory=dict)
+    costs: dict[int, tuple[int, int | None]] = field(default_factory=dict)
     par: int | None = None
     interrupted: bool = False
 
