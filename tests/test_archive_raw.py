@@ -27,6 +27,8 @@ from priffe_records.archive import classify, raw, store
 from priffe_records.archive.schema import open_archive
 from priffe_records.archive.store import FileSummary, import_file
 
+pytestmark = pytest.mark.usefixtures("thawed_heap")  # library imports only (conftest)
+
 
 def _parsed(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """A counter of the chunks the import parses."""

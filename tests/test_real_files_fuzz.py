@@ -18,7 +18,8 @@ from conftest import CORPUS_FILES, DEEP, REALPBN_FILES
 
 from priffe_records import BadRecord, Record, build_replays, read, validate
 
-pytestmark = pytest.mark.slow  # fuzz: hundreds of damaged files
+pytestmark = [pytest.mark.slow,  # fuzz: hundreds of damaged files
+              pytest.mark.usefixtures("thawed_heap")]  # library batches only (conftest)
 LONG = DEEP
 FILES = REALPBN_FILES + CORPUS_FILES
 CASES = 3000 if LONG else 240
