@@ -209,8 +209,8 @@ class Search:
     whole in open-addressed arrays (no Python objects) with the bounds, the card that was
     best (tried first when the position comes again) and the tricks left.
     ``slots`` (first, most) sizes the table: it doubles while half full; once at ``most``
-    a new entry takes the place of the entry near its home slot with the fewest tricks
-    left, the one that saves the least search.
+    a new entry takes the place of the entry near its home slot whose search took the
+    fewest nodes, the one that saves the least search.
 
     The move ordering learns too: a cutoff cache keeps, for a player's hand in a spot of a
     trick, the card that last cut the search off there, and tries it first next time; a
@@ -234,7 +234,7 @@ class Search:
     shapes = cython.declare(cython.ulonglong[:])  # each suit's shape by its live cards
     held = cython.declare(cython.ulonglong[4])  # every card each player's shapes saw
     buf = cython.declare(cython.int[:])
-    keys = cython.declare(cython.ulonglong[:])  # a slot: the key (2), lo|hi|card|left
+    keys = cython.declare(cython.ulonglong[:])  # a slot: the key (2), lo|hi|card|left|work
     best_card = cython.declare(cython.int)  # what _moves found best
     slots = cython.declare(cython.longlong)
     most_slots = cython.declare(cython.longlong)  # the table grows up to this many
@@ -399,7 +399,7 @@ class Search:
                    ply=cython.int, left=cython.int, slot=cython.longlong, lo=cython.int,
                    hi=cython.int, a=cython.int, b=cython.int, value=cython.int,
                    k0=cython.ulonglong, k1=cython.ulonglong, first=cython.int,
-                   info=cython.ulonglong)
+                   info=cython.ulonglong, start=cython.longlong)
     @cython.returns(cython.int)
     def _node(self, leader: int, k: int, alpha: int, beta: int, ply: int) -> int:
         """The measured side's tricks from the current trick on with best play by all,
@@ -424,6 +424,7 @@ class Search:
         if hi <= alpha or lo == hi:
             return hi
         a, b = max(alpha, lo), min(beta, hi)
+        start = self.nodes
         value = self._moves(leader, 0, a, b, ply, first)
         if value <= a:
             hi = value
@@ -432,7 +433,7 @@ class Search:
         else:
             lo = hi = value
         self.key[0], self.key[1] = k0, k1
-        self._store(lo, hi, self.best_card, left)
+        self._store(lo, hi, self.best_card, left, _top(self.nodes - start) + 1)
         return value
 
     @cython.cfunc
@@ -743,13 +744,14 @@ class Search:
     @cython.cfunc
     @cython.exceptval(check=False)
     @cython.locals(lo=cython.int, hi=cython.int, first=cython.int, left=cython.int,
-                   slot=cython.longlong, cheapest=cython.longlong, _=cython.int,
-                   at=cython.longlong)
+                   work=cython.int, slot=cython.longlong, cheapest=cython.longlong,
+                   _=cython.int, at=cython.longlong)
     @cython.returns(cython.int)
-    def _store(self, lo: int, hi: int, first: int, left: int) -> int:
-        """Keep (lo, hi) and the card to try ``first`` under ``key``: in its slot, else
-        the first free one near its home, else over the entry near its home that saves
-        the least search (the fewest tricks ``left``)."""
+    def _store(self, lo: int, hi: int, first: int, left: int, work: int) -> int:
+        """Keep (lo, hi), the card to try ``first`` and the tricks ``left`` under ``key``:
+        in its slot, else the first free one near its home, else over the entry near its
+        home that saves the least search: the one whose search took the fewest nodes
+        (``work``: their bit length, a finer measure than the tricks left)."""
         if self.used * 2 >= self.slots and self.slots < self.most_slots:
             self._grow()
         slot = self._home()
@@ -761,7 +763,7 @@ class Search:
                 break
             if self.keys[at] == self.key[0] and self.keys[at + 1] == self.key[1]:
                 break
-            if self.keys[at + 2] >> 24 < self.keys[3 * cheapest + 2] >> 24:
+            if self.keys[at + 2] >> 32 < self.keys[3 * cheapest + 2] >> 32:
                 cheapest = slot
             slot = (slot + 1) & (self.slots - 1)
         else:
@@ -770,7 +772,7 @@ class Search:
         self.keys[at] = self.key[0]
         self.keys[at + 1] = self.key[1]
         self.keys[at + 2] = (_ONE * lo) | (_ONE * hi) << 8 | (_ONE * (first + 1)) << 16 | (
-            _ONE * left) << 24
+            _ONE * left) << 24 | (_ONE * work) << 32
         return 0
 
     @cython.cfunc
@@ -789,6 +791,6 @@ class Search:
             if info:
                 self.key[0], self.key[1] = keys[3 * slot], keys[3 * slot + 1]
                 self._store(info & 0xFF, (info >> 8) & 0xFF, ((info >> 16) & 0xFF) - 1,
-                            info >> 24)
+                            (info >> 24) & 0xFF, info >> 32)
         self.key[0], self.key[1] = k0, k1
         return 0
