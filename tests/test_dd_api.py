@@ -10,6 +10,7 @@ import random
 import signal
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from itertools import pairwise
 from pathlib import Path
 
@@ -201,3 +202,6 @@ def test_every_cost_comes_before_the_best_cards_of_the_cards_that_cost_nothing()
     assert part.par == whole.par and [c.cost for c in part.cards] == [c.cost for c in
                                                                         whole.cards]
     assert any(c.best is None for c in part.cards)
+    costs = analyse_play(deal, every_best=False)  # what a replay asks: it ends at the par
+    assert costs.complete and costs.par == whole.par
+    assert costs.cards == tuple(c if c.cost else replace(c, best=None) for c in whole.cards)

@@ -387,7 +387,7 @@ def card_values(deal: Deal, budget: Budget = Budget(), *, solver: Solver = "auto
 
 def analyse_play(deal: Deal, budget: Budget = Budget(), *, solver: Solver = "auto",
                  progress: Callable[[Progress], None] | None = None, background: bool = False,
-                 keep_on_interrupt: bool = False) -> PlayAnalysis:
+                 keep_on_interrupt: bool = False, every_best: bool = True) -> PlayAnalysis:
     """Every card of ``deal.played`` with its cost and the best cards of its position.
 
     The play is solved from its last card back to its first with one transposition table,
@@ -402,6 +402,8 @@ def analyse_play(deal: Deal, budget: Budget = Budget(), *, solver: Solver = "aut
     the call; a worker that dies or fails raises :class:`SearchLost`.
     ``keep_on_interrupt``: Ctrl-C (``KeyboardInterrupt``) ends the search and the cards
     known so far are returned (``interrupted`` set) instead of the interrupt propagating.
+    ``every_best`` False: the best cards only where a card cost a trick (all a replay
+    shows), so the search ends with the last cost.
     """
     game = _Game(deal)
     known = Known(game, time.perf_counter(), progress)
@@ -409,9 +411,9 @@ def analyse_play(deal: Deal, budget: Budget = Budget(), *, solver: Solver = "aut
         if background:
             from priffe_records.dd.workers import sweep_in_worker
 
-            sweep_in_worker(deal, budget, solver, known)
+            sweep_in_worker(deal, budget, solver, known, every_best)
         else:
-            for step in sweep(game, _solver(game, budget, solver)):
+            for step in sweep(game, _solver(game, budget, solver), every_best):
                 known.add(step)
     except Exhausted:
         pass
@@ -422,10 +424,11 @@ def analyse_play(deal: Deal, budget: Budget = Budget(), *, solver: Solver = "aut
     return known.analysis()
 
 
-def steps(deal: Deal, budget: Budget, solver: Solver) -> Iterator[Step]:
+def steps(deal: Deal, budget: Budget, solver: Solver, every_best: bool = True
+          ) -> Iterator[Step]:
     """:func:`sweep` of ``deal`` on its own engine: what a worker process runs."""
     game = _Game(deal)
-    return sweep(game, _solver(game, budget, solver))
+    return sweep(game, _solver(game, budget, solver), every_best)
 
 
 # One result of the backward sweep: a card's index in the play, its cost and best cards
@@ -433,10 +436,11 @@ def steps(deal: Deal, budget: Budget, solver: Solver) -> Iterator[Step]:
 Step = tuple[int, int, int | None]
 
 
-def sweep(game: _Game, engine: _Own | _Dds) -> Iterator[Step]:
+def sweep(game: _Game, engine: _Own | _Dds, every_best: bool = True) -> Iterator[Step]:
     """The play's cards from the last back to the first, each as soon as its cost is
-    known, then the par, then the best cards the costs left open (of cards that cost
-    nothing, the late ones first); stops with ``Exhausted`` when the budget runs out."""
+    known, then the par, then (``every_best``) the best cards the costs left open (of
+    cards that cost nothing, the late ones first); stops with ``Exhausted`` when the
+    budget runs out."""
     deal = game.deal
     n = len(deal.order)
     after = engine.value(game.positions[len(deal.played)])
@@ -450,7 +454,7 @@ def sweep(game: _Game, engine: _Own | _Dds) -> Iterator[Step]:
             open_.append((i, here, most))
         after = here
     yield -1, after, 0
-    for i, here, most in open_:
+    for i, here, most in open_ if every_best else ():
         assert isinstance(engine, _Own)  # DDS answers every card's best cards at once
         yield i, 0, _mask(engine.best_cards(game.positions[i], here, most))
 

@@ -45,7 +45,8 @@ def context() -> Context:
     return multiprocessing.get_context()
 
 
-def sweep_in_worker(deal: Deal, budget: Budget, solver: Solver, known: Known) -> None:
+def sweep_in_worker(deal: Deal, budget: Budget, solver: Solver, known: Known,
+                    every_best: bool = True) -> None:
     """Fill ``known`` from a sweep in a worker process until it ends, the budget's seconds
     are spent (``Exhausted``) or Ctrl-C (``KeyboardInterrupt``); the worker does not
     outlive the call."""
@@ -53,7 +54,8 @@ def sweep_in_worker(deal: Deal, budget: Budget, solver: Solver, known: Known) ->
     inbox, outbox = context().Pipe(duplex=False)
     worker: BaseProcess | None = None
     try:
-        worker = context().Process(target=_sweep, args=(deal, budget, solver, outbox),
+        worker = context().Process(target=_sweep,
+                                   args=(deal, budget, solver, outbox, every_best),
                                    name="priffe-dd", daemon=True)
         with _ctrl_c_held():
             worker.start()
@@ -112,13 +114,14 @@ def _ctrl_c_held() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
-def _sweep(deal: Deal, budget: Budget, solver: Solver, outbox: Connection) -> None:
+def _sweep(deal: Deal, budget: Budget, solver: Solver, outbox: Connection,
+           every_best: bool) -> None:
     """The worker: the sweep's steps into ``outbox``, then done (or why it failed)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):  # held back while it started: now ignored
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     try:
-        for step in steps(deal, budget, solver):
+        for step in steps(deal, budget, solver, every_best):
             outbox.send(step)
         outbox.send(_DONE)
     except Exhausted:

@@ -58,13 +58,14 @@ def analyse(record: Record, budget: Budget = DEFAULT_BUDGET, *,
             keep_on_interrupt: bool = False) -> DDView | None:
     """The record's play analysed now, within ``budget``; ``None`` when its family has no
     deal for the solver (no readable play, a hand unknown). The keywords are
-    :func:`~priffe_records.dd.analyse_play`'s."""
+    :func:`~priffe_records.dd.analyse_play`'s; the best cards are found only where a
+    card cost a trick (the only ones shown), so the search ends with the last cost."""
     family = family_for(record.get("Scoring"))
     deal = family.dd_deal(family.analyse(record, None, False))
     if deal is None:
         return None
     play = analyse_play(deal, budget, progress=progress, background=background,
-                        keep_on_interrupt=keep_on_interrupt)
+                        keep_on_interrupt=keep_on_interrupt, every_best=False)
     return DDView(play.par, deal.side, deal.goal.value, play)
 
 
