@@ -425,7 +425,7 @@ def _records(file: str | None, db: str | None, deal_id: int | None
 @click.option("--dd", is_flag=True,
               help="Also each card's double-dummy cost against the best card (♠K −1), the "
                    "best cards where it cost a trick, and the deal's value at the start.")
-@click.option("--dd-budget", type=click.FloatRange(min=0, min_open=True), default=10.0,
+@click.option("--dd-budget", type=click.FloatRange(min=0, min_open=True), default=60.0,
               show_default=True, metavar="SECONDS",
               help="Seconds of wall time the --dd search may take per deal (on a terminal "
                    "one line shows how far it is; Ctrl-C stops it). It goes from the last "

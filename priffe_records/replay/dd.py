@@ -38,8 +38,9 @@ from priffe_records.game.words import card_name, seat_letter
 from priffe_records.replay.model import TrickView
 from priffe_records.rules.family import family_for
 
-# A replay's own budget when none is given: the late tricks of any deal, the whole of most.
-DEFAULT_BUDGET = Budget(seconds=10.0)
+# A replay's own budget when none is given: every cost of a hard mid-range misère (board 2
+# of examples/partie-uppsala.ppn) on a free core, with a margin; most deals need a second.
+DEFAULT_BUDGET = Budget(seconds=60.0)
 
 
 @dataclass(frozen=True, slots=True)
