@@ -1,6 +1,6 @@
 """Double-dummy analysis against the speed aims of issue 22, CPU seconds, median and max.
 
-    python benchmarks/bench_dd.py [--deals 5] [--seed 0] [--budget 10] [--cores compiled pure]
+    python benchmarks/bench_dd.py [--deals 5] [--seed 0] [--budget 60] [--cores compiled pure]
 
 Hands are real-looking: the complete Deal tags of examples/*.ppn first, then deals
 the Priffe generator makes; Préférence hands are dealt from its 32-card deck. The
@@ -13,7 +13,7 @@ play is a seeded random legal play (the analysis costs the same for any play).
 | positive | Priffe Spela/Hjärter/Ruter, every card of the deal (DDS when endplay is there) | 1 s |
 | misere4 | Priffe Noll, every card from trick 4 on | 1 s |
 | misere7 | the same from trick 7 on: seconds, not minutes, to compare nodes | report |
-| misere1 | Priffe Noll from the opening lead, within ``--budget`` s (the replay's 10) | report |
+| misere1 | Priffe Noll from the opening lead, within ``--budget`` s (replay's default) | report |
 | dds-own | one positive position of 7 tricks left: DDS, then the own solver | report |
 | board2 | partie-uppsala board 2's Tvångsnoll from its opening lead on, nodes capped | report |
 
@@ -57,6 +57,7 @@ from priffe_records.dd import (
 from priffe_records.dd import core as dd_core
 from priffe_records.game.cards import SEATS, Card, Rank, Seat, Suit
 from priffe_records.game.cards import Deal as Hands
+from priffe_records.replay.dd import DEFAULT_BUDGET
 from priffe_records.rules.family import family_for
 from priffe_records.rules.priffe.generate import iter_records
 
@@ -210,9 +211,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--deals", type=int, default=5, help="deals per aim")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--budget", type=float, default=10.0,
-                    help="seconds for a misère deal from the opening lead (the replay's "
-                         "default budget)")
+    ap.add_argument("--budget", type=float, default=DEFAULT_BUDGET.seconds,
+                    help="seconds for a misère deal from the opening lead (default: the "
+                         "replay's, %(default)s)")
     ap.add_argument("--pure-budget", type=float, default=20.0,
                     help="seconds for each misere4 deal on the pure core")
     ap.add_argument("--board2-nodes", type=int, default=200_000_000,
