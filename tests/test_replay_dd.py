@@ -317,8 +317,12 @@ def test_ctrl_c_on_a_terminal_stops_the_search_and_leaves_no_process() -> None:
 
 @pytest.mark.slow
 def test_a_second_ctrl_c_on_a_terminal_ends_the_replay() -> None:
-    code, out, _ = _on_a_terminal(["replay", UPPSALA, "--dd", "--dd-budget", "120"],
-                                  [b"board 1: ", b"board 2: "])
+    # The first Ctrl-C while board 2 (the longest search) runs, the second once board 5's
+    # (a Passnoll, seconds long) is drawn: a mark that can be drawn and passed within one
+    # read of the terminal (board 1, a positive deal, takes milliseconds) would send the
+    # first Ctrl-C into the next deal and the second never, and the replay ran to its end.
+    code, out, _ = _on_a_terminal(["replay", UPPSALA, "--dd", "--dd-budget", "30"],
+                                  [b"board 2: ", b"board 5: "])
     assert code == 130 and "(stopped by Ctrl-C)" in out
 
 
