@@ -350,19 +350,28 @@ class Search:
     # --- the search: C integers only
 
     @cython.cfunc
+    @cython.inline
+    @cython.exceptval(check=False)
+    @cython.locals(i=cython.int)
+    @cython.returns(cython.int)
+    def _seat(self, i: int) -> int:
+        """Player ``i`` counted round the table (``i % n`` for ``i < 2n``, no division)."""
+        return i - self.n if i >= self.n else i
+
+    @cython.cfunc
     @cython.locals(leader=cython.int, k=cython.int, card=cython.int, alpha=cython.int,
                    beta=cython.int, ply=cython.int, player=cython.int, bit=cython.ulonglong,
                    winner=cython.int, won=cython.int, value=cython.int, base=cython.int)
     @cython.returns(cython.int)
     def _after(self, leader: int, k: int, card: int, alpha: int, beta: int, ply: int) -> int:
         """Play ``card`` as the ``k``-th of the trick, search on, take it back."""
-        player = (leader + k) % self.n
+        player = self._seat(leader + k)
         bit = _ONE << card
         base = 4 * _count(self.h[player])
         self.h[player] ^= bit
         self.tc[base + k] = card
         if k + 1 == self.n:
-            winner = (leader + self._winner(base, k + 1)) % self.n
+            winner = self._seat(leader + self._winner(base, k + 1))
             won = (self.inside >> winner) & 1
             value = won + self._node(winner, 0, alpha - won, beta - won, ply + 1)
         else:
@@ -457,7 +466,7 @@ class Search:
         """Try the player to move's cards, likeliest best first (``_order``; ``first`` is
         the card the table remembers for this position), until a cut-off, which the
         cutoff cache keeps; ``best_card`` is then the card that gave the answer."""
-        player = (leader + k) % self.n
+        player = self._seat(leader + k)
         wants = (self.most >> player) & 1
         best = -1 if wants else 99
         base = ply * _DEPTH
@@ -495,7 +504,8 @@ class Search:
                    led=cython.int, i=cython.int, count=cython.int, suit=cython.int,
                    mine=cython.uint, others=cython.uint, run=cython.uint, shift=cython.int,
                    first=cython.int, at=cython.int, cut=cython.int, ply=cython.int,
-                   tb=cython.int, score=cython.int, card=cython.int)
+                   tb=cython.int, score=cython.int, card=cython.int, low=cython.uint,
+                   stop=cython.uint)
     @cython.returns(cython.int)
     def _order(self, leader: int, k: int, ply: int, first: int) -> int:
         """Write the player to move's candidate cards (one per run of equal cards) into
@@ -508,7 +518,7 @@ class Search:
         go by card, highest first. Measured on the hard case (board 2 of the Uppsala
         example), that order searched fewer nodes than raw counts or ``_score``."""
         base = ply * _DEPTH
-        player = (leader + k) % self.n
+        player = self._seat(leader + k)
         hand = self.h[player]
         tb = 4 * _count(hand)
         moves = hand
@@ -535,8 +545,12 @@ class Search:
             shift = 13 * suit
             mine = (moves >> shift) & _SUIT
             others = (live >> shift) & _SUIT & ~mine
+            # runs lowest first, each from its lowest card up to the next other card: bit
+            # tricks without _top; their order is free, for no two of them score the same
             while mine:
-                run = top_run(mine, others)
+                low = mine & (~mine + 1)
+                stop = others & ~(low - 1)
+                run = mine & ((stop & (~stop + 1)) - 1)
                 score = self._score(leader, k, player, run, shift, tb, at)
                 card = score & 63
                 if shift <= cut < shift + 13 and (run >> (cut - shift)) & 1:
@@ -628,7 +642,7 @@ class Search:
         rank = card % 13
         best = self.tc[tb + at]
         wins = card > best if suit == best // 13 else suit == self.trump
-        ours = ((self.inside >> ((leader + at) % self.n)) & 1) == ((self.inside >> player) & 1)
+        ours = ((self.inside >> self._seat(leader + at)) & 1) == ((self.inside >> player) & 1)
         if self.ducking:
             score = -rank if wins else 100 + rank
         elif ours:
