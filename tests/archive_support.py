@@ -174,7 +174,7 @@ def stalling_process(after: int) -> list[str]:
             "from priffe_records.cli import main; main()"]
 
 
-def _interruptible() -> None:
+def interruptible() -> None:
     # A job started with '&' by a shell without job control (a CI runner, a script)
     # inherits SIGINT ignored, and Python then never raises KeyboardInterrupt.
     signal.signal(signal.SIGINT, signal.SIG_DFL)
@@ -185,7 +185,7 @@ def spawn(*args: str, env: dict[str, str] | None = None,
     """The installed command in its own process, interruptible by SIGINT like one run by hand."""
     return subprocess.Popen([*(command or priffe_process()), *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env,
-                            preexec_fn=_interruptible)
+                            preexec_fn=interruptible)
 
 
 # Each table an import fills, with its ids and paths turned into what they point at

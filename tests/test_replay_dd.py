@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from archive_support import imported_archive, priffe_process, run, run_async
+from archive_support import imported_archive, interruptible, priffe_process, run, run_async
 
 from priffe_records.dd import Budget
 from priffe_records.format.reader import loads
@@ -283,7 +283,7 @@ def _on_a_terminal(args: list[str], marks: list[bytes]) -> tuple[int, str, str]:
     env = {**os.environ, "PRIFFE_LANG": "en"}
     proc = subprocess.Popen([*priffe_process(), *args],
                             stdout=subprocess.PIPE, stderr=follower, stdin=subprocess.DEVNULL,
-                            env=env, start_new_session=True)
+                            env=env, start_new_session=True, preexec_fn=interruptible)
     os.close(follower)
     drawn, seen = b"", 0
     deadline = time.monotonic() + 300
