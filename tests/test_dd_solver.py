@@ -220,7 +220,8 @@ def test_the_cutoff_cache_makes_a_search_done_again_cheaper(dd_core: ModuleType)
         nodes = search.nodes
         search._table(1 << 14)
         search.nodes = 0
-        assert search.solve(leader, trick) == first == Oracle(deal).value(), deal
+        # the value itself is the oracle tests' (a brute force here cost 10 s a core)
+        assert search.solve(leader, trick) == first, deal
         assert search.nodes < nodes, deal
 
 
