@@ -159,6 +159,11 @@ class _Position:
     trick: list[int]
     won: int
 
+    @property
+    def mover(self) -> int:
+        """The player to play the next card (an index into the play order)."""
+        return (self.leader + len(self.trick)) % len(self.hands)
+
 
 class _Game:
     """A Deal checked and turned into ids once, replayable to any prefix of its play."""
@@ -181,7 +186,7 @@ class _Game:
 
     def _after(self, pos: _Position, card: Card) -> _Position:
         n = len(self.order)
-        player = (pos.leader + len(pos.trick)) % n
+        player = pos.mover
         cid = card_id(card)
         hand = pos.hands[player]
         number = len(self.positions) // n + 1
@@ -319,7 +324,7 @@ class _Dds:
             raise Exhausted
         if not any(pos.hands):
             return {}
-        player = (pos.leader + len(pos.trick)) % 4
+        player = pos.mover
         left = pos.hands[player].bit_count()
         theirs = dds.card_values(pos.hands, pos.leader, pos.trick, self.game.trump)
         ours = self.game.inside[player]
@@ -330,14 +335,14 @@ class _Dds:
         values = self.card_values(pos)
         if not values:
             return pos.won
-        player = (pos.leader + len(pos.trick)) % 4
+        player = pos.mover
         return max(values.values()) if self.game.wants_most[player] else min(values.values())
 
     def analyse(self, pos: _Position, after: int, card: Card, most: bool
                 ) -> tuple[int, frozenset[Card]]:
         """The position's value and best cards; DDS is not asked when the legal cards are
         all one run (a forced card costs nothing)."""
-        player = (pos.leader + len(pos.trick)) % 4
+        player = pos.mover
         game = self.game
         moves = legal(pos.hands[player], pos.trick, game.trump, game.deal.must_trump)
         if len(groups(moves, live_cards(pos.hands, pos.trick))) == 1:
@@ -442,12 +447,11 @@ def sweep(game: _Game, engine: _Own | _Dds, every_best: bool = True) -> Iterator
     cards that cost nothing, the late ones first); stops with ``Exhausted`` when the
     budget runs out."""
     deal = game.deal
-    n = len(deal.order)
     after = engine.value(game.positions[len(deal.played)])
     open_: list[tuple[int, int, bool]] = []
     for i in range(len(deal.played) - 1, -1, -1):
         pos = game.positions[i]
-        most = game.wants_most[(pos.leader + len(pos.trick)) % n]
+        most = game.wants_most[pos.mover]
         here, best = engine.analyse(pos, after, deal.played[i], most)
         yield i, here - after if most else after - here, _mask(best)
         if best is None:
@@ -500,7 +504,7 @@ class Known:
         cards = []
         for i, card in enumerate(deal.played):
             pos = self.game.positions[i]
-            seat = deal.order[(pos.leader + len(pos.trick)) % n]
+            seat = deal.order[pos.mover]
             cost, best = self.costs.get(i, (None, None))
             cards.append(CardCost(seat, card, i // n + 1, cost,
                                   None if best is None else _cards(best)))

@@ -123,17 +123,18 @@ def _count(x: int) -> int:
     return cython.cast(cython.int, (x * _B8) >> 56)
 
 
-@cython.ccall
+@cython.cfunc
+@cython.inline
 @cython.exceptval(check=False)
-@cython.locals(mine=cython.uint, others=cython.uint, below=cython.uint)
+@cython.locals(mine=cython.uint, others=cython.uint, low=cython.uint, stop=cython.uint)
 @cython.returns(cython.uint)
-def top_run(mine: int, others: int) -> int:
-    """The highest run of ``mine`` (a non-empty 13-bit suit): its top card and the cards
-    below it down to the next card of ``others``, all worth the same."""
-    below = others & ((1 << _top(mine)) - 1)
-    if not below:
-        return mine
-    return mine & ~((2 << _top(below)) - 1)
+def _low_run(mine: int, others: int) -> int:
+    """The lowest run of ``mine`` (a non-empty 13-bit suit): its lowest card and the cards
+    above it up to the next card of ``others``, all worth the same (bit tricks, no
+    branch)."""
+    low = mine & (~mine + 1)
+    stop = others & ~(low - 1)
+    return mine & ((stop & (~stop + 1)) - 1)
 
 
 def groups(moves: int, live: int) -> list[int]:
@@ -144,10 +145,12 @@ def groups(moves: int, live: int) -> list[int]:
         shift = 13 * suit
         mine = (moves >> shift) & _SUIT
         others = (live >> shift) & _SUIT & ~mine
+        runs: list[int] = []
         while mine:
-            run = top_run(mine, others)
-            out.append(run << shift)
+            run = _low_run(mine, others)
+            runs.append(run << shift)
             mine ^= run
+        out.extend(reversed(runs))
     return out
 
 
@@ -504,8 +507,7 @@ class Search:
                    led=cython.int, i=cython.int, count=cython.int, suit=cython.int,
                    mine=cython.uint, others=cython.uint, run=cython.uint, shift=cython.int,
                    first=cython.int, at=cython.int, cut=cython.int, ply=cython.int,
-                   tb=cython.int, score=cython.int, card=cython.int, low=cython.uint,
-                   stop=cython.uint)
+                   tb=cython.int, score=cython.int, card=cython.int)
     @cython.returns(cython.int)
     def _order(self, leader: int, k: int, ply: int, first: int) -> int:
         """Write the player to move's candidate cards (one per run of equal cards) into
@@ -545,12 +547,9 @@ class Search:
             shift = 13 * suit
             mine = (moves >> shift) & _SUIT
             others = (live >> shift) & _SUIT & ~mine
-            # runs lowest first, each from its lowest card up to the next other card: bit
-            # tricks without _top; their order is free, for no two of them score the same
+            # runs lowest first: their order is free, for no two of them score the same
             while mine:
-                low = mine & (~mine + 1)
-                stop = others & ~(low - 1)
-                run = mine & ((stop & (~stop + 1)) - 1)
+                run = _low_run(mine, others)
                 score = self._score(leader, k, player, run, shift, tb, at)
                 card = score & 63
                 if shift <= cut < shift + 13 and (run >> (cut - shift)) & 1:
