@@ -298,16 +298,16 @@ def test_remove_says_id_and_board_and_the_later_deal_that_no_longer_agrees_R23(
             *(["--dry-run"] if dry_run else [])]
     for lang, deal_id, board, later in (
             ("en", "deal with id {}", "board {}", "the deal with id {} (board {}) no longer "
-             "agrees: ScoreRubber says"),
-            ("sv", "giv med id {}", "giv {}", "giv med id {} (giv {}) stämmer inte längre: "
-             "ScoreRubber säger")):
+             "agrees (R23): ScoreRubber says"),
+            ("sv", "giv med id {}", "giv {}", "giv med id {} (giv {}) stämmer inte längre "
+             "(R23): ScoreRubber säger")):
         res = invoke(*args, lang=lang) if dry_run or lang == "en" else None
         if res is None:
             continue
         assert res.exit_code == 0, res.output
         assert deal_id.format(second["id"]) in res.stdout
         assert board.format(second["board"]) in res.stdout
-        assert later.format(third["id"], third["board"]) in res.stderr and "(R23)" in res.stderr
+        assert later.format(third["id"], third["board"]) in res.stderr
     findings = json.loads(invoke("sql", "SELECT deal_id, rule FROM findings WHERE message LIKE "
                                  "'ScoreRubber%'", "--db", str(db), "--json").stdout)
     assert findings == ([] if dry_run else [{"deal_id": third["id"], "rule": "R23"}])

@@ -154,7 +154,7 @@ def test_P6_auction_cut_short_with_star_is_unverifiable() -> None:
     fs = [f for f in findings(board1_with(auction="Spades Diamonds Pass *")) if f.rule == "P6"]
     assert [(f.severity, f.message) for f in fs] == [
         (Severity.UNVERIFIABLE, "the auction stops after 3 calls: the declarer is taken from "
-                                "the Declarer tag (P6)")]
+                                "the Declarer tag")]
 
 
 # P7 talon and discard -------------------------------------------------------------------------
@@ -263,7 +263,7 @@ def test_P10_a_short_line_is_one_error_and_the_next_line_the_next_trick() -> Non
     tricks[1].pop()  # North's ♠A is missing from trick 2
     fs = [f for f in _played(board1_with(tricks)) if f.is_error]
     assert [(f.rule, f.message) for f in fs] == \
-        [("P10", "trick 2 has 2 cards: every player who plays gives one (P10)")]
+        [("P10", "trick 2 has 2 cards: every player who plays gives one")]
 
 
 def test_P10_play_rows_are_found_in_linear_time(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -60,8 +60,7 @@ def test_R11_revoke_is_error() -> None:
     # East plays ♥6 (trick 11) in trick 3 instead of ♦7, a diamond lead.
     text = with_tricks(swapped(2, 0, 10, 0))
     [f] = [f for f in errors(text) if f.rule == "R11"]
-    assert f.message == ("trick 3: East plays ♥6 while holding ♦10 — must follow diamonds "
-                         "(R11)")
+    assert f.message == "trick 3: East plays ♥6 while holding ♦10 — must follow diamonds"
     assert f.location is not None and (f.location.line, f.location.column) == (23, 1)
 
 
@@ -69,14 +68,14 @@ def test_R11_card_not_in_hand_is_error() -> None:
     tricks = [list(t) for t in TRICKS]
     tricks[0][0] = "SK"  # North's card, played by East
     msgs = [f.message for f in errors(with_tricks(tricks)) if f.rule == "R11"]
-    assert "trick 1: East plays ♠K, which was dealt to North, not East (R11)" in msgs
+    assert "trick 1: East plays ♠K, which was dealt to North, not East" in msgs
 
 
 def test_R11_card_played_twice_is_error() -> None:
     tricks = [list(t) for t in TRICKS]
     tricks[12][0] = "D7"  # East's ♦7 again, in place of ♦8
     msgs = [f.message for f in errors(with_tricks(tricks)) if f.rule == "R11"]
-    assert "trick 13: East plays ♦7 a second time (first in trick 3) (R11)" in msgs
+    assert "trick 13: East plays ♦7 a second time (first in trick 3)" in msgs
 
 
 def test_R11_must_trump_off_by_default_ok() -> None:

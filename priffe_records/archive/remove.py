@@ -63,8 +63,8 @@ class Removal:
     deals: tuple[tuple[int, str | None, str | None, str | None, str], ...]
     parties: tuple[int, ...]  # the parties recomputed (or emptied and removed)
     dry_run: bool
-    # Findings the recomputation gave kept deals: (deal id, board, message, message_json)
-    new_findings: tuple[tuple[int, str | None, str, str | None], ...] = ()
+    # Findings the recomputation gave kept deals: (deal id, board, rule, message, message_json)
+    new_findings: tuple[tuple[int, str | None, str, str, str | None], ...] = ()
 
 
 def remove(db: sqlite_utils.Database, selection: Selection, *, dry_run: bool = False,
@@ -110,11 +110,11 @@ def remove(db: sqlite_utils.Database, selection: Selection, *, dry_run: bool = F
 
 
 def _findings(db: sqlite_utils.Database, parties: Sequence[int]
-              ) -> list[tuple[int, str | None, str, str | None]]:
+              ) -> list[tuple[int, str | None, str, str, str | None]]:
     """The error findings of the deals of ``parties``, in deal order."""
     marks = ", ".join("?" * len(parties))
-    return [(int(r[0]), r[1], r[2], r[3]) for r in db.execute(
-        "SELECT d.id, d.board, f.message, f.message_json FROM findings f "
+    return [(int(r[0]), r[1], r[2], r[3], r[4]) for r in db.execute(
+        "SELECT d.id, d.board, f.rule, f.message, f.message_json FROM findings f "
         f"JOIN deals d ON d.id = f.deal_id WHERE d.partie_id IN ({marks}) "
         "AND f.severity = 'error' ORDER BY d.id, f.id", list(parties)).fetchall()]
 

@@ -31,7 +31,7 @@ from priffe_records.archive.rows import added_in
 from priffe_records.format.errors import PriffeError
 from priffe_records.game.language import Message, msg
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 APPLICATION_ID = 0x50524946  # "PRIF": marks the file as a priffe archive
 DEFAULT_TIMEOUT = 60.0  # seconds to wait for another writer (an import running)
 
@@ -569,7 +569,23 @@ SELECT game, contract, count(*) AS deals,
 FROM deals WHERE contract IS NOT NULL GROUP BY game, contract ORDER BY deals DESC, game"""
 
 
+# ---------------------------------------------------------------- version 11
+
+
+def _v11(db: sqlite_utils.Database) -> None:
+    """A finding names its rule once, in ``findings.rule``: the stored messages lose the
+    rule ID their text ended with ("… must follow diamonds (R11)")."""
+    rows = db.execute("SELECT DISTINCT message_json FROM findings "
+                      "WHERE message_json IS NOT NULL").fetchall()
+    for (data,) in rows:
+        new = stored_messages.without_rule_tail(data)
+        if new != data:
+            english = stored_messages.shown(new, None, "en")
+            db.execute("UPDATE findings SET message_json = ?, message = ? "
+                       "WHERE message_json = ?", [new, english, data])
+
+
 # Append-only: a new step goes at the end (each bumps SCHEMA_VERSION by one).
 MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_v1, _v2, _v3, _v4, _v5, _v6,
-                                                             _v7, _v8, _v9, _v10]
+                                                             _v7, _v8, _v9, _v10, _v11]
 assert len(MIGRATIONS) == SCHEMA_VERSION

@@ -39,6 +39,9 @@ SQL_FUNCTION = "priffe_message"
 SEAT_WORDS = ("North", "East", "South", "West")  # tag names too, but in a message a seat
 _FIELD = re.compile(r"\{(\w+)(![rs])?\}")
 _RULES = re.compile(r"\b[RP]\d+\b")
+# Before schema 11 a finding's text ended with its own rule ID as well ("… (R11)").
+_RULE_TAIL = re.compile(r"\s*\((?:[RP]\d+|\{rules\})\)$")
+_RULE_FIRST = re.compile(r"\((?:[RP]\d+), ([^()]*)\)$")
 
 
 def message_json(text: Message | str) -> str | None:
@@ -57,6 +60,20 @@ def shown(data: str | None, stored: str | None, lang: str | None = None) -> str 
         except (ValueError, KeyError, TypeError, IndexError):
             pass
     return stored
+
+
+def without_rule_tail(data: str) -> str:
+    """``message_json`` stored before schema 11, its ids without the rule ID at their end:
+    the finding's rule column names it once (``(R17, {variant})`` keeps ``({variant})``)."""
+    def fix(ident: str) -> str:
+        return _RULE_FIRST.sub(r"(\1)", _RULE_TAIL.sub("", ident))
+
+    def walk(value: object) -> object:
+        if isinstance(value, dict):
+            return {k: fix(v) if k in ("id", "plural") and isinstance(v, str) else walk(v)
+                    for k, v in value.items()}
+        return value
+    return json.dumps(walk(json.loads(data)), ensure_ascii=False, separators=(",", ":"))
 
 
 def register(conn: sqlite3.Connection) -> None:
@@ -182,7 +199,7 @@ def recover(text: str) -> Message | None:
     messages; the most specific template whose message renders back to exactly ``text``
     (in English or Swedish) wins.
     """
-    return _recover(text, 0)
+    return _recover(text, 0) or _recover(_RULE_TAIL.sub("", text), 0)
 
 
 @cache

@@ -510,9 +510,9 @@ def remove_command(db_path: str, timeout: float, deal_ids: tuple[int, ...],
         click.echo(str(msg("would remove the deal with id {id}: {what}", id=ident, what=what)
                        if dry_run else
                        msg("removed the deal with id {id}: {what}", id=ident, what=what)))
-    for ident, board, text, data in done.new_findings:  # claims that counted what went
-        click.echo(str(msg("the deal with id {id} (board {board}) no longer agrees: {finding}",
-                           id=ident, board=board or "?",
+    for ident, board, rule, text, data in done.new_findings:  # claims that counted what went
+        click.echo(str(msg("the deal with id {id} (board {board}) no longer agrees ({rule}): "
+                           "{finding}", id=ident, board=board or "?", rule=rule,
                            finding=stored_messages.shown(data, text) or text)), err=True)
     deals = msg_n("{n} deal", "{n} deals", len(done.deals))
     parties = msg_n("{n} partie", "{n} parties", len(done.parties))

@@ -74,7 +74,8 @@ class FindingsReport:
             for f in items:
                 line = Text("    ")
                 line.append(f"{f.severity.word!s:<{width}}", style=_STYLE[f.severity])
-                line.append(f"{f.rule:<8}")
+                rules = f.rule if isinstance(f, More) else ", ".join(f.rules)
+                line.append(f"{rules:<8}")
                 if isinstance(f, More):
                     line.append(f.message, style="dim")
                     yield line

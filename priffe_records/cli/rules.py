@@ -53,7 +53,7 @@ from priffe_records.format.reader import read
 from priffe_records.format.record import Record
 from priffe_records.format.writer import dumps, write
 from priffe_records.game.language import msg, msg_n, msg_p
-from priffe_records.rules.checks import Check, named_rules, passed, present
+from priffe_records.rules.checks import Check, passed, present
 from priffe_records.rules.findings import Finding, Severity
 from priffe_records.rules.parallel import check_file, default_jobs
 from priffe_records.rules.partie import findings
@@ -163,7 +163,7 @@ def passed_lines(checks: dict[int, tuple[Check, ...]], findings: Sequence[Findin
     """-v: each check that passed, record by record."""
     rules: dict[int, list[str]] = {}
     for f in findings:
-        rules.setdefault(f.record or 0, []).extend(named_rules(f))
+        rules.setdefault(f.record or 0, []).extend(f.rules)
     for rec, present_checks in checks.items():
         ok = passed(present_checks, rules.get(rec, []))
         if not ok:
@@ -388,7 +388,7 @@ def score_command(file: str, fill: bool, force: bool, output: str | None, html_o
         # A record with a part that could not be read is not filled in either.
         bad = [r for r in records if isinstance(r, BadRecord) or r.unread]
         for e in counted_by((e for b in bad for e in b.errors), _reader_kind):
-            click.echo(str(e) if isinstance(e, PPNSyntaxError) else e.message, err=True)
+            click.echo(str(e), err=True)
         by_family = scored(records, options)
         sheets = sheets_of(by_family)
         if html_out or csv_out:  # the sheet goes to the file(s), not the terminal
@@ -411,7 +411,7 @@ def score_command(file: str, fill: bool, force: bool, output: str | None, html_o
     shown = {(str(e.location), e.message) for b in bad for e in b.errors}
     for f in counted(f for f in errors
                      if f.rule != "PPN" or (str(f.location), f.message) not in shown):
-        click.echo(str(f) if isinstance(f, Finding) else f.message, err=True)
+        click.echo(str(f), err=True)
     if not fill:
         sys.exit(EXIT_FINDINGS if errors else EXIT_OK)
     if bad:

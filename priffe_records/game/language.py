@@ -11,15 +11,15 @@ The active language is English unless a caller picks one
 (:func:`set_language`, :func:`use_language`); the CLI picks it from
 ``--lang``, ``PRIFFE_LANG`` or the locale (:func:`resolve_language`).
 
->>> m = msg("{seat} is dealt {count} cards; each player holds 13 (R2)",
+>>> m = msg("{seat} is dealt {count} cards; each player holds 13",
 ...         seat=msg("South"), count=12)
 >>> str(m)
-'South is dealt 12 cards; each player holds 13 (R2)'
+'South is dealt 12 cards; each player holds 13'
 >>> m.render("sv")
-'Syd har fått 12 kort; varje spelare ska ha 13 (R2)'
+'Syd har fått 12 kort; varje spelare ska ha 13'
 >>> with use_language("sv"):
 ...     print(m)
-Syd har fått 12 kort; varje spelare ska ha 13 (R2)
+Syd har fått 12 kort; varje spelare ska ha 13
 """
 
 from __future__ import annotations

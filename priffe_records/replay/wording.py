@@ -303,5 +303,5 @@ def check_line(f: Finding, w: Words) -> str:
 def check_lines(found: Sequence[Finding], w: Words) -> list[tuple[str, bool]]:
     """A replay's checks, each line with whether it is an error; a finding said more than
     three times is counted after its third (:func:`~priffe_records.rules.repeats.counted`)."""
-    return [(check_line(f, w) if isinstance(f, Finding) else render(f.text, w.lang),
+    return [(check_line(f, w) if isinstance(f, Finding) else f.render(w.lang),
              f.severity is Severity.ERROR) for f in counted(found)]

@@ -20,14 +20,12 @@ an unverifiable rule has not passed) names one of its rules.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from priffe_records.format.record import Record
-from priffe_records.game.language import Message, render
+from priffe_records.game.language import Message
 from priffe_records.rules.family import family_for
-from priffe_records.rules.findings import Finding
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,25 +62,4 @@ def passed(checks: Sequence[Check], rules: Iterable[str]) -> list[Check]:
     named = list(rules)
     return [c for c in checks if not any(c.covers(r) for r in named)]
 
-
-_LAST_PARENS = re.compile(r"\(([^()]*)\)\s*$")
-_RULE_ID = re.compile(r"^[RP][0-9]{1,2}$")
-
-
-def named_rules(finding: Finding) -> tuple[str, ...]:
-    """The rules a finding names: its own, and those its message lists at its end.
-
-    One "not checked" finding speaks for every rule a missing part leaves unchecked
-    ("… tricks and honours are taken as written (R12, R17)") under the first of them;
-    none of those rules has passed.
-
-    >>> from priffe_records.rules.findings import unverifiable
-    >>> named_rules(unverifiable("R12", "tricks and honours are taken as written (R12, R17)"))
-    ('R12', 'R17')
-    >>> named_rules(unverifiable("R11", "… must trump (R11, must_trump)"))
-    ('R11',)
-    """
-    m = _LAST_PARENS.search(render(finding.text, "en"))
-    listed = [r.strip() for r in m.group(1).split(",")] if m else []
-    return (finding.rule, *(r for r in listed if _RULE_ID.match(r) and r != finding.rule))
 

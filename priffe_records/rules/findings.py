@@ -7,19 +7,19 @@ values), so it can be shown in Swedish or English: ``message`` renders it in
 the active language, English unless a caller picked one.
 
 >>> f = Finding("R11", Severity.ERROR,
-...             "trick 7: South plays ♦3 while holding ♥K — must follow hearts (R11)",
+...             "trick 7: South plays ♦3 while holding ♥K — must follow hearts",
 ...             Location("a.ppn", 30, 5))
 >>> print(f)
-a.ppn:30:5: error R11: trick 7: South plays ♦3 while holding ♥K — must follow hearts (R11)
+a.ppn:30:5: error R11: trick 7: South plays ♦3 while holding ♥K — must follow hearts
 >>> from priffe_records.game.cards import Seat
 >>> from priffe_records.game.language import msg
 >>> from priffe_records.game.words import seat_name
 >>> g = Finding("R2", Severity.ERROR, msg("{seat} is dealt {count} cards; each player holds "
-...             "13 (R2)", seat=seat_name(Seat.S), count=12))
+...             "13", seat=seat_name(Seat.S), count=12))
 >>> g.message
-'South is dealt 12 cards; each player holds 13 (R2)'
+'South is dealt 12 cards; each player holds 13'
 >>> print(g.render("sv"))
-fel R2: Syd har fått 12 kort; varje spelare ska ha 13 (R2)
+fel R2: Syd har fått 12 kort; varje spelare ska ha 13
 """
 
 from __future__ import annotations
@@ -70,6 +70,13 @@ class Finding:
     text: Message | str
     location: Location | None = None
     record: int | None = None
+    also: tuple[str, ...] = ()
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        """Its rule, then the others it speaks for: one "not checked" finding covers every
+        rule a missing part leaves unchecked, and none of those has passed."""
+        return (self.rule, *self.also)
 
     @property
     def message(self) -> str:
@@ -79,7 +86,8 @@ class Finding:
     def render(self, lang: str | None = None) -> str:
         """The whole line in ``lang`` (default: the active language); rule and place stay."""
         where = f"{self.location}: " if self.location is not None else ""
-        return f"{where}{self.severity.word.render(lang)} {self.rule}: {render(self.text, lang)}"
+        rules = ", ".join(self.rules)
+        return f"{where}{self.severity.word.render(lang)} {rules}: {render(self.text, lang)}"
 
     def __str__(self) -> str:
         return self.render()
@@ -98,16 +106,19 @@ class Finding:
                 "rule": self.rule, "severity": self.severity.value, "message": self.message}
 
 
-def error(rule: str, message: Message | str, location: Location | None = None) -> Finding:
-    return Finding(rule, Severity.ERROR, message, location)
+def error(rule: str, message: Message | str, location: Location | None = None,
+          also: tuple[str, ...] = ()) -> Finding:
+    return Finding(rule, Severity.ERROR, message, location, also=also)
 
 
-def warning(rule: str, message: Message | str, location: Location | None = None) -> Finding:
-    return Finding(rule, Severity.WARNING, message, location)
+def warning(rule: str, message: Message | str, location: Location | None = None,
+            also: tuple[str, ...] = ()) -> Finding:
+    return Finding(rule, Severity.WARNING, message, location, also=also)
 
 
-def unverifiable(rule: str, message: Message | str, location: Location | None = None) -> Finding:
-    return Finding(rule, Severity.UNVERIFIABLE, message, location)
+def unverifiable(rule: str, message: Message | str, location: Location | None = None,
+                 also: tuple[str, ...] = ()) -> Finding:
+    return Finding(rule, Severity.UNVERIFIABLE, message, location, also=also)
 
 
 def tag_location(record: Record, name: str, value: bool = True) -> Location | None:

@@ -147,12 +147,11 @@ def name_slips(book: PartieNames, record: Record, names: Sequence[str | None],
         if known is not None:
             found.append(warning(rule, msg(
                 "{name!r} ({seat}) is nearly {known!r}, who plays in this partie: did you mean "
-                "{known!r}? ({rule})", name=name, seat=seat_name(seat), known=known, rule=rule),
+                "{known!r}?", name=name, seat=seat_name(seat), known=known),
                 where))
         else:
             newcomer = True
             found.append(warning(rule, msg(
-                "{name!r} ({seat}) makes more players than seats in this partie: {names} "
-                "({rule})", name=name, seat=seat_name(seat), names=", ".join(book.names),
-                rule=rule), where))
+                "{name!r} ({seat}) makes more players than seats in this partie: {names}",
+                 name=name, seat=seat_name(seat), names=", ".join(book.names)), where))
     return found, newcomer

@@ -1,15 +1,15 @@
 """Findings that say the same thing again, counted instead of repeated.
 
 A few bytes can break one rule thousands of times in the same words (a Deal of 9,000
-aces gives "♠A is dealt twice to North (R2)" for each), and a report that prints them
+aces gives "♠A is dealt twice to North" for each), and a report that prints them
 all buries everything else. A reader wants the first few, with their places, and how
 many more there are; machines (``--json``, ``--nl``) keep getting every finding.
 
 >>> from priffe_records.format.record import Location
->>> same = [Finding("R2", Severity.ERROR, "♠A is dealt twice to North (R2)",
+>>> same = [Finding("R2", Severity.ERROR, "♠A is dealt twice to North",
 ...                 Location("a.ppn", 3, 8), 1)] * 5
->>> [str(x) if isinstance(x, Finding) else x.message for x in counted(same)][2:]
-['a.ppn:3:8: error R2: ♠A is dealt twice to North (R2)', '… and 2 more like this (R2)']
+>>> [str(x) for x in counted(same)][2:]
+['a.ppn:3:8: error R2: ♠A is dealt twice to North', 'error R2: … and 2 more like this']
 """
 
 from __future__ import annotations
@@ -39,13 +39,19 @@ class More:
 
     @property
     def text(self) -> Message:
-        return msg_n("… and {n} more like this ({rule})", "… and {n} more like this ({rule})",
-                     self.count, rule=self.rule)
+        return msg_n("… and {n} more like this", "… and {n} more like this", self.count)
 
     @property
     def message(self) -> str:
         """The text in the active language."""
         return render(self.text)
+
+    def render(self, lang: str | None = None) -> str:
+        """The whole line, as :meth:`Finding.render` writes one: the rule named once."""
+        return f"{self.severity.word.render(lang)} {self.rule}: {render(self.text, lang)}"
+
+    def __str__(self) -> str:
+        return self.render()
 
 
 # The note that a record without hands is taken as written ("not checked (no Auction,

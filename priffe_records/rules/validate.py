@@ -12,7 +12,7 @@
 >>> [(f.rule, f.severity.value) for f in findings]
 [('R15', 'error'), ('R8', 'unverifiable')]
 >>> print(findings[0].message)
-Score says NS 90 EW 0, but the deal scores NS 80 EW 0 (NS 4 penalty tricks 80) (R15)
+Score says NS 90 EW 0, but the deal scores NS 80 EW 0 (NS 4 penalty tricks 80)
 """
 
 from __future__ import annotations

@@ -104,13 +104,13 @@ def _seat(record: Record, name: str, rule: str, f: list[Finding],
     try:
         seat = Seat.parse(text)
     except CardError:
-        f.append(error(rule, msg("{name} {text!r} is not a seat (N, E or S) ({rule})",
-                           name=name, text=text, rule=rule),
+        f.append(error(rule, msg("{name} {text!r} is not a seat (N, E or S)",
+                           name=name, text=text),
                        tag_location(record, name)))
         return None
     if seat is Seat.W and not allow_w:
-        f.append(error(rule, msg("{name} is W, but W stays empty in Préférence: N, E or S ({rule})",
-                           name=name, rule=rule),
+        f.append(error(rule, msg("{name} is W, but W stays empty in Préférence: N, E or S",
+                           name=name),
                        tag_location(record, name)))
         return None
     return seat
@@ -120,12 +120,12 @@ def _players(record: Record, f: list[Finding]) -> tuple[str | None, str | None, 
     west = record.get("West")
     if given(west):
         f.append(error("P1", msg("West is {west!r}, but Préférence has three players at N, "
-                                 "E and S: W stays empty (P1)", west=west),
+                                 "E and S: W stays empty", west=west),
                        tag_location(record, "West")))
     names, twice = seated_names(record, PLAYERS, dash=True)
     for name, first, second in twice:
         f.append(error("P1", msg("{name} sits both {first} and {second}: three players, "
-                                 "one per seat (P1)", name=name,
+                                 "one per seat", name=name,
                                  first=seat_name(first), second=seat_name(second)),
                        tag_location(record, PLAYER_TAGS[second])))
     return (names[0], names[1], names[2])
@@ -141,11 +141,11 @@ def _contract(record: Record, auction: AuctionResult | None, f: list[Finding]) -
     try:
         contract = Bid.parse(text)
     except ValueError as e:
-        f.append(error("P8", msg("Contract: {reason} (contracts: {words}) (P8)",
+        f.append(error("P8", msg("Contract: {reason} (contracts: {words})",
                                    reason=reason(e), words=_CONTRACT_WORDS), loc))
         return None
     if contract is Bid.PASS:
-        f.append(error("P8", msg("Contract 'Pass' names no trumps (contracts: {words}) (P8)",
+        f.append(error("P8", msg("Contract 'Pass' names no trumps (contracts: {words})",
                                    words=_CONTRACT_WORDS), loc))
         return None
     final = auction.final if auction is not None else None
@@ -154,11 +154,11 @@ def _contract(record: Record, auction: AuctionResult | None, f: list[Finding]) -
             why = (msg("a hand bid makes a hand contract") if final.is_hand
                    else msg("a talon bid makes a talon contract"))
             f.append(error("P8", msg("Contract {contract} after the final bid {final}: "
-                                     "{why} (P8)", contract=contract.value,
+                                     "{why}", contract=contract.value,
                                      final=final.value, why=why), loc))
         elif contract.suit_value < final.suit_value:
             f.append(error("P8", msg("Contract {contract} is below the final bid {final}: "
-                                     "the trumps must be worth at least the bid (P8)",
+                                     "the trumps must be worth at least the bid",
                                      contract=contract.value, final=final.value),
                            loc))
     return contract
@@ -178,22 +178,22 @@ def _dropouts(record: Record, declarer: Seat | None, f: list[Finding]
         try:
             seat = Seat.parse(word)
         except CardError:
-            f.append(error("P9", msg("Dropout {word!r} is not a seat (N, E or S) (P9)", word=word),
+            f.append(error("P9", msg("Dropout {word!r} is not a seat (N, E or S)", word=word),
                            loc))
             continue
         if seat is Seat.W:
-            f.append(error("P9", msg("Dropout W: W stays empty in Préférence (P9)"), loc))
+            f.append(error("P9", msg("Dropout W: W stays empty in Préférence"), loc))
             continue
         out = [s for s in accepted if s is not declarer]
         if gave_up or len(out) == 2:
             what = (msg("the declarer gave up") if gave_up
                     else msg("both defenders dropped out"))
             f.append(error("P9", msg("{seat} drops out after {what}: that ended the deal, so "
-                                     "this entry is ignored (P9)", seat=seat_name(seat),
+                                     "this entry is ignored", seat=seat_name(seat),
                                      what=what), loc))
             continue
         if seat in accepted:
-            f.append(error("P9", msg("{seat} drops out twice (P9)", seat=seat_name(seat)), loc))
+            f.append(error("P9", msg("{seat} drops out twice", seat=seat_name(seat)), loc))
             continue
         accepted.append(seat)
         if seat is declarer:
@@ -211,18 +211,18 @@ def _result(record: Record, seats: tuple[Seat, ...] | None, f: list[Finding]
     try:
         raw = seat_numbers(text, scores=False)
     except ValueError as e:
-        f.append(error("P14", msg("Result {reason} (P14)", reason=reason(e)),
+        f.append(error("P14", msg("Result {reason}", reason=reason(e)),
                        tag_location(record, "Result")))
         return None
     tricks = dict(raw)
     if seats is not None and set(tricks) != set(seats):
         who = " ".join(s.value for s in seats)
         f.append(error("P14", msg("Result {text!r} must give the tricks of the seats that play: "
-                                    "{who} (P14)", text=text, who=who),
+                                    "{who}", text=text, who=who),
                        tag_location(record, "Result")))
         return None
     if sum(tricks.values()) != 10:
-        f.append(error("P14", msg("Result {text!r} makes {count} tricks; there are 10 (P14)",
+        f.append(error("P14", msg("Result {text!r} makes {count} tricks; there are 10",
                                     text=text, count=sum(tricks.values())),
                        tag_location(record, "Result")))
         return None
@@ -241,15 +241,15 @@ def _discard(record: Record, contract: Bid | None, final: Bid | None, declarer: 
     assert text is not None
     if hand_game:
         f.append(error("P7", msg("Discard {text!r} after a hand bid: the talon is not touched "
-                                   "and there is no discard (P7)", text=text), loc))
+                                   "and there is no discard", text=text), loc))
         return None
     try:
         discard = parse_cards(text)
     except CardError as e:
-        f.append(error("P7", msg("Discard: {reason} (P7)", reason=reason(e)), loc))
+        f.append(error("P7", msg("Discard: {reason}", reason=reason(e)), loc))
         return None
     if len(discard) != 2 or len(set(discard)) != 2:
-        f.append(error("P7", msg("Discard {text!r} must be two different cards (P7)", text=text),
+        f.append(error("P7", msg("Discard {text!r} must be two different cards", text=text),
                        loc))
         return None
     if declarer is not None and cards is not None:
@@ -259,7 +259,7 @@ def _discard(record: Record, contract: Bid | None, final: Bid | None, declarer: 
             for c in discard:
                 if c not in twelve:
                     f.append(error("P7", msg("{seat} discards {card}, which is neither in his "
-                                                 "hand nor in the talon (P7)",
+                                                 "hand nor in the talon",
                                                  seat=seat_name(declarer), card=card_name(c)),
                                    loc))
                     return None
@@ -312,7 +312,7 @@ def analyse(record: Record) -> PrefOutcome:
         if first is not None:
             if dealer is not None and first is not next_player(dealer):
                 f.append(error("P4", msg("the auction starts with {first}, but eldest hand is "
-                                         "{eldest}, after the dealer {dealer} (P4)",
+                                         "{eldest}, after the dealer {dealer}",
                                          first=seat_name(first),
                                          eldest=seat_name(next_player(dealer)),
                                          dealer=seat_name(dealer)),
@@ -327,14 +327,14 @@ def analyse(record: Record) -> PrefOutcome:
         declarer = auction.declarer
         if claimed_declarer is not None and claimed_declarer is not declarer:
             f.append(error("P14", msg("Declarer says {claimed}, but {seat} made the final "
-                                      "bid (P14)",
+                                      "bid",
                                       claimed=seat_name(claimed_declarer),
                                       seat=seat_name(declarer)),
                            tag_location(record, "Declarer")))
     final = auction.final if auction is not None else None
     if contract is None and final is not None and given(record.get("Contract")) is False:
         f.append(unverifiable("P8", msg("no Contract tag: the final bid was {final}, but the "
-                                         "trumps the declarer named are not known (P8)",
+                                         "trumps the declarer named are not known",
                                          final=final.value),
                               record.location))
     discard = _discard(record, contract, final, declarer, cards, f)
@@ -345,7 +345,7 @@ def analyse(record: Record) -> PrefOutcome:
             return PrefOutcome(record, options, dealer, players, cards, auction, contract,
                                declarer, discard, dropouts, gave_up, findings=tuple(f))
         if auction is None or auction.complete:
-            f.append(warning("P6", msg("the record names no declarer: nothing to score (P6)"),
+            f.append(warning("P6", msg("the record names no declarer: nothing to score"),
                              record.location))
         return PrefOutcome(record, options, dealer, players, cards, auction, contract, declarer,
                            discard, dropouts, gave_up, findings=tuple(f))
@@ -358,30 +358,30 @@ def analyse(record: Record) -> PrefOutcome:
         if play_section is not None and play_section.kinds:
             f.append(error("P9", msg("there is a Play section, but the deal ended before the "
                                      "first card (the declarer gave up or both defenders "
-                                     "dropped out) (P9)"),
+                                     "dropped out)"),
                            tag_location(record, "Play", value=False)))
         if given(record.get("Result")):
             f.append(error("P9", msg("there is a Result, but the deal ended before the first "
-                                     "card (P9)"), tag_location(record, "Result")))
+                                     "card"), tag_location(record, "Result")))
     else:
         seats = play_seats(declarer, out)
         if play_section is not None and play_section.kinds:
             lead = _seat(record, "Play", "P10", f)
             if lead is not None and lead is not declarer:
                 f.append(error("P10", msg("the play starts with {lead}, but the declarer {seat} "
-                                          "leads to the first trick (P10)",
+                                          "leads to the first trick",
                                           lead=seat_name(lead), seat=seat_name(declarer)),
                                tag_location(record, "Play")))
             if contract is None:
                 f.append(unverifiable("P10", msg("the contract is not known, so the trumps and the "
-                                          "trick winners are not either (P10)"),
+                                          "trick winners are not either"),
                                       tag_location(record, "Play")))
             else:
                 if not contract.is_hand and discard is None and cards is not None \
                         and cards.hand(declarer) is not None:
                     f.append(unverifiable("P7", msg("no Discard tag: the declarer's hand after the "
                                               "talon is not known, so his cards are not "
-                                              "checked (P7)"), tag_location(record, "Play")))
+                                              "checked"), tag_location(record, "Play")))
                 hands = playing_masks(cards, declarer, contract, discard)
                 play = replay_play(play_section, declarer, out, hands, contract.suit,
                                    options.must_trump)
@@ -393,7 +393,7 @@ def analyse(record: Record) -> PrefOutcome:
                 tricks = play.won
                 if claimed is not None and claimed != play.won:
                     f.append(error("P14", msg("Result says {claimed}, but the play gives "
-                                              "{won} (P14)",
+                                              "{won}",
                                              claimed=_fmt(claimed), won=_fmt(play.won)),
                                    tag_location(record, "Result")))
             elif claimed is not None:
@@ -401,23 +401,23 @@ def analyse(record: Record) -> PrefOutcome:
                 if short:
                     s = short[0]
                     f.append(error("P14", msg("Result gives {seat} {claimed} tricks, but "
-                                              "{seat} won {won} in the play before it ended "
-                                              "(P14)",
+                                              "{seat} won {won} in the play before it ended",
+
                                              seat=seat_name(s), claimed=claimed[s],
                                              won=play.won[s]), tag_location(record, "Result")))
                     tricks = None
             elif play.claimed:
                 f.append(error("P10", msg("the play ends with a claim '*' but no Result gives "
-                                          "the final tricks (P10)"),
+                                          "the final tricks"),
                                tag_location(record, "Result")))
         if tricks is None and not any(x.is_error and x.rule in ("P10", "P14") for x in f):
             f.append(unverifiable("P12", msg("the tricks are not known (no Result and no complete "
-                                      "play), so the deal cannot be settled (P12)"),
+                                      "play), so the deal cannot be settled"),
                               record.location))
     pays = payments(dealer, declarer, tricks, out, gave_up)
     if pays is None and tricks is not None and dealer is None:
         f.append(unverifiable("P12", msg("the dealer is not known, so who pays the defenders' "
-                                      "fee is not either (P12)"), record.location))
+                                      "fee is not either"), record.location))
     taken: list[tuple[Message, str]] = []
     if auction is None:
         taken.append((msg("declarer"), "P6"))
@@ -433,11 +433,9 @@ def analyse(record: Record) -> PrefOutcome:
         missing: Message | str = lacking[0]
         for tag in lacking[1:]:
             missing = msg("{a} or {b}", a=missing, b=tag)
-        rules = ", ".join(r for _, r in taken)
         f.append(unverifiable(taken[0][1], msg("not checked (no {missing}): {what} taken as "
-                                               "written ({rules})", missing=missing,
-                                               what=what, rules=rules),
-                              record.location))
+                                               "written", missing=missing, what=what),
+                              record.location, also=tuple(r for _, r in taken[1:])))
     return PrefOutcome(record, options, dealer, players, cards, auction, contract, declarer,
                        discard, dropouts, gave_up, play, tricks, pays, tuple(f))
 

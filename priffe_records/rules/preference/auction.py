@@ -72,12 +72,12 @@ def run_auction(section: Section, eldest: Seat) -> AuctionResult:
             break
         text = texts[i]
         if kind is not TokenKind.CALL and kind is not TokenKind.UNKNOWN:
-            f.append(error("P3", msg("{call!r} is not a Préférence call (P3)", call=text),
+            f.append(error("P3", msg("{call!r} is not a Préférence call", call=text),
                            section.location_at(i)))
             continue
         if done:
             f.append(error("P6", msg("{call} after the auction is over: it ended when all but "
-                                     "one had passed (P6)", call=text), section.location_at(i)))
+                                     "one had passed", call=text), section.location_at(i)))
             continue
         seat = order[turn]
         bid = _bid_of(kind, text)
@@ -89,7 +89,7 @@ def run_auction(section: Section, eldest: Seat) -> AuctionResult:
         if bid is Bid.PASS:
             if high is None and len(passed) == 2:
                 f.append(error("P6", msg("{seat}, the dealer, passes after both others passed: "
-                                         "the dealer must bid (P6)", seat=seat_name(seat)),
+                                         "the dealer must bid", seat=seat_name(seat)),
                                section.location_at(i)))
                 calls.append(BidCall(seat, bid, text, section, i))
                 done = True
@@ -105,8 +105,8 @@ def run_auction(section: Section, eldest: Seat) -> AuctionResult:
                               "or pass", maker=seat_name(maker), seat=seat_name(seat))
                 else:
                     why = msg("the bid to beat is {high}", high=high.value)
-                f.append(error("P5", msg("{seat} bids {bid}, not higher than {high}: {why} "
-                                         "(P5)", seat=seat_name(seat), bid=bid.value,
+                f.append(error("P5", msg("{seat} bids {bid}, not higher than {high}: {why}",
+                                          seat=seat_name(seat), bid=bid.value,
                                          high=high.value, why=why), section.location_at(i)))
         if bid.is_bid:
             high, maker = bid, seat
@@ -121,9 +121,9 @@ def run_auction(section: Section, eldest: Seat) -> AuctionResult:
     if not done and not unknown:
         f.append(auction_cut_short(
             section, "P6", taken=msg("the auction stops after {count} calls: the declarer is "
-                                     "taken from the Declarer tag (P6)", count=len(calls)),
+                                     "taken from the Declarer tag", count=len(calls)),
             short=msg("the auction stops after {count} calls, before all but one have passed: "
-                      "it ends only then, or with '*' when the rest is not known (P6)",
+                      "it ends only then, or with '*' when the rest is not known",
                       count=len(calls))))
     complete = done and high is not None and not unknown
     declarer = maker if complete else None

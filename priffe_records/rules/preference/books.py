@@ -80,7 +80,7 @@ class PrefBooks:
         if self.pot is not None:
             note = unverifiable("P14", msg("a record of this partie could not be read, so the "
                                         "pot and balances after it are taken from the next "
-                                        "claims (P14)"),
+                                        "claims"),
                                 where)
             self.findings.append(note.at_record(index))
         self.pot = None
@@ -137,8 +137,8 @@ class PrefBooks:
             return  # deals missing between: nothing to compare
         want = next_player(prev.dealer)
         if o.dealer is not want:
-            f.append(error("P2", msg("{seat} deals, but after {prev} the deal passes to {want} "
-                                     "(P2)", seat=seat_name(o.dealer),
+            f.append(error("P2", msg("{seat} deals, but after {prev} the deal passes to {want}",
+                                      seat=seat_name(o.dealer),
                                      prev=seat_name(prev.dealer), want=seat_name(want)),
                            tag_location(o.record, "Dealer")))
 
@@ -151,22 +151,22 @@ class PrefBooks:
         try:
             raw = seat_numbers(text, scores=True)
         except ValueError as e:
-            f.append(error("P14", msg("Score {reason} (P14)", reason=reason(e)),
+            f.append(error("P14", msg("Score {reason}", reason=reason(e)),
                            tag_location(o.record, "Score")))
             return
         claimed = {s: raw.get(s, 0) for s in PLAYERS}
         if score is None or pot_before is None:
             if p is not None:
                 f.append(unverifiable("P14", msg("Score {text!r}: the pot before this deal is not "
-                                              "known, so the score is taken as written (P14)",
+                                              "known, so the score is taken as written",
                                               text=text), tag_location(o.record, "Score")))
             return
         if claimed == score:
             return
         rule = _score_rule(o, claimed, score, pot_before)
-        f.append(error(rule, msg("Score says {claimed}, but the deal pays {score} ({rule})",
-                                   claimed=_fmt_scores(claimed), score=_fmt_scores(score),
-                                   rule=rule), tag_location(o.record, "Score")))
+        f.append(error(rule, msg("Score says {claimed}, but the deal pays {score}",
+                                   claimed=_fmt_scores(claimed), score=_fmt_scores(score)),
+                       tag_location(o.record, "Score")))
 
     def _check_pot(self, o: PrefOutcome, pot: int | None, balances: dict[str, int] | None,
                    players: list[str], f: list[Finding]
@@ -177,16 +177,16 @@ class PrefBooks:
             assert text is not None
             v = text.strip()
             if not (v.isascii() and v.isdigit() and len(v) < 10):
-                f.append(error("P14", msg("Pot {text!r} must be a whole number, e.g. '60' (P14)",
+                f.append(error("P14", msg("Pot {text!r} must be a whole number, e.g. '60'",
                                           text=text), tag_location(o.record, "Pot")))
             elif pot is None:
                 f.append(unverifiable("P14", msg("Pot {value}: the pot is not known here, so it is "
-                                                 "taken as written (P14)", value=v),
+                                                 "taken as written", value=v),
                                       tag_location(o.record, "Pot")))
                 pot = int(v)
             elif int(v) != pot:
                 f.append(error("P14", msg("Pot says {value}, but the pot holds {pot} after this "
-                                          "deal (P14)", value=v, pot=pot),
+                                          "deal", value=v, pot=pot),
                                tag_location(o.record, "Pot")))
         text = o.record.get("Balance")
         if given(text):
@@ -194,14 +194,14 @@ class PrefBooks:
             try:
                 raw = seat_numbers(text, scores=True)
             except ValueError as e:
-                f.append(error("P14", msg("Balance {reason} (P14)", reason=reason(e)),
+                f.append(error("P14", msg("Balance {reason}", reason=reason(e)),
                                tag_location(o.record, "Balance")))
                 return pot, balances
             claimed = {_owner(o, s): v for s, v in raw.items()}
             if balances is None:
                 if self.balances is not None or self.lines:
                     f.append(unverifiable("P14", msg("Balance {text!r}: the balances are not known "
-                                                  "here, so they are taken as written (P14)",
+                                                  "here, so they are taken as written",
                                                   text=text), tag_location(o.record, "Balance")))
                 balances = dict(claimed) if len(claimed) == 3 else None
             else:
@@ -209,8 +209,8 @@ class PrefBooks:
                 if wrong or len(claimed) != 3:
                     want = format_seat_numbers({s.value: balances[_owner(o, s)]
                                                 for s in PLAYERS}, scores=True)
-                    f.append(error("P14", msg("Balance says {claimed}, but the balances are {want} "
-                                             "(P14)", claimed=text.strip(), want=want),
+                    f.append(error("P14", msg("Balance says {claimed}, but the balances are {want}",
+                                              claimed=text.strip(), want=want),
                                tag_location(o.record, "Balance")))
         return pot, balances
 

@@ -57,10 +57,10 @@ def check_talon(record: Record, f: list[Finding]) -> tuple[Card, ...] | None:
     try:
         talon = parse_cards(text)
     except CardError as e:
-        f.append(error("P1", msg("Talon: {reason} (P1)", reason=reason(e)), loc))
+        f.append(error("P1", msg("Talon: {reason}", reason=reason(e)), loc))
         return None
     if len(talon) != 2 or len(set(talon)) != 2:
-        f.append(error("P1", msg("Talon {text!r} must hold two different cards (P1)",
+        f.append(error("P1", msg("Talon {text!r} must hold two different cards",
                                    text=text), loc))
         return None
     return talon
@@ -78,7 +78,7 @@ def check_deal(record: Record, f: list[Finding]) -> Cards | None:
         try:
             deal = Deal.parse(text)
         except CardError as e:
-            f.append(error("P1", msg("Deal: {reason} (P1)", reason=reason(e)),
+            f.append(error("P1", msg("Deal: {reason}", reason=reason(e)),
                            _shift(tag_location(record, "Deal"), e.column)))
             return None
     north, east, south, west = deal_masks(deal)
@@ -113,7 +113,7 @@ def _deal_faults(deal: Deal, talon: tuple[Card, ...] | None, loc: Location | Non
     west = deal.hand(Seat.W)
     if west is not None and len(west):
         f.append(error("P1", msg("West is dealt {count} cards: Préférence is for three, "
-                                   "W stays empty ('-') (P1)", count=len(west)), loc))
+                                   "W stays empty ('-')", count=len(west)), loc))
         ok = False
     where: dict[Card, Message] = {}
     sources: list[tuple[Message, tuple[Card, ...]]] = [
@@ -123,22 +123,22 @@ def _deal_faults(deal: Deal, talon: tuple[Card, ...] | None, loc: Location | Non
     for seat in PLAYERS:
         hand = deal.hand(seat)
         if hand is not None and len(hand) != 10:
-            f.append(error("P1", msg("{seat} is dealt {count} cards; each player holds 10 "
-                                     "(P1)", seat=seat_name(seat), count=len(hand)), loc))
+            f.append(error("P1", msg("{seat} is dealt {count} cards; each player holds 10",
+                                      seat=seat_name(seat), count=len(hand)), loc))
             ok = False
     for who, cards in sources:
         for c in cards:
             if c not in DECK:
                 f.append(error("P1", msg("{card} ({who}) is not in the 32-card deck: "
-                                         "A K Q J 10 9 8 7 (P1)", card=card_name(c), who=who),
+                                         "A K Q J 10 9 8 7", card=card_name(c), who=who),
                                loc))
                 ok = False
             elif c in where:
                 other = where[c]
                 whom = (msg("twice to {who}", who=who) if other == who
                         else msg("to both {other} and {who}", other=other, who=who))
-                f.append(error("P1", msg("{card} is dealt {whom}: all 32 cards are different "
-                                         "(P1)", card=card_name(c), whom=whom), loc))
+                f.append(error("P1", msg("{card} is dealt {whom}: all 32 cards are different",
+                                          card=card_name(c), whom=whom), loc))
                 ok = False
             where[c] = who
     return ok

@@ -80,12 +80,12 @@ def _ante(value: str) -> tuple[int | None, OptionProblem | None]:
     if not (value.isascii() and value.isdigit()):
         return None, OptionProblem("P13", False, msg(
             "Scoring option ante={value!r} must be a whole number (0, 1, 2 …): the pot and "
-            "balances are taken from the Pot and Balance tags (P13)", value=_short(value)))
+            "balances are taken from the Pot and Balance tags", value=_short(value)))
     digits = value.lstrip("0") or "0"
     if len(digits) > len(str(MAX_ANTE)) or int(digits) > MAX_ANTE:
         return None, OptionProblem("P13", True, msg(
             "Scoring option ante={value} is more than {most}, more than any table plays "
-            "for: the pot and balances are taken from the Pot and Balance tags (P13)",
+            "for: the pot and balances are taken from the Pot and Balance tags",
             value=_short(value), most=MAX_ANTE))
     return int(digits), None
 

@@ -111,13 +111,13 @@ class _State:
             first = next(k for k, row in enumerate(self.rows, 1)
                          if any(self.ids[i] == cid for i in row[:self.width]))
             return error("P10", msg("trick {n}: {who} plays {card} a second time (first in "
-                                     "trick {first}) (P10)", n=n, who=who,
+                                     "trick {first})", n=n, who=who,
                                      card=card_name(card), first=first), where)
         if held is not None:
             return error("P10", msg("trick {n}: {who} plays {card}, which is not in {who}'s "
-                                     "hand (P10)", n=n, who=who, card=card_name(card)), where)
+                                     "hand", n=n, who=who, card=card_name(card)), where)
         return error("P10", msg("trick {n}: {who} plays {card} but showed out of {suit} in "
-                                 "trick {shown}: a revoke in trick {shown} (P10)", n=n,
+                                 "trick {shown}: a revoke in trick {shown}", n=n,
                                  who=who, card=card_name(card),
                                  suit=suit_name(card.suit), shown=shown), where)
 
@@ -131,13 +131,13 @@ class _State:
         same = highest(held, led)
         if same is not None:
             return error("P10", msg("trick {n}: {who} plays {card} while holding {same} — "
-                                     "must follow {suit} (P10)", n=n, who=who, card=card,
+                                     "must follow {suit}", n=n, who=who, card=card,
                                      same=card_name(same), suit=suit_name(SUITS[led])), where)
         trump = highest(held, self.trump)
         assert trump is not None  # legal_mask allowed only trumps
         return error("P10", msg("trick {n}: {who} plays {card} while holding {trump} — "
-                                 "cannot follow {suit}, so must trump (P10, "
-                                 "must_trump)", n=n, who=who, card=card,
+                                 "cannot follow {suit}, so must trump (must_trump)", n=n, who=who,
+                                 card=card,
                                  trump=card_name(trump), suit=suit_name(SUITS[led])), where)
 
     def remove(self, n: int, played: dict[Seat, int], led: int) -> None:
@@ -194,7 +194,7 @@ def replay_play(section: Section, declarer: Seat, out: tuple[Seat, ...],
     played = len(winners)
     for n, row in enumerate(rows[played:], played + 1):
         if n > TRICKS:
-            findings.append(error("P10", msg("the play has more than {count} tricks (P10)",
+            findings.append(error("P10", msg("the play has more than {count} tricks",
                                               count=TRICKS),
                                   section.location_at(slots[row[0]])))
             break
@@ -215,7 +215,7 @@ def replay_play(section: Section, declarer: Seat, out: tuple[Seat, ...],
             leader = None  # a trick short of a card: who won it, and so who leads next, is unknown
     if not claimed and slots and played < TRICKS and not short_trick:
         findings.append(error("P10", msg("the play stops after {count} tricks without '*' "
-                                         "to claim the rest (P10)", count=played),
+                                         "to claim the rest", count=played),
                               section.location_at(slots[-1])))
     complete = played == TRICKS and sum(won.values()) == TRICKS
     return PrefPlay(None, seats, won, complete, claimed, tuple(findings),
@@ -237,7 +237,7 @@ def _word_trick(state: _State, section: Section, slots: Sequence[int], ids: list
         found.append(error("P10", msg("trick {n} has {count} cards on its line: each line "
                                       "is one trick, {width} cards in seat order, so "
                                       "{card} and what follows it on the line are not "
-                                      "played (P10)", n=n, count=len(row), width=width,
+                                      "played", n=n, count=len(row), width=width,
                                       card=extra.text), extra.location))
     group = row[:width]
     toks = {s: tokens[slots[i]] for s, i in zip(seats, group, strict=False)}
@@ -245,7 +245,7 @@ def _word_trick(state: _State, section: Section, slots: Sequence[int], ids: list
     short = len(group) < width and not (claimed and last)
     if short:
         found.append(error("P10", msg("trick {n} has {count} cards: every player who "
-                                      "plays gives one (P10)", n=n, count=len(group)),
+                                      "plays gives one", n=n, count=len(group)),
                            tokens[slots[group[-1]]].location))
     order = list(toks)
     if leader is not None and leader in toks:
@@ -275,7 +275,7 @@ def _word_trick(state: _State, section: Section, slots: Sequence[int], ids: list
         unk = next((s for s in order if cids[s] < 0), order[0])
         found.append(unverifiable("P10", msg("trick {n}: {seat}'s card is unknown ('-') or the "
                                               "leader is: who won it, and who led the tricks "
-                                              "after it, cannot be checked (P10)", n=n,
+                                              "after it, cannot be checked", n=n,
                                               seat=seat_name(unk)),
                                   toks[unk].location))
     cards = tuple(PlayedCard(s, CARDS[cids[s]] if cids[s] >= 0 else None, toks[s], s not in bad)

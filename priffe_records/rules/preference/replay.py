@@ -174,7 +174,7 @@ def _pay_lines(line: PrefLine) -> tuple[ScoreLine, ...]:
         out.append(ScoreLine("P11", worded("{tricks}: {n}", tricks=_TRICKS,
                                           n=_seat_numbers(o.tricks, signed=False))))
     if line.ante:
-        out.append(ScoreLine("P13", msg("ante: each pays {n} into the empty pot (P13)",
+        out.append(ScoreLine("P13", msg("ante: each pays {n} into the empty pot",
                                         n=line.ante)))
     out.append(ScoreLine("P12", worded("{payments}: {n}", payments=_PAYMENTS,
                                       n="?" if line.score is None

@@ -130,8 +130,8 @@ def _claim(record: Record, name: str, rule: str, findings: list[Finding],
     try:
         return parse_points(text, total)
     except ValueError as e:
-        findings.append(error(rule, msg("{tag} {reason} ({rule})", tag=name, reason=reason(e),
-                                        rule=rule), tag_location(record, name)))
+        findings.append(error(rule, msg("{tag} {reason}", tag=name, reason=reason(e)),
+                              tag_location(record, name)))
         return None
 
 
@@ -154,14 +154,14 @@ def _claim_score(record: Record, contract: Contract | None, declarer: Seat | Non
     side = declaring_side(contract, declarer) if contract is not None else None
     if side is None:
         findings.append(error("R15", msg("Score {text!r} does not say which side scored: write "
-                                         "'NS n EW m' (R15)", text=text),
+                                         "'NS n EW m'", text=text),
                               tag_location(record, "Score")))
         return None
     try:
         n = claimed_number(text.strip(), text)
     except ValueError as e:
-        findings.append(error("R15", msg("{tag} {reason} ({rule})", tag="Score", reason=reason(e),
-                                         rule="R15"), tag_location(record, "Score")))
+        findings.append(error("R15", msg("{tag} {reason}", tag="Score", reason=reason(e)),
+                              tag_location(record, "Score")))
         return None
     return SidePoints.one(side, n) if n >= 0 else SidePoints.one(side.other, -n)
 
@@ -171,7 +171,7 @@ def _check_players(record: Record, findings: list[Finding]) -> tuple[str | None,
     names, twice = seated_names(record, SEATS)
     for name, first, second in twice:
         findings.append(error("R1", msg("{name} sits both {seat} and {other}: four "
-                                        "players, one per seat (R1)", name=name,
+                                        "players, one per seat", name=name,
                                         seat=seat_name(first), other=seat_name(second)),
                               tag_location(record, PLAYER_TAGS[second])))
     return tuple(names)
@@ -189,10 +189,10 @@ def _seat_tag(record: Record, name: str, rule: str, findings: list[Finding]) -> 
     if seat is not None or any(e.location == where and not e.is_warning for e in record.errors):
         return seat  # a seat, or one the reader has already said is none: one error a mistake
     hint = seat_hint(text, {s: record.get(tag) for s, tag in PLAYER_TAGS.items()})
-    findings.append(error(rule, msg("{tag} {text!r} is not a seat (N, E, S or W) ({rule})",
-                                    tag=name, text=text, rule=rule) if hint is None else
-                          msg("{tag} {text!r} is not a seat (N, E, S or W); {hint} ({rule})",
-                              tag=name, text=text, hint=hint, rule=rule), where))
+    findings.append(error(rule, msg("{tag} {text!r} is not a seat (N, E, S or W)",
+                                    tag=name, text=text) if hint is None else
+                          msg("{tag} {text!r} is not a seat (N, E, S or W); {hint}",
+                              tag=name, text=text, hint=hint), where))
     return None
 
 
@@ -221,7 +221,7 @@ def check_deal(record: Record, findings: list[Finding]) -> Deal | None:
         try:
             deal = Deal.parse(text)
         except CardError as e:
-            findings.append(error("R2", msg("Deal: {reason} (R2)", reason=e.message),
+            findings.append(error("R2", msg("Deal: {reason}", reason=e.message),
                                   _shift(tag_location(record, "Deal"), e.column)))
             return None
     known = [h for h in deal.hands if h is not None]
@@ -258,16 +258,16 @@ def _deal_faults(deal: Deal, loc: Location | None, findings: list[Finding]
         if len(hand) != 13:
             ok = False
             findings.append(error("R2", msg("{seat} is dealt {count} cards; each player holds "
-                                            "13 (R2)", seat=seat_name(seat), count=len(hand)),
+                                            "13", seat=seat_name(seat), count=len(hand)),
                                   loc))
         for c in hand.cards:
             if c in where:
                 ok = False
                 other = where[c]
-                twice = (msg("{card} is dealt twice to {seat}: a deal uses every card once "
-                             "(R2)", card=card_name(c), seat=seat_name(seat)) if other is seat
+                twice = (msg("{card} is dealt twice to {seat}: a deal uses every card once",
+                              card=card_name(c), seat=seat_name(seat)) if other is seat
                          else msg("{card} is dealt to both {seat} and {other}: a deal uses "
-                                  "every card once (R2)", card=card_name(c),
+                                  "every card once", card=card_name(c),
                                   seat=seat_name(other), other=seat_name(seat)))
                 findings.append(error("R2", twice, loc))
             where[c] = seat
@@ -303,7 +303,7 @@ def _conventions(auction: AuctionResult, deal: Deal | None, findings: list[Findi
         why = msg("2½–3½ hs with at least three suits guarded")
     if why is not None:
         findings.append(warning("R9", msg("forehand {seat} opens {call} with {hs} hs; the "
-                                          "convention expects {why} (R9)",
+                                          "convention expects {why}",
                                           seat=seat_name(first.seat), call=call.value,
                                           hs=show_hs(hs), why=why),
                                 first.token.location))
@@ -325,11 +325,11 @@ def _parse_result(record: Record, contract: Contract | None, declarer: Seat | No
         side = declaring_side(contract, declarer) if contract is not None else None
         if side is None:
             findings.append(error("R12", msg("Result {text!r} does not say which side took the "
-                                             "tricks: write 'NS n EW m' (R12)", text=text), loc))
+                                             "tricks: write 'NS n EW m'", text=text), loc))
             return None
         n = int(text) if len(text.strip()) <= 3 else 14  # 4,300 digits would raise
         if n > 13:
-            findings.append(error("R12", msg("Result {text}: a side takes 0 to 13 tricks (R12)",
+            findings.append(error("R12", msg("Result {text}: a side takes 0 to 13 tricks",
                                              text=_short(text)), loc))
             return None
         return SidePoints.one(side, n) + SidePoints.one(side.other, 13 - n)
@@ -340,12 +340,12 @@ def _parse_result(record: Record, contract: Contract | None, declarer: Seat | No
         return res  # the common case: nothing to say
     loc = tag_location(record, "Result")
     if min(res.ns, res.ew) < 0 or max(res.ns, res.ew) > 13:
-        findings.append(error("R12", msg("Result {text}: a side takes 0 to 13 tricks (R12)",
+        findings.append(error("R12", msg("Result {text}: a side takes 0 to 13 tricks",
                                          text=repr(text)), loc))
         return None
     if res.ns + res.ew != 13:
-        findings.append(error("R12", msg("Result {text!r} makes {count} tricks; there are 13 "
-                                         "(R12)", text=text, count=res.ns + res.ew), loc))
+        findings.append(error("R12", msg("Result {text!r} makes {count} tricks; there are 13",
+                                          text=text, count=res.ns + res.ew), loc))
         return None
     return res
 
@@ -381,10 +381,9 @@ def _open_score(record: Record, claimed: SidePoints, bare: DealScore,
     totals = [str(bare.total + v) for v in sorted(values, key=lambda v: (v.ns, v.ew))]
     rule = "R17" if claimed - bare.total in _HONOUR_VALUES else "R15"
     return error(rule, msg("Score says {claimed}, but with the honours the known hands allow "
-                           "({values}, {variant}) the deal scores {totals} ({rule})",
+                           "({values}, {variant}) the deal scores {totals}",
                            claimed=claimed, values=_values(values),
-                           variant=options.honours.said(), totals=listing(totals, "or"),
-                           rule=rule),
+                           variant=options.honours.said(), totals=listing(totals, "or")),
                  tag_location(record, "Score"))
 
 
@@ -393,12 +392,12 @@ def _open_note(record: Record, values: frozenset[SidePoints], used: SidePoints |
     """What open honours leave unchecked: the claim that settled them, or the score."""
     if used is None:
         return unverifiable("R17", msg("the known hands leave the honours open ({values}), so "
-                                       "the deal's score is not known (R17, {variant})",
+                                       "the deal's score is not known ({variant})",
                                        values=_values(values), variant=options.honours.said()),
                             tag_location(record, "Deal"))
     tag = "Honours" if from_tag else "Score"
     return unverifiable("R17", msg("the known hands leave the honours open ({values}): {tag} "
-                                   "is taken as written (R17, {variant})",
+                                   "is taken as written ({variant})",
                                    values=_values(values), tag=tag,
                                    variant=options.honours.said()),
                         tag_location(record, tag))
@@ -424,13 +423,13 @@ def _tricks(record: Record, play: PlayResult | None, claimed_tricks: SidePoints 
         if play.complete:
             tricks = play.won
             if claimed_tricks is not None and claimed_tricks != play.won:
-                f.append(error("R12", msg("Result says {claimed}, but the play gives {won} "
-                                          "(R12)", claimed=claimed_tricks, won=play.won),
+                f.append(error("R12", msg("Result says {claimed}, but the play gives {won}",
+                                           claimed=claimed_tricks, won=play.won),
                                tag_location(record, "Result")))
         elif claimed_tricks is None:
             if play.claimed:
                 f.append(error("R13", msg("the play ends with a claim '*' but no Result gives "
-                                          "the final tricks (R13)"),
+                                          "the final tricks"),
                                tag_location(record, "Result")))
         else:
             short = [side for side in Side if claimed_tricks[side] < play.won[side]]
@@ -438,9 +437,9 @@ def _tricks(record: Record, play: PlayResult | None, claimed_tricks: SidePoints 
                 side = short[0]
                 rule = "R13" if play.claimed else "R12"
                 f.append(error(rule, msg("Result gives {side} {claimed} tricks, but {side} won "
-                                         "{won} in the play before it ended ({rule})",
+                                         "{won} in the play before it ended",
                                          side=side.value, claimed=claimed_tricks[side],
-                                         won=play.won[side], rule=rule),
+                                         won=play.won[side]),
                                tag_location(record, "Result")))
                 tricks = None
     return tricks
@@ -470,11 +469,10 @@ def _not_checked(record: Record, contract: Contract | None, auction: AuctionResu
                                      ("Deal", deal is not None)) if not have]
         why = (msg("no {tags}", tags=listing(lacking, "or")) if lacking
                else msg("incomplete record"))
-        return unverifiable(rules[0], msg_n("not checked ({why}): {what} is taken as written "
-                                            "({rules})", "not checked ({why}): {what} are taken "
-                                            "as written ({rules})", len(missing), why=why,
-                                            what=listing(missing, "and"),
-                                            rules=", ".join(rules)), record.location)
+        return unverifiable(rules[0], msg_n("not checked ({why}): {what} is taken as written",
+                                            "not checked ({why}): {what} are taken as written",
+                                            len(missing), why=why, what=listing(missing, "and")),
+                            record.location, also=tuple(rules[1:]))
     return None
 
 
@@ -519,7 +517,7 @@ def analyse_record(record: Record, default: Options = PRESETS["sv"],
             # A final bid written where the contract goes (R8): its meaning is certain.
             f.append(error("R8", msg("Contract {text!r} is a final bid, not a contract: a final "
                                      "Spader or Klöver makes the contract Tvångsnoll; write "
-                                     "Contract \"Tvångsnoll\" (R8)", text=contract_text.strip()),
+                                     "Contract \"Tvångsnoll\"", text=contract_text.strip()),
                            tag_location(record, "Contract")))
             contract_text = Contract.TVANGSNOLL.value
         try:
@@ -530,10 +528,10 @@ def analyse_record(record: Record, default: Options = PRESETS["sv"],
             why = reason(e)
             if e.suggestion is None:
                 return not_priffe(record, "R8", msg("not a Priffe record: contract {text!r} is "
-                                                    "not a Priffe contract ({words}) (R8)",
+                                                    "not a Priffe contract ({words})",
                                                     text=contract_text, words=_CONTRACT_WORDS),
                                   tag_location(record, "Contract"))
-            f.append(error("R8", msg("Contract: {reason} (R8)", reason=why),
+            f.append(error("R8", msg("Contract: {reason}", reason=why),
                            tag_location(record, "Contract")))
     section = record.auction
     if section is not None and section.kinds.count(TokenKind.CALL) != len(section.kinds) \
@@ -541,7 +539,7 @@ def analyse_record(record: Record, default: Options = PRESETS["sv"],
         i = section.kinds.index(TokenKind.FOREIGN)
         return not_priffe(record, "R5", msg("not a Priffe record: bridge call {call!r} in "
                                             "the auction (Priffe calls: Pass Klöver Spader "
-                                            "Ruter Hjärter Noll Spela) (R5)",
+                                            "Ruter Hjärter Noll Spela)",
                                             call=section.texts[i]), section.location_at(i))
 
     players = _check_players(record, f)
@@ -556,7 +554,7 @@ def analyse_record(record: Record, default: Options = PRESETS["sv"],
         if first is not None:
             if dealer is not None and first is not dealer.left:
                 f.append(error("R4", msg("the auction starts with {seat}, but forehand is "
-                                         "{forehand}, left of the dealer {dealer} (R4)",
+                                         "{forehand}, left of the dealer {dealer}",
                                          seat=seat_name(first), forehand=seat_name(dealer.left),
                                          dealer=seat_name(dealer)),
                                tag_location(record, "Auction")))
@@ -568,8 +566,8 @@ def analyse_record(record: Record, default: Options = PRESETS["sv"],
     contract = claimed_contract
     if auction is not None and auction.contract is not None:
         if claimed_contract is not None and claimed_contract is not auction.contract:
-            f.append(error("R8", msg("Contract says {claimed}, but the auction gives {contract} "
-                                     "(R8)", claimed=claimed_contract.value,
+            f.append(error("R8", msg("Contract says {claimed}, but the auction gives {contract}",
+                                      claimed=claimed_contract.value,
                                      contract=auction.contract.value),
                            tag_location(record, "Contract")))
         contract = auction.contract
@@ -579,15 +577,15 @@ def analyse_record(record: Record, default: Options = PRESETS["sv"],
         declarer = auction.declarer
         if auction.declarer is not None and claimed_declarer is not None \
                 and claimed_declarer is not auction.declarer:
-            f.append(error("R7", msg("Declarer says {claimed}, but {seat} made the final bid "
-                                     "(R7)", claimed=seat_name(claimed_declarer),
+            f.append(error("R7", msg("Declarer says {claimed}, but {seat} made the final bid",
+                                      claimed=seat_name(claimed_declarer),
                                      seat=seat_name(auction.declarer)),
                            tag_location(record, "Declarer")))
     if contract is not None:
         if not contract.has_declarer:
             if claimed_declarer is not None:
                 f.append(error("R8", msg("{contract} has no declarer, but Declarer says "
-                                         "{seat}: write Declarer \"\" (R8)",
+                                         "{seat}: write Declarer \"\"",
                                          contract=contract.value,
                                          seat=seat_name(claimed_declarer)),
                                tag_location(record, "Declarer")))
@@ -596,13 +594,13 @@ def analyse_record(record: Record, default: Options = PRESETS["sv"],
                                    or is_unspecified(record.get("Declarer"))):
             # (a Declarer given that is no seat has had its one error above)
             f.append(error("R7", msg("{contract} needs a Declarer: the seat that made the final "
-                                     "bid (R7)", contract=contract.value),
+                                     "bid", contract=contract.value),
                            tag_location(record, "Declarer")))
     elif auction is None or auction.complete:
         # An unread Auction or an unreadable Contract: its own error says it.
         if not any(t.name == "Auction" for t in record.unread) and is_unspecified(contract_text):
             f.append(warning("R8", msg("the record names no contract and has no auction: "
-                                       "nothing to score (R8)"), record.location))
+                                       "nothing to score"), record.location))
         return DealOutcome(record=record, options=options, dealer=dealer, players=players,
                            deal=deal, auction=auction, findings=tuple(f))
 
@@ -613,14 +611,14 @@ def analyse_record(record: Record, default: Options = PRESETS["sv"],
         lead = _seat_tag(record, "Play", "R10", f)
         if lead is not None and contract is None:
             f.append(unverifiable("R12", msg("the contract is not known, so the trumps and the "
-                                             "trick winners are not either (R12)"),
+                                             "trick winners are not either"),
                                   tag_location(record, "Play")))
         elif lead is not None and contract is not None:
             if forehand is not None:
                 expected = opening_leader(forehand, declarer, contract, options)
                 if lead is not expected:
                     f.append(error("R10", msg("the play starts with {seat}, but {leader} leads "
-                                              "to the first trick (R10)", seat=seat_name(lead),
+                                              "to the first trick", seat=seat_name(lead),
                                               leader=seat_name(expected)),
                                    tag_location(record, "Play")))
             play = replay(play_section, lead, deal, contract.trump,
@@ -640,14 +638,14 @@ def analyse_record(record: Record, default: Options = PRESETS["sv"],
     open_honours = possible if possible is not None and len(possible) > 1 else None
     if computed_honours is not None and claimed_honours is not None \
             and computed_honours != claimed_honours:
-        f.append(error("R17", msg("Honours says {claimed}, but the hands give {computed} (R17, "
+        f.append(error("R17", msg("Honours says {claimed}, but the hands give {computed} ("
                                   "{variant})", claimed=claimed_honours,
                                   computed=computed_honours, variant=options.honours.said()),
                        tag_location(record, "Honours")))
     elif open_honours is not None and claimed_honours is not None \
             and claimed_honours not in open_honours:
         f.append(error("R17", msg("Honours says {claimed}, but the known hands allow only "
-                                  "{values} (R17, {variant})", claimed=claimed_honours,
+                                  "{values} ({variant})", claimed=claimed_honours,
                                   values=_values(open_honours), variant=options.honours.said()),
                        tag_location(record, "Honours")))
         claimed_honours = None
@@ -655,7 +653,7 @@ def analyse_record(record: Record, default: Options = PRESETS["sv"],
             and claimed_honours not in _HONOUR_VALUES:
         # Taken as written it would go into the score: only what R17 can give is honours.
         f.append(error("R17", msg("Honours says {claimed}, which R17 never gives: honours are "
-                                  "0, or 20, 40 or 50 to one side (R17)",
+                                  "0, or 20, 40 or 50 to one side",
                                   claimed=claimed_honours),
                        tag_location(record, "Honours")))
         claimed_honours = None
@@ -686,14 +684,13 @@ def analyse_record(record: Record, default: Options = PRESETS["sv"],
         if claimed_score is not None and claimed_score != score.total:
             rule = _score_rule(claimed_score, score)
             f.append(error(rule, msg("Score says {claimed}, but the deal scores {total} "
-                                     "({breakdown}) ({rule})", claimed=claimed_score,
-                                     total=score.total, breakdown=_score_breakdown(score),
-                                     rule=rule),
+                                     "({breakdown})", claimed=claimed_score,
+                                     total=score.total, breakdown=_score_breakdown(score)),
                            tag_location(record, "Score")))
     elif contract is not None and tricks is None and not any(
             x.rule in ("R12", "R13") and x.is_error for x in f):
         f.append(unverifiable("R14", msg("the tricks are not known (no Result and no complete "
-                                         "play), so the deal cannot be scored (R14)"),
+                                         "play), so the deal cannot be scored"),
                               record.location))
 
     note = _not_checked(record, contract, auction, play, deal, tricks, possible is not None)

@@ -115,7 +115,7 @@ def run_auction(section: Section, first: Seat) -> AuctionResult:
             break
         if kind is TokenKind.SKIP:
             findings.append(error("R4", msg("a call out of turn skipped {seat}: every player "
-                                            "calls once, in turn (R4)", seat=seat_name(seat)),
+                                            "calls once, in turn", seat=seat_name(seat)),
                                   section_location(section, i)))
             seat = seat.left
             continue
@@ -125,19 +125,19 @@ def run_auction(section: Section, first: Seat) -> AuctionResult:
         legal = True
         if ended_by is not None:
             findings.append(error("R6", msg("{who} calls {call} after {seat}'s Spela ended the "
-                                            "auction (R6)", who=seat_name(seat), call=text,
+                                            "auction", who=seat_name(seat), call=text,
                                             seat=seat_name(ended_by.seat)),
                                   section_location(section, i)))
             legal = False
         elif len(calls) >= 4:
             findings.append(error("R4", msg("{who} calls {call} as a fifth call: every player "
-                                            "calls exactly once (R4)", who=seat_name(seat),
+                                            "calls exactly once", who=seat_name(seat),
                                             call=text),
                                   section_location(section, i)))
             legal = False
         elif kind is TokenKind.FOREIGN or (kind is TokenKind.CALL and call is None):
             findings.append(error("R5", msg("{call!r} is not a Priffe call (Pass Klöver Spader "
-                                            "Ruter Hjärter Noll Spela) (R5)", call=text),
+                                            "Ruter Hjärter Noll Spela)", call=text),
                                   section_location(section, i)))
             legal = False
         elif call is None:
@@ -146,7 +146,7 @@ def run_auction(section: Section, first: Seat) -> AuctionResult:
                 and not call.outranks(high.call):
             findings.append(error("R5", msg("{who} bids {call}, not higher than {seat}'s "
                                             "{high}: a bid must be higher than every earlier "
-                                            "bid (R5)", who=seat_name(seat), call=call.value,
+                                            "bid", who=seat_name(seat), call=call.value,
                                             seat=seat_name(high.seat), high=high.call.value),
                                   section_location(section, i)))
             legal = False
@@ -161,9 +161,9 @@ def run_auction(section: Section, first: Seat) -> AuctionResult:
     if not complete:
         findings.append(auction_cut_short(
             section, "R6", taken=msg("the auction stops after {count} calls: the contract is "
-                                     "taken from the Contract tag (R6)", count=len(calls)),
+                                     "taken from the Contract tag", count=len(calls)),
             short=msg("the auction has {count} calls and no Spela: it ends only after the "
-                      "fourth call (R6)", count=len(calls))))
+                      "fourth call", count=len(calls))))
     if unknown or not complete:
         return AuctionResult(tuple(calls), complete, None, None, tuple(findings))
     final = high.call if high is not None else None

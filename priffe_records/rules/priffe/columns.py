@@ -77,8 +77,8 @@ def _unstorable(record: Record) -> tuple[Finding, ...]:
             where = (found.value_location or found.location) if found is not None else None
             out.append(warning(rule, msg(
                 "{tag} \"{value}\": a number beyond 2**63 cannot be stored as a number; the "
-                "archive keeps it in the record's text only ({rule})", tag=tag, value=text,
-                rule=rule), where or record.location))
+                "archive keeps it in the record's text only", tag=tag, value=text),
+            where or record.location))
     return tuple(out)
 
 

@@ -172,25 +172,24 @@ class _State:
         who, card = seat_name(SEATS[seat]), CARDS[cid]
         if played:
             return error("R11", msg("trick {n}: {who} plays {card} a second time (first in "
-                                    "trick {first}) (R11)", n=n, who=who, card=card_name(card),
+                                    "trick {first})", n=n, who=who, card=card_name(card),
                                     first=self.ids.index(cid) // self.width + 1), where)
         if owner >= 0 and owner != seat:
             return error("R11", msg("trick {n}: {who} plays {card}, which was dealt to "
-                                    "{owner}, not {who} (R11)", n=n, who=who,
+                                    "{owner}, not {who}", n=n, who=who,
                                     card=card_name(card), owner=seat_name(SEATS[owner])),
                          where)
         if owner < 0 and self.left[seat] is not None:
             return error("R11", msg("trick {n}: {who} plays {card}, which is not in {who}'s "
-                                    "hand (R11)", n=n, who=who, card=card_name(card)), where)
+                                    "hand", n=n, who=who, card=card_name(card)), where)
         return error("R11", msg("trick {n}: {who} plays {card} but showed out of {suit} "
-                                "in trick {shown}: a revoke in trick {shown} (R11)", n=n,
+                                "in trick {shown}: a revoke in trick {shown}", n=n,
                                 who=who, card=card_name(card), suit=suit_name(card.suit),
                                 shown=shown), where)
 
     def follow_fault(self, n: int, seat: int, cid: int, led: int
-                     ) -> tuple[Message, str] | None:
-        """Why playing card ``cid`` to a trick led in suit ``led`` breaks R11, if it does,
-        and the rule reference to cite."""
+                     ) -> Message | None:
+        """Why playing card ``cid`` to a trick led in suit ``led`` breaks R11, if it does."""
         held = self.left[seat]
         if held is None or legal_mask(held, led, self.trump, self.must_trump) >> cid & 1:
             return None
@@ -199,12 +198,12 @@ class _State:
         if same is not None:
             return msg("trick {n}: {who} plays {card} while holding {held} — must follow "
                        "{suit}", n=n, who=who, card=card, held=card_name(same),
-                       suit=suit_name(SUITS[led])), "R11"
+                       suit=suit_name(SUITS[led]))
         trump = highest(held, self.trump)
         assert trump is not None  # legal_mask allowed only trumps
         return msg("trick {n}: {who} plays {card} while holding {held} — cannot "
-                   "follow {suit}, so must trump", n=n, who=who, card=card,
-                   held=card_name(trump), suit=suit_name(SUITS[led])), "R11, must_trump"
+                   "follow {suit}, so must trump (must_trump)", n=n, who=who, card=card,
+                   held=card_name(trump), suit=suit_name(SUITS[led]))
 
 
 _NO_HANDS: tuple[int | None, ...] = (None, None, None, None)
@@ -265,8 +264,8 @@ def replay(section: Section, first: Seat, deal: Deal | None, trump: Suit | None,
         for begin in range(start, len(ids), width):
             n = begin // width + 1
             if n > tricks:
-                findings.append(error("R12", msg("the play has more than {tricks} tricks "
-                                                 "(R12)", tricks=tricks),
+                findings.append(error("R12", msg("the play has more than {tricks} tricks",
+                                                  tricks=tricks),
                                       section.location_at(slots[begin])))
                 break
             got = _word_trick(state, section, slots, begin, n, width, columns, leaders,
@@ -284,7 +283,7 @@ def replay(section: Section, first: Seat, deal: Deal | None, trump: Suit | None,
         if not claimed and ids and played < tricks and not any(
                 f.rule == "R12" and f.severity is Severity.ERROR for f in findings):
             findings.append(error("R13", msg("the play stops after {count} tricks without '*' "
-                                             "to claim the rest (R13)", count=played),
+                                             "to claim the rest", count=played),
                                   section.location_at(slots[-1])))
     complete = played == tricks and undecided == 0
     kept = _Kept(section, slots, columns, lead0, winners, worded)
@@ -324,15 +323,15 @@ def _word_trick(state: _State, section: Section, slots: Sequence[int], start: in
             bad.add(seat)
     full = len(group) == width
     if not full and not claimed:
-        found.append(error("R12", msg("trick {n} has {count} cards: every player plays one "
-                                      "(R12)", n=n, count=len(group)), group[-1].location))
+        found.append(error("R12", msg("trick {n} has {count} cards: every player plays one",
+                                       n=n, count=len(group)), group[-1].location))
     # Follow suit (R11) under every seat that may have led.
-    faults: dict[int, dict[int, tuple[Message, str]]] = {}
+    faults: dict[int, dict[int, Message]] = {}
     for lead in leaders:
         if lead not in ids:
             continue
         led = ids[lead] // 13
-        per: dict[int, tuple[Message, str]] = {}
+        per: dict[int, Message] = {}
         for seat, cid in ids.items():
             if seat != lead and seat not in bad and cid // 13 != led:
                 why = state.follow_fault(n, seat, cid, led)
@@ -343,15 +342,14 @@ def _word_trick(state: _State, section: Section, slots: Sequence[int], start: in
         whys = [per[seat] for per in faults.values() if seat in per]
         if not whys:
             continue
-        fault, rules = whys[0]
+        fault = whys[0]
         if len(faults) == len(leaders) and len(whys) == len(faults):
-            found.append(error("R11", msg("{fault} ({rules})", fault=fault, rules=rules),
-                               toks[seat].location))
+            found.append(error("R11", fault, toks[seat].location))
             bad.add(seat)
         else:
             found.append(unverifiable(
-                "R11", msg("{fault} if that trick was led by another seat ({rules})",
-                           fault=fault, rules=rules), toks[seat].location))
+                "R11", msg("{fault} if that trick was led by another seat", fault=fault),
+                toks[seat].location))
     # Who won, and so who leads next (R12).
     winners: set[int] = set()
     hidden = False
@@ -365,7 +363,7 @@ def _word_trick(state: _State, section: Section, slots: Sequence[int], start: in
         hidden = True
         found.append(unverifiable(
             "R12", msg("trick {n}: {seat}'s card is unknown ('-'): who won it, and who led "
-                       "the tricks after it, cannot be checked (R12)", n=n,
+                       "the tricks after it, cannot be checked", n=n,
                        seat=seat_name(SEATS[unk])), toks[unk].location))
     # Showing out is a fact only when the suit led is certain; it matters only for
     # hands we do not know (a known hand's revoke is reported where it happens).

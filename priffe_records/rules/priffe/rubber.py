@@ -247,7 +247,7 @@ class PartieScorer:
                 self._report(o, error(
                     "R22", msg("{here} is recorded in rubber {tag}, which already ended when a "
                                "side made its second game: later deals belong to the next "
-                               "rubber (R22)", here=_here(rec), tag=tag),
+                               "rubber", here=_here(rec), tag=tag),
                     tag_location(rec, "Rubber")))
                 tag = None
             self._close_rubber()
@@ -258,7 +258,7 @@ class PartieScorer:
             if self.state is not None:
                 self._report(o, warning(
                     "R22", msg("rubber {rubber} ends before either side made two games: {here} "
-                               "starts rubber {tag} (R22)", rubber=self.tag, here=_here(rec),
+                               "starts rubber {tag}", rubber=self.tag, here=_here(rec),
                                tag=tag),
                     tag_location(rec, "Rubber")))
             self._close_rubber()
@@ -281,7 +281,7 @@ class PartieScorer:
                     and not self.gap:
                 self._report(o, warning(
                     "R3", msg("{here}: {seat} deals, but the deal passes to the left: {next} "
-                              "was next after {prev} (R3)", here=_here(rec),
+                              "was next after {prev}", here=_here(rec),
                               seat=seat_name(o.dealer),
                               next=seat_name(prev.left), prev=seat_name(prev)),
                     tag_location(rec, "Dealer")))
@@ -320,8 +320,8 @@ class PartieScorer:
             return None
         value = text.strip()
         if not (value.isascii() and value.isdigit()) or len(value) > 6:
-            self._report(o, warning("R22", msg("Rubber {text!r} is not a rubber number (1, 2, …) "
-                                               "(R22)", text=text),
+            self._report(o, warning("R22", msg("Rubber {text!r} is not a rubber number (1, 2, …)",
+                                                text=text),
                                     tag_location(o.record, "Rubber")))
             return None
         return int(value)
@@ -348,7 +348,7 @@ class PartieScorer:
         if not self._newcomer and self._moved(o):
             self._report(o, warning(
                 "R24", msg("the players change seats within a rubber; seats change only "
-                           "between rubbers (R24)"), tag_location(o.record, "North", value=False)))
+                           "between rubbers"), tag_location(o.record, "North", value=False)))
 
     def _seating(self, o: DealOutcome) -> tuple[str, ...] | None:
         """:func:`_seating` with a misspelt name read as the player it is near (warned once)."""
@@ -366,13 +366,13 @@ class PartieScorer:
         if self._last_pairing == pairing:
             self._report(o, warning(
                 "R24", msg("rubber {rubber} keeps the partnerships of the rubber before; the "
-                           "rotation changes partners every rubber (R24)", rubber=self._number),
+                           "rotation changes partners every rubber", rubber=self._number),
                 loc))
         else:
             if self._block.count(pairing) >= 2:
                 self._report(o, warning(
                     "R24", msg("rubber {rubber} repeats a partnership a third time within six "
-                               "rubbers; the rotation pairs everyone twice in six (R24)",
+                               "rubbers; the rotation pairs everyone twice in six",
                                rubber=self._number), loc))
         self._last_pairing = pairing
         self._block.append(pairing)
@@ -384,7 +384,7 @@ class PartieScorer:
         if self.state is None and self.unknown_since is not None and any(
                 not is_unspecified(rec.get(n)) for n in ("ScoreRubber", "Settlement")):
             self._report(o, unverifiable(
-                "R23", msg("the rubber totals cannot be checked from here on: {why} (R23)",
+                "R23", msg("the rubber totals cannot be checked from here on: {why}",
                            why=self.unknown_since), tag_location(rec, "ScoreRubber")))
             self.unknown_since = None
         text = rec.get("ScoreRubber")
@@ -392,7 +392,7 @@ class PartieScorer:
             try:
                 claimed = parse_points(text)
             except ValueError as e:
-                self._report(o, error("R23", msg("ScoreRubber {reason} (R23)",
+                self._report(o, error("R23", msg("ScoreRubber {reason}",
                                                  reason=reason(e)),
                                       tag_location(rec, "ScoreRubber")))
             else:
@@ -409,8 +409,8 @@ class PartieScorer:
                                 rule = "R21"
                         self._report(o, error(
                             rule, msg("ScoreRubber says {claimed}, but the rubber stands at "
-                                      "{totals}{why} ({rule})", claimed=claimed,
-                                      totals=self.state.totals, why=_explain(step), rule=rule),
+                                      "{totals}{why}", claimed=claimed,
+                                      totals=self.state.totals, why=_explain(step)),
                             tag_location(rec, "ScoreRubber")))
                     self.carried = diff
         text = rec.get("Settlement")
@@ -422,25 +422,25 @@ class PartieScorer:
             try:
                 parse_settlement(text)
             except ValueError as e:
-                self._report(o, error("R23", msg("Settlement {reason} (R23)", reason=reason(e)),
+                self._report(o, error("R23", msg("Settlement {reason}", reason=reason(e)),
                                       loc))
             return
         if not self.state.ended or step is None:
             self._report(o, error("R22", msg("Settlement on {here}, which does not end the "
                                              "rubber: a rubber is settled when a side makes its "
-                                             "second game (R22)", here=_here(rec)), loc))
+                                             "second game", here=_here(rec)), loc))
             return
         try:
             claimed_s = parse_settlement(text)
         except ValueError as e:
-            self._report(o, error("R23", msg("Settlement {reason} (R23)", reason=reason(e)),
+            self._report(o, error("R23", msg("Settlement {reason}", reason=reason(e)),
                                   loc))
             return
         computed = settle(self.state.totals)
         if claimed_s != computed:
             self._report(o, error(
                 "R23", msg("Settlement says {claimed}, but rubber totals {totals} settle "
-                           "{computed} (R23)", claimed=format_settlement(claimed_s),
+                           "{computed}", claimed=format_settlement(claimed_s),
                            totals=self.state.totals, computed=format_settlement(computed)),
                 loc))
 
