@@ -259,3 +259,131 @@ def test_the_running_sheet_piped_is_full_lines(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     ends = [line for line in res.stdout.splitlines() if " win; " in line]
     assert ends and all(long in line and len(line) > 120 for line in ends), ends
+
+
+# ------------------------------------------------------------- the words on the paper
+
+
+def sv_add(path: Path, answers: list[str], *args: str) -> Result:
+    return add(path, answers, "--lang", "sv", *args)
+
+
+@pytest.mark.parametrize(("word", "bid"), [("Klöver", "Klöver"), ("SPADER", "Spader"),
+                                           ("klover", "Klöver"), ("kl", "Klöver"),
+                                           ("sp", "Spader")])
+def test_a_final_klover_or_spader_is_a_tvangsnoll(evening: Path, word: str, bid: str) -> None:
+    """R8: the secretary writes the final bid; the contract is Tvångsnoll, no declarer asked."""
+    res = sv_add(evening, [word, "NS 6 ÖV 7", "", ""])
+    assert res.exit_code == 0, res.output
+    assert f"{bid} som slutbud: Tvångsnoll, ingen spelförare (R8)" in res.stdout
+    assert "Spelförare" not in res.stdout
+    first = next(iter(read(evening)))
+    assert (first.get("Contract"), first.get("Declarer"), first.get("Result")) == \
+        ("Tvångsnoll", "", "NS 6 EW 7")
+
+
+@pytest.mark.parametrize(("word", "contract"), [
+    ("passnolla", Contract.PASSNOLL), ("Passnolla", Contract.PASSNOLL),
+    ("misär", Contract.NOLL), ("Misar", Contract.NOLL), ("hj", Contract.HJARTER),
+    ("HJÄRTER", Contract.HJARTER), ("hjarter", Contract.HJARTER), ("ru", Contract.RUTER),
+    ("Ru", Contract.RUTER), ("sang", Contract.SPELA), ("tvångsnolla", Contract.TVANGSNOLL),
+    ("Tvangsnoll", Contract.TVANGSNOLL), ("kl", Contract.TVANGSNOLL),
+    ("spe", Contract.SPELA)])
+def test_the_paper_words_for_a_contract(word: str, contract: Contract) -> None:
+    assert entry.parse_contract(word) is contract
+
+
+def test_a_start_shared_by_two_contracts_says_both() -> None:
+    with pytest.raises(entry.EntryError, match="'s' could be Spader or Spela"):
+        entry.parse_contract("s")
+
+
+def test_paper_words_typed_in_swedish(evening: Path) -> None:
+    res = sv_add(evening, ["misär", "Ö", "4", "", "passnolla", "7", "", "hj", "S", "7", "", ""])
+    assert res.exit_code == 0, res.output
+    got = [(r.get("Contract"), r.get("Declarer")) for r in list(read(evening))[:3]]
+    assert got == [("Noll", "E"), ("Passnoll", ""), ("Hjärter", "S")]
+
+
+def seated(path: Path, **names: str) -> None:
+    records = list(read(path))
+    path.write_text(dumps([_seat(r, names) for r in records]), encoding="utf-8")
+
+
+def _seat(record: Record, names: dict[str, str]) -> Record:
+    for tag, name in names.items():
+        record = record.replace_tag(tag, name)
+    return record
+
+
+@pytest.mark.parametrize("typed", ["Marta", "marta", "MÄRTA", "ståhl", "Marta Stahl"])
+def test_a_first_name_unique_among_the_players(evening: Path, typed: str) -> None:
+    seated(evening, South="Märta Ståhl")
+    res = sv_add(evening, ["Hjärter", typed, "7", "", ""])
+    assert res.exit_code == 0, res.output
+    assert next(iter(read(evening))).get("Declarer") == "S"
+
+
+def test_a_first_name_of_two_players_says_which(evening: Path) -> None:
+    seated(evening, South="Märta Ståhl", East="Marta Berg")
+    res = sv_add(evening, ["Hjärter", "marta", "Ståhl", "7", "", ""])
+    assert res.exit_code == 0, res.output
+    assert "'marta' kan vara Marta Berg eller Märta Ståhl" in res.stdout
+    assert next(iter(read(evening))).get("Declarer") == "S"
+
+
+def test_a_score_kept_is_marked_and_counted_as_written(evening: Path) -> None:
+    """Kept at 'b': the deal says so (Kept "Score"), and the engine counts the paper's points."""
+    res = sv_add(evening, ["Hjärter", "Ö", "10", "NS 20", "b", ""])
+    assert res.exit_code == 0, res.output
+    first = next(iter(read(evening)))
+    assert first.get("Score") == "NS 20 EW 0" and first.get("Kept") == "Score"
+    assert "20*" in res.stdout and "* som på papperet; reglerna ger NS 0" in res.stdout
+
+
+def test_a_deal_not_kept_has_no_mark(evening: Path) -> None:
+    res = sv_add(evening, ["Hjärter", "Ö", "10", "ÖV 40", ""])
+    assert res.exit_code == 0, res.output
+    assert next(iter(read(evening))).get("Kept") is None
+
+
+def test_a_saved_deal_is_corrected_by_its_board(evening: Path) -> None:
+    """--board: the saved values are offered (Enter keeps each), the same checks run, and
+    only that deal changes."""
+    assert sv_add(evening, [*SWEDISH[:8], ""]).exit_code == 0  # boards 1 and 2
+    before = list(read(evening))
+    res = sv_add(evening, ["", "Nord", "", "NS 20", "r", "", "", "", "-"], "--board", "2")
+    assert res.exit_code == 0, res.output
+    said = res.stdout
+    assert "Giv 2: Öst ger (Bertil)" in said and "Kontrakt [Spela]:" in said
+    assert "R15" in said and "Rätta given (r)" in said  # a wrong score, then cleared ('-')
+    after = list(read(evening))
+    assert after[1].get("Declarer") == "N" and after[1].get("Score") is None
+    assert after[1].get("Result") == "NS 9 EW 4"  # Enter kept the nine tricks
+    assert after[:1] == before[:1] and after[2:] == before[2:]
+    assert "sparade 1 giv" in res.stderr
+
+
+def test_a_kept_deal_stays_kept_when_nothing_changes(evening: Path) -> None:
+    assert sv_add(evening, ["Hjärter", "Ö", "10", "NS 20", "b", ""]).exit_code == 0
+    res = sv_add(evening, ["", "", "", ""], "--board", "1")
+    assert res.exit_code == 0, res.output
+    assert "behålls som de står på papperet" in res.stdout
+    assert next(iter(read(evening))).get("Kept") == "Score"
+
+
+def test_no_such_board(evening: Path) -> None:
+    before = evening.read_bytes()
+    res = sv_add(evening, [""], "--board", "99")
+    assert res.exit_code == 2 and "det finns ingen giv 99 i filen" in res.stderr
+    assert "Traceback" not in res.output and evening.read_bytes() == before
+
+
+def test_a_correction_is_not_written_unless_it_reads_back(
+        evening: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert sv_add(evening, [*SWEDISH[:4], ""]).exit_code == 0
+    before = evening.read_bytes()
+    monkeypatch.setattr(entry, "dumps", lambda records: dumps(list(records)[:-1]))
+    res = sv_add(evening, ["", "", "9", "", ""], "--board", "1")
+    assert res.exit_code == 2 and "läses inte tillbaka" in res.stderr
+    assert evening.read_bytes() == before

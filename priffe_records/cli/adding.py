@@ -32,7 +32,10 @@ from priffe_records.game.words import seat_name
 from priffe_records.rules.blank import seats as seats_of_game
 from priffe_records.rules.entry import (
     EntryError,
+    board_index,
     entry_form,
+    entry_of,
+    kept_as_written,
     next_slot,
     placed,
     record_findings,
@@ -189,22 +192,28 @@ def _form(record: Record, name: str) -> EntryForm:
                         ) from None
 
 
-def _one_deal(ask: Asker, records: list[Record], name: str, options: object
-              ) -> tuple[list[Record], int] | None:
-    """Ask for the next deal until it is right or kept; the new records, or ``None``."""
-    index = next_slot(records)
-    if index == len(records):  # a deal after the last: laid out here, written only when typed
-        records = [*records, slot_record(records, index)]
-    form = _form(records[index], name)
-    try:
-        seats = form.new_seats(ask, records, index, options)
-    except EndOfAnswers:
-        return None
-    if seats is not None:
-        records = reseated(records, index, seats)
+def _one_deal(ask: Asker, records: list[Record], name: str, options: object,
+              board: str | None = None) -> tuple[list[Record], int] | None:
+    """Ask for the next deal (or correct the saved deal ``board``) until it is right or
+    kept; the new records, or ``None``."""
+    before: Entry | None = None
+    if board is not None:  # a saved deal: its values are the answers offered
+        index = board_index(records, board)
+        form = _form(records[index], name)
+        before = entry_of(records[index], form)
+    else:
+        index = next_slot(records)
+        if index == len(records):  # a deal after the last: laid out here, written when typed
+            records = [*records, slot_record(records, index)]
+        form = _form(records[index], name)
+        try:
+            seats = form.new_seats(ask, records, index, options)
+        except EndOfAnswers:
+            return None
+        if seats is not None:
+            records = reseated(records, index, seats)
     record = records[index]
     _introduce(record)
-    before: Entry | None = None
     while True:
         entry = form.ask(ask, record, before)
         if entry is None:
@@ -213,16 +222,23 @@ def _one_deal(ask: Asker, records: list[Record], name: str, options: object
         text, again = verified_text(new, name)
         findings = record_findings(again, index, options=options)
         _say(findings)
-        if not any(f.is_error for f in findings) or _keep_anyway(ask):
-            write_text_atomically(name, text)
-            return again, index
-        before = entry
+        if any(f.is_error for f in findings):
+            if not _keep_anyway(ask):
+                before = entry
+                continue
+            # Kept as the paper has it: marked, so the sheet, --fill and the archive show it.
+            text, again = verified_text(kept_as_written(again, index, findings, form.keepable),
+                                        name)
+        write_text_atomically(name, text)
+        return again, index
 
 
 @click.command("add")
 @click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--board", metavar="N",
+              help="Correct the saved deal N instead (its answers are offered), then stop.")
 @preset_option
-def add_command(file: str, options: object) -> None:
+def add_command(file: str, board: str | None, options: object) -> None:
     """Type the next deals of the evening in FILE, each checked by the rules before it is saved.
 
     Asks for the contract, the declarer (a seat or a player's name), the
@@ -243,7 +259,9 @@ def add_command(file: str, options: object) -> None:
         records = _read(path)
         while True:
             try:
-                done = _one_deal(ask, records, file, options)
+                done = _one_deal(ask, records, file, options, board)
+            except EntryError as e:
+                raise UserError(msg("{file}: {reason}", file=file, reason=e.args[0])) from None
             except EndOfAnswers:
                 raise UserError(msg("standard input ended in the middle of a deal; that deal "
                                     "was not saved ({n} saved before it)", n=saved),
@@ -255,6 +273,8 @@ def add_command(file: str, options: object) -> None:
             sheet = _running_sheet(records, index, options)
             if sheet is not None:
                 console.print(sheet)
+            if board is not None:
+                break
     click.echo(str(msg_n("saved {n} deal in {file}", "saved {n} deals in {file}", saved,
                          file=file)), err=True)
     sys.exit(EXIT_OK)

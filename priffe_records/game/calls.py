@@ -11,18 +11,20 @@ True
 'Hjärter'
 >>> Contract.parse("tvangsnoll")
 <Contract.TVANGSNOLL: 'Tvångsnoll'>
->>> sorted(c.value for c in contracts_starting("r")), sorted(contract_words())[:2]
-(['Ruter'], ['diamonds', 'forced null'])
+>>> read_written("tv").contract, read_written("kl").word, sorted(contract_words())[:2]
+(<Contract.TVANGSNOLL: 'Tvångsnoll'>, 'Klöver', ['diamonds', 'forced null'])
 """
 
 from __future__ import annotations
 
 import difflib
 import enum
+from dataclasses import dataclass
 
 from priffe_records.game.cards import Suit
 from priffe_records.game.errors import PriffeError
-from priffe_records.game.language import Message, msg
+from priffe_records.game.language import Message, listing, msg
+from priffe_records.game.words import plain_key
 
 
 class Call(enum.Enum):
@@ -206,7 +208,84 @@ def contract_words() -> tuple[str, ...]:
     return tuple(_CONTRACT_WORDS)
 
 
-def contracts_starting(prefix: str) -> set[Contract]:
-    """The contracts one of whose words starts with ``prefix`` (any case): ``hj`` is Hjärter."""
-    key = prefix.casefold()
-    return {c for w, c in _CONTRACT_WORDS.items() if key and w.startswith(key)}
+# R8: the contract each final bid makes. Spader and Klöver are information bids: as the
+# final bid they make the contract Tvångsnoll, which has no declarer.
+FINAL_BID_CONTRACT: dict[Call, Contract] = {
+    Call.SPELA: Contract.SPELA, Call.NOLL: Contract.NOLL, Call.HJARTER: Contract.HJARTER,
+    Call.RUTER: Contract.RUTER, Call.SPADER: Contract.TVANGSNOLL,
+    Call.KLOVER: Contract.TVANGSNOLL}
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """A contract as the secretary reads it off the score sheet: the contract (R8), and
+    the final bid written in its place when that bid names another contract (Klöver or
+    Spader for a Tvångsnoll)."""
+
+    contract: Contract
+    final_bid: Call | None = None
+
+    @property
+    def word(self) -> str:
+        """The word written: the final bid's when one was, else the contract's."""
+        return self.final_bid.value if self.final_bid is not None else self.contract.value
+
+
+# What a secretary writes on the paper beyond the file's words (every contract's and every
+# final bid's spelling is read too): the suits' short forms, the players' names for the
+# contracts. Keys are compared as plain_key folds them (no case, no accents).
+_PAPER_ONLY: dict[str, Call | Contract] = {
+    "kl": Call.KLOVER, "sp": Call.SPADER, "hj": Call.HJARTER, "ru": Call.RUTER,
+    "sang": Contract.SPELA, "sangspel": Contract.SPELA,
+    "misär": Contract.NOLL, "misärspel": Contract.NOLL,
+    "passnolla": Contract.PASSNOLL, "tvångsnolla": Contract.TVANGSNOLL,
+}
+
+
+def _written(word: Call | Contract) -> Written:
+    if isinstance(word, Contract):
+        return Written(word)
+    contract = FINAL_BID_CONTRACT[word]
+    return Written(contract, word if contract.kind == "forced" else None)
+
+
+# The one table of words read from the paper: plain key → what it says.
+_SPOKEN: list[tuple[str, Call | Contract]] = [
+    *_CONTRACT_WORDS.items(), *((w, c) for w, c in _CALL_WORDS.items() if c in FINAL_BID_CONTRACT),
+    *_PAPER_ONLY.items()]
+PAPER_WORDS: dict[str, Written] = {}
+for _key, _word in _SPOKEN:
+    PAPER_WORDS.setdefault(plain_key(_key), _written(_word))
+
+
+def read_written(text: str) -> Written:
+    """A contract as written on the paper: any word of :data:`PAPER_WORDS` (any case, with
+    or without accents), or the start of words that all say one thing (``tv``).
+
+    Raises :class:`CallError` for a word that could say several things or none, with
+    the closest word as its suggestion.
+
+    >>> read_written("Klöver"), read_written("SP").word, read_written("hjarter").contract
+    (Written(contract=<Contract.TVANGSNOLL: 'Tvångsnoll'>, final_bid=<Call.KLOVER: 'Klöver'>), \
+'Spader', <Contract.HJARTER: 'Hjärter'>)
+    >>> read_written("passnolla").contract, read_written("Misär").contract
+    (<Contract.PASSNOLL: 'Passnoll'>, <Contract.NOLL: 'Noll'>)
+    """
+    key = plain_key(text)
+    exact = PAPER_WORDS.get(key)
+    if exact is not None:
+        return exact
+    hits = {w for k, w in PAPER_WORDS.items() if key and k.startswith(key)}
+    if len(hits) == 1:
+        return hits.pop()
+    if hits:
+        words = sorted({w.word for w in hits})
+        raise CallError(msg("{text!r} could be {choices}", text=text.strip(),
+                            choices=listing(words, "or")))
+    near = difflib.get_close_matches(key, [k for k in PAPER_WORDS if len(k) > 2], n=1,
+                                     cutoff=0.75)
+    if near:
+        hint = PAPER_WORDS[near[0]].word
+        raise CallError(msg("unknown contract {text!r} — did you mean {hint!r}?",
+                            text=text.strip(), hint=hint), hint)
+    raise CallError(msg("unknown contract {text!r}", text=text.strip()))

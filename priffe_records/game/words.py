@@ -19,11 +19,25 @@ David Öhrnström sits North: write N did you mean N (North)?
 from __future__ import annotations
 
 import difflib
+import unicodedata
 from collections.abc import Mapping
 
 from priffe_records.game.cards import Card, Rank, Seat, Suit
 from priffe_records.game.language import Message, msg, msg_p
 from priffe_records.game.preference import Bid
+
+
+def plain_key(text: str) -> str:
+    """A word or name as compared when a secretary types it: no case, no accents, single
+    spaces (``Märta  Ståhl`` and ``marta stahl``, ``Hjärter`` and ``hjarter`` are one key).
+
+    >>> plain_key(" Märta  Ståhl "), plain_key("KLÖVER")
+    ('marta stahl', 'klover')
+    """
+    plain = "".join(c for c in unicodedata.normalize("NFKD", text)
+                    if not unicodedata.combining(c))
+    return " ".join(plain.casefold().split())
+
 
 _SEAT_NAMES = {Seat.N: msg("North"), Seat.E: msg("East"), Seat.S: msg("South"),
                Seat.W: msg("West")}

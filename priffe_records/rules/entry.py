@@ -17,19 +17,20 @@ comes from its family's entry hooks (:func:`entry_form`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TypeVar
 
 from priffe_records.format.reader import loads
 from priffe_records.format.record import PLAYER_TAGS, Record, Tag
 from priffe_records.format.values import is_unspecified
 from priffe_records.format.writer import dumps
-from priffe_records.game.calls import CallError, Contract, contracts_starting
+from priffe_records.game.calls import CallError, Contract, Written, read_written
 from priffe_records.game.cards import SEATS, Seat
 from priffe_records.game.errors import PriffeError
 from priffe_records.game.language import listing, msg
-from priffe_records.game.words import seat_from_word
+from priffe_records.game.words import plain_key, seat_from_word
 from priffe_records.rules.family import Asking, Entry, EntryForm, family_for
-from priffe_records.rules.findings import Finding, Severity
+from priffe_records.rules.findings import Finding, Severity, tag_location
 from priffe_records.rules.validate import validate
 
 T = TypeVar("T")
@@ -65,34 +66,38 @@ def ask_contract(ask: Asking, before: str | None, words: Iterable[str],
     return ask.again(text, parse, msg("Contract"))
 
 
-def parse_contract(text: str) -> Contract:
-    """A contract word in any accepted spelling, or the start of exactly one (``hj``)."""
+def read_contract(text: str) -> Written:
+    """A contract as written on the paper (``hj``, ``misär``, ``passnolla``, a final
+    ``Klöver`` for its Tvångsnoll: calls.PAPER_WORDS), or the start of words that all say
+    one thing."""
     word = text.strip()
     if not word:
         raise EntryError(msg("no contract given"))
     try:
-        return Contract.parse(word)
+        return read_written(word)
     except CallError as e:
-        hits = contracts_starting(word)
-        if len(hits) == 1:
-            return hits.pop()
-        if len(hits) > 1:
-            raise EntryError(msg("{text!r} could be {choices}", text=word,
-                                 choices=listing(sorted(c.value for c in hits), "or"))) from None
         raise EntryError(e.message) from None
 
 
+def parse_contract(text: str) -> Contract:
+    """The contract :func:`read_contract` reads (R8 makes a final Klöver a Tvångsnoll)."""
+    return read_contract(text).contract
+
+
 def parse_seat(text: str, players: Mapping[Seat, str]) -> Seat:
-    """A seat letter or name (N, Nord, Ö, West), or a player's name or its unique start."""
-    key = text.strip().casefold()
+    """A seat letter or name (N, Nord, Ö, West), or a player: the whole name, its start or
+    the start of one of its names (``Marta`` or ``ståhl`` for Märta Ståhl), in any case and
+    with or without accents, when only one player's name fits."""
+    key = plain_key(text)
     if not key:
         raise EntryError(msg("no declarer given"))
-    seat = seat_from_word(key)
+    seat = seat_from_word(text)  # before folding: Ö is a seat, O is not
     if seat is not None:
         return seat
-    named = {s: n.casefold() for s, n in players.items() if not is_unspecified(n)}
+    named = {s: plain_key(n) for s, n in players.items() if not is_unspecified(n)}
     exact = [s for s, n in named.items() if n == key]
-    starts = exact or [s for s, n in named.items() if n.startswith(key)]
+    starts = exact or [s for s, n in named.items() if n.startswith(key)] or \
+        [s for s, n in named.items() if any(part.startswith(key) for part in n.split())]
     if len(starts) == 1:
         return starts[0]
     if starts:
@@ -170,11 +175,17 @@ def with_entry(record: Record, entry: Entry) -> Record:
     """``record`` with the entry's values; a tag the entry does not set (a Score not
     written, a Préférence Result when nobody played) goes."""
     values = entry.tags()
+    before = record
     for name in ENTRY_TAGS:
         if name in values:
             record = record.replace_tag(name, values[name])
         elif record.tag(name) is not None:
             record = record.without_tag(name)
+    # A deal kept as written stays kept while nothing of it changes; a corrected deal is
+    # checked afresh (and kept again if the secretary says so).
+    if record.tag("Kept") is not None and any(record.get(n) != before.get(n)
+                                              for n in ENTRY_TAGS):
+        record = record.without_tag("Kept")
     return record
 
 
@@ -212,3 +223,51 @@ def record_findings(records: Sequence[Record], index: int, *,
     """
     return [f for f in validate(records, options=options)
             if f.record == index + 1 and f.severity is not Severity.UNVERIFIABLE]
+
+
+def kept_as_written(records: Sequence[Record], index: int, findings: Sequence[Finding],
+                    keepable: Sequence[str]) -> list[Record]:
+    """The partie with the deal at ``index`` marked ``Kept`` for each claimed tag of
+    ``keepable`` an error of ``findings`` points at: the secretary keeps its value as the
+    paper has it, and the engine counts it so (docs/rules-decisions.md, "Kept")."""
+    record = records[index]
+    names = [name for name in keepable if record.tag(name) is not None and any(
+        f.is_error and f.location == tag_location(record, name) for f in findings)]
+    out = list(records)
+    if names:
+        out[index] = record.replace_tag("Kept", ";".join(names))
+    return out
+
+
+@dataclass
+class _TagRow:
+    """A saved deal's own tags as a sheet row, so its family reads them as it reads a
+    row of ``sheet-import`` (``score --csv`` writes these same values)."""
+
+    cells: dict[str, str]
+    failed: int = 0
+
+    def read(self, column: str, parse: Callable[[str], T]) -> T | None:
+        try:
+            return parse(self.cells.get(column, ""))
+        except PriffeError:
+            self.failed += 1
+            return None
+
+
+def entry_of(record: Record, form: EntryForm) -> Entry | None:
+    """A saved deal as its game's entry: the answers ``priffe add --board`` offers to
+    correct; ``None`` when its values do not read (then nothing is offered)."""
+    row = _TagRow({c: record.get(c) or "" for c in form.columns})
+    return form.read_row(row, players_of(record))
+
+
+def board_index(records: Sequence[Record], board: str) -> int:
+    """Where the deal numbered ``board`` is; an error when no deal or several have it."""
+    found = [i for i, r in enumerate(records) if (r.get("Board") or "").strip() == board.strip()]
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise EntryError(msg("there is no board {board} in the file", board=board))
+    raise EntryError(msg("board {board} is in the file {n} times (one a partie): correct it "
+                         "in the PPN text", board=board, n=len(found)))

@@ -187,6 +187,13 @@ class EntryForm(Protocol):
         columns and read back by nobody."""
         ...
 
+    @property
+    def keepable(self) -> tuple[str, ...]:
+        """The claimed tags a secretary may keep as written on the paper though the rules
+        give another value (``priffe add``'s keep): the deal's ``Kept`` tag names them and
+        the family's engine counts them as written (Priffe's Score; docs/rules-decisions.md)."""
+        ...
+
     def read_row(self, row: SheetRow, players: Mapping[Seat, str]) -> Entry | None:
         """The row's deal, or ``None`` when a cell it needs does not read."""
         ...

@@ -24,7 +24,6 @@ a name more than the seats hold is a player the partie should not have:
 from __future__ import annotations
 
 import difflib
-import unicodedata
 from collections.abc import Sequence
 
 from priffe_records.format.record import PLAYER_TAGS, Record
@@ -32,7 +31,7 @@ from priffe_records.format.values import is_unspecified
 from priffe_records.game.cards import SEATS, Seat
 from priffe_records.game.language import msg
 from priffe_records.game.memo import Memo
-from priffe_records.game.words import seat_name
+from priffe_records.game.words import plain_key, seat_name
 from priffe_records.rules.findings import Finding, tag_location, warning
 
 __all__ = ["SEATS", "PartieNames", "name_slips", "seated_names"]
@@ -69,9 +68,7 @@ def name_key(name: str) -> str:
     """
     key = _KEYS.get(name)
     if key is None:  # a partie's few names come back deal after deal: each is keyed once
-        plain = "".join(c for c in unicodedata.normalize("NFKD", name)
-                        if not unicodedata.combining(c))
-        key = _KEYS.keep(name, " ".join(plain.casefold().split()))
+        key = _KEYS.keep(name, plain_key(name))
     return key
 
 

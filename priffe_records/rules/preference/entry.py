@@ -177,6 +177,7 @@ class PrefEntryForm:
     columns: tuple[str, ...] = ("Board", "Dealer", "Contract", "Declarer", "Dropout", "Result",
                                 "Score")
     computed: tuple[str, ...] = ()
+    keepable: tuple[str, ...] = ()  # P12's payments are always the rules' own
 
     @property
     def heading_words(self) -> Mapping[str, Mapping[str, str]]:

@@ -9,7 +9,7 @@ compute (a score sheet has no hands) is taken as written and reported as
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 
 from priffe_records.format.record import PLAYER_TAGS, Location, Record, TokenKind
 from priffe_records.game.calls import Call, CallError, Contract
@@ -683,10 +683,18 @@ def analyse_record(record: Record, default: Options = PRESETS["sv"],
     if score is not None:
         if claimed_score is not None and claimed_score != score.total:
             rule = _score_rule(claimed_score, score)
-            f.append(error(rule, msg("Score says {claimed}, but the deal scores {total} "
-                                     "({breakdown})", claimed=claimed_score,
-                                     total=score.total, breakdown=_score_breakdown(score)),
-                           tag_location(record, "Score")))
+            if kept(record, "Score"):  # the secretary kept the paper's points: they count
+                f.append(warning(rule, msg("the points {claimed} are kept as written on the "
+                                           "paper; the rules give {total} ({breakdown})",
+                                           claimed=claimed_score, total=score.total,
+                                           breakdown=_score_breakdown(score)),
+                                 tag_location(record, "Score")))
+                score = replace(score, written=claimed_score)
+            else:
+                f.append(error(rule, msg("Score says {claimed}, but the deal scores {total} "
+                                         "({breakdown})", claimed=claimed_score,
+                                         total=score.total, breakdown=_score_breakdown(score)),
+                               tag_location(record, "Score")))
     elif contract is not None and tricks is None and not any(
             x.rule in ("R12", "R13") and x.is_error for x in f):
         f.append(unverifiable("R14", msg("the tricks are not known (no Result and no complete "
@@ -701,6 +709,15 @@ def analyse_record(record: Record, default: Options = PRESETS["sv"],
                        declarer=declarer, tricks=tricks, honours=used_honours,
                        honours_known=computed_honours is not None or claimed_honours is not None,
                        score=score, findings=tuple(f))
+
+
+def kept(record: Record, name: str) -> bool:
+    """Whether the record's ``Kept`` tag names the claimed tag ``name``: the secretary kept
+    its value as written on the paper though the rules give another (``Kept "Score"``;
+    docs/rules-decisions.md)."""
+    text = record.get("Kept")
+    return text is not None and name.casefold() in {
+        part.strip().casefold() for part in text.split(";")}
 
 
 def _scoring(text: str) -> Options:

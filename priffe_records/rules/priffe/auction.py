@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from priffe_records.format.record import Section, Token, TokenKind
-from priffe_records.game.calls import Call, Contract
+from priffe_records.game.calls import FINAL_BID_CONTRACT, Call, Contract
 from priffe_records.game.cards import Seat
 from priffe_records.game.language import msg
 from priffe_records.game.words import seat_name
@@ -26,10 +26,6 @@ from priffe_records.rules.findings import (
     error,
     section_location,
 )
-
-_R8_CONTRACT = {Call.SPELA: Contract.SPELA, Call.NOLL: Contract.NOLL,
-                Call.HJARTER: Contract.HJARTER, Call.RUTER: Contract.RUTER,
-                Call.SPADER: Contract.TVANGSNOLL, Call.KLOVER: Contract.TVANGSNOLL}
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +81,7 @@ def contract_for(final_bid: Call | None) -> Contract:
     """The contract of a final bid, ``None`` meaning all passed (R8)."""
     if final_bid is None or final_bid is Call.PASS:
         return Contract.PASSNOLL
-    return _R8_CONTRACT[final_bid]
+    return FINAL_BID_CONTRACT[final_bid]
 
 
 def run_auction(section: Section, first: Seat) -> AuctionResult:

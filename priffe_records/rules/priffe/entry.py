@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from priffe_records.format.record import Record
-from priffe_records.game.calls import Contract
+from priffe_records.game.calls import FINAL_BID_CONTRACT, Contract
 from priffe_records.game.cards import SEATS, Seat, Side
 from priffe_records.game.language import Message, listing, msg
 from priffe_records.rules.entry import (
@@ -28,6 +28,7 @@ from priffe_records.rules.entry import (
     parse_contract,
     parse_seat,
     players_of,
+    read_contract,
 )
 from priffe_records.rules.family import Asking, Entry, SheetRow
 from priffe_records.rules.priffe.options import PRESETS, Options
@@ -38,6 +39,8 @@ from priffe_records.rules.priffe.sheet import DealRow, PartieSheet, score_partie
 _SIDE_ALIASES = re.compile(r"ÖV|OV|ØV", re.IGNORECASE)
 _TWO_NUMBERS = re.compile(r"^(-?\d+)\s*[-–/ ]\s*(-?\d+)$")
 _ONE_SIDE = re.compile(r"^(NS|EW)\s*(-?\d+)$", re.IGNORECASE)
+# The final bids a secretary may write for a Tvångsnoll (R8), offered by tab completion.
+_FORCING = tuple(b.value for b, c in FINAL_BID_CONTRACT.items() if not c.has_declarer)
 
 
 def _sides(text: str) -> str:
@@ -146,6 +149,7 @@ class PriffeEntry:
     columns: tuple[str, ...] = ("Board", "Dealer", "Contract", "Declarer", "Result", "Honours",
                                 "Score")
     computed: tuple[str, ...] = ("Σ NS", "Σ EW")  # running totals, computed again on import
+    keepable: tuple[str, ...] = ("Score",)  # counted as written when kept (analysis.kept)
 
     @property
     def heading_words(self) -> Mapping[str, Mapping[str, str]]:
@@ -171,10 +175,14 @@ class PriffeEntry:
     def ask(self, ask: Asking, record: Record, before: Entry | None) -> DealEntry | None:
         """Contract, declarer (when the contract has one), tricks and the score written."""
         old = before if isinstance(before, DealEntry) else None
-        contract = ask_contract(ask, old.contract.value if old else None,
-                                [c.value for c in Contract], parse_contract)
-        if contract is None:
+        written = ask_contract(ask, old.contract.value if old else None,
+                               [*(c.value for c in Contract), *_FORCING], read_contract)
+        if written is None:
             return None
+        contract = written.contract
+        if written.final_bid is not None:
+            ask.say(msg("{bid} as the final bid: {contract}, no declarer (R8)",
+                        bid=written.final_bid.value, contract=contract.value))
         players = players_of(record)
         declarer: Seat | None = None
         if contract.has_declarer:

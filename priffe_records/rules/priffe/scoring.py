@@ -134,10 +134,17 @@ class DealScore:
     trick_points: int  # R15
     slam: int  # R16
     honours: SidePoints  # R17
+    written: SidePoints | None = None  # the points kept as written on the paper (Kept)
 
     @property
     def total(self) -> SidePoints:
-        """The deal's score per side: tricks + slam + honours."""
+        """The deal's score per side: the points kept as written when the secretary kept
+        them (docs/rules-decisions.md, "Kept"), else :attr:`ruled`."""
+        return self.written if self.written is not None else self.ruled
+
+    @property
+    def ruled(self) -> SidePoints:
+        """The rules' score per side: tricks + slam + honours."""
         return SidePoints.one(self.scoring_side, self.trick_points + self.slam) + self.honours
 
     @property

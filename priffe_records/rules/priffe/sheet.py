@@ -66,6 +66,7 @@ class DealRow:
     honours_known: bool = False  # from the hands or the Honours tag, not inferred from Score
     errors: tuple[Finding, ...] = ()  # the record's errors: the row is marked with them
     unreadable: bool = False  # the record could not be read at all: only its place is known
+    ruled: SidePoints | None = None  # the rules' points when ``score`` is kept as written
 
     @property
     def note(self) -> str:
@@ -156,7 +157,8 @@ def _deal_row(line: DealLine) -> DealRow:
         step.game_made if step else None, step.bonus if step else SidePoints(),
         step.forfeit if step else SidePoints(), listing(notes, None) if notes else "",
         ends_rubber=step.ended if step is not None and line.totals is not None else None,
-        honours_known=o.honours_known)
+        honours_known=o.honours_known,
+        ruled=ds.ruled if ds is not None and ds.written is not None else None)
 
 
 def _rubber_row(end: RubberEnd) -> RubberRow:
@@ -326,6 +328,16 @@ def _pts(p: SidePoints | None, side: str) -> str:
     return str(v) if v else ""
 
 
+KEPT_MARK = "*"  # on points kept as written on the paper; the deal's note says why
+
+
+def _points(r: DealRow) -> tuple[str, str]:
+    """The deal's NS and EW points; kept as written, each with the mark (a 0 too)."""
+    if r.ruled is None or r.score is None:
+        return _pts(r.score, "NS"), _pts(r.score, "EW")
+    return f"{r.score.ns}{KEPT_MARK}", f"{r.score.ew}{KEPT_MARK}"
+
+
 def deal_cells(r: DealRow) -> list[str]:
     """A deal's row of the sheet as text cells, one per column of :data:`COLUMNS`."""
     tricks = f"{r.tricks.ns}–{r.tricks.ew}" if r.tricks else "?"
@@ -334,6 +346,9 @@ def deal_cells(r: DealRow) -> list[str]:
         f"{r.honours.ns}–{r.honours.ew}"
     games = f"{r.games.ns}–{r.games.ew}" if r.games else "?"
     notes = [r.note] if r.note else []
+    if r.ruled is not None:
+        notes.append(str(msg("{mark} as written on the paper; the rules give {points}",
+                             mark=KEPT_MARK, points=r.ruled)))
     if r.game_made is not None:
         notes.append(str(msg("game {side} +{bonus}", side=r.game_made.value,
                              bonus=r.bonus[r.game_made])))
@@ -345,7 +360,7 @@ def deal_cells(r: DealRow) -> list[str]:
     return [r.board or str(r.record), str(seat_letter(r.dealer)) if r.dealer else "",
             r.contract.value if r.contract else "?",
             str(seat_letter(r.declarer)) if r.declarer else "",
-            tricks, hon, _pts(r.score, "NS"), _pts(r.score, "EW"), _pts(r.totals, "NS"),
+            tricks, hon, *_points(r), _pts(r.totals, "NS"),
             _pts(r.totals, "EW"), games, ", ".join(notes)]
 
 
