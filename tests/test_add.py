@@ -387,3 +387,15 @@ def test_a_correction_is_not_written_unless_it_reads_back(
     res = sv_add(evening, ["", "", "9", "", ""], "--board", "1")
     assert res.exit_code == 2 and "läses inte tillbaka" in res.stderr
     assert evening.read_bytes() == before
+
+
+def test_sheet_import_reads_the_same_paper_words(tmp_path: Path) -> None:
+    """A spreadsheet row is read as add reads an answer: a final Klöver, misär, a first name."""
+    sheet = tmp_path / "kväll.csv"
+    sheet.write_text("Nord,Anna\nÖst,Märta Ståhl\nSyd,Cia\nVäst,Dan\n\n"
+                     "Giv,Kontrakt,Spelförare,Stick\n1,Klöver,,NS 6 ÖV 7\n2,misär,marta,4\n",
+                     encoding="utf-8")
+    res = CliRunner().invoke(cli, ["sheet-import", str(sheet), "-o", str(tmp_path / "k.ppn")])
+    assert res.exit_code == 0, res.output
+    got = [(r.get("Contract"), r.get("Declarer")) for r in read(tmp_path / "k.ppn")]
+    assert got == [("Tvångsnoll", ""), ("Noll", "E")]
