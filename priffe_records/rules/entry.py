@@ -38,6 +38,9 @@ T = TypeVar("T")
 PARTIE_TAGS = ("Event", "Site", "Date", *(PLAYER_TAGS[s] for s in SEATS), "Scoring")
 # The tags a deal's entry writes (and an open deal leaves empty); Dropout is Préférence's.
 ENTRY_TAGS = ("Declarer", "Contract", "Dropout", "Result", "Score", "Honours")
+# A claimed value kept as written on the paper (the deal's Kept tag) is marked so on the
+# sheet and in a spreadsheet cell (``NS 20 EW 0*``), and a cell so marked reads as kept.
+KEPT_MARK = "*"
 
 
 class EntryError(PriffeError, ValueError):
@@ -183,10 +186,30 @@ def with_entry(record: Record, entry: Entry) -> Record:
             record = record.without_tag(name)
     # A deal kept as written stays kept while nothing of it changes; a corrected deal is
     # checked afresh (and kept again if the secretary says so).
-    if record.tag("Kept") is not None and any(record.get(n) != before.get(n)
-                                              for n in ENTRY_TAGS):
+    if "Kept" in values:
+        record = record.replace_tag("Kept", values["Kept"])
+    elif record.tag("Kept") is not None and any(record.get(n) != before.get(n)
+                                                for n in ENTRY_TAGS):
         record = record.without_tag("Kept")
     return record
+
+
+def kept_tags(record: Record) -> frozenset[str]:
+    """The claimed tags the deal's ``Kept`` tag names (``Kept "Score"``)."""
+    text = record.get("Kept")
+    return frozenset(n.strip() for n in text.split(";")) if text else frozenset()
+
+
+def cell_of(record: Record, tag: str) -> str:
+    """A tag's value as a spreadsheet cell: a value kept as written carries the mark."""
+    value = record.get(tag) or ""
+    return f"{value}{KEPT_MARK}" if value and tag in kept_tags(record) else value
+
+
+def unmarked(text: str) -> tuple[str, bool]:
+    """A cell's text without the kept mark, and whether it had one."""
+    t = text.rstrip()
+    return (t[:-len(KEPT_MARK)], True) if t.endswith(KEPT_MARK) else (text, False)
 
 
 def placed(records: Sequence[Record], index: int, entry: Entry) -> list[Record]:

@@ -27,7 +27,14 @@ from priffe_records.format.record import PLAYER_TAGS, Record, Tag
 from priffe_records.format.values import is_unspecified
 from priffe_records.game.cards import SEATS, Seat
 from priffe_records.game.language import Message, msg, render
-from priffe_records.rules.entry import EntryError, entry_form, parse_seat, verified_text, with_entry
+from priffe_records.rules.entry import (
+    EntryError,
+    cell_of,
+    entry_form,
+    parse_seat,
+    verified_text,
+    with_entry,
+)
 from priffe_records.rules.family import EntryForm, default_family, families, family_for
 from priffe_records.rules.findings import Finding, Severity
 from priffe_records.rules.validate import validate
@@ -313,7 +320,7 @@ def sheet_table(records: Sequence[Record], sheet: object, lang: str = "en"
         heads |= {t: names.get(t, t) for t in players}
     table.append([*heads.values(), *form.computed])
     for n, cells in read:  # an unreadable record has no cells to write: its error says so
-        table.append([records[n - 1].get(tag) or "" for tag in heads] + list(cells or ()))
+        table.append([cell_of(records[n - 1], tag) for tag in heads] + list(cells or ()))
     return table
 
 

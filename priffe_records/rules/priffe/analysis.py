@@ -30,6 +30,7 @@ from priffe_records.game.language import Message, listing, msg, msg_n, reason
 from priffe_records.game.memo import Memo
 from priffe_records.game.tricks import apart, deal_masks, parse_deal
 from priffe_records.game.words import card_name, seat_from_word, seat_hint, seat_name, suit_name
+from priffe_records.rules.entry import kept_tags
 from priffe_records.rules.findings import Finding, error, tag_location, unverifiable, warning
 from priffe_records.rules.players import seated_names
 from priffe_records.rules.priffe.auction import AuctionResult, run_auction
@@ -683,7 +684,7 @@ def analyse_record(record: Record, default: Options = PRESETS["sv"],
     if score is not None:
         if claimed_score is not None and claimed_score != score.total:
             rule = _score_rule(claimed_score, score)
-            if kept(record, "Score"):  # the secretary kept the paper's points: they count
+            if "Score" in kept_tags(record):  # the secretary kept the paper's points
                 f.append(warning(rule, msg("the points {claimed} are kept as written on the "
                                            "paper; the rules give {total} ({breakdown})",
                                            claimed=claimed_score, total=score.total,
@@ -709,15 +710,6 @@ def analyse_record(record: Record, default: Options = PRESETS["sv"],
                        declarer=declarer, tricks=tricks, honours=used_honours,
                        honours_known=computed_honours is not None or claimed_honours is not None,
                        score=score, findings=tuple(f))
-
-
-def kept(record: Record, name: str) -> bool:
-    """Whether the record's ``Kept`` tag names the claimed tag ``name``: the secretary kept
-    its value as written on the paper though the rules give another (``Kept "Score"``;
-    docs/rules-decisions.md)."""
-    text = record.get("Kept")
-    return text is not None and name.casefold() in {
-        part.strip().casefold() for part in text.split(";")}
 
 
 def _scoring(text: str) -> Options:

@@ -29,6 +29,7 @@ from priffe_records.rules.entry import (
     parse_seat,
     players_of,
     read_contract,
+    unmarked,
 )
 from priffe_records.rules.family import Asking, Entry, SheetRow
 from priffe_records.rules.priffe.options import PRESETS, Options
@@ -99,6 +100,7 @@ class DealEntry:
     tricks: SidePoints
     score: SidePoints | None = None
     honours: SidePoints | None = None
+    kept: bool = False  # the score kept as written on the paper (a cell marked NS 20 EW 0*)
 
     def tags(self) -> dict[str, str]:
         """The tag values the deal sets, in the record's words."""
@@ -108,6 +110,8 @@ class DealEntry:
             out["Score"] = str(self.score)
         if self.honours is not None:
             out["Honours"] = str(self.honours)
+        if self.kept and self.score is not None:
+            out["Kept"] = "Score"
         return out
 
 
@@ -166,11 +170,12 @@ class PriffeEntry:
         # Without the declarer's side a bare count can only be checked as a count.
         side = declarer.side if declarer is not None else Side.NS if wanted else None
         tricks = row.read("Result", lambda t: parse_tricks(t, side))
-        score = row.read("Score", parse_points)
+        kept = unmarked(row.cells.get("Score", ""))[1]
+        score = row.read("Score", lambda t: parse_points(unmarked(t)[0]))
         honours = row.read("Honours", parse_points)
         if contract is None or tricks is None or (declarer is None and contract.has_declarer):
             return None
-        return DealEntry(contract, declarer, tricks, score, honours)
+        return DealEntry(contract, declarer, tricks, score, honours, kept)
 
     def ask(self, ask: Asking, record: Record, before: Entry | None) -> DealEntry | None:
         """Contract, declarer (when the contract has one), tricks and the score written."""

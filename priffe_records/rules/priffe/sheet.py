@@ -28,6 +28,7 @@ from priffe_records.game.calls import Contract
 from priffe_records.game.cards import Seat, Side
 from priffe_records.game.language import Message, listing, msg, msg_n, msg_p, render, shown_date
 from priffe_records.game.words import seat_letter
+from priffe_records.rules.entry import KEPT_MARK
 from priffe_records.rules.family import Sheet, SheetCell, SheetColumn, SheetDeal, SheetLine
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.partie import errors_by_record, lost_records, parties
@@ -326,9 +327,6 @@ def _pts(p: SidePoints | None, side: str) -> str:
         return "?"
     v = p.ns if side == "NS" else p.ew
     return str(v) if v else ""
-
-
-KEPT_MARK = "*"  # on points kept as written on the paper; the deal's note says why
 
 
 def _points(r: DealRow) -> tuple[str, str]:
