@@ -399,3 +399,13 @@ def test_sheet_import_reads_the_same_paper_words(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     got = [(r.get("Contract"), r.get("Declarer")) for r in read(tmp_path / "k.ppn")]
     assert got == [("Tvångsnoll", ""), ("Noll", "E")]
+
+
+def test_a_preference_deal_corrected_with_enter_everywhere_is_unchanged(tmp_path: Path) -> None:
+    """--board offers a Préférence deal's own answers: Enter to each writes it back as it was."""
+    path = tmp_path / "graz.ppn"
+    path.write_text(PREF_HAND.read_text(encoding="utf-8"), encoding="utf-8")
+    res = sv_add(path, [""] * 6, "--board", "2")
+    assert res.exit_code == 0, res.output
+    assert "Kontrakt [Preference]:" in res.stdout and "Stick för N E [3 7]:" in res.stdout
+    assert path.read_text(encoding="utf-8") == PREF_HAND.read_text(encoding="utf-8")
