@@ -48,6 +48,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
             "priffe new --deals 12 --dealer E -o torsdag.ppn",
             "priffe new --game preference -p Anna -p Franz -p Maria"),
     "add": ("priffe add kväll.ppn",
+            "priffe add kväll.ppn --board 7",
             "cat answers.txt | priffe add --lang en evening.ppn"),
     "sheet-import": ("priffe sheet-import kväll.csv -o kväll.ppn",
                      "priffe sheet-import protokoll.xlsx --fill -o 1952.ppn",
