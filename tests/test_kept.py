@@ -9,6 +9,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from rules_support import FORMAT_EXAMPLE, set_tag
 
@@ -84,3 +85,12 @@ def test_a_kept_score_goes_through_a_spreadsheet_and_back(tmp_path: Path) -> Non
     assert code == 0, err
     [got] = loads(back.read_text(encoding="utf-8"))
     assert (got.get("Score"), got.get("Kept")) == ("NS 60 EW 0", "Score")
+
+
+@pytest.mark.parametrize("word", ["Spader", "klover", "KL", "Clubs"])
+def test_a_file_writing_the_final_bid_as_its_contract_reads_as_tvangsnoll(word: str) -> None:
+    """R8 in a file: the same table as add's words; an error says so, the deal is scored."""
+    text = ('[Dealer "N"]\n[Declarer ""]\n'
+            f'[Contract "{word}"]\n[Result "NS 6 EW 7"]\n[Score "NS 10 EW 0"]\n')
+    found = [f for f in validate(loads(text)) if f.is_error]
+    assert [f.rule for f in found] == ["R8"] and "is a final bid" in str(found[0])

@@ -258,6 +258,13 @@ for _key, _word in _SPOKEN:
     PAPER_WORDS.setdefault(plain_key(_key), _written(_word))
 
 
+def is_final_bid(text: str) -> bool:
+    """Whether ``text`` is a final bid that names another contract (``Klöver``, ``sp``:
+    a Tvångsnoll, R8), as the paper may write it where the contract goes."""
+    word = PAPER_WORDS.get(plain_key(text))
+    return word is not None and word.final_bid is not None
+
+
 def read_written(text: str) -> Written:
     """A contract as written on the paper: any word of :data:`PAPER_WORDS` (any case, with
     or without accents), or the start of words that all say one thing (``tv``).

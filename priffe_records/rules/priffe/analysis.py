@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field, fields, replace
 
 from priffe_records.format.record import PLAYER_TAGS, Location, Record, TokenKind
-from priffe_records.game.calls import Call, CallError, Contract
+from priffe_records.game.calls import Call, CallError, Contract, is_final_bid
 from priffe_records.game.cards import (
     FULL_DECK,
     SEATS,
@@ -514,7 +514,7 @@ def analyse_record(record: Record, default: Options = PRESETS["sv"],
         claimed_contract = known  # read before, without a finding
     else:
         written = contract_text
-        if contract_text.strip().casefold() in FORCING_BIDS:
+        if is_final_bid(contract_text):
             # A final bid written where the contract goes (R8): its meaning is certain.
             f.append(error("R8", msg("Contract {text!r} is a final bid, not a contract: a final "
                                      "Spader or Klöver makes the contract Tvångsnoll; write "
@@ -731,7 +731,6 @@ def _score(contract: Contract, declarer: Seat | None, tricks: SidePoints,
     return got
 
 
-FORCING_BIDS = frozenset({"spader", "klöver", "klover"})  # final bids, not contracts (R8)
 _SEAT: dict[str, Seat] = {s.value: s for s in SEATS}
 # Readings of tag texts (Contract, Scoring) and scores, by plain ints and texts: Enum and
 # dataclass hashes run Python code.
