@@ -409,3 +409,9 @@ def test_a_preference_deal_corrected_with_enter_everywhere_is_unchanged(tmp_path
     assert res.exit_code == 0, res.output
     assert "Kontrakt [Preference]:" in res.stdout and "Stick för N E [3 7]:" in res.stdout
     assert path.read_text(encoding="utf-8") == PREF_HAND.read_text(encoding="utf-8")
+
+
+def test_an_answer_not_understood_says_so_as_a_secretary_would(evening: Path) -> None:
+    res = sv_add(evening, ["Hjärterr", "hj", "S", "7", "", ""])
+    assert res.exit_code == 0, res.output
+    assert "  Förstod inte: " in res.output, res.output

@@ -156,7 +156,7 @@ def test_fmt_says_why_it_left_a_file_in_swedish(tmp_path: Path) -> None:
     f.write_text('[Event "a"]\n\n[Play "N"]\nSX\n', "utf-8")
     code, _, err = run("--lang", "sv", "fmt", str(f))
     assert code == 1
-    assert f"{f}: lämnad orörd: 1 post med fel: inget skrevs" in err
+    assert f"{f}: lämnad orörd: 1 giv med fel: inget skrevs" in err
 
 
 @pytest.mark.parametrize("command", [("validate", "{f}"), ("fmt", "{f}"), ("parse", "{f}"),

@@ -72,7 +72,7 @@ def test_swedish_usage_errors_read_swedish_end_to_end(monkeypatch: pytest.Monkey
     for word in ("Användning: priffe validate [FLAGGOR] FILER...",
                  "Skriv 'priffe validate --help' för hjälp.", "Fel: Argument saknas",
                  "Flaggan '--bogus' finns inte", "Kommandot 'valdate' finns inte",
-                 "Fil 'tests' är en katalog", "är inte något av 'en', 'sv'",
+                 "Fil 'tests' är en mapp", "är inte något av 'en', 'sv'",
                  "ligger utanför intervallet", "'many' är inte ett giltigt heltal.",
                  "Flaggan '--seed' kräver ett värde"):
         assert word in text, word

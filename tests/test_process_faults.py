@@ -67,7 +67,7 @@ def test_parse_says_it_in_swedish_too(tmp_path: Path) -> None:
     f = tmp_path / "a.ppn"
     f.write_text(NO_SEAT + "\n" + NO_SEAT, "utf-8")
     code, _, err = _parse(str(f), "--lang", "sv")
-    assert code == EXIT_FINDINGS and "2 poster har fel" in err
+    assert code == EXIT_FINDINGS and "2 givar har fel" in err
 
 
 def test_parse_of_a_warning_only_exits_0(tmp_path: Path) -> None:

@@ -159,7 +159,7 @@ def test_the_evening_through_every_command(evening: Evening, tmp_path: Path) -> 
     code, out, err = ev.run("import", path, "--db", str(ev.db))
     assert code == 0, err
     assert _said(ev.lang, "10 records: 10 new, 0 duplicates, 2 with errors",
-                 "10 poster: 10 nya, 0 dubbletter, 2 med fel") in out
+                 "10 givar: 10 nya, 0 dubbletter, 2 med fel") in out
     with sqlite3.connect(ev.db) as conn:
         ids = [int(i) for (i,) in conn.execute("SELECT id FROM deals ORDER BY line")]
     assert len(ids) == 10

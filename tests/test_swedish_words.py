@@ -157,11 +157,11 @@ def test_import_counts_agree_in_swedish(tmp_path: Path) -> None:
     db = str(tmp_path / "a.db")
     res = CliRunner().invoke(cli, ["import", "--lang", "sv", str(src), "--db", db])
     assert res.exit_code == 0, res.output
-    assert "1 fil, 1 post: 1 ny, 0 dubbletter, 0 med fel" in res.stdout, res.stdout
+    assert "1 fil, 1 giv: 1 ny, 0 dubbletter, 0 med fel" in res.stdout, res.stdout
     again = CliRunner().invoke(cli, ["import", "--lang", "sv", str(src), "--db", db])
-    assert "1 post: 0 nya, 1 dubblett, 0 med fel" in again.stdout, again.stdout
+    assert "1 giv: 0 nya, 1 dubblett, 0 med fel" in again.stdout, again.stdout
     res = CliRunner().invoke(cli, ["export", "--lang", "sv", "--db", db, "-o", "-"])
-    assert "1 post skriven" in res.stderr and "post(er)" not in res.stderr
+    assert "1 giv skriven" in res.stderr and "giv(ar)" not in res.stderr
 
 
 def test_the_archive_metadata_speaks_the_readers_language() -> None:
@@ -345,7 +345,7 @@ def test_the_import_progress_counts_records_with_their_noun() -> None:
     bar = Progress(column)
     bar.add_task("x", total=10, records=1)
     with use_language("sv"):
-        assert str(column.render(bar.tasks[0])).strip() == "1 post"
+        assert str(column.render(bar.tasks[0])).strip() == "1 giv"
     assert str(column.render(bar.tasks[0])).strip() == "1 record"
 
 

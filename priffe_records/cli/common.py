@@ -66,7 +66,7 @@ def user_errors() -> Iterator[None]:
     except FileNotFoundError as e:
         raise UserError(msg("{file}: no such file", file=e.filename)) from None
     except IsADirectoryError as e:
-        raise UserError(msg("{file}: is a directory", file=e.filename)) from None
+        raise UserError(msg("{file}: is a folder", file=e.filename)) from None
     except PermissionError as e:
         raise UserError(msg("{file}: permission denied", file=e.filename)) from None
     except OSError as e:

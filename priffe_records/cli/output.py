@@ -216,9 +216,15 @@ def json_objects(output: Output) -> Iterator[Callable[[object], None]]:
             out.write("\n]\n" if count else "[]\n")
 
 
+# Columns of points won or lost: a table shows their sign, as the score sheet does (+40, -10).
+SIGNED_COLUMNS = frozenset({"settlement", "balance"})
+
+
 def _cell(v: object, column: str = "", labels: bool = False) -> str:
     if v is None:
         return ""
+    if labels and column in SIGNED_COLUMNS and isinstance(v, int) and not isinstance(v, bool):
+        return f"{v:+d}"
     if labels and isinstance(v, float):  # a table speaks the reader's language: 62,5 %
         return percent(v) if column.endswith("_pct") else number(v)
     label = CELL_LABELS.get((column, v)) if labels and isinstance(v, str) else None
@@ -263,8 +269,12 @@ def emit(columns: Sequence[str], rows: Iterable[Sequence[Any]], output: Output,
         from rich.table import Table
 
         table = Table(title=title, show_header=output.headers)
-        for c, h in zip(columns, shown, strict=True):
-            table.add_column(h, overflow="fold", no_wrap=c not in _WRAPPING)
+        rows = list(rows)  # a column of numbers is right-aligned, as on the score sheet
+        for i, (c, h) in enumerate(zip(columns, shown, strict=True)):
+            numbers = [r[i] for r in rows if r[i] is not None]
+            right = bool(numbers) and all(isinstance(v, int | float) for v in numbers)
+            table.add_column(h, overflow="fold", no_wrap=c not in _WRAPPING,
+                             justify="right" if right else "left")
         for row in rows:
             table.add_row(*(_cell(v, c, labels) for c, v in zip(columns, row, strict=True)))
             n += 1

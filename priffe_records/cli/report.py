@@ -75,7 +75,7 @@ class FindingsReport:
                 line = Text("    ")
                 line.append(f"{f.severity.word!s:<{width}}", style=_STYLE[f.severity])
                 rules = f.rule if isinstance(f, More) else ", ".join(f.rules)
-                line.append(f"{rules:<8}")
+                line.append(f"{rules:<7} ")
                 if isinstance(f, More):
                     line.append(f.message, style="dim")
                     yield line

@@ -34,6 +34,7 @@ from priffe_records.rules.family import (
     SheetLine,
     families,
     family_for,
+    partie_title,
 )
 from priffe_records.rules.findings import tag_location
 from priffe_records.rules.partie import parties
@@ -115,7 +116,7 @@ def partie_html(records: Sequence[Record], sheet: Sheet) -> str:
     body = "".join(f"<tr>{_cells(row.cells, classes)}</tr>" if isinstance(row, SheetDeal)
                    else _line(row) for row in sheet.rows)
     head = "".join(f"<th>{html.escape(str(col.head))}</th>" for col in sheet.columns)
-    club = " · ".join(x for x in (sheet.event, sheet.site) if x) or str(msg("Partie"))
+    club = partie_title(sheet.event, sheet.site, None)
     return (f'<section class="partie"><h1>{html.escape(club)}</h1>'
             f'<p class="when">{html.escape(shown_date(sheet.date or ""))}</p>'
             f'<p class="players">{_players(records[sheet.first - 1])}</p>'

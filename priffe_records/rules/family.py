@@ -28,9 +28,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol, Self, TypeVar, runtime_checkable
 
 from priffe_records.format.record import Location, Record, Tag
+from priffe_records.format.values import is_unspecified
 from priffe_records.format.vocabulary import Vocabulary, forget, lexicon_for, vocabularies
 from priffe_records.game.cards import Card, Seat
-from priffe_records.game.language import Message
+from priffe_records.game.language import Message, msg, shown_date
 from priffe_records.rules.findings import Finding
 
 if TYPE_CHECKING:
@@ -282,6 +283,13 @@ class Sheet:
     def holds(self, record: int) -> bool:
         """Whether the deal of record number ``record`` is a row of this sheet."""
         return any(isinstance(r, SheetDeal) and r.record == record for r in self.rows)
+
+
+def partie_title(event: str | None, site: str | None, date: str | None) -> str:
+    """``Klubbkväll · Uppsala · 25 nov. 2026``: what the sheet heads a partie with; an
+    unknown part (absent, or PBN's ``?``) is left out, not shown as ``? · ?``."""
+    parts = [x for x in (event, site, date and shown_date(date)) if x and not is_unspecified(x)]
+    return " · ".join(parts) or str(msg("Partie"))
 
 
 class GameFamily(Protocol[OutcomeT]):

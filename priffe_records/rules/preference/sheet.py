@@ -19,10 +19,10 @@ from dataclasses import dataclass, replace
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record
 from priffe_records.game.cards import Seat
-from priffe_records.game.language import msg, msg_p, shown_date
+from priffe_records.game.language import msg, msg_p
 from priffe_records.game.preference import Bid, format_seat_numbers
 from priffe_records.game.words import bid_name, seat_letter
-from priffe_records.rules.family import Sheet, SheetColumn, SheetDeal
+from priffe_records.rules.family import Sheet, SheetColumn, SheetDeal, partie_title
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.partie import errors_by_record, lost_records, parties
 
@@ -76,8 +76,7 @@ class PrefSheet:
 
     @property
     def title(self) -> str:
-        date = shown_date(self.date) if self.date else None  # the reader's way, not PBN's
-        return " · ".join(x for x in (self.event, self.site, date) if x) or "Partie"
+        return partie_title(self.event, self.site, self.date)
 
     @property
     def unreadable(self) -> tuple[PrefRow, ...]:

@@ -26,10 +26,17 @@ from priffe_records.format.errors import BadRecord, PriffeError
 from priffe_records.format.record import Location, Record
 from priffe_records.game.calls import Contract
 from priffe_records.game.cards import Seat, Side
-from priffe_records.game.language import Message, listing, msg, msg_n, msg_p, render, shown_date
+from priffe_records.game.language import Message, listing, msg, msg_n, msg_p, render
 from priffe_records.game.words import seat_letter
 from priffe_records.rules.entry import KEPT_MARK
-from priffe_records.rules.family import Sheet, SheetCell, SheetColumn, SheetDeal, SheetLine
+from priffe_records.rules.family import (
+    Sheet,
+    SheetCell,
+    SheetColumn,
+    SheetDeal,
+    SheetLine,
+    partie_title,
+)
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.partie import errors_by_record, lost_records, parties
 from priffe_records.rules.priffe.options import PRESETS, Options
@@ -126,8 +133,7 @@ class PartieSheet:
 
     @property
     def title(self) -> str:
-        date = shown_date(self.date) if self.date else None  # the reader's way, not PBN's
-        return " · ".join(x for x in (self.event, self.site, date) if x) or "Partie"
+        return partie_title(self.event, self.site, self.date)
 
     @property
     def complete(self) -> bool:
