@@ -47,7 +47,7 @@ def imported(path: Path, *args: str) -> list[Record]:
 
 
 def sheet_cells() -> list[list[str]]:
-    return [row for _, row in rows_of_text(SHEET.read_text(encoding="utf-8"), ".csv")]
+    return [row for _, row in rows_of_text(SHEET.read_text(encoding="utf-8"))]
 
 
 def test_csv_imports_to_the_hand_typed_records(tmp_path: Path) -> None:
@@ -125,17 +125,24 @@ def test_a_file_that_is_no_ods_is_one_message(tmp_path: Path) -> None:
     path.write_bytes(b"not a zip")
     res = invoke("sheet-import", str(path))
     assert res.exit_code == 2
-    assert "not an ods spreadsheet" in res.stderr and "Traceback" not in res.output
+    assert "named a workbook, but it is not one" in res.stderr and "Traceback" not in res.output
+    path.write_bytes(b"PK\x03\x04 and then no zip")
+    res = invoke("sheet-import", str(path))
+    assert res.exit_code == 2
+    assert "a damaged zip file" in res.stderr and "Traceback" not in res.output
 
 
 def test_xlsx_without_openpyxl_names_the_extra(tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    openpyxl = pytest.importorskip("openpyxl")
     path = tmp_path / "kväll.xlsx"
-    path.write_bytes(b"PK")
+    openpyxl.Workbook().save(path)
     monkeypatch.setitem(sys.modules, "openpyxl", None)
     res = invoke("sheet-import", str(path))
     assert res.exit_code == 2
-    assert "priffe-records[sheet]" in res.stderr and "Traceback" not in res.output
+    # this clone's own command, which works here; not the package index's name
+    assert f"-m pip install -e '{Path(__file__).parents[1]}[sheet]'" in res.stderr
+    assert "Traceback" not in res.output
 
 
 BAD = {  # (row, column) -> what goes into that cell

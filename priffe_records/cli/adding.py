@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import NoReturn, TypeVar
 
 import click
 
@@ -25,6 +25,7 @@ from priffe_records.format.atomic import write_text_atomically
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.reader import read
 from priffe_records.format.record import PLAYER_TAGS, Record
+from priffe_records.format.sheet_dates import sheet_date
 from priffe_records.format.sheet_rows import read_rows
 from priffe_records.game.cards import SEATS, Seat
 from priffe_records.game.language import Message, msg, msg_n
@@ -45,7 +46,7 @@ from priffe_records.rules.entry import (
 )
 from priffe_records.rules.family import Entry, EntryForm, default_family, family_named
 from priffe_records.rules.findings import Finding
-from priffe_records.rules.spreadsheet import import_rows
+from priffe_records.rules.spreadsheet import import_rows, not_a_date
 
 T = TypeVar("T")
 CORRECT = {"", "c", "correct", "r", "rätta", "ratta"}  # the default is to correct
@@ -287,7 +288,9 @@ def add_command(file: str, board: str | None, options: object) -> None:
 @click.option("--force", is_flag=True, help="With -o: replace an existing file.")
 @click.option("--event", help="The Event tag (else the sheet's Event row, else '?').")
 @click.option("--site", help="The Site tag (else the sheet's Site row).")
-@click.option("--date", metavar="YYYY.MM.DD", help="The Date tag (else the sheet's Date row).")
+@click.option("--date", metavar="DATE",
+              help="The Date tag (else the sheet's Date row): 2026-11-25, 25.11.2026 or 25 nov "
+                   "2026, written as 2026.11.25.")
 @click.option("-p", "--player", "players", multiple=True, metavar="NAME",
               help="A player, in seat order N, E, S, W (else the sheet's North … West rows).")
 @click.option("--dealer", type=click.Choice(["N", "E", "S", "W"], case_sensitive=False),
@@ -317,7 +320,9 @@ def sheet_import_command(file: str, output: str | None, force: bool, event: str 
     if len(players) > len(table):
         raise UserError(msg("{game} has {count} players; {given} were given", game=game,
                             count=len(table), given=len(players)))
-    given = {k: v for k, v in (("Event", event), ("Site", site), ("Date", date)) if v}
+    given = {k: v for k, v in (("Event", event), ("Site", site)) if v}
+    if date:
+        given["Date"] = sheet_date(date) or _refused_date(date)
     given |= {PLAYER_TAGS[s]: n for s, n in zip(table, players, strict=False)}
     family = family_named(game)
     if family is not default_family():  # a sheet without a Scoring row plays the default
@@ -338,6 +343,10 @@ def sheet_import_command(file: str, output: str | None, force: bool, event: str 
         records = filled_records(records, scored(records, options))
     emit_records(records, output, force)
     sys.exit(EXIT_OK)
+
+
+def _refused_date(date: str) -> NoReturn:
+    raise UserError(msg("--date: {reason}", reason=not_a_date(date)))
 
 
 COMMANDS: list[click.Command] = [add_command, sheet_import_command]

@@ -5,8 +5,8 @@ business (:mod:`priffe_records.rules.spreadsheet`). Row numbers are the
 ones the spreadsheet program shows (the first row is 1), so an error can
 point at the cell the user sees.
 
->>> rows_of_text("Giv;Kontrakt\\n1;Hjärter\\n", ".csv")
-[(1, ['Giv', 'Kontrakt']), (2, ['1', 'Hjärter'])]
+>>> rows_of_text("Evenemang;Onsdagspriffe\\nGiv;Kontrakt;Stick\\n1;Hjärter;10\\n")[1:]
+[(2, ['Giv', 'Kontrakt', 'Stick']), (3, ['1', 'Hjärter', '10'])]
 """
 
 from __future__ import annotations
@@ -16,16 +16,19 @@ import datetime
 import io
 import os
 import zipfile
+from collections import Counter
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from xml.etree import ElementTree
 
 from priffe_records.format.errors import PriffeError
+from priffe_records.game.extras import extra_command
 from priffe_records.game.language import msg
 
 Row = tuple[int, list[str]]
-TEXT_KINDS = {".csv": None, ".tsv": "\t", ".tab": "\t", ".txt": "\t"}
-XLSX = (".xlsx", ".xlsm")
+SHEET_EXTRA = partial(extra_command, "sheet", ("openpyxl",))  # what reads and writes .xlsx
+SEPARATORS = (";", ",", "\t")  # in this order where two make the same table
 
 
 def decode(data: bytes) -> str:
@@ -36,16 +39,31 @@ def decode(data: bytes) -> str:
         return data.decode("cp1252", errors="replace")
 
 
-def rows_of_text(text: str, suffix: str) -> list[Row]:
-    """CSV (comma or semicolon, as sniffed) or TSV text as numbered rows of cells."""
-    delimiter = TEXT_KINDS.get(suffix.lower())
-    if delimiter is None:
-        try:
-            delimiter = csv.Sniffer().sniff(text[:4096], delimiters=",;\t").delimiter
-        except csv.Error:
-            delimiter = ","
+def rows_of_text(text: str) -> list[Row]:
+    """CSV (comma, semicolon or tab, as the text shows) as numbered rows of cells."""
+    return max((_split(text, d) for d in SEPARATORS), key=_table_shape)
+
+
+def _split(text: str, delimiter: str) -> list[Row]:
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     return [(i, [c.strip() for c in row]) for i, row in enumerate(reader, 1)]
+
+
+def _table_shape(rows: list[Row]) -> tuple[int, int]:
+    """How much of the text is one table: the rows of its commonest width (over one cell),
+    then that width. The deal rows share one width whatever the title rows above them
+    hold, so the right separator makes the most of them; csv's Sniffer, which wants every
+    line alike, took ``Evenemang;Onsdagspriffe`` above a six-column table for no table."""
+    widths = Counter(w for _, cells in rows if (w := _width(cells)) > 1)
+    if not widths:
+        return 0, 0
+    width, count = max(widths.items(), key=lambda wc: (wc[1], wc[0]))
+    return count, width
+
+
+def _width(cells: list[str]) -> int:
+    """The cells up to the last one written (a spreadsheet pads a row with empty ones)."""
+    return next((i for i in range(len(cells), 0, -1) if cells[i - 1]), 0)
 
 
 def _cell_text(value: object) -> str:
@@ -59,16 +77,15 @@ def _cell_text(value: object) -> str:
     return str(value).strip()
 
 
-def rows_of_xlsx(path: Path) -> list[Row]:
+def rows_of_xlsx(path: Path, data: bytes) -> list[Row]:
     """The first worksheet's rows; needs openpyxl (the ``sheet`` extra)."""
     try:
         import openpyxl
     except ImportError:
-        raise PriffeError(msg("{file}: reading .xlsx needs openpyxl: pip install "
-                              "'priffe-records[sheet]' (or save the sheet as CSV)",
-                              file=path)) from None
+        raise PriffeError(msg("{file}: reading .xlsx needs openpyxl: {command} (or save the "
+                              "sheet as CSV)", file=path, command=SHEET_EXTRA())) from None
     try:
-        book = openpyxl.load_workbook(path, read_only=True, data_only=True)
+        book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except Exception as e:  # openpyxl raises many kinds for a file that is no workbook
         raise PriffeError(msg("{file}: not an xlsx workbook ({reason})", file=path,
                               reason=str(e) or type(e).__name__)) from None
@@ -115,10 +132,10 @@ def _ods_cells(row: ElementTree.Element) -> Iterator[str]:
             yield from [_ods_text(cell)] * min(repeat, 1024)
 
 
-def rows_of_ods(path: Path) -> list[Row]:
+def rows_of_ods(path: Path, data: bytes) -> list[Row]:
     """The first table of an OpenDocument spreadsheet (LibreOffice's own format)."""
     try:
-        with zipfile.ZipFile(path) as book, book.open("content.xml") as content:
+        with zipfile.ZipFile(io.BytesIO(data)) as book, book.open("content.xml") as content:
             root = ElementTree.parse(content).getroot()
     except (zipfile.BadZipFile, KeyError, ElementTree.ParseError) as e:
         raise PriffeError(msg("{file}: not an ods spreadsheet ({reason})", file=path,
@@ -144,15 +161,35 @@ def _ods_rows(table: ElementTree.Element | None) -> list[Row]:
     return rows
 
 
+_ZIP = b"PK\x03\x04"
+_WORKBOOKS = (".xlsx", ".xlsm", ".ods")
+_OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # an old .xls (and every Office 97 file)
+
+
 def read_rows(path: str | os.PathLike[str], data: bytes | None = None) -> list[Row]:
-    """The rows of a spreadsheet file, by its suffix; ``data`` is standard input's text (CSV)."""
+    """The rows of a spreadsheet, by what it holds, not by its name: a zip is an xlsx or
+    an ods workbook (by the parts inside), anything else is CSV text. A workbook saved
+    as ``kväll.ppn`` or piped in reads as well as one named right. ``data``: the
+    file's bytes when they come from standard input."""
     p = Path(path)
-    suffix = p.suffix.lower()
-    if suffix in XLSX:
-        return rows_of_xlsx(p)
-    if suffix == ".ods":
-        return rows_of_ods(p)
-    if suffix == ".xls":
+    raw = data if data is not None else p.read_bytes()
+    if raw.startswith(_OLE):
         raise PriffeError(msg("{file}: .xls files are not read: save the sheet as .xlsx, .ods or "
                               ".csv", file=p))
-    return rows_of_text(decode(data if data is not None else p.read_bytes()), suffix)
+    if not raw.startswith(_ZIP):
+        if p.suffix.lower() in _WORKBOOKS:  # named a workbook, yet no zip: damaged
+            raise PriffeError(msg("{file}: named a workbook, but it is not one (an .xlsx or "
+                                  ".ods file is a zip file): damaged?", file=p))
+        return rows_of_text(decode(raw))
+    try:
+        with zipfile.ZipFile(io.BytesIO(raw)) as book:
+            names = set(book.namelist())
+    except zipfile.BadZipFile as e:
+        raise PriffeError(msg("{file}: a damaged zip file, neither an xlsx nor an ods "
+                              "workbook ({reason})", file=p, reason=str(e))) from None
+    if "xl/workbook.xml" in names:
+        return rows_of_xlsx(p, raw)
+    if "content.xml" in names:
+        return rows_of_ods(p, raw)
+    raise PriffeError(msg("{file}: a zip file, but neither an xlsx nor an ods workbook",
+                          file=p))

@@ -24,6 +24,7 @@ from typing import TypeVar
 
 from priffe_records.format.errors import PriffeError
 from priffe_records.format.record import PLAYER_TAGS, Record, Tag
+from priffe_records.format.sheet_dates import sheet_date
 from priffe_records.format.values import is_unspecified
 from priffe_records.game.cards import SEATS, Seat
 from priffe_records.game.language import Message, msg, render
@@ -128,9 +129,21 @@ def _heading_row(rows: Sequence[tuple[int, list[str]]]) -> int | None:
     return None
 
 
-def _meta(rows: Sequence[tuple[int, list[str]]], file: str, out: Imported) -> dict[str, str]:
-    """The ``name, value`` rows above the headings; any other non-empty row is a warning."""
-    found: dict[str, str] = {}
+@dataclass
+class _Meta:
+    """The partie's tags from the rows above the headings, and the cell each was read from
+    (row, column letter), so a value that does not read names its cell."""
+
+    values: dict[str, str] = field(default_factory=dict)
+    cells: dict[str, tuple[int, str]] = field(default_factory=dict)
+
+
+def _meta(rows: Sequence[tuple[int, list[str]]], file: str, out: Imported,
+          given: Mapping[str, str]) -> _Meta:
+    """The ``name, value`` rows above the headings; any other non-empty row is a warning.
+    A date is read in any common spelling (:func:`sheet_date`) and written as PBN's; a
+    tag ``given`` (an option) wins, and its cell is not read."""
+    found = _Meta()
     for number, cells in rows:
         if not any(cells):
             continue
@@ -140,8 +153,34 @@ def _meta(rows: Sequence[tuple[int, list[str]]], file: str, out: Imported) -> di
                 "neither the headings (a Contract column) nor a row 'name, value' of Event, "
                 "Site, Date or a player: ignored"), Severity.WARNING))
             continue
-        found[tag] = next((c for c in cells[1:] if c), "")
+        if tag in given:
+            continue
+        at = next((i for i, c in enumerate(cells) if i and c), 1)
+        value = cells[at] if at < len(cells) else ""
+        found.cells[tag] = (number, column_letter(at))
+        if tag == "Date" and not is_unspecified(value):
+            day = sheet_date(value)
+            if day is None:
+                out.problems.append(Problem(file, number, column_letter(at), not_a_date(value)))
+            value = day or "?"
+        found.values[tag] = value
     return found
+
+
+def not_a_date(value: str) -> Message:
+    """What is said of a date cell or option that is no day: how to write one."""
+    return msg("{value!r} is not a date: write it as 2026-11-25, 25.11.2026 or 25 nov 2026 "
+               "(day before month)", value=value)
+
+
+def column_letter(index: int) -> str:
+    """The spreadsheet's name of the column at ``index`` (0 is A, 26 is AA)."""
+    letters = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
 
 
 @dataclass
@@ -206,7 +245,8 @@ def import_rows(rows: Sequence[tuple[int, list[str]]], file: str, *,
         out.problems.append(Problem(file, 1, None, msg(
             "no heading row with a Contract column (Contract or Kontrakt)")))
         return out
-    partie = _partie(_meta(rows[:head], file, out), given or {})
+    meta = _meta(rows[:head], file, out, given or {})
+    partie = _partie(meta.values, given or {})
     try:
         form = entry_form(partie["Scoring"])
     except EntryError as e:
@@ -222,7 +262,7 @@ def import_rows(rows: Sequence[tuple[int, list[str]]], file: str, *,
         return out
     _deal_rows(rows[head + 1:], columns, partie, first_dealer, out, file, form)
     if out.ok:
-        _check(out, file, options)
+        _check(out, file, options, meta.cells)
     return out
 
 
@@ -274,15 +314,37 @@ def _columns(heading: tuple[int, list[str]], file: str, out: Imported,
     return columns
 
 
-def _check(out: Imported, file: str, options: object) -> None:
-    """The rules engine's errors and warnings, each at its row and (by its tag) column."""
-    _, again = verified_text(out.records, file)
+def _check(out: Imported, file: str, options: object,
+           cells: Mapping[str, tuple[int, str]]) -> None:
+    """The rules engine's errors and warnings, each at its row and (by its tag) column.
+
+    ``cells``: where the partie's tags were read (row, letter), for a value the PPN text
+    would not keep."""
+    try:
+        _, again = verified_text(out.records, file)
+    except PriffeError as e:
+        out.problems.append(_unkept(out, file, cells) or Problem(file, 1, None, e.args[0]))
+        return
     for f in validate(again, options=options):
         if f.severity is Severity.UNVERIFIABLE or f.record is None:
             continue
         out.problems.append(Problem(file, out.rows[f.record - 1],
                                     _column_of(f, again[f.record - 1], out.heads), f.text,
                                     f.severity, f.rule))
+
+
+def _unkept(out: Imported, file: str, cells: Mapping[str, tuple[int, str]]) -> Problem | None:
+    """The first cell whose value the PPN text would not give back (one tag at a time)."""
+    for rec, row in zip(out.records, out.rows, strict=True):
+        for tag in rec.tags:
+            try:
+                verified_text([Record((tag,))], file)
+            except PriffeError:
+                number, column = cells.get(tag.name) or (row, out.heads.get(tag.name))
+                return Problem(file, number, column, msg(
+                    "{value!r} would not read back the same from the PPN file: write it "
+                    "otherwise", value=tag.value))
+    return None
 
 
 def _column_of(f: Finding, rec: Record, heads: Mapping[str, str]) -> str | None:
