@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import datetime
 import io
+import sys
 from pathlib import Path
 
 import pytest
@@ -133,3 +134,54 @@ def test_a_workbook_is_read_by_its_content_whatever_its_name(tmp_path: Path) -> 
     expected = [Record(r.tags) for r in read(HAND)]
     assert list(loads(by_name.stdout)) == list(loads(piped.stdout)) \
         == expected
+
+
+# score --xlsx ----------------------------------------------------------------------------------
+
+TWO_PARTIES = ("examples/partie-uppsala.ppn", "examples/preference-graz.ppn")
+
+
+def test_score_xlsx_is_a_workbook_a_sheet_a_partie_with_numbers_as_numbers(
+        tmp_path: Path) -> None:
+    openpyxl = pytest.importorskip("openpyxl")
+    both = tmp_path / "två.ppn"
+    root = Path(__file__).parents[1]
+    both.write_text("\n".join((root / f).read_text(encoding="utf-8") for f in TWO_PARTIES),
+                    encoding="utf-8")
+    book_path, csv_path = tmp_path / "kväll.xlsx", tmp_path / "kväll.csv"
+    res = invoke("score", "--lang", "sv", str(both), "--xlsx", str(book_path),
+                 "--csv", str(csv_path))
+    assert res.exit_code == 0, res.output
+    book = openpyxl.load_workbook(book_path)
+    assert book.sheetnames == ["Upsala Priffeklubb, höstpartiet", "Préférence i Graz"]
+    rows = [list(r) for r in book.worksheets[0].iter_rows(values_only=True)]
+    heading = next(i for i, r in enumerate(rows) if r[0] == "Giv")
+    deals = rows[heading + 1:]
+    assert [r[0] for r in deals] == list(range(1, len(deals) + 1))  # boards: numbers
+    assert all(isinstance(r[-1], int) and isinstance(r[-2], int) for r in deals)  # Σ NS, Σ EW
+    assert rows[2][:2] == ["Datum", datetime.datetime(2026, 10, 17)]  # a date cell
+    # the same rows as --csv writes for that partie, cell for cell
+    written = list(csv.reader(io.StringIO(csv_path.read_text(encoding="utf-8"))))
+    first = written[:written.index([], heading)] if [] in written[heading:] else written
+    assert [[("" if c is None else str(c)) for c in r] for r in rows[heading:]] == [
+        r + [""] * (len(rows[heading]) - len(r)) for r in first[heading:]]
+    # and sheet-import reads the workbook back to what it reads from the partie's CSV
+    one = tmp_path / "uppsala.csv"
+    assert invoke("score", str(root / TWO_PARTIES[0]), "--csv", str(one)).exit_code == 0
+    from_book, from_csv = invoke("sheet-import", str(book_path)), invoke("sheet-import", str(one))
+    assert from_book.exit_code == from_csv.exit_code == 0, from_book.output
+    assert from_book.stdout == from_csv.stdout and from_book.stdout.count("[Board ") == 11
+
+
+def test_score_help_says_csv_is_standard_and_points_excel_to_xlsx() -> None:
+    said = " ".join(invoke("score", "--lang", "sv", "--help").stdout.split())
+    assert "standard-CSV" in said and "använd --xlsx" in said
+
+
+def test_score_xlsx_without_openpyxl_names_this_clones_command(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "openpyxl", None)
+    res = invoke("score", "--lang", "sv", str(HAND), "--xlsx", str(tmp_path / "k.xlsx"))
+    assert res.exit_code != 0 and "Traceback" not in res.output
+    assert f"-m pip install -e '{Path(__file__).parents[1]}[sheet]'" in res.stderr
+    assert not (tmp_path / "k.xlsx").exists()

@@ -363,12 +363,18 @@ class _Run:
 @click.option("--html", "html_out", type=click.Path(dir_okay=False, allow_dash=True),
               help="Write the score sheet as a printable page (one A4 page a partie) here.")
 @click.option("--csv", "csv_out", type=click.Path(dir_okay=False, allow_dash=True),
-              help="Write the deals as spreadsheet rows here (what sheet-import reads).")
+              help="Write the deals as spreadsheet rows here (what sheet-import reads), as "
+                   "standard CSV: commas, UTF-8. Swedish Excel wants semicolons: for Excel "
+                   "use --xlsx.")
+@click.option("--xlsx", "xlsx_out", type=click.Path(dir_okay=False, allow_dash=True),
+              help="Write the same rows as an Excel workbook here, one sheet a partie, numbers "
+                   "as numbers (needs openpyxl, the 'sheet' extra).")
 @quiet_verbose_options(quiet="Errors only: no score sheet.",
                        verbose="Also list each check that passed, record by record.")
 @preset_option
 def score_command(file: str, fill: bool, force: bool, output: str | None, html_out: str | None,
-                  csv_out: str | None, options: object, quiet: bool, verbose: bool) -> None:
+                  csv_out: str | None, xlsx_out: str | None, options: object, quiet: bool,
+                  verbose: bool) -> None:
     """Print the score sheet of the partie(s) in FILE: deals, rubber ends, standings.
 
     FILE '-' reads standard input; with --fill the filled records then go to
@@ -391,8 +397,8 @@ def score_command(file: str, fill: bool, force: bool, output: str | None, html_o
             click.echo(str(e), err=True)
         by_family = scored(records, options)
         sheets = sheets_of(by_family)
-        if html_out or csv_out:  # the sheet goes to the file(s), not the terminal
-            write_sheet_files(html_out, csv_out, records, sheets)
+        if html_out or csv_out or xlsx_out:  # the sheet goes to the file(s), not the terminal
+            write_sheet_files(html_out, csv_out, xlsx_out, records, sheets)
             quiet = True
     for sheet in sheets if not quiet else ():
         if sheet.rows:

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from priffe_records.cli.report import SheetView
-from priffe_records.format.atomic import write_text_atomically
+from priffe_records.format.atomic import write_bytes_atomically, write_text_atomically
 from priffe_records.format.errors import BadRecord, PriffeError
 from priffe_records.format.record import PLAYER_TAGS, Record
 from priffe_records.game.cards import SEATS
@@ -199,29 +199,46 @@ def sheet_parts(records: Sequence[Record | BadRecord], sheets: Sequence[Sheet]
     return title, "".join(part for _, part in parts)
 
 
-def write_sheet_files(html_path: str | None, csv_path: str | None,
+def write_sheet_files(html_path: str | None, csv_path: str | None, xlsx_path: str | None,
                       records: Sequence[Record | BadRecord], sheets: Sequence[Sheet]
                       ) -> None:
-    """``score --html`` and ``--csv``: each to its path ('-': standard output), atomically."""
+    """``score --html``, ``--csv`` and ``--xlsx``: each to its path ('-': standard output),
+    atomically."""
     if html_path:
         _write(html_path, printable_page(records, sheets))
     if csv_path:
         _write(csv_path, sheet_csv(records, sheets))
+    if xlsx_path:
+        from priffe_records.cli.sheet_book import sheet_xlsx
+
+        book = sheet_xlsx(records, sheets)
+        if xlsx_path == "-":
+            sys.stdout.buffer.write(book)
+        else:
+            write_bytes_atomically(xlsx_path, book)
 
 
-def sheet_csv(records: Sequence[Record | BadRecord], sheets: Sequence[Sheet]) -> str:
-    """Each partie's rows as ``sheet-import`` reads them, in file order, an empty row
-    between parties."""
+def sheet_tables(records: Sequence[Record | BadRecord], sheets: Sequence[Sheet]
+                 ) -> list[tuple[Sheet, list[list[str]]]]:
+    """Each partie's rows as ``sheet-import`` reads them, in file order: what ``--csv``
+    and ``--xlsx`` write."""
     good = [r if isinstance(r, Record) else Record() for r in records]
     shown = [s for s in sheets if s.rows]
     for sheet in shown:
         _has_columns(good[sheet.first - 1])
+    return [(sheet, sheet_table(good, sheet.own, language()))
+            for sheet in sorted(shown, key=lambda s: s.first)]
+
+
+def sheet_csv(records: Sequence[Record | BadRecord], sheets: Sequence[Sheet]) -> str:
+    """Each partie's rows as standard CSV (RFC 4180: commas, UTF-8, no byte-order mark),
+    an empty row between parties."""
     buf = io.StringIO()
     out = csv.writer(buf, lineterminator="\n")
-    for i, sheet in enumerate(sorted(shown, key=lambda s: s.first)):
+    for i, (_, rows) in enumerate(sheet_tables(records, sheets)):
         if i:
             out.writerow([])
-        out.writerows(sheet_table(good, sheet.own, language()))
+        out.writerows(rows)
     return buf.getvalue()
 
 

@@ -38,6 +38,24 @@ def atomic_text(path: str | os.PathLike[str]) -> Iterator[TextIO]:
     An existing file keeps its permissions; a new one gets the usual
     ``0o666 & ~umask``.
     """
+    with _swapped(path) as fd, os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+        yield fh
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def write_bytes_atomically(path: str | os.PathLike[str], data: bytes) -> None:
+    """``data`` (a workbook) as ``path``, the way :func:`atomic_text` writes text."""
+    with _swapped(path) as fd, os.fdopen(fd, "wb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+@contextmanager
+def _swapped(path: str | os.PathLike[str]) -> Iterator[int]:
+    """A temporary file's descriptor beside ``path``; it replaces ``path`` when the block
+    ends without error (the block closes it), and is removed otherwise."""
     target = Path(path)
     folder = target.parent
     if not folder.is_dir():
@@ -50,10 +68,7 @@ def atomic_text(path: str | os.PathLike[str]) -> Iterator[TextIO]:
         raise PriffeError(msg("{target}: cannot write here ({reason})", target=target,
                               reason=os_reason(e))) from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            yield fh
-            fh.flush()
-            os.fsync(fh.fileno())
+        yield fd
         if target.exists():
             mode = target.stat().st_mode & 0o777
         else:
