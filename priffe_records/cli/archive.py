@@ -492,7 +492,7 @@ def remove_command(db_path: str, timeout: float, deal_ids: tuple[int, ...],
     """Remove deals from the archive and recompute the parties they were part of.
 
     Several options must all hold. The removed records' text stays in the
-    table deal_history. Exit status 1 when nothing matched.
+    table deal_history. Exit status 1 when nothing matched, or an --id names no deal.
     """
     from priffe_records.archive.remove import Selection, remove
 
@@ -520,7 +520,14 @@ def remove_command(db_path: str, timeout: float, deal_ids: tuple[int, ...],
                        parties=parties) if dry_run
                    else msg("removed {deals}; {parties} recomputed", deals=deals,
                             parties=parties)), err=True)
-    sys.exit(EXIT_OK if done.deals else EXIT_FINDINGS)
+    missing = sorted(set(deal_ids) - {ident for ident, *_ in done.deals})
+    for ident in missing:  # a mistyped id is said, not hidden in "removed 0 deals"
+        click.echo("priffe: " + str(
+            msg("there is no deal with id {id} in {db} (see 'priffe query')", id=ident,
+                db=db_path) if selection == Selection(deal_ids) else
+            msg("no deal with id {id} in {db} matches the other options as well", id=ident,
+                db=db_path)), err=True)
+    sys.exit(EXIT_OK if done.deals and not missing else EXIT_FINDINGS)
 
 
 COMMANDS: list[click.Command] = [import_command, query_command, sql_command, stats_command,

@@ -119,6 +119,7 @@ METAVARS: dict[str, Message] = {
     "FLOAT RANGE": msg_p("metavar", "NUMBER"), "FLOAT": msg_p("metavar", "NUMBER"),
     "STYLE": msg_p("metavar", "STYLE"), "NAME": msg_p("metavar", "NAME"),
     "YYYY.MM.DD": msg_p("metavar", "YYYY.MM.DD"), "OUT.html": msg_p("metavar", "OUT.html"),
+    "DATE": msg_p("metavar", "DATE"),
     "PATH": msg_p("metavar", "PATH"), "DIRECTORY": msg_p("metavar", "DIRECTORY"),
     "N": msg_p("metavar", "N"), "R": msg_p("metavar", "R"), "DB": msg_p("metavar", "DB"),
     "ARCHIVE": msg_p("metavar", "ARCHIVE"), "SECONDS": msg_p("metavar", "SECONDS"),

@@ -19,6 +19,7 @@ from priffe_records.format.record import Record
 from priffe_records.format.values import exact_date
 from priffe_records.format.writer import dumps
 from priffe_records.game.language import msg, msg_n
+from priffe_records.game.words import seat_name
 from priffe_records.rules.blank import GAMES, random_deals, seats, skeleton
 
 GAME_OPTION = click.option("--game", type=click.Choice(GAMES), default="priffe",
@@ -44,7 +45,7 @@ def emit_records(records: list[Record], output: str | None, force: bool) -> None
 @click.command("new")
 @click.option("-p", "--player", "players", multiple=True, metavar="NAME",
               help="A player, in seat order N, E, S, W (Préférence: N, E, S); repeat for each. "
-                   "Missing names are '?'.")
+                   "Name all of them, or none: then every name is '?', to write in later.")
 @click.option("--event", default="?", help="The Event tag (the club evening, the tournament).")
 @click.option("--site", default="?", help="The Site tag (where it is played).")
 @click.option("--date", default=None, metavar="YYYY.MM.DD", help="The Date tag (default: today).")
@@ -70,6 +71,14 @@ def new_command(players: tuple[str, ...], event: str, site: str, date: str | Non
     if len(players) > len(table):
         raise UserError(msg("{game} has {count} players; {given} were given", game=game,
                             count=len(table), given=len(players)))
+    if 0 < len(players) < len(table):  # not a silent [West "?"]: a forgotten -p
+        missing = ", ".join(str(seat_name(s)) for s in table[len(players):])
+        raise UserError(msg_n(
+            "{game} has {count} players, but {n} was named: nobody sits at {missing}. Name "
+            "every player with -p in seat order, or none to write the names in later",
+            "{game} has {count} players, but {n} were named: nobody sits at {missing}. Name "
+            "every player with -p in seat order, or none to write the names in later",
+            len(players), game=game, count=len(table), missing=missing))
     first = dealer.upper()
     if first not in {s.value for s in table}:
         raise UserError(msg("in {game} the dealer is one of {seats}", game=game,

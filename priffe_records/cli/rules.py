@@ -377,17 +377,46 @@ def score_command(file: str, fill: bool, force: bool, output: str | None, html_o
                   verbose: bool) -> None:
     """Print the score sheet of the partie(s) in FILE: deals, rubber ends, standings.
 
-    FILE '-' reads standard input; with --fill the filled records then go to
-    standard output and the sheet to standard error.
+    FILE may be a folder: every .ppn/.pbn file below it, one after the other
+    (--fill rewrites each). FILE '-' reads standard input; with --fill the
+    filled records then go to standard output and the sheet to standard error.
     """
-    to_stdout = output == "-" or (fill and output is None and is_stdin(file))
+    if not is_stdin(file) and not Path(file).exists():
+        raise UserError(msg("{file}: no such file", file=file))
+    with user_errors():
+        paths = [Path(file)] if is_stdin(file) else list(expand_paths((file,)))
+    writes = [o for o, given in (("-o", output), ("--html", html_out), ("--csv", csv_out),
+                                 ("--xlsx", xlsx_out)) if given]
+    if len(paths) > 1 and writes:
+        raise UserError(msg_n("{options}: one file at a time, and the folder {folder} holds "
+                              "{n} file", "{options}: one file at a time, and the folder "
+                              "{folder} holds {n} files", len(paths), options=", ".join(writes),
+                              folder=file))
+    worst = EXIT_OK
+    for path in paths:
+        if len(paths) > 1 and not quiet:
+            sheet_console().print(Text(display_name(path), style="bold"))
+        try:
+            code = _score_file(path, fill, force, output, (html_out, csv_out, xlsx_out),
+                               options, quiet, verbose)
+        except UserError as e:  # one file's trouble does not hide the others
+            if len(paths) == 1:
+                raise
+            e.show()
+            code = e.exit_code
+        worst = max(worst, code)
+    sys.exit(worst)
+
+
+def _score_file(path: Path, fill: bool, force: bool, output: str | None,
+                sheet_files: tuple[str | None, str | None, str | None], options: object,
+                quiet: bool, verbose: bool) -> int:
+    """``score`` of one file (or standard input): its exit status."""
+    to_stdout = output == "-" or (fill and output is None and is_stdin(path))
     console = sheet_console(stderr=to_stdout)  # the filled records own stdout then
-    path = Path(file)
-    name = display_name(file)
+    name = display_name(path)
     with _no_traceback(name):
-        if not is_stdin(file) and not path.exists():
-            raise UserError(msg("{file}: no such file", file=file))
-        if not is_stdin(file):
+        if not is_stdin(path):
             refuse_binary(path)
         with open_input(path) as stream:
             records = list(read(stream, errors="collect", name=name))
@@ -397,8 +426,8 @@ def score_command(file: str, fill: bool, force: bool, output: str | None, html_o
             click.echo(str(e), err=True)
         by_family = scored(records, options)
         sheets = sheets_of(by_family)
-        if html_out or csv_out or xlsx_out:  # the sheet goes to the file(s), not the terminal
-            write_sheet_files(html_out, csv_out, xlsx_out, records, sheets)
+        if any(sheet_files):  # the sheet goes to the file(s), not the terminal
+            write_sheet_files(*sheet_files, records, sheets)
             quiet = True
     for sheet in sheets if not quiet else ():
         if sheet.rows:
@@ -419,7 +448,7 @@ def score_command(file: str, fill: bool, force: bool, output: str | None, html_o
                      if f.rule != "PPN" or (str(f.location), f.message) not in shown):
         click.echo(str(f), err=True)
     if not fill:
-        sys.exit(EXIT_FINDINGS if errors else EXIT_OK)
+        return EXIT_FINDINGS if errors else EXIT_OK
     if bad:
         raise UserError(msg_n("{file}: {n} record could not be read; nothing written",
                               "{file}: {n} records could not be read; nothing written",
@@ -439,7 +468,7 @@ def score_command(file: str, fill: bool, force: bool, output: str | None, html_o
             target = Path(output) if output else path
             write(filled, target)  # atomic: a temporary file, then os.replace
             click.echo(str(msg("filled {file}", file=target)), err=True)
-    sys.exit(EXIT_OK)
+    return EXIT_OK
 
 
 COMMANDS: list[click.Command] = [validate_command, score_command]
