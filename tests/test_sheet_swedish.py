@@ -49,7 +49,7 @@ def imported_dates(path: Path, *args: str) -> set[str | None]:
 @pytest.mark.parametrize("written", [
     "2026-11-26", "26.11.2026", "26/11/2026", "26-11-2026", "2026/11/26", "26 nov 2026",
     "26 november 2026", "26 Nov. 2026", "den 26 november 2026", "torsdag 26 november 2026",
-    "November 26, 2026", "2026-11-26 19:00", "46352"])
+    "November 26, 2026", "2026-11-26 19:00", "46352", "11/26/2026"])
 def test_a_date_cell_in_any_common_spelling_is_written_as_pbn(tmp_path: Path,
                                                               written: str) -> None:
     rows = cells()

@@ -5,11 +5,12 @@ Swedish Excel writes ``2026-11-25``, LibreOffice ``2026-11-25`` or
 2026``; an .xlsx date cell whose format got lost is a day number (Excel's
 serial, days since 1899-12-30). Each is read to ``2026.11.25``. Day and
 month written before a four-digit year are read day first, as in Sweden
-(and all of Europe): ``03/04/2026`` is 3 April. A two-digit year is not
+(and all of Europe): ``03/04/2026`` is 3 April; only where that is no day
+(``11/25/2026``, as English Excel in America writes) month first. A two-digit year is not
 guessed (``25-11-26`` may be either end first), nor is a day the calendar
 lacks: those return ``None``, and the caller names the cell.
 
->>> [sheet_date(t) for t in ("2026-11-25", "25.11.2026", "03/04/2026", "2026/11/25")]
+>>> [sheet_date(t) for t in ("2026-11-25", "25.11.2026", "03/04/2026", "11/25/2026")]
 ['2026.11.25', '2026.11.25', '2026.04.03', '2026.11.25']
 >>> [sheet_date(t) for t in ("den 25 november 2026", "25 Nov. 2026", "November 25, 2026")]
 ['2026.11.25', '2026.11.25', '2026.11.25']
@@ -59,7 +60,10 @@ def sheet_date(text: str) -> str | None:
     if m := _YMD.match(v):
         return _day(m.group(1), m.group(2), m.group(3))
     if m := _DMY.match(v):
-        return _day(m.group(3), m.group(2), m.group(1))
+        first, second = m.group(1), m.group(2)
+        if int(second) > 12 >= int(first):  # 11/25/2026: only month first makes a day
+            first, second = second, first
+        return _day(m.group(3), second, first)
     if m := _DAY_NAME.match(v):
         return _day(m.group(3), _MONTHS.get(m.group(2).casefold()), m.group(1))
     if m := _NAME_DAY.match(v):
