@@ -185,3 +185,13 @@ def test_score_xlsx_without_openpyxl_names_this_clones_command(
     assert res.exit_code != 0 and "Traceback" not in res.output
     assert f"-m pip install -e '{Path(__file__).parents[1]}[sheet]'" in res.stderr
     assert not (tmp_path / "k.xlsx").exists()
+
+
+def test_score_xlsx_of_a_partie_not_played_yet_is_an_empty_workbook(tmp_path: Path) -> None:
+    openpyxl = pytest.importorskip("openpyxl")
+    blank, book = tmp_path / "kväll.ppn", tmp_path / "kväll.xlsx"
+    names = [a for name in ("Anna", "Bertil", "Cecilia", "David") for a in ("-p", name)]
+    assert invoke("new", *names, "-o", str(blank)).exit_code == 0
+    res = invoke("score", "--lang", "sv", str(blank), "--xlsx", str(book))
+    assert res.exit_code == 0 and "inga givar att räkna" in res.stderr, res.output
+    assert [list(s.iter_rows(values_only=True)) for s in openpyxl.load_workbook(book)] == [[]]

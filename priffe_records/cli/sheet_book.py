@@ -42,9 +42,11 @@ def sheet_xlsx(records: Sequence[Record | BadRecord], sheets: Sequence[Sheet]) -
         raise UserError(msg("writing .xlsx needs openpyxl: {command} (or write --csv)",
                             command=SHEET_EXTRA()), EXIT_UNUSABLE) from None
     book = openpyxl.Workbook()
-    book.remove(book.active)
+    tables = sheet_tables(records, sheets)
+    if tables:  # else the one empty worksheet a workbook needs: no deals, as --csv
+        book.remove(book.active)
     names: set[str] = set()
-    for sheet, rows in sheet_tables(records, sheets):
+    for sheet, rows in tables:
         title = sheet.title if is_unspecified(sheet.event) else str(sheet.event)
         page = book.create_sheet(_name(title, len(names) + 1, names))
         for row in rows:
