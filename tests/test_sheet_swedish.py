@@ -66,6 +66,14 @@ def test_day_and_month_both_under_13_are_read_day_first_as_in_sweden(tmp_path: P
         "2026.06.05"}
 
 
+def test_an_old_score_books_month_or_year_keeps_the_unknown_as_pbns_question_marks(
+        tmp_path: Path) -> None:
+    rows = cells()
+    for written, day in (("mars 1952", "1952.03.??"), ("1952", "1952.??.??")):
+        rows[DATE_ROW - 1][1] = written
+        assert imported_dates(write_csv(tmp_path / "k.csv", rows)) == {day}
+
+
 def test_an_unreadable_date_names_its_cell_in_swedish(tmp_path: Path) -> None:
     rows = cells()
     rows[DATE_ROW - 1][1] = "30.02.2026"  # no such day
