@@ -20,8 +20,8 @@ from priffe_records.format.record import Location, Record, Tag
 from priffe_records.format.vocabulary import Vocabulary
 from priffe_records.game.cards import Card, Rank, Seat, Suit
 from priffe_records.game.language import Message, msg
-from priffe_records.rules.checks import Check
 from priffe_records.rules.family import (
+    Check,
     EntryForm,
     GameFamily,
     PartieOutcome,

@@ -121,7 +121,7 @@ def analyse_command(archive: str | None, db_path: str, timeout: float, jobs: int
     again to go on. 'priffe stats' then shows each player's cost per deal, and 'priffe
     replay --dd' and 'priffe serve' show it card by card.
     """
-    from priffe_records.cli.archive import archive_errors
+    from priffe_records.cli.archive_errors import archive_errors
 
     path = archive or db_path
     with archive_errors(path):

@@ -7,7 +7,6 @@ into one ``priffe: …`` line (exit 2) instead of a traceback.
 
 from __future__ import annotations
 
-import sqlite3
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -22,21 +21,19 @@ from priffe_records.archive.metadata import ensure_metadata, write_metadata
 from priffe_records.archive.schema import (
     DEFAULT_TIMEOUT,
     ArchiveError,
-    describe_sqlite_error,
     ensure_schema,
     open_archive,
 )
 from priffe_records.cli.analyse import budget_options, run_analysis
+from priffe_records.cli.archive_errors import archive_errors
 from priffe_records.cli.common import (
     EXIT_FINDINGS,
     EXIT_OK,
     EXIT_UNUSABLE,
     FORCE_HELP,
     UserError,
-    quiet_stdout,
     quiet_verbose_options,
     refuse_existing,
-    user_errors,
 )
 from priffe_records.cli.inputs import display_name, expand_paths, is_stdin, stdin_bytes
 from priffe_records.cli.output import Output, emit, json_objects, output_options
@@ -93,19 +90,6 @@ def _filters(kw: dict[str, Any]) -> Filters:
     from priffe_records.archive.query import Filters
 
     return Filters(**{k: kw.pop(k) for k in list(kw) if k in Filters.__dataclass_fields__})
-
-
-@contextmanager
-def archive_errors(db_path: str) -> Iterator[None]:
-    """Library, OS and SQLite errors → one ``priffe:`` line; no traceback, ever."""
-    with user_errors():
-        try:
-            yield
-        except BrokenPipeError:
-            quiet_stdout()  # `priffe query … | head`: the reader has what it wanted
-            sys.exit(EXIT_OK)
-        except sqlite3.Error as e:
-            raise UserError(describe_sqlite_error(db_path, e)) from None
 
 
 def _open_readonly(db_path: str, timeout: float) -> sqlite_utils.Database:

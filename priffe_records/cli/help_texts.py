@@ -1,16 +1,14 @@
 """The CLI's help texts in the player's language.
 
 Click keeps help texts as plain strings on the command objects (docstrings and
-``help=``), so they are not marked with ``msg``: :func:`extract` is a Babel
-extractor (configured in ``babel.cfg``) that collects them from the command
-tree, and :func:`translate_help` swaps them in place, once the language is
-known, before click prints a help page.
+``help=``), so they are not marked with ``msg``: :func:`english_texts` lists them (for the
+Babel extractor in ``cli/help_catalog.py``), and :func:`translate_help` swaps them in
+place, once the language is known, before click prints a help page.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import IO, Any
 
 import click
 
@@ -50,18 +48,13 @@ def translate_help(command: click.Command, lang: str) -> None:
         setattr(obj, attr, _translated(_ENGLISH[key][2], lang))
 
 
-def extract(fileobj: IO[bytes], keywords: Any, comment_tags: Any,
-            options: dict[str, Any]) -> Iterator[tuple[int, str, str, list[str]]]:
-    """Babel extractor: the English help texts of the ``priffe`` command tree."""
-    from priffe_records.cli import cli
-
-    list(cli.commands.values())  # import every command, so that every text is seen
-    seen: set[str] = set()
-    for obj, attr in _texts(cli):
+def english_texts(command: click.Command) -> Iterator[tuple[object, str, str]]:
+    """(object, attribute, English text) of every help text below ``command``, whatever
+    language it shows now; an epilog of examples is only its heading ``Examples:``."""
+    for obj, attr in _texts(command):
         text = _ENGLISH.get(id(obj) * 4 + ("help", "epilog", "short_help").index(attr),
                             (None, None, getattr(obj, attr)))[2]
         if isinstance(text, str) and text.startswith(_EXAMPLES):
             text = "Examples:"
-        if isinstance(text, str) and text not in seen:
-            seen.add(text)
-            yield 1, "N_", text, [f"priffe {getattr(obj, 'name', '')} {attr}"]
+        if isinstance(text, str):
+            yield obj, attr, text

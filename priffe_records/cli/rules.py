@@ -53,7 +53,8 @@ from priffe_records.format.reader import read
 from priffe_records.format.record import Record
 from priffe_records.format.writer import dumps, write
 from priffe_records.game.language import msg, msg_n, msg_p
-from priffe_records.rules.checks import Check, passed, present
+from priffe_records.rules.checks import passed, present
+from priffe_records.rules.family import Check
 from priffe_records.rules.findings import Finding, Severity
 from priffe_records.rules.parallel import check_file, default_jobs
 from priffe_records.rules.partie import findings

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from priffe_records.game.errors import PriffeError
-from priffe_records.game.language import Message, msg
+from priffe_records.game.language import Message, msg, msg_p
 
 
 class CardError(PriffeError, ValueError):
@@ -278,10 +278,9 @@ def _not_a_rank(text: str, rank: str) -> Message:
 
 
 def _in_hand(seat: Seat, e: CardError) -> Message:
-    """A hand's error prefixed by its seat letter in the reader's language (V for W)."""
-    from priffe_records.game.words import seat_letter  # words imports this module
-
-    return msg("{seat} {reason}", seat=seat_letter(seat), reason=e.message)
+    """A hand's error prefixed by its seat letter in the reader's language (V for W): the
+    catalog's "seat letter" entry, as game/words.seat_letter gives it (which imports this)."""
+    return msg("{seat} {reason}", seat=msg_p("seat letter", seat.value), reason=e.message)
 
 
 # A hand already canonical: four suits, upper-case ranks high first, no "10". Possessive

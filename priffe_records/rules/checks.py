@@ -21,34 +21,9 @@ an unverifiable rule has not passed) names one of its rules.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from priffe_records.format.record import Record
-from priffe_records.game.language import Message
-from priffe_records.rules.family import family_for
-
-
-@dataclass(frozen=True, slots=True)
-class Check:
-    """One group of rules, the tags that give it something to check, and a short name
-    (``word``, as a player reads it). Each family lists its own (its ``checks`` hook)."""
-
-    name: str
-    first: int
-    last: int
-    tags: tuple[str, ...]
-    word: Message
-    prefix: str = "R"  # the family's rule letter: R (Priffe), P (Préférence)
-
-    @property
-    def rules(self) -> str:
-        p = self.prefix
-        return f"{p}{self.first}" if self.first == self.last else \
-            f"{p}{self.first}–{p}{self.last}"
-
-    def covers(self, rule: str) -> bool:
-        return rule.startswith(self.prefix) and rule[1:].isdigit() and \
-            self.first <= int(rule[1:]) <= self.last
+from priffe_records.rules.family import Check, family_for
 
 
 def present(record: Record) -> tuple[Check, ...]:

@@ -36,7 +36,6 @@ from priffe_records.rules.findings import Finding
 
 if TYPE_CHECKING:
     from priffe_records.dd import Deal as SolverDeal
-    from priffe_records.rules.checks import Check
     from priffe_records.rules.replay_facts import ReplayFacts
 
 T = TypeVar("T")
@@ -283,6 +282,29 @@ class Sheet:
     def holds(self, record: int) -> bool:
         """Whether the deal of record number ``record`` is a row of this sheet."""
         return any(isinstance(r, SheetDeal) and r.record == record for r in self.rows)
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """One group of rules, the tags that give it something to check, and a short name
+    (``word``, as a player reads it). Each family lists its own (its ``checks`` hook)."""
+
+    name: str
+    first: int
+    last: int
+    tags: tuple[str, ...]
+    word: Message
+    prefix: str = "R"  # the family's rule letter: R (Priffe), P (Préférence)
+
+    @property
+    def rules(self) -> str:
+        p = self.prefix
+        return f"{p}{self.first}" if self.first == self.last else \
+            f"{p}{self.first}–{p}{self.last}"
+
+    def covers(self, rule: str) -> bool:
+        return rule.startswith(self.prefix) and rule[1:].isdigit() and \
+            self.first <= int(rule[1:]) <= self.last
 
 
 def partie_title(event: str | None, site: str | None, date: str | None) -> str:

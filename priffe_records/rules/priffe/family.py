@@ -16,8 +16,7 @@ from priffe_records.format.record import Record, Tag
 from priffe_records.format.vocabulary import Vocabulary
 from priffe_records.game.cards import FULL_DECK, SEATS, Card, Seat
 from priffe_records.game.language import msg_p
-from priffe_records.rules.checks import Check
-from priffe_records.rules.family import EntryForm, GameFamily, PartieOutcome, Sheet
+from priffe_records.rules.family import Check, EntryForm, GameFamily, PartieOutcome, Sheet
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.priffe import columns
 from priffe_records.rules.priffe.analysis import DealOutcome, analyse_record
