@@ -25,7 +25,7 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> str:
     path = str(tmp_path_factory.mktemp("arch") / "a.db")
     code, out, err = _run("import", "--lang", "sv", "--db", path, str(EXAMPLES))
     assert code == 0, err
-    assert "poster:" in out and "nya," in out and " records" not in out
+    assert "givar:" in out and "nya," in out and " records" not in out
     return path
 
 
