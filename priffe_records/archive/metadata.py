@@ -18,6 +18,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from priffe_records.archive.players import PLAYER_IDS
 from priffe_records.archive.rows import DEAL_TABLE
 from priffe_records.archive.schema import SCHEMA_VERSION
 from priffe_records.format.atomic import write_text_atomically
@@ -30,10 +31,13 @@ VERSION_KEY = "priffe_schema_version"  # marks a file we wrote, and for which sc
 _QUERIES: dict[str, dict[str, Any]] = {  # the titles are messages, shown in the language
     "deals_of_player": {
         "title": msg("Deals of a player"),
-        "sql": "SELECT d.id, d.date, d.event, d.board, pd.seat, pd.role, d.contract, "
-               "d.declarer, d.tricks_ns, d.tricks_ew, d.made, pd.points, d.status "
+        # A part of the name in any case finds the player (priffe_players, as 'priffe
+        # query --player'); a part of several names gives each one's deals, named.
+        "sql": "SELECT d.id AS deal_id, pd.player, d.date, d.event, d.board, pd.seat, pd.role, "
+               "d.contract, d.declarer, d.tricks_ns, d.tricks_ew, d.made, pd.points, d.status "
                "FROM player_deals pd JOIN deals d ON d.id = pd.deal_id "
-               "WHERE pd.player = :player COLLATE NOCASE ORDER BY d.id",
+               f"WHERE pd.player_id IN ({PLAYER_IDS.replace('?', ':player')}) "
+               "ORDER BY d.id, pd.player",
     },
     "standings": {
         "title": msg("Individual standings (R23/R24)"),
@@ -50,7 +54,7 @@ _QUERIES: dict[str, dict[str, Any]] = {  # the titles are messages, shown in the
     "slams": {"title": msg("Slams (R16)"), "sql": "SELECT * FROM slams ORDER BY deal_id"},
     "records_with_errors": {
         "title": msg("Records with errors, and why"),
-        "sql": "SELECT d.id, d.source, d.line, d.status, f.rule, f.severity, "
+        "sql": "SELECT d.id AS deal_id, d.source, d.line, d.status, f.rule, f.severity, "
                "priffe_message(f.message_json, f.message) AS message "
                "FROM deals d JOIN findings f ON f.deal_id = d.id "
                "WHERE f.severity = 'error' ORDER BY d.id, f.id",
@@ -59,7 +63,8 @@ _QUERIES: dict[str, dict[str, Any]] = {  # the titles are messages, shown in the
     # 'priffe query --text' does; an empty box (the form as first opened) finds nothing.
     "search": {
         "title": msg("Search events, sites, players and commentary"),
-        "sql": "SELECT d.id, d.date, d.event, d.site, d.players, d.contract, d.commentary "
+        "sql": "SELECT d.id AS deal_id, d.date, d.event, d.site, d.players, d.contract, "
+               "d.commentary "
                "FROM deals d JOIN deals_fts ON deals_fts.rowid = d.id "
                "WHERE deals_fts MATCH coalesce(nullif(escape_fts(:words), ''), '\"\"') "
                "ORDER BY rank",

@@ -15,7 +15,6 @@ True
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 import re
@@ -26,6 +25,7 @@ from typing import IO, Any, NamedTuple
 
 import sqlite_utils
 
+from priffe_records.archive.players import PLAYER_IDS, player_problem
 from priffe_records.format.errors import BadRecord, PriffeError
 from priffe_records.format.reader import loads
 from priffe_records.format.record import Record
@@ -35,9 +35,8 @@ from priffe_records.game.calls import Contract
 from priffe_records.game.language import Message, from_data, listing, msg, reason
 from priffe_records.game.preference import Bid
 
-# Names match whatever their case (Unicode casefolding, done in Python): see
-# players.folded. Every use passes ``name.casefold()``.
-_PLAYER_IDS = "SELECT id FROM players WHERE folded = ?"
+# A player is found by a part of the name, whatever its case (archive/players.py).
+_PLAYER_IDS = PLAYER_IDS
 _DATE = re.compile(r"^(\d{4})(?:[.-](\d{1,2})(?:[.-](\d{1,2}))?)?$")
 
 
@@ -116,7 +115,7 @@ class Filters:
         """The WHERE clause (over ``deals d``) and its parameters."""
         clauses: list[str] = []
         params: list[Any] = []
-        player = self.player.casefold() if self.player else None
+        player = self.player or None
         if (self.partner or self.opponent) and player is None:
             raise QueryError(msg("--partner and --opponent need --player (whose partner or "
                                  "opponent)"))
@@ -131,7 +130,7 @@ class Filters:
                     f"AND b.seat <> a.seat AND (b.side = a.side) = {int(same)} "
                     f"WHERE a.deal_id = d.id AND a.player_id IN ({_PLAYER_IDS}) "
                     f"AND b.player_id IN ({_PLAYER_IDS}))")
-                params += [player, other.casefold()]
+                params += [player, other]
         for column, value in (("event", self.event), ("site", self.site)):
             if value:
                 clauses.append(f"d.{column} LIKE ? ESCAPE '\\'")
@@ -343,27 +342,14 @@ _DD_COLUMNS = ("dd_deals, dd_declared, dd_cost_declarer, dd_partnered, dd_cost_p
                "dd_defended, dd_cost_defender, dd_forced, dd_cost_forced")
 
 
-def unknown_player(db: sqlite_utils.Database, player: str | None) -> Message | None:
-    """Why ``player`` finds nothing when no one of that name is in the archive, with the
-    nearest stored name: a misspelt name otherwise reads as "played no deals"."""
-    if player is None or db.execute(_PLAYER_IDS, [player.casefold()]).fetchone() is not None:
-        return None
-    names = {folded: name for folded, name in db.execute("SELECT folded, name FROM players")}
-    near = difflib.get_close_matches(player.casefold(), list(names), n=1, cutoff=0.75)
-    if near:
-        return msg("no player {player!r} in the archive — did you mean {near!r}?",
-                   player=player, near=names[near[0]])
-    return msg("no player {player!r} in the archive", player=player)
-
-
 def stats(db: sqlite_utils.Database, player: str | None = None) -> list[Table]:
     """Standings (R23/R24 settlements summed), per-player results, contract success, and
     each player's double-dummy cost per deal where the archive has analyses."""
-    unknown = unknown_player(db, player)
-    if unknown is not None:
-        raise QueryError(unknown)
+    problem = player_problem(db, player)
+    if problem is not None:
+        raise QueryError(problem)
     only = f" WHERE player_id IN ({_PLAYER_IDS})" if player else ""
-    params = [player.casefold()] if player else []
+    params = [player] if player else []
     tables = [
         _table(db, "standings", msg("Standings (individual settlements, R23/R24)"),
                f"SELECT player, rubbers, settlement FROM player_standings{only}", params),

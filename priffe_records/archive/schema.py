@@ -26,7 +26,7 @@ from urllib.parse import quote
 
 import sqlite_utils
 
-from priffe_records.archive import stored_messages
+from priffe_records.archive import players, stored_messages
 from priffe_records.archive.rows import added_in
 from priffe_records.format.errors import PriffeError
 from priffe_records.game.language import Message, msg
@@ -73,6 +73,7 @@ def open_archive(path: str | os.PathLike[str], *, readonly: bool = False,
         except sqlite3.Error as e:
             raise ArchiveError(describe_sqlite_error(name, e)) from None
     stored_messages.register(conn)  # priffe_message(message_json, message) in SQL
+    players.register(conn)  # priffe_players(text): the ids a part of a name finds
     db = sqlite_utils.Database(conn, execute_plugins=False)
     try:
         db.execute("PRAGMA foreign_keys = ON")

@@ -336,17 +336,21 @@ def query_command(db_path: str, timeout: float, out: Output, output: str | None,
     The table shows the main columns; --json, --nl, --csv and --tsv give
     every column, and --format ppn the records themselves.
     """
+    from priffe_records.archive.players import ambiguity, player_problem
     from priffe_records.archive.query import (
         FULL_COLUMNS,
         TABLE_COLUMNS,
         find_deals,
         matching_records,
-        unknown_player,
     )
 
     filters = _filters(kw)
     with archive_errors(db_path):
         db = _open_readonly(db_path, timeout)
+        for name in (filters.player, filters.partner, filters.opponent):
+            several = ambiguity(db, name)
+            if several is not None:  # a part of several names: which one is meant?
+                raise UserError(several)
         if out.style == "ppn":
             n = _ppn(matching_records(db, filters, limit), output)
         else:
@@ -355,7 +359,7 @@ def query_command(db_path: str, timeout: float, out: Output, output: str | None,
             n = emit(columns, rows, out)
         if out.style == "table" or (out.style == "ppn" and output not in (None, "-")):
             click.echo(str(msg_n("{n} deal", "{n} deals", n)), err=True)
-        unknown = unknown_player(db, filters.player) if n == 0 else None
+        unknown = player_problem(db, filters.player) if n == 0 else None
         if unknown is not None:  # nothing found because the name is not there: say so
             click.echo("priffe: " + str(unknown), err=True)
 

@@ -73,10 +73,23 @@ def _cells(cells: Sequence[str], classes: Sequence[str]) -> str:
                                                                         strict=True))
 
 
-def _players(first: Record) -> str:
-    named = [f"{seat_name(s)}: {first.get(PLAYER_TAGS[s])}" for s in SEATS
-             if first.get(PLAYER_TAGS[s])]
-    return html.escape(" · ".join(named))
+def _players(records: Sequence[Record], sheet: Sheet) -> str:
+    """Who sat where: every seating of the partie, each after the first with the deal it
+    starts at (players change places between rubbers; the sheet is one evening)."""
+    lines: list[str] = []
+    last: list[str] = []
+    for row in sheet.rows:
+        if not isinstance(row, SheetDeal):
+            continue
+        rec = records[row.record - 1]
+        named = [f"{seat_name(s)}: {rec.get(PLAYER_TAGS[s])}" for s in SEATS
+                 if rec.get(PLAYER_TAGS[s])]
+        if named and named != last:
+            start = "" if not lines else str(msg("from deal {board}",
+                                                 board=rec.get("Board") or "?")) + ": "
+            lines.append(html.escape(start + " · ".join(named)))
+            last = named
+    return "<br>".join(lines)
 
 
 def _standings(sheet: Sheet) -> str:
@@ -119,7 +132,7 @@ def partie_html(records: Sequence[Record], sheet: Sheet) -> str:
     club = partie_title(sheet.event, sheet.site, None)
     return (f'<section class="partie"><h1>{html.escape(club)}</h1>'
             f'<p class="when">{html.escape(shown_date(sheet.date or ""))}</p>'
-            f'<p class="players">{_players(records[sheet.first - 1])}</p>'
+            f'<p class="players">{_players(records, sheet)}</p>'
             f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
             f'<div class="after">{_standings(sheet)}</div></section>')
 

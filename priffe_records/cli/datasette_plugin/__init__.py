@@ -30,10 +30,11 @@ from datasette import hookimpl
 from datasette.utils.asgi import Response
 from markupsafe import Markup, escape
 
-from priffe_records.archive import stored_messages
+from priffe_records.archive import players, stored_messages
 from priffe_records.archive.analysis import stored as dd_stored
 from priffe_records.archive.metadata import metadata
 from priffe_records.archive.query import QueryError, StoredText, partie_of_deal, partie_texts
+from priffe_records.cli.datasette_plugin import pages
 from priffe_records.cli.output import CELL_LABELS
 from priffe_records.cli.replay import Unreadable, records_of_deal, replays_of, stored_records
 from priffe_records.cli.sheet_page import (
@@ -165,18 +166,6 @@ def _unreadable_page(deal: Unreadable) -> Response:
                          f"<pre>{escape(str(deal.error))}</pre></body></html>\n")
 
 
-# The sheet inside Datasette's base page: its title, navigation and stylesheet.
-SHEET_TEMPLATE = """{% extends "base.html" %}
-{% block title %}{{ title }}{% endblock %}
-{% block crumbs %}{{ crumbs.nav(request=request, database=database, table="parties") }}
-{% endblock %}
-{% block content %}
-<h1>{{ title }}</h1>
-<p><a href="{{ printable }}">{{ print_label }}</a></p>
-<div class="priffe-sheet">{{ body }}</div>
-{% endblock %}
-"""
-
 # Our pages' additions to Datasette's stylesheet: the sheet's rules, wide tables that
 # scroll inside their box on a phone, and findings.message_json (the stored message
 # the message column shows translated) left out of the table page.
@@ -213,11 +202,120 @@ async def sheet_page(datasette: Any, request: Any) -> Response:
     if request.args.get("print"):
         return Response.html(printable_page(records, sheets))
     title, body = sheet_parts(records, sheets)
-    template = datasette.jinja_env.from_string(SHEET_TEMPLATE)
+    base = datasette.urls.database(name)
+    listed = await _read(datasette.get_database(name), pages.evening, partie_id, base)
+    return await _page(datasette, request, "priffe_evening.html", title, [], {
+        "body": Markup(body), "evening": listed, "printable": request.path + "?print=1"})
+
+
+async def _read(db: Any, read: Callable[..., Any], *args: Any) -> Any:
+    """``read(conn, *args)`` in Datasette's database thread, in the request's language
+    (the thread does not see the request's context)."""
+    lang = language()
+
+    def run(conn: Any) -> Any:
+        with use_language(lang):
+            return read(conn, *args)
+
+    return await db.execute_fn(run)
+
+
+async def _page(datasette: Any, request: Any, template: str, title: str,
+                trail: list[tuple[str, str]], context: dict[str, Any]) -> Response:
+    """One of our pages in Datasette's layout: its title, our crumbs, the page's words."""
     return Response.html(await datasette.render_template(template, {
-        "title": title, "body": Markup(body), "database": name,
-        "printable": request.path + "?print=1", "print_label": str(msg("printable page")),
+        "page_title": title, "crumbs_trail": trail, "t": pages.words(), **context,
     }, request=request))
+
+
+async def _archive(datasette: Any, request: Any) -> tuple[str, Any] | Response:
+    """The database the URL names, when it is a priffe archive."""
+    name = request.url_vars["database"]
+    try:
+        db = datasette.get_database(name)
+    except KeyError:
+        return _not_found(str(msg("no database {name}", name=name)))
+    if not await db.execute_fn(pages.is_archive):
+        return _not_found(str(msg("no database {name}", name=name)))
+    return name, db
+
+
+async def deal_info_page(datasette: Any, request: Any) -> Response:
+    """A deal as the secretary reads it: the replay link first, who sat where, the result."""
+    found = await _archive(datasette, request)
+    if isinstance(found, Response):
+        return found
+    name, db = found
+    deal_id, base = int(request.url_vars["id"]), datasette.urls.database(name)
+    shown = await _read(db, pages.deal, deal_id, base)
+    if shown is None:
+        return _not_found(str(msg("{name}: no deal with id {id}", name=name, id=deal_id)))
+    trail = [(str(msg("Evening")), shown["evening"])] if shown["evening"] else []
+    return await _page(datasette, request, "priffe_deal.html", shown["title"], trail,
+                       {"deal": shown})
+
+
+async def player_page(datasette: Any, request: Any) -> Response:
+    """A player's deals, each with its replay link first."""
+    found = await _archive(datasette, request)
+    if isinstance(found, Response):
+        return found
+    name, db = found
+    pid, base = int(request.url_vars["id"]), datasette.urls.database(name)
+    shown = await _read(db, pages.player, pid, base)
+    if shown is None:
+        return _not_found(str(msg("{name}: no player with id {id}", name=name, id=pid)))
+    return await _page(datasette, request, "priffe_player.html", shown["name"], [],
+                       {"player": shown})
+
+
+async def find_player_page(datasette: Any, request: Any) -> Response:
+    """A part of a name, in any case: the one player it names, or the several it could be
+    (as ``priffe query --player``), or the nearest stored name."""
+    found = await _archive(datasette, request)
+    if isinstance(found, Response):
+        return found
+    name, db = found
+    text, base = (request.args.get("name") or "").strip(), datasette.urls.database(name)
+
+    def look(conn: Any) -> tuple[list[tuple[int, str]], Any]:
+        archive = sqlite_utils.Database(conn)
+        ids = [pid for pid, _ in players.best_matches(players.people(conn), text)]
+        named = [(i, str(archive.execute("SELECT name FROM players WHERE id = ?",
+                                          [i]).fetchone()[0])) for i in ids]
+        return named, players.player_problem(archive, text) if text else None
+
+    matches, problem = await _read(db, look)
+    if len(matches) == 1:
+        return Response.redirect(f"{base}/players/{matches[0][0]}/page")
+    return await _page(datasette, request, "priffe_find.html", str(msg("Find a player")), [], {
+        "name": text, "problem": "" if problem is None else str(problem),
+        "matches": [{"name": n, "href": f"{base}/players/{i}/page"} for i, n in matches]})
+
+
+@hookimpl  # type: ignore[untyped-decorator]
+def extra_template_vars(template: str, view_name: str, request: Any, datasette: Any
+                        ) -> Callable[[], Awaitable[dict[str, Any]]] | None:
+    """The home page's evenings and players, for every served database that is an archive
+    (none: Datasette's own home page)."""
+    if view_name != "index":
+        return None
+
+    async def home() -> dict[str, Any]:
+        found = []
+        for name, db in datasette.databases.items():
+            if name.startswith("_") or not await db.execute_fn(pages.is_archive):
+                continue
+            base = datasette.urls.database(name)
+            listing = await _read(db, pages.home, base)
+            found.append({"name": name, "base": base, **listing})
+        if not found:
+            return {"priffe_home": None}
+        title = str(msg("Priffe archive"))
+        return {"priffe_home": {"title": title, "databases": found}, "page_title": title,
+                "crumbs_trail": [], "t": pages.words()}
+
+    return home
 
 
 async def css_page(datasette: Any, request: Any) -> Response:
@@ -235,14 +333,27 @@ def register_routes() -> list[tuple[str, Any]]:
     return [
         (r"^/(?P<database>[^/]+)/deals/(?P<id>\d+)/replay$", deal_page),
         (r"^/(?P<database>[^/]+)/parties/(?P<id>\d+)/sheet$", sheet_page),
+        (r"^/(?P<database>[^/]+)/deals/(?P<id>\d+)/page$", deal_info_page),
+        (r"^/(?P<database>[^/]+)/players/(?P<id>\d+)/page$", player_page),
+        (r"^/(?P<database>[^/]+)/players/find$", find_player_page),
         (r"^" + CSS_PATH + "$", css_page),
     ]
 
 
 @hookimpl  # type: ignore[untyped-decorator]
 def prepare_connection(conn: Any) -> None:
-    """``priffe_message(message_json, message)`` for canned queries and the SQL box."""
+    """``priffe_message(message_json, message)`` and ``priffe_players(text)`` for canned
+    queries and the SQL box."""
     stored_messages.register(conn)
+    players.register(conn)
+
+
+def _deal_links(datasette: Any, database: str, deal_id: int) -> Markup:
+    """A deal's id as links: its replay first, then its page."""
+    base = datasette.urls.database(database)
+    return Markup('<a href="{}">{} ▶</a> <a href="{}">{}</a>').format(
+        f"{base}/deals/{deal_id}/replay", msg_p("link", "replay").render(),
+        f"{base}/deals/{deal_id}/page", deal_id)
 
 
 @hookimpl  # type: ignore[untyped-decorator]
@@ -250,6 +361,14 @@ def render_cell(row: Any, value: Any, column: str, table: str | None, database: 
                 datasette: Any) -> Markup | None:
     """Links from a deal's PPN text to its replay, and from a partie's event to its sheet;
     a finding and a Préférence contract in the reader's language."""
+    if table is None and column == "deal_id" and isinstance(value, int):
+        return _deal_links(datasette, database, value)  # a canned query's hit: its deal
+    label = CELL_LABELS.get((column, value)) if isinstance(value, str) else None
+    if table in ("deals", "findings") and column in ("status", "severity") and label:
+        return Markup("{}").format(label.render())  # clean → felfri, as the CLI says
+    if table == "parties" and column == "identity" and isinstance(value, str):
+        names = pages.identity_names(value)  # people, not the key's JSON
+        return None if names is None else Markup("{}").format(names)
     try:
         ident = row["id"]
     except (IndexError, KeyError, TypeError):
