@@ -43,6 +43,10 @@ def test_wheel_installs_and_runs_outside_the_source_tree(tmp_path: Path) -> None
     assert shipped == (ROOT / "grammar" / "ppn.lark").read_text("utf-8")
     assert not [n for n in names if n.startswith("priffe_records/grammar/")]
     assert "priffe_records/replay/replay.html" in names
+    # The serve plugin's pages (its templates folder, found by Datasette beside the plugin).
+    templates = ROOT / "priffe_records/cli/datasette_plugin/templates"
+    assert {f"priffe_records/cli/datasette_plugin/templates/{p.name}"
+            for p in templates.glob("*.html")} <= set(names)
     # The build compiles the Swedish catalog (the .mo is not in the source tree's git).
     assert "priffe_records/game/locale/sv/LC_MESSAGES/priffe.mo" in names
     # ... and the solver's core, unless the build said it could not (CI must compile it).
