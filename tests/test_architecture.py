@@ -143,6 +143,19 @@ def test_module_imports_only_what_its_layer_allows(path: Path) -> None:
         "\n".join(breaches)
 
 
+def test_only_the_datasette_plugin_imports_datasette() -> None:
+    """Datasette is an optional extra (``serve``): one package imports it, and only
+    ``priffe serve`` or Datasette itself loads that package."""
+    plugin = PACKAGE / "cli" / "datasette_plugin"
+    found = [f"{path.relative_to(ROOT)}:{line} imports {mod}" for path in MODULES
+             if plugin not in path.parents
+             for line, mod in _imports(path, _module_name(path))
+             if mod.split(".")[0] == "datasette"]
+    assert found == []
+    assert any(mod.startswith("datasette") for _, mod in
+               _imports(plugin / "__init__.py", "priffe_records.cli.datasette_plugin"))
+
+
 def test_the_family_registry_imports_no_family() -> None:
     """rules/family.py names the built-in families by where they live, and imports none."""
     path = PACKAGE / "rules" / "family.py"

@@ -14,6 +14,7 @@ import pytest
 from archive_support import MESSY, by_table, consistent, count, partie_file, run
 
 from priffe_records import dumps, loads, read, write
+from priffe_records.archive import players as player_search
 from priffe_records.archive import stored_messages
 from priffe_records.archive.classify import content_hash
 from priffe_records.archive.metadata import METADATA_NAME
@@ -415,6 +416,7 @@ def test_metadata_for_datasette(tmp_path: Path, archive: Path) -> None:
     assert "contract" in db["tables"]["deals"]["facets"]
     conn = sqlite3.connect(archive)
     stored_messages.register(conn)  # as the Datasette plugin does (prepare_connection)
+    player_search.register(conn)  # priffe_players(text): deals_of_player finds by a part
     try:  # Datasette's own function, which it adds to every connection (search)
         from datasette.utils import escape_fts
     except ImportError:  # without the serve extra: the words quoted, near enough

@@ -26,21 +26,17 @@ INSTALL_HINT = msg("priffe serve needs Datasette, an optional extra: "
                    "pip install 'priffe-records[serve]'")
 
 
-def _datasette() -> tuple[ModuleType, ModuleType]:
-    """Datasette's app module and our plugin, or a clear message when the extra is missing."""
+def _plugin() -> ModuleType:
+    """Our Datasette plugin (which alone imports Datasette), or a clear message when the
+    extra is missing."""
     try:
-        import datasette.app
         import uvicorn
 
         from priffe_records.cli import datasette_plugin
     except ImportError:
         raise UserError(INSTALL_HINT, EXIT_UNUSABLE) from None
-    from datasette.plugins import pm
-
-    if not pm.is_registered(datasette_plugin):
-        pm.register(datasette_plugin, name="priffe_records")
     del uvicorn
-    return datasette.app, datasette_plugin
+    return datasette_plugin
 
 
 def build(db_path: str, lang: str | None = None) -> Any:
@@ -51,10 +47,11 @@ def build(db_path: str, lang: str | None = None) -> Any:
     answered in ``lang`` when given (``serve --lang``), else in the language
     the browser asks for, else in the active one.
     """
-    app, plugin = _datasette()
-    ds = app.Datasette([db_path], settings={"default_page_size": 50})
-    plugin.serve_archive(ds, db_path, fixed=lang, default=language())
-    return ds
+    plugin = _plugin()
+    try:
+        return plugin.make_datasette(db_path, fixed=lang, default=language())
+    except ImportError:  # a Datasette installed without its app (or half removed)
+        raise UserError(INSTALL_HINT, EXIT_UNUSABLE) from None
 
 
 def listen(port: int) -> socket.socket:

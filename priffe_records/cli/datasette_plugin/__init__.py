@@ -19,6 +19,7 @@ with the replay and rules layers; Datasette stays an optional extra.
 from __future__ import annotations
 
 import copy
+import sys
 import weakref
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, replace
@@ -66,10 +67,18 @@ class _Served:
 _SERVED: weakref.WeakKeyDictionary[Any, _Served] = weakref.WeakKeyDictionary()
 
 
-def serve_archive(datasette: Any, path: str, *, fixed: str | None, default: str) -> None:
-    """Answer ``datasette``'s requests in ``fixed`` or the browser's language, with the
-    archive's metadata (``path``) in that language too."""
+def make_datasette(path: str, *, fixed: str | None, default: str) -> Any:
+    """A Datasette for the archive at ``path`` with this plugin, answering in ``fixed`` or
+    the browser's language (else ``default``), the metadata in that language too."""
+    from datasette.app import Datasette
+    from datasette.plugins import pm
+
+    plugin = sys.modules[__name__]
+    if not pm.is_registered(plugin):
+        pm.register(plugin, name="priffe_records")
+    datasette = Datasette([path], settings={"default_page_size": 50})
     _SERVED[datasette] = _Served(path, fixed, default)
+    return datasette
 
 
 def request_language(served: _Served | None, header: str | None) -> str:
@@ -222,7 +231,10 @@ async def _read(db: Any, read: Callable[..., Any], *args: Any) -> Any:
 
 async def _page(datasette: Any, request: Any, template: str, title: str,
                 trail: list[tuple[str, str]], context: dict[str, Any]) -> Response:
-    """One of our pages in Datasette's layout: its title, our crumbs, the page's words."""
+    """One of our pages in Datasette's layout: its title, our crumbs (home, the archive,
+    ``trail``), the page's words."""
+    name = request.url_vars["database"]
+    trail = [(name, datasette.urls.database(name)), *trail]
     return Response.html(await datasette.render_template(template, {
         "page_title": title, "crumbs_trail": trail, "t": pages.words(), **context,
     }, request=request))
