@@ -44,7 +44,7 @@ def words() -> dict[str, str]:
     """Every fixed word of the pages, in the active language."""
     return {k: str(v) for k, v in {
         "home": msg_p("link", "home"), "evenings": msg("Evenings"),
-        "players": msg_p("column", "players"), "sheet": msg_p("link", "score sheet"),
+        "players": msg("Players"), "sheet": msg_p("link", "score sheet"),
         "replay": msg_p("link", "replay"), "printable": msg("printable page"),
         "find_player": msg("Find a player"), "search": msg("Search"),
         "search_hint": msg("events, sites, players and commentary"),
@@ -109,7 +109,7 @@ def home(conn: sqlite3.Connection, base: str) -> dict[str, Any]:
             "ORDER BY p.date DESC, p.id DESC"):
         evenings.append({
             "title": " · ".join(x for x in (event, site) if x) or str(msg("Partie")),
-            "date": shown_date(date or ""), "deals": number(deals),
+            "date": shown_date(date or ""), "deals": str(msg_n("{n} deal", "{n} deals", deals)),
             "sheet": f"{base}/parties/{pid}/sheet",
             "players": [{"name": n, "href": f"{base}/players/{i}/page"}
                         for i, n in _players_of(conn, pid)]})
