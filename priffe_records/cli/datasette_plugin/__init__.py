@@ -183,13 +183,20 @@ CSS = """
 .priffe-sheet table { border-collapse: collapse; margin-bottom: 1em; }
 .priffe-sheet th, .priffe-sheet td { border: 1px solid #999; padding: 2px 6px;
   vertical-align: top; white-space: nowrap; }
-.priffe-sheet td.note { white-space: normal; }
+.priffe-sheet td.note { white-space: normal; min-width: 14em; }
 .priffe-sheet td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .priffe-sheet td.c { text-align: center; }
 .priffe-sheet tr.rubber td { font-weight: bold; }
 .priffe-sheet .after { display: flex; flex-wrap: wrap; gap: 1.5em; }
 .priffe-sheet .after table { width: auto; }
 th.col-message_json, td.col-message_json { display: none; }
+.priffe-wide { overflow-x: auto; max-width: 100%; }
+.priffe-rows td, .priffe-rows th { white-space: nowrap; }
+.priffe-rows td.replay a { font-weight: bold; }
+.priffe-seats { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 0.4em 1.2em; }
+.priffe-evenings li { margin-bottom: 0.6em; }
+.priffe-find { margin: 0.4em 0; }
+.priffe-find input { max-width: 60vw; }
 """
 CSS_PATH = "/-/priffe-records.css"
 

@@ -71,6 +71,10 @@ def _cell(column: str, value: Any) -> str:
     return str(value)
 
 
+def _headings(columns: Sequence[str]) -> list[str]:
+    return [_HEADINGS[c].render() if c in _HEADINGS else heading(c) for c in columns]
+
+
 @dataclass
 class Table:
     """Headings and rows of text; ``links[i][j]`` a cell's link (or None), ``replay[i]`` the
@@ -85,7 +89,7 @@ class Table:
 def _table(columns: Sequence[str], rows: Sequence[sqlite3.Row | tuple[Any, ...]],
            link: Any = None, replay: Any = None) -> Table:
     """Rows of ``columns`` as text; ``link(row, column)`` and ``replay(row)`` give links."""
-    out = Table([_HEADINGS[c].render() if c in _HEADINGS else heading(c) for c in columns])
+    out = Table(_headings(columns))
     for row in rows:
         out.rows.append([_cell(c, v) for c, v in zip(columns, row, strict=False)])
         out.links.append([link(row, c) if link else None for c in columns])
@@ -164,28 +168,36 @@ def deal(conn: sqlite3.Connection, deal_id: int, base: str) -> dict[str, Any] | 
     }
 
 
-PLAYER_COLUMNS = ("date", "event", "board", "seat", "role", "contract", "made", "points")
+PLAYER_COLUMNS = ("board", "seat", "role", "contract", "made", "points")
 
 
 def player(conn: sqlite3.Connection, player_id: int, base: str) -> dict[str, Any] | None:
-    """A player's deals, newest evening first, each with its replay link first."""
+    """A player's deals evening by evening, newest first, each row with its replay link
+    first (narrow enough for a phone: the evening is the heading, not a column)."""
     found = conn.execute("SELECT name FROM players WHERE id = ?", [player_id]).fetchone()
     if found is None:
         return None
     rows = conn.execute(
-        "SELECT d.id, d.partie_id, d.date, d.event, d.board, pd.seat, pd.role, d.contract, "
-        "d.made, pd.points FROM player_deals pd JOIN deals d ON d.id = pd.deal_id "
+        "SELECT d.id, d.partie_id, d.date, d.event, d.site, d.board, pd.seat, pd.role, "
+        "d.contract, d.made, pd.points FROM player_deals pd JOIN deals d ON d.id = pd.deal_id "
         "WHERE pd.player_id = ? ORDER BY d.date DESC, d.partie_id DESC, d.line, d.id",
         [player_id]).fetchall()
-    shown = [(d, p, date, event, board, seat_letter(Seat(seat)).render(),
-              ROLES[role].render() if role in ROLES else role, contract, made, points)
-             for d, p, date, event, board, seat, role, contract, made, points in rows]
-    table = _table(PLAYER_COLUMNS, [r[2:] for r in shown])
-    table.replay = [f"{base}/deals/{r[0]}/replay" for r in shown]
-    table.links = [[f"{base}/parties/{r[1]}/sheet" if c == "event" else
-                    f"{base}/deals/{r[0]}/page" if c == "board" else None
-                    for c in PLAYER_COLUMNS] for r in shown]
-    return {"name": str(found[0]), "deals": table,
+    evenings: list[dict[str, Any]] = []
+    for d, partie, date, event, site, board, seat, role, contract, made, points in rows:
+        if not evenings or evenings[-1]["partie"] != partie:
+            evenings.append({
+                "partie": partie, "href": f"{base}/parties/{partie}/sheet",
+                "title": " · ".join(x for x in (shown_date(date or ""), event, site) if x),
+                "deals": Table(_headings(PLAYER_COLUMNS))})
+        table: Table = evenings[-1]["deals"]
+        shown = _table(PLAYER_COLUMNS, [(board, seat_letter(Seat(seat)).render(),
+                                         ROLES[role].render() if role in ROLES else role,
+                                         contract, made, points)])
+        table.rows += shown.rows
+        table.links.append([f"{base}/deals/{d}/page" if c == "board" else None
+                            for c in PLAYER_COLUMNS])
+        table.replay.append(f"{base}/deals/{d}/replay")
+    return {"name": str(found[0]), "evenings": evenings,
             "count": str(msg_n("{n} deal", "{n} deals", len(rows)))}
 
 
