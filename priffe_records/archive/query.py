@@ -1,14 +1,14 @@
 """Questions to the archive: filtered deals, read-only SQL, statistics, export.
 
 Every filter becomes a parameterised SQL fragment; no user text is ever
-spliced into SQL. Player filters go through ``seats.player_id`` and text
-search through the FTS5 index, so both use indexes (see the benchmark's
-``EXPLAIN QUERY PLAN``).
+spliced into SQL. Player filters go through ``seats.player_id`` (the ids a part of a
+name finds, ``archive/players.py``) and text search through the FTS5 index, so both use
+indexes (see the benchmark's ``EXPLAIN QUERY PLAN``).
 
 >>> f = Filters(player="Anna", made=True)
 >>> where, params = f.where()
 >>> params
-['anna']
+['Anna']
 >>> "seats" in where and "d.made = 1" in where
 True
 """
