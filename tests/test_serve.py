@@ -54,11 +54,12 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return imported_archive(tmp_path_factory.mktemp("serve"), EXAMPLES)
 
 
-@pytest.fixture(scope="module")
-def server(archive: Path) -> Iterator[str]:
+def serving(archive: Path, env: dict[str, str]) -> Iterator[str]:
+    """``priffe serve`` on ``archive`` as a user starts it, on a free port: its address
+    while the server runs (stopped after)."""
     exe = shutil.which("priffe", path=str(Path(sys.executable).parent)) or "priffe"
     port = _free_port()
-    proc = subprocess.Popen([exe, "serve", "--db", str(archive), "--port", str(port)], env=ENV,
+    proc = subprocess.Popen([exe, "serve", "--db", str(archive), "--port", str(port)], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"
     try:
@@ -77,6 +78,11 @@ def server(archive: Path) -> Iterator[str]:
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def server(archive: Path) -> Iterator[str]:
+    yield from serving(archive, ENV)
 
 
 def test_index_lists_the_archive_with_its_metadata(server: str) -> None:

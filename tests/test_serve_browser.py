@@ -12,10 +12,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,7 +20,7 @@ import pytest
 from archive_support import imported_archive
 from conftest import EXAMPLE_FILES, EXAMPLES
 from test_replay_browser import browser  # noqa: F401 - the shared browser fixture
-from test_serve import _free_port, get
+from test_serve import serving
 from test_swedish_words import ALLOWED, _english_only
 
 pytestmark = pytest.mark.slow  # a Datasette server and a browser
@@ -44,27 +40,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``priffe serve`` on the examples' archive, as a user starts it (no --lang: each
     browser gets its own language)."""
     db = imported_archive(tmp_path_factory.mktemp("browse"), EXAMPLES)
-    exe = shutil.which("priffe", path=str(Path(sys.executable).parent)) or "priffe"
-    port = _free_port()
-    env = {k: v for k, v in os.environ.items() if k != "PRIFFE_LANG"}
-    proc = subprocess.Popen([exe, "serve", "--db", str(db), "--port", str(port)], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if get(base + "/-/versions.json")[0] == 200:
-                    break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"priffe serve did not start: {proc.communicate(timeout=5)[1]!r}")
-            time.sleep(0.2)
-        yield base
-    finally:
-        proc.terminate()
-        proc.wait(timeout=20)
+    yield from serving(db, {k: v for k, v in os.environ.items() if k != "PRIFFE_LANG"})
 
 
 @pytest.fixture(scope="module")

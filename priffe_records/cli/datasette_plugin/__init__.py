@@ -45,7 +45,14 @@ from priffe_records.cli.sheet_page import (
     sheet_parts,
     sheets_of,
 )
-from priffe_records.game.language import accepted_language, language, msg, msg_p, use_language
+from priffe_records.game.language import (
+    Message,
+    accepted_language,
+    language,
+    msg,
+    msg_p,
+    use_language,
+)
 from priffe_records.replay.dd import annotate, from_store, html_block
 from priffe_records.replay.html import render_page
 from priffe_records.replay.model import DealReplay
@@ -259,16 +266,25 @@ async def _archive(datasette: Any, request: Any) -> tuple[str, Any] | Response:
     return name, db
 
 
-async def deal_info_page(datasette: Any, request: Any) -> Response:
-    """A deal as the secretary reads it: the replay link first, who sat where, the result."""
+async def _shown(datasette: Any, request: Any, read: Callable[..., Any],
+                 missing: Callable[[str, int], Message]) -> Any:
+    """What ``read(conn, id, base)`` shows of the row the URL names, or a 404 saying
+    ``missing(database, id)``."""
     found = await _archive(datasette, request)
     if isinstance(found, Response):
         return found
     name, db = found
-    deal_id, base = int(request.url_vars["id"]), datasette.urls.database(name)
-    shown = await _read(db, pages.deal, deal_id, base)
-    if shown is None:
-        return _not_found(str(msg("{name}: no deal with id {id}", name=name, id=deal_id)))
+    ident = int(request.url_vars["id"])
+    shown = await _read(db, read, ident, datasette.urls.database(name))
+    return _not_found(str(missing(name, ident))) if shown is None else shown
+
+
+async def deal_info_page(datasette: Any, request: Any) -> Response:
+    """A deal as the secretary reads it: the replay link first, who sat where, the result."""
+    shown = await _shown(datasette, request, pages.deal, lambda name, ident: msg(
+        "{name}: no deal with id {id}", name=name, id=ident))
+    if isinstance(shown, Response):
+        return shown
     trail = [(str(msg("Evening")), shown["evening"])] if shown["evening"] else []
     return await _page(datasette, request, "priffe_deal.html", shown["title"], trail,
                        {"deal": shown})
@@ -276,14 +292,10 @@ async def deal_info_page(datasette: Any, request: Any) -> Response:
 
 async def player_page(datasette: Any, request: Any) -> Response:
     """A player's deals, each with its replay link first."""
-    found = await _archive(datasette, request)
-    if isinstance(found, Response):
-        return found
-    name, db = found
-    pid, base = int(request.url_vars["id"]), datasette.urls.database(name)
-    shown = await _read(db, pages.player, pid, base)
-    if shown is None:
-        return _not_found(str(msg("{name}: no player with id {id}", name=name, id=pid)))
+    shown = await _shown(datasette, request, pages.player, lambda name, ident: msg(
+        "{name}: no player with id {id}", name=name, id=ident))
+    if isinstance(shown, Response):
+        return shown
     return await _page(datasette, request, "priffe_player.html", shown["name"], [],
                        {"player": shown})
 
