@@ -9,13 +9,14 @@ The same pages in a real browser: test_serve_browser.py.
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 from pathlib import Path
 from typing import Any
 
 import pytest
-from archive_support import imported_archive, run_async
+from archive_support import imported_archive, run, run_async
 from conftest import EXAMPLES
 
 SWEDISH = "sv-SE,sv;q=0.9"
@@ -130,3 +131,17 @@ def test_a_missing_deal_or_player_is_a_404(archive: Path, path: str) -> None:
 
     res = run_async(build(str(archive)).client.get(path))
     assert res.status_code == 404 and "Traceback" not in res.text
+
+
+def test_the_search_box_finds_what_query_text_finds_and_links_each_deal(
+        get: Any, archive: Path) -> None:
+    res = run("query", "--db", str(archive), "--text", "Wahlgren Västerås", "--json")
+    want = [row["id"] for row in json.loads(res.stdout)]
+    assert want
+    assert 'action="/klubb/deals/search"' in get("/")
+    page = get("/klubb/deals/search?words=Wahlgren+V%C3%A4ster%C3%A5s")
+    hits = [r for r in ROW.findall(page) if "/replay" in r]
+    assert [int(re.findall(r"/deals/(\d+)/replay", r)[0]) for r in hits] == want
+    assert all(r.startswith('<td class="replay">') for r in hits)
+    assert f"{len(want)} givar" in page and "<th>kontrakt</th>" in page
+    assert "givar" not in get("/klubb/deals/search?words=")

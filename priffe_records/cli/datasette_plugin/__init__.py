@@ -50,6 +50,7 @@ from priffe_records.game.language import (
     accepted_language,
     language,
     msg,
+    msg_n,
     msg_p,
     use_language,
 )
@@ -324,6 +325,20 @@ async def find_player_page(datasette: Any, request: Any) -> Response:
         "matches": [{"name": n, "href": f"{base}/players/{i}/page"} for i, n in matches]})
 
 
+async def search_page(datasette: Any, request: Any) -> Response:
+    """The archive's search box: every word in an event, site, player's name or comment,
+    as ``priffe query --text``; each hit's row starts with its replay link."""
+    found = await _archive(datasette, request)
+    if isinstance(found, Response):
+        return found
+    name, db = found
+    words = (request.args.get("words") or "").strip()
+    table = await _read(db, pages.search, words, datasette.urls.database(name))
+    return await _page(datasette, request, "priffe_search.html", str(msg("Search")), [],
+                       {"words": words, "found": table, "count": "" if table is None else
+                        str(msg_n("{n} deal", "{n} deals", len(table.rows)))})
+
+
 @hookimpl  # type: ignore[untyped-decorator]
 def extra_template_vars(template: str, view_name: str, request: Any, datasette: Any
                         ) -> Callable[[], Awaitable[dict[str, Any]]] | None:
@@ -367,6 +382,7 @@ def register_routes() -> list[tuple[str, Any]]:
         (r"^/(?P<database>[^/]+)/deals/(?P<id>\d+)/page$", deal_info_page),
         (r"^/(?P<database>[^/]+)/players/(?P<id>\d+)/page$", player_page),
         (r"^/(?P<database>[^/]+)/players/find$", find_player_page),
+        (r"^/(?P<database>[^/]+)/deals/search$", search_page),
         (r"^" + CSS_PATH + "$", css_page),
     ]
 

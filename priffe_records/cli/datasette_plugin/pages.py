@@ -16,7 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import sqlite_utils
+
 from priffe_records.archive import stored_messages
+from priffe_records.archive.query import Filters, find_deals
 from priffe_records.cli.output import CELL_LABELS, heading
 from priffe_records.format.record import PLAYER_TAGS
 from priffe_records.game.cards import Seat
@@ -199,6 +202,25 @@ def player(conn: sqlite3.Connection, player_id: int, base: str) -> dict[str, Any
         table.replay.append(f"{base}/deals/{d}/replay")
     return {"name": str(found[0]), "evenings": evenings,
             "count": str(msg_n("{n} deal", "{n} deals", len(rows)))}
+
+
+SEARCH_COLUMNS = ("board", "date", "event", "players", "contract")
+
+
+def search(conn: sqlite3.Connection, words: str, base: str) -> Table | None:
+    """The deals whose event, site, players or commentary hold every word, as ``priffe
+    query --text`` finds them (the same filter), each with its replay link first; None
+    when no word was given."""
+    if not words.split():
+        return None
+    _, rows = find_deals(sqlite_utils.Database(conn), Filters(text=words),
+                         ("id", *SEARCH_COLUMNS))
+    found = list(rows)
+    table = _table(SEARCH_COLUMNS, [r[1:] for r in found])
+    table.replay = [f"{base}/deals/{r[0]}/replay" for r in found]
+    table.links = [[f"{base}/deals/{r[0]}/page" if c == "board" else None
+                    for c in SEARCH_COLUMNS] for r in found]
+    return table
 
 
 def identity_names(value: str) -> str | None:
