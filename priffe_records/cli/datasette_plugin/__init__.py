@@ -203,8 +203,9 @@ th.col-message_json, td.col-message_json { display: none; }
 .priffe-rows td.replay a { font-weight: bold; }
 .priffe-seats { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 0.4em 1.2em; }
 .priffe-evenings li { margin-bottom: 0.6em; }
-.priffe-find { margin: 0.4em 0; }
-.priffe-find input { max-width: 60vw; }
+.priffe-find { margin: 0.6em 0; }
+.priffe-find label { display: block; width: auto; }
+.priffe-find input[type=search] { width: 18em; max-width: 65vw; }
 """
 CSS_PATH = "/-/priffe-records.css"
 
