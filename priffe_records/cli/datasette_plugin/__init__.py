@@ -202,6 +202,7 @@ th.col-message_json, td.col-message_json { display: none; }
 .priffe-rows td, .priffe-rows th { white-space: nowrap; }
 .priffe-rows td.replay a { font-weight: bold; }
 .priffe-seats { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 0.4em 1.2em; }
+.priffe-facts th { text-align: left; padding-right: 1em; }
 .priffe-evenings li { margin-bottom: 0.6em; }
 .priffe-find { margin: 0.6em 0; }
 .priffe-find label { display: block; width: auto; }
