@@ -100,16 +100,23 @@ def _table(columns: Sequence[str], rows: Sequence[sqlite3.Row | tuple[Any, ...]]
     return out
 
 
-def _players_of(conn: sqlite3.Connection, partie: int) -> list[tuple[int, str]]:
-    return [(int(i), str(n)) for i, n in conn.execute(
-        "SELECT DISTINCT p.id, p.name FROM deals d JOIN seats s ON s.deal_id = d.id "
-        "JOIN players p ON p.id = s.player_id WHERE d.partie_id = ? ORDER BY p.name",
-        [partie])]
+def _players_by_partie(conn: sqlite3.Connection, base: str) -> dict[int, list[dict[str, str]]]:
+    """Each partie's players (name order), linked to their pages: one query for the home
+    page, not one a partie."""
+    out: dict[int, list[dict[str, str]]] = {}
+    for partie, pid, name in conn.execute(
+            "SELECT DISTINCT d.partie_id, p.id, p.name FROM deals d "
+            "JOIN seats s ON s.deal_id = d.id JOIN players p ON p.id = s.player_id "
+            "ORDER BY d.partie_id, p.name"):
+        out.setdefault(int(partie), []).append({"name": str(name),
+                                                "href": f"{base}/players/{pid}/page"})
+    return out
 
 
 def home(conn: sqlite3.Connection, base: str) -> dict[str, Any]:
     """The evenings (newest first) with their players and sheet, and every player."""
     evenings = []
+    who = _players_by_partie(conn, base)
     for pid, date, event, site, deals in conn.execute(
             "SELECT p.id, p.date, p.event, p.site, count(d.id) FROM parties p "
             "LEFT JOIN deals d ON d.partie_id = p.id GROUP BY p.id "
@@ -118,8 +125,7 @@ def home(conn: sqlite3.Connection, base: str) -> dict[str, Any]:
             "title": " · ".join(x for x in (event, site) if x) or str(msg("Partie")),
             "date": shown_date(date or ""), "deals": str(msg_n("{n} deal", "{n} deals", deals)),
             "sheet": f"{base}/parties/{pid}/sheet",
-            "players": [{"name": n, "href": f"{base}/players/{i}/page"}
-                        for i, n in _players_of(conn, pid)]})
+            "players": who.get(pid, [])})
     people = [{"name": n, "href": f"{base}/players/{i}/page", "deals": number(k)}
               for i, n, k in conn.execute(
                   "SELECT p.id, p.name, count(s.deal_id) FROM players p "
