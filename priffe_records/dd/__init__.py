@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import enum
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -351,6 +351,11 @@ class _Dds:
         here = max(values.values()) if most else min(values.values())
         return here, frozenset(c for c, v in values.items() if v == here)
 
+    def best_cards(self, pos: _Position, here: int, most: bool) -> frozenset[Card]:
+        """The cards that keep ``here``: for a resumed deal whose stored analysis, made
+        by the own search, left them open."""
+        return frozenset(c for c, v in self.card_values(pos).items() if v == here)
+
 
 Solver = Literal["auto", "own"]
 
@@ -392,7 +397,8 @@ def card_values(deal: Deal, budget: Budget = Budget(), *, solver: Solver = "auto
 
 def analyse_play(deal: Deal, budget: Budget = Budget(), *, solver: Solver = "auto",
                  progress: Callable[[Progress], None] | None = None, background: bool = False,
-                 keep_on_interrupt: bool = False, every_best: bool = True) -> PlayAnalysis:
+                 keep_on_interrupt: bool = False, every_best: bool = True,
+                 known: Sequence[CardCost] = ()) -> PlayAnalysis:
     """Every card of ``deal.played`` with its cost and the best cards of its position.
 
     The play is solved from its last card back to its first with one transposition table,
@@ -409,31 +415,55 @@ def analyse_play(deal: Deal, budget: Budget = Budget(), *, solver: Solver = "aut
     known so far are returned (``interrupted`` set) instead of the interrupt propagating.
     ``every_best`` False: the best cards only where a card cost a trick (all a replay
     shows), so the search ends with the last cost.
+    ``known``: the cards of an earlier, partial analysis of the same play (a stored one):
+    the sweep takes their costs and best cards as found and searches only the rest, so a
+    deal left partial is resumed, not started again.
     """
     game = _Game(deal)
-    known = Known(game, time.perf_counter(), progress)
+    found = Known(game, time.perf_counter(), progress)
+    done = _resumed(known, len(deal.played))
     try:
         if background:
             from priffe_records.dd.workers import sweep_in_worker
 
-            sweep_in_worker(deal, budget, solver, known, every_best)
+            sweep_in_worker(deal, budget, solver, found, every_best, done)
         else:
-            for step in sweep(game, _solver(game, budget, solver), every_best):
-                known.add(step)
+            for step in sweep(game, _solver(game, budget, solver), every_best, done):
+                found.add(step)
     except Exhausted:
         pass
     except KeyboardInterrupt:
         if not keep_on_interrupt:
             raise
-        known.interrupted = True
-    return known.analysis()
+        found.interrupted = True
+    return found.analysis()
 
 
-def steps(deal: Deal, budget: Budget, solver: Solver, every_best: bool = True
-          ) -> Iterator[Step]:
+# What an earlier sweep found: a card's index in the play -> its cost and best cards (a
+# mask, None: not found yet).
+Done = Mapping[int, tuple[int, int | None]]
+
+
+def _resumed(cards: Sequence[CardCost], played: int) -> dict[int, tuple[int, int | None]]:
+    """The earlier analysis's cards the sweep can build on: the unbroken run of analysed
+    cards that ends with the last one (the sweep goes backwards, so that is all a partial
+    analysis holds); nothing when it is of another play."""
+    if len(cards) != played:
+        return {}
+    done: dict[int, tuple[int, int | None]] = {}
+    for i in range(played - 1, -1, -1):
+        cost = cards[i].cost
+        if cost is None:
+            break
+        done[i] = (cost, _mask(cards[i].best))
+    return done
+
+
+def steps(deal: Deal, budget: Budget, solver: Solver, every_best: bool = True,
+          done: Done | None = None) -> Iterator[Step]:
     """:func:`sweep` of ``deal`` on its own engine: what a worker process runs."""
     game = _Game(deal)
-    return sweep(game, _solver(game, budget, solver), every_best)
+    return sweep(game, _solver(game, budget, solver), every_best, done)
 
 
 # One result of the backward sweep: a card's index in the play, its cost and best cards
@@ -441,25 +471,32 @@ def steps(deal: Deal, budget: Budget, solver: Solver, every_best: bool = True
 Step = tuple[int, int, int | None]
 
 
-def sweep(game: _Game, engine: _Own | _Dds, every_best: bool = True) -> Iterator[Step]:
+def sweep(game: _Game, engine: _Own | _Dds, every_best: bool = True,
+          done: Done | None = None) -> Iterator[Step]:
     """The play's cards from the last back to the first, each as soon as its cost is
     known, then the par, then (``every_best``) the best cards the costs left open (of
     cards that cost nothing, the late ones first); stops with ``Exhausted`` when the
-    budget runs out."""
+    budget runs out. A card in ``done`` (an earlier sweep's) is not searched again: its
+    cost gives the value before it from the value after it."""
     deal = game.deal
+    done = done or {}
     after = engine.value(game.positions[len(deal.played)])
     open_: list[tuple[int, int, bool]] = []
     for i in range(len(deal.played) - 1, -1, -1):
         pos = game.positions[i]
         most = game.wants_most[pos.mover]
-        here, best = engine.analyse(pos, after, deal.played[i], most)
-        yield i, here - after if most else after - here, _mask(best)
+        if i in done:
+            cost, best = done[i]
+            here = after + cost if most else after - cost
+        else:
+            here, cards = engine.analyse(pos, after, deal.played[i], most)
+            cost, best = (here - after if most else after - here), _mask(cards)
+        yield i, cost, best
         if best is None:
             open_.append((i, here, most))
         after = here
     yield -1, after, 0
     for i, here, most in open_ if every_best else ():
-        assert isinstance(engine, _Own)  # DDS answers every card's best cards at once
         yield i, 0, _mask(engine.best_cards(game.positions[i], here, most))
 
 

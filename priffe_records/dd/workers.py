@@ -29,7 +29,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.context import DefaultContext, ForkContext, SpawnContext
 from multiprocessing.process import BaseProcess
 
-from priffe_records.dd import Budget, Deal, Known, SearchLost, Solver, steps
+from priffe_records.dd import Budget, Deal, Done, Known, SearchLost, Solver, steps
 from priffe_records.dd.core import Exhausted
 from priffe_records.game.language import msg
 
@@ -46,7 +46,7 @@ def context() -> Context:
 
 
 def sweep_in_worker(deal: Deal, budget: Budget, solver: Solver, known: Known,
-                    every_best: bool = True) -> None:
+                    every_best: bool = True, done: Done | None = None) -> None:
     """Fill ``known`` from a sweep in a worker process until it ends, the budget's seconds
     are spent (``Exhausted``) or Ctrl-C (``KeyboardInterrupt``); the worker does not
     outlive the call."""
@@ -55,7 +55,7 @@ def sweep_in_worker(deal: Deal, budget: Budget, solver: Solver, known: Known,
     worker: BaseProcess | None = None
     try:
         worker = context().Process(target=_sweep,
-                                   args=(deal, budget, solver, outbox, every_best),
+                                   args=(deal, budget, solver, outbox, every_best, done),
                                    name="priffe-dd", daemon=True)
         with _ctrl_c_held():
             worker.start()
@@ -115,13 +115,13 @@ def _ctrl_c_held() -> Iterator[None]:
 
 
 def _sweep(deal: Deal, budget: Budget, solver: Solver, outbox: Connection,
-           every_best: bool) -> None:
+           every_best: bool, done: Done | None) -> None:
     """The worker: the sweep's steps into ``outbox``, then done (or why it failed)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):  # held back while it started: now ignored
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     try:
-        for step in steps(deal, budget, solver, every_best):
+        for step in steps(deal, budget, solver, every_best, done):
             outbox.send(step)
         outbox.send(_DONE)
     except Exhausted:
