@@ -10,13 +10,16 @@ from __future__ import annotations
 import sqlite3
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from archive_support import by_table, consistent, imported_archive, priffe_process, run
 
+from priffe_records import dd
 from priffe_records.archive import analysis
 from priffe_records.archive.analysis import analyse_archive, pending, stored
 from priffe_records.archive.schema import open_archive
+from priffe_records.cli.analyse import summary_line
 from priffe_records.dd import Budget, DDError
 from priffe_records.game.language import msg, use_language
 
@@ -52,7 +55,10 @@ def test_every_readable_deal_gets_one_analysis(tmp_path: Path) -> None:
     archive = open_archive(db)
     summary = analyse_archive(archive, QUICK)
     assert summary.done == 12 and summary.no_play == 2 and not summary.failed  # boards 3, 4
-    assert pending(archive, QUICK) == []  # a second run has nothing to do
+    # a second run has only the unfinished deals to do, each with its stored cards
+    again = pending(archive)
+    assert len(again) == summary.unfinished >= summary.partial > 0 and summary.waiting == 0
+    assert all(d.known and d.known == stored(archive, d.deal_id).play.cards for d in again)
     archive.close()
     # each played card stored once, in play order, as many as the deal's tricks hold
     for deal_id, cards, tricks in _rows(db, (
@@ -69,7 +75,7 @@ def test_every_readable_deal_gets_one_analysis(tmp_path: Path) -> None:
 def test_whole_deal_stored_as_the_solver_gave_it(tmp_path: Path) -> None:
     db = imported_archive(tmp_path, GRAZ)
     archive = open_archive(db)
-    one = [d for d in pending(archive, Budget()) if d.deal_id == _board_id(db, "1")]
+    one = [d for d in pending(archive) if d.deal_id == _board_id(db, "1")]
     analyse_archive(archive, Budget(), deals=one)
     kept = stored(archive, one[0].deal_id)
     archive.close()
@@ -93,7 +99,7 @@ def test_replaced_deal_loses_its_analysis(tmp_path: Path) -> None:
     assert _rows(db, f"SELECT count(*) FROM dd_deals WHERE deal_id = {board1}") == [(0,)]
     assert _rows(db, f"SELECT count(*) FROM dd_cards WHERE deal_id = {board1}") == [(0,)]
     archive = open_archive(db)
-    assert [d.deal_id for d in pending(archive, QUICK)] == [board1]
+    assert [d.known for d in pending(archive) if d.deal_id == board1] == [()]
     archive.close()
 
 
@@ -117,8 +123,8 @@ def test_interrupted_run_keeps_what_it_finished(tmp_path: Path) -> None:
     with pytest.raises(KeyboardInterrupt):
         analyse_archive(archive, QUICK, progress=stop)
     assert _rows(db, "SELECT count(*) FROM dd_deals") == [(3,)]
-    assert len(pending(archive, QUICK)) == 9
-    assert analyse_archive(archive, QUICK).done == 9  # the next run goes on
+    assert sum(not d.known for d in pending(archive)) == 9
+    assert analyse_archive(archive, QUICK).waiting == 0  # the next run goes on
     archive.close()
 
 
@@ -144,16 +150,91 @@ def test_failing_deal_costs_only_itself(tmp_path: Path, monkeypatch: pytest.Monk
     assert _rows(db, f"SELECT count(*) FROM dd_deals WHERE deal_id = {board2}") == [(0,)]
 
 
-def test_larger_budget_redoes_partial_deals_only(tmp_path: Path) -> None:
+def _counting(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Each position the own search analyses for a card's cost (the sweep's step), as
+    the number of cards left in the hands at it."""
+    calls: list[int] = []
+    real = dd._Own.analyse
+
+    def counted(self: dd._Own, pos: Any, *args: Any) -> Any:
+        calls.append(sum(h.bit_count() for h in pos.hands))
+        return real(self, pos, *args)
+
+    monkeypatch.setattr(dd._Own, "analyse", counted)
+    return calls
+
+
+def _cards(db: Path, deal_id: int) -> list[tuple[object, ...]]:
+    return _rows(db, f"SELECT idx, cost, best FROM dd_cards WHERE deal_id = {deal_id} "
+                     "ORDER BY idx")
+
+
+def test_partial_deal_is_resumed_from_its_stored_cards(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     db = imported_archive(tmp_path, GRAZ)
     archive = open_archive(db)
     first = analyse_archive(archive, Budget(nodes=2_000))
-    assert first.partial > 0
-    assert len(pending(archive, Budget(nodes=2_000))) == 0
-    assert len(pending(archive, Budget(nodes=1_000))) == 0
-    assert len(pending(archive, Budget(nodes=4_000))) == first.partial
-    assert len(pending(archive, Budget(seconds=1.0))) == first.partial  # no clock before
+    assert first.partial > 0 and first.unfinished >= first.partial
+    todo = pending(archive)
+    deal = max(todo, key=lambda d: sum(c.cost is not None for c in d.known))
+    stored_before = sum(c.cost is not None for c in deal.known)
+    assert 0 < stored_before < len(deal.known)
+    calls = _counting(monkeypatch)
+    again = analyse_archive(archive, Budget(), deals=[deal])
     archive.close()
+    assert again.analysed == 1
+    # only the cards the first run did not reach are searched
+    assert len(calls) == len(deal.known) - stored_before
+    resumed = _cards(db, deal.deal_id)
+    (tmp_path / "fresh").mkdir()
+    fresh = imported_archive(tmp_path / "fresh", GRAZ)
+    archive = open_archive(fresh)
+    analyse_archive(archive, Budget(), deals=[d for d in pending(archive)
+                                              if d.deal_id == deal.deal_id])
+    archive.close()
+    assert resumed == _cards(fresh, deal.deal_id)  # the same as analysed from the start
+
+
+def test_analysed_deal_with_best_cards_missing_is_found_and_completed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = imported_archive(tmp_path, GRAZ)
+    board1 = _board_id(db, "1")
+    archive = open_archive(db)
+    analyse_archive(archive, Budget(), deals=[d for d in pending(archive)
+                                              if d.deal_id == board1])
+    whole = _cards(db, board1)
+    archive.execute(f"UPDATE dd_cards SET best = NULL WHERE deal_id = {board1} AND cost = 0 "
+                    "AND idx < 6")  # as a budget spent after the last cost leaves it
+    archive.conn.commit()
+    assert [d.deal_id for d in pending(archive) if d.known] == [board1]
+    calls = _counting(monkeypatch)
+    summary = analyse_archive(archive, Budget(), deals=[d for d in pending(archive)
+                                                        if d.deal_id == board1])
+    archive.close()
+    assert calls == [] and summary.analysed == 1  # no cost searched again
+    assert _cards(db, board1) == whole
+
+
+def test_summary_says_what_is_whole_partial_and_waiting(tmp_path: Path) -> None:
+    db = imported_archive(tmp_path, GRAZ)
+    archive = open_archive(db)
+    first = pending(archive)
+    summary = analyse_archive(archive, Budget(nodes=2_000), deals=first[:6])
+    plays = [stored(archive, d.deal_id) for d in first[:6]]
+    archive.close()
+    whole = sum(p is not None and p.play.complete and all(c.best for c in p.play.cards)
+                for p in plays)
+    analysed = sum(p is not None for p in plays)  # boards 3 and 4: nothing to analyse
+    assert 0 < whole < analysed
+    assert (summary.whole, summary.unfinished, summary.waiting) == (whole, analysed - whole, 6)
+    with use_language("en"):
+        lines = summary_line(summary, 6).splitlines()
+    assert lines[1] == (f"In the archive: {whole} deal{'s' * (whole != 1)} analysed whole, "
+                        f"{analysed - whole} partly, 6 waiting")
+    assert lines[2].startswith("Run priffe analyse again to go on")
+    with use_language("sv"):
+        assert summary_line(summary, 6).splitlines()[1].startswith(
+            f"I arkivet: {whole} giv{'ar' * (whole != 1)} analyserad")
 
 
 def test_analyse_command_and_stats_show_each_players_cost(tmp_path: Path) -> None:
@@ -186,7 +267,8 @@ def test_import_analyse_analyses_after_the_import(tmp_path: Path) -> None:
     res = run("import", "--db", str(db), str(GRAZ), "--analyse", "--nodes", "2000", "-j", "1")
     assert res.exit_code == 0, res.output
     lines = res.output.splitlines()
-    assert lines[-2].startswith("1 file, 12 records") and lines[-1].startswith("12 deals: ")
+    assert lines[-4].startswith("1 file, 12 records") and lines[-3].startswith("12 deals: ")
+    assert lines[-2].startswith("In the archive: ") and lines[-1].startswith("Run priffe")
     assert _rows(db, "SELECT count(*) FROM dd_deals") == [(12,)]
     quiet = run("import", "--db", str(tmp_path / "q.db"), str(GRAZ), "--analyse", "-q",
                 "--nodes", "2000", "-j", "1")
@@ -218,3 +300,34 @@ def test_analyse_of_a_missing_archive_is_an_error_and_creates_nothing(tmp_path: 
     assert f"{missing}: no such database" in result.stderr
     assert "Traceback" not in result.stderr
     assert not missing.exists()
+
+
+def test_stats_share_of_deals_without_a_trick_given_away_by_kind(tmp_path: Path) -> None:
+    """Two deals with costs chosen by hand: a positive one where N gave one trick away,
+    a misère where E gave two; each player's share follows from the seat they held."""
+    db = imported_archive(tmp_path, UPPSALA)
+    archive = open_archive(db)
+    board = {b: _board_id(db, b) for b in ("3", "6")}
+    costs = {"3": {"N": 1}, "6": {"E": 2}}
+    for b, goal in (("3", "most"), ("6", "fewest")):
+        deal_hash = _rows(db, f"SELECT hash FROM deals WHERE id = {board[b]}")[0][0]
+        cards = tuple((i, 1, seat, card, costs[b].get(seat, 0), None)
+                      for i, (seat, card) in enumerate(zip("NESW", ("S2", "S3", "S4", "S5"),
+                                                           strict=True)))
+        assert analysis.save(archive, analysis.DealAnalysis(
+            board[b], str(deal_hash), "analysed", "NS", goal, 0, cards), Budget())
+    archive.close()
+    seat_of = {(str(b), str(seat)): str(name) for b, seat, name in _rows(db, (
+        "SELECT d.board, s.seat, p.name FROM seats s JOIN deals d ON d.id = s.deal_id "
+        "JOIN players p ON p.id = s.player_id WHERE d.board IN ('3', '6')"))}
+    want = {}
+    for (b, seat), name in seat_of.items():
+        kind = "positive" if b == "3" else "misere"
+        want.setdefault(name, {})[kind] = 0.0 if costs[b].get(seat) else 100.0
+    rows = by_table(run("stats", "--db", str(db), "--json").output)["dd_costs"]
+    got = {r["player"]: {k: r[f"dd_clean_{k}_pct"] for k in ("positive", "misere")
+                         if r[f"dd_{k}"]} for r in rows}
+    assert got == want and {r["dd_positive"] for r in rows} <= {1}
+    assert 0.0 in {v for d in got.values() for v in d.values()}  # someone lost a trick
+    table = run("stats", "--db", str(db)).output
+    assert "no loss pos." in table and "no loss mis." in table and "100.0%" in table

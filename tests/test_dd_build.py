@@ -182,17 +182,40 @@ def test_without_cython_the_build_warns_and_leaves_the_core_pure(tmp_path: Path)
     assert not list(tmp_path.rglob("core*"))
 
 
-def test_version_names_the_core_the_solver_runs() -> None:
-    """``priffe --version`` says compiled or pure, and that is what ``dd`` imported."""
+def test_version_names_the_solvers_that_run() -> None:
+    """``priffe --version`` says DDS (with endplay's version) for positive contracts where
+    endplay is installed, and compiled or pure for the own core: what ``dd`` imported."""
+    from importlib.metadata import version
+
     from click.testing import CliRunner
 
     from priffe_records.cli import cli
 
     out = CliRunner().invoke(cli, ["--version"]).output
-    assert ("core: compiled" in out) is dd.COMPILED
-    assert ("core: pure Python" in out) is not dd.COMPILED
+    core = "compiled" if dd.COMPILED else "pure Python, slower"
+    if dd.dds.available():
+        assert (f"double-dummy: DDS (endplay {version('endplay')}) for positive contracts, "
+                f"own solver ({core}) for misère and three hands") in out
+    else:
+        assert f"own solver ({core}) for every contract; DDS is not installed" in out
     sv = CliRunner().invoke(cli, ["--lang", "sv", "--version"]).output
-    assert "dubbeldummykärna: " + ("kompilerad" if dd.COMPILED else "ren Python") in sv
+    assert "egen lösare (" + ("kompilerad" if dd.COMPILED else "ren Python") in sv
+
+
+def test_version_without_endplay_says_the_own_solver_answers_all(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from importlib.metadata import PackageNotFoundError
+
+    from click.testing import CliRunner
+
+    from priffe_records.cli import cli, version
+
+    def missing(name: str) -> str:
+        raise PackageNotFoundError(name)
+
+    monkeypatch.setattr(version, "installed_version", missing)
+    out = CliRunner().invoke(cli, ["--version"]).output
+    assert "own solver (" in out and "for every contract; DDS is not installed" in out
 
 
 def test_version_reads_the_core_from_the_files_beside_the_source(tmp_path: Path) -> None:

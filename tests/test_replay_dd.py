@@ -52,7 +52,7 @@ def test_preference_deal_shows_every_cards_cost() -> None:
     res = run("--lang", "en", "replay", GRAZ, "--board", "1", "--dd")
     assert res.exit_code == 0, res.output
     part = _dd_part(res.output)
-    assert part[0] == "Double dummy: S take 7 tricks with best play by all"
+    assert part[0] == "Double dummy: S takes 7 tricks with best play by all"
     tricks = [line for line in part if TRICK.match(line)]
     assert [int(TRICK.match(t).group(1)) for t in tricks] == list(range(1, 11))  # type: ignore[union-attr]
     assert tricks[0].startswith("trick 1: S ♣7") and "?" not in "".join(part)
@@ -95,7 +95,8 @@ def test_misere_deal_marks_what_the_budget_did_not_reach() -> None:
     assert part[1] == "trick 1: E ♦7 ?  S ♦A ?  W ♦K ?  N ♦5 ?"
     assert part[-2:] == ["? not analysed yet", "  the search had 0.001 s (--dd-budget); a "
                                                "larger budget analyses further back"]
-    assert len(part) == 16
+    costly = any(" −1 " in line for line in part[1:14])  # the late tricks may be reached
+    assert len(part) == 16 + costly and part[14].startswith("−1 beside") is costly
     table = res.output[:res.output.index("Double dummy:")]
     assert re.search(r"^ +1 +East +E ♦7 \? +S ♦A\* \? ", table, re.M)  # marked in the trick table
 
@@ -138,10 +139,50 @@ def _dd_part_sv(output: str) -> list[str]:
     return lines[start:]
 
 
-def test_deal_without_a_play_says_so() -> None:
+def test_deal_without_a_play_says_why(tmp_path: Path) -> None:
     res = run("--lang", "en", "replay", GRAZ, "--board", "3", "--dd")  # both defenders out
     assert res.exit_code == 0, res.output
-    assert "Double dummy: no play to analyse (a hand or the play is not known)" in res.output
+    assert ("Double dummy: nothing to analyse: both defenders dropped out: no card was "
+            "played (P9)") in res.output
+    gave_up = tmp_path / "graz.ppn"  # board 3's declarer (N) gives up instead
+    gave_up.write_text(Path(GRAZ).read_text("utf-8").replace('[Dropout "E S"]',
+                                                             '[Dropout "N"]', 1), "utf-8")
+    res = run("--lang", "sv", "replay", str(gave_up), "--board", "3", "--dd")
+    assert "Dubbeldummy: inget att analysera: spelföraren lade sig: inget kort spelades (P9)" \
+        in res.output, res.output
+    unknown = tmp_path / "unknown.ppn"  # a hand not known: the play cannot be followed
+    unknown.write_text(Path(GRAZ).read_text("utf-8").split('[Board "2"]')[0].replace(
+        '[Deal "', '[Deal "?', 1), "utf-8")
+    res = run("--lang", "en", "replay", str(unknown), "--dd")
+    assert "Double dummy: no play to analyse (a hand or the play is not known)" in res.output, \
+        res.output
+
+
+def test_the_mark_beside_a_card_is_explained_once() -> None:
+    legend = ("−1 beside a card: it gave away one trick against double-dummy best play (all "
+              "hands known); the cards in brackets would have kept it")
+    res = run("--lang", "en", "replay", GRAZ, "--dd")
+    assert res.exit_code == 0 and res.output.count(legend) == 1 and "−1 (best" in res.output
+    assert res.output.index("−1 (best") < res.output.index(legend)
+    assert "(♠K −1: ♠K gave away one trick against best play with all hands known)" in " ".join(
+        run("--lang", "en", "replay", "--help").output.split())
+
+
+def test_headline_counts_one_trick_and_one_seat() -> None:
+    from priffe_records.dd import PlayAnalysis
+    from priffe_records.game.cards import Seat
+    from priffe_records.replay.dd import DDView, headline
+
+    def line(side: set[Seat], par: int, goal: str = "most") -> str:
+        return str(headline(DDView(par, frozenset(side), goal, PlayAnalysis(par, (), True))))
+
+    with use_language("en"):
+        assert line({Seat.S}, 1) == "Double dummy: S takes 1 trick with best play by all"
+        assert line({Seat.S}, 7) == "Double dummy: S takes 7 tricks with best play by all"
+        assert line({Seat.N, Seat.S}, 1, "fewest") == ("Double dummy: NS take 1 trick with "
+                                                        "best play by all, wanting the fewest")
+    with use_language("sv"):
+        assert line({Seat.E, Seat.W}, 1) == "Dubbeldummy: ÖV tar 1 stick med bästa spel av alla"
 
 
 def test_without_dd_nothing_is_analysed() -> None:
@@ -169,7 +210,7 @@ def test_serve_deal_page_shows_the_stored_analysis(tmp_path: Path) -> None:
         return str(res.text)
 
     en = page(board1, "en")
-    assert '<section class="dd" lang="en"><pre>Double dummy: S take 7 tricks with best play ' \
+    assert '<section class="dd" lang="en"><pre>Double dummy: S takes 7 tricks with best play ' \
            'by all\ntrick 1: S ♣7' in en
     assert "Dubbeldummy: S tar 7 stick" in page(board1, "sv-SE")
     assert 'class="dd"' not in page(board2, "en")
@@ -205,8 +246,9 @@ def test_a_step_shows_the_trick_just_played_and_analyses_only_its_deal(
     with use_language("en"):
         lines = notes.text(replays[0], 3).splitlines()
         assert notes.text(replays[0], 0).splitlines() == lines[:1]  # the deal: its value
-    assert lines[0].startswith("Double dummy: S take 7") and lines[1].startswith("trick 3: ")
-    assert len(lines) == 2 and searched == ["1"]  # once, and only the deal shown
+    assert lines[0].startswith("Double dummy: S takes 7") and lines[1].startswith("trick 3: ")
+    assert lines[2].startswith("−1 beside a card: ")  # said under the first −1 shown
+    assert len(lines) == 3 and searched == ["1"]  # once, and only the deal shown
 
 
 class _Terminal(io.StringIO):
@@ -235,8 +277,16 @@ def test_a_terminal_sees_one_progress_line_erased_before_the_replay(
     drawn = screen.getvalue().split("\r")
     assert drawn[0] == "" and drawn[-1] == "\x1b[K"  # redrawn in place, then erased
     assert drawn[1].startswith("Double dummy, board 2: ")
-    assert re.fullmatch(r"Double dummy, board 2: trick (\d+) of 13 analysed, [01] s of 1 s"
-                        r"\x1b\[K", drawn[-2]), drawn[-2]
+    # the count of tricks known goes up as the sweep goes back from the last trick
+    counts = []
+    for frame in drawn[1:-1]:
+        found = re.fullmatch(r"Double dummy, board 2: (?:searching|(\d+) of 13 tricks analysed "
+                             r"\(from trick (\d+) on\)), [01] s of 1 s\x1b\[K", frame)
+        assert found, frame
+        if found[1]:
+            assert int(found[1]) + int(found[2]) == 14
+            counts.append(int(found[1]))
+    assert counts and counts == sorted(counts), counts
 
 
 def test_piped_stderr_gets_no_progress(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -189,5 +189,8 @@ class Duel:
         """No play is recorded: nothing for the solver."""
         return None
 
+    def dd_no_play(self, outcome: DuelOutcome) -> None:
+        return None
+
 
 DUEL: GameFamily[DuelOutcome] = Duel()

@@ -10,7 +10,10 @@ again on every run.
 
 :func:`analyse_archive` analyses the deals that have none, in worker processes, and
 stores each one as it comes back: an interrupted run keeps what it finished, and a deal
-that fails costs only itself (a located message). :func:`stored` gives a deal's analysis
+that fails costs only itself (a located message). A deal the budget left partial, or
+stored whole but with best cards missing, is resumed by the next run from its stored
+cards (the search goes from the last card back, so they are the late ones): only what is
+missing is searched. :func:`stored` gives a deal's analysis
 back to a replay.
 """
 
@@ -52,7 +55,8 @@ class DealAnalysis:
     goal: str | None = None
     par: int | None = None
     cards: tuple[CardRow, ...] = ()
-    cpu_seconds: float = 0.0
+    cpu_seconds: float = 0.0  # this run's
+    spent: float = 0.0  # earlier runs' on the same deal (resumed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,42 +68,60 @@ class Pending:
     ppn: str
     source: str | None
     line: int | None
+    known: tuple[CardCost, ...] = ()  # an earlier run's cards, to resume from
+    spent: float = 0.0  # that run's CPU seconds, added to this one's in the store
 
 
 @dataclass(slots=True)
 class Summary:
     """What a run did: deals analysed (all cards reached or not), with nothing to analyse,
-    failed (each with its located message), and the workers' CPU seconds."""
+    failed (each with its located message), and the workers' CPU seconds; then what the
+    archive holds: deals ``whole`` (every cost and best card), ``unfinished`` (partial,
+    or best cards missing) and ``waiting`` (no analysis yet)."""
 
     analysed: int = 0
     partial: int = 0
     no_play: int = 0
     failed: list[Message] = field(default_factory=list)
     cpu_seconds: float = 0.0
+    whole: int = 0
+    unfinished: int = 0
+    waiting: int = 0
 
     @property
     def done(self) -> int:
         return self.analysed + self.partial + self.no_play
 
 
-def pending(db: sqlite_utils.Database, budget: Budget) -> list[Pending]:
-    """The readable deals without an analysis, and those whose analysis ran out of a
-    smaller budget than ``budget``, in archive order."""
+# A stored analysis with best cards missing: the budget ran out after the last cost.
+_BEST_MISSING = ("EXISTS (SELECT 1 FROM dd_cards c WHERE c.deal_id = a.deal_id "
+                 "AND c.best IS NULL)")
+
+
+def pending(db: sqlite_utils.Database) -> list[Pending]:
+    """The readable deals without an analysis, those left partial and those stored as
+    analysed with best cards missing, in archive order; the last two with their stored
+    cards, so that the analysis resumes from them."""
     rows = db.execute(
-        "SELECT d.id, d.hash, d.ppn, d.source, d.line, a.status, a.budget_nodes, "
-        "a.budget_seconds FROM deals d LEFT JOIN dd_deals a ON a.deal_id = d.id "
-        "WHERE d.status != 'unreadable' AND (a.deal_id IS NULL OR a.status = ?) "
-        "ORDER BY d.id", [PARTIAL]).fetchall()
-    return [Pending(int(i), h, ppn, src, line) for i, h, ppn, src, line, status, nodes, secs
-            in rows if status is None or _larger(budget, Budget(nodes, secs))]
+        "SELECT d.id, d.hash, d.ppn, d.source, d.line, a.status, a.cpu_seconds "
+        "FROM deals d LEFT JOIN dd_deals a ON a.deal_id = d.id "
+        "WHERE d.status != 'unreadable' AND (a.deal_id IS NULL OR a.status = ? "
+        f"OR (a.status = ? AND {_BEST_MISSING})) ORDER BY d.id",
+        [PARTIAL, ANALYSED]).fetchall()
+    return [Pending(int(i), h, ppn, src, line,
+                    () if status is None else _stored_cards(db, int(i)), cpu or 0.0)
+            for i, h, ppn, src, line, status, cpu in rows]
 
 
-def _larger(new: Budget, old: Budget) -> bool:
-    """Whether ``new`` may reach further than ``old`` did (None is no limit)."""
-    def more(a: float | None, b: float | None) -> bool:
-        return b is not None and (a is None or a > b)
-
-    return more(new.nodes, old.nodes) or more(new.seconds, old.seconds)
+def archive_state(db: sqlite_utils.Database) -> tuple[int, int, int]:
+    """The readable deals analysed whole, unfinished (partial or best cards missing) and
+    waiting (no analysis); deals with nothing to analyse are none of these."""
+    whole, unfinished, waiting = db.execute(
+        f"SELECT sum(a.status = ? AND NOT {_BEST_MISSING}), "
+        f"sum(a.status = ? OR (a.status = ? AND {_BEST_MISSING})), "
+        "sum(a.deal_id IS NULL) FROM deals d LEFT JOIN dd_deals a ON a.deal_id = d.id "
+        "WHERE d.status != 'unreadable'", [ANALYSED, PARTIAL, ANALYSED]).fetchone()
+    return whole or 0, unfinished or 0, waiting or 0
 
 
 def analyse_deal(deal: Pending, budget: Budget) -> DealAnalysis:
@@ -118,12 +140,12 @@ def analyse_deal(deal: Pending, budget: Budget) -> DealAnalysis:
     solver_deal = family.dd_deal(family.analyse(record, None, False))
     if solver_deal is None:
         return DealAnalysis(deal.deal_id, deal.hash, NO_PLAY)
-    play = analyse_play(solver_deal, budget)
+    play = analyse_play(solver_deal, budget, known=deal.known)
     side = "".join(s.value for s in sorted(solver_deal.side, key=lambda s: s.index))
     return DealAnalysis(deal.deal_id, deal.hash, ANALYSED if play.complete else PARTIAL,
                         side, solver_deal.goal.value, play.par,
                         tuple(_card_row(i, c) for i, c in enumerate(play.cards)),
-                        time.process_time() - start)
+                        time.process_time() - start, deal.spent)
 
 
 def _card_row(index: int, c: CardCost) -> CardRow:
@@ -146,7 +168,8 @@ def save(db: sqlite_utils.Database, result: DealAnalysis, budget: Budget) -> boo
         db.execute("INSERT INTO dd_deals (deal_id, status, side, goal, par, budget_nodes, "
                    "budget_seconds, cpu_seconds, analysed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                    [result.deal_id, result.status, result.side, result.goal, result.par,
-                    budget.nodes, budget.seconds, round(result.cpu_seconds, 3), now])
+                    budget.nodes, budget.seconds,
+                    round(result.spent + result.cpu_seconds, 3), now])
         db.conn.executemany("INSERT INTO dd_cards (deal_id, idx, trick, seat, card, cost, best) "
                             "VALUES (?, ?, ?, ?, ?, ?, ?)",
                             [(result.deal_id, *row) for row in result.cards])
@@ -177,13 +200,17 @@ def stored(db: sqlite_utils.Database, deal_id: int) -> Stored | None:
                      [deal_id]).fetchone()
     if row is None or row[0] == NO_PLAY:
         return None
-    cards = tuple(
+    return Stored(row[2], row[3],
+                  PlayAnalysis(row[1], _stored_cards(db, deal_id), row[0] == ANALYSED))
+
+
+def _stored_cards(db: sqlite_utils.Database, deal_id: int) -> tuple[CardCost, ...]:
+    return tuple(
         CardCost(Seat(seat), Card.parse(card), trick, cost,
                  None if best is None else frozenset(Card.parse(b) for b in best.split()))
         for trick, seat, card, cost, best in db.execute(
             "SELECT trick, seat, card, cost, best FROM dd_cards WHERE deal_id = ? "
             "ORDER BY idx", [deal_id]).fetchall())
-    return Stored(row[2], row[3], PlayAnalysis(row[1], cards, row[0] == ANALYSED))
 
 
 def analyse_archive(db: sqlite_utils.Database, budget: Budget, *, jobs: int = 1,
@@ -195,7 +222,7 @@ def analyse_archive(db: sqlite_utils.Database, budget: Budget, *, jobs: int = 1,
     Ctrl-C (``KeyboardInterrupt``) stops the workers and is raised again: every deal
     stored before it stays stored.
     """
-    todo = list(pending(db, budget) if deals is None else deals)
+    todo = list(pending(db) if deals is None else deals)
     summary = Summary()
     for i, (deal, outcome) in enumerate(_results(todo, budget, jobs), 1):
         if isinstance(outcome, DealAnalysis):
@@ -207,6 +234,7 @@ def analyse_archive(db: sqlite_utils.Database, budget: Budget, *, jobs: int = 1,
                                       id=deal.deal_id, error=outcome))
         if progress is not None:
             progress(i, len(todo))
+    summary.whole, summary.unfinished, summary.waiting = archive_state(db)
     return summary
 
 

@@ -339,7 +339,18 @@ _GAME = "(SELECT game FROM deals WHERE id = deal_id) AS game"
 
 
 _DD_COLUMNS = ("dd_deals, dd_declared, dd_cost_declarer, dd_partnered, dd_cost_partner, "
-               "dd_defended, dd_cost_defender, dd_forced, dd_cost_forced")
+               "dd_defended, dd_cost_defender, dd_forced, dd_cost_forced, dd_positive, "
+               "dd_clean_positive_pct, dd_misere, dd_clean_misere_pct")
+
+# Per player, by contract kind (positive: most tricks wanted; misère: fewest): the deals
+# whose every card of theirs was analysed, and the share of them played without giving a
+# trick away to double-dummy best play — the figure clubs compare.
+_DD_CLEAN = (
+    "SELECT player_id, sum(goal = 'most') AS dd_positive, round(100.0 * sum(goal = 'most' "
+    "AND cost = 0) / nullif(sum(goal = 'most'), 0), 1) AS dd_clean_positive_pct, "
+    "sum(goal = 'fewest') AS dd_misere, round(100.0 * sum(goal = 'fewest' AND cost = 0) / "
+    "nullif(sum(goal = 'fewest'), 0), 1) AS dd_clean_misere_pct "
+    "FROM dd_player_deals JOIN dd_deals USING (deal_id) WHERE analysed GROUP BY player_id")
 
 
 def stats(db: sqlite_utils.Database, player: str | None = None) -> list[Table]:
@@ -382,9 +393,10 @@ def stats(db: sqlite_utils.Database, player: str | None = None) -> list[Table]:
     if pref.rows:
         tables.insert(1, pref)
     costs = _table(db, "dd_costs", msg("Double-dummy cost per deal: tricks given away against "
-                                       "best play, by role"),
-                   f"SELECT player, {_DD_COLUMNS} FROM dd_player_costs{only} ORDER BY player",
-                   params)
+                                       "best play, by role; and the share of deals played "
+                                       "without one given away, positive and misère"),
+                   f"SELECT player, {_DD_COLUMNS} FROM dd_player_costs "
+                   f"JOIN ({_DD_CLEAN}) USING (player_id){only} ORDER BY player", params)
     if costs.rows:  # once 'priffe analyse' has run
         tables.append(costs)
     return tables

@@ -93,6 +93,10 @@ COLUMN_LABELS: dict[str, Message] = {
     "dd_partnered": msg_p("column", "partner"), "dd_cost_partner": msg_p("column", "cost partn."),
     "dd_defended": msg_p("column", "defender"), "dd_cost_defender": msg_p("column", "cost def."),
     "dd_forced": msg_p("column", "forced"), "dd_cost_forced": msg_p("column", "cost forced"),
+    # ... and the deals of each kind, with the share played without a trick given away
+    "dd_positive": msg_p("column", "positive"),
+    "dd_clean_positive_pct": msg_p("column", "no loss pos."),
+    "dd_misere": msg_p("column", "misère"), "dd_clean_misere_pct": msg_p("column", "no loss mis."),
 }
 
 # Words stored as values that a table shows in the reader's language (column, value).

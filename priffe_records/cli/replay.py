@@ -216,13 +216,17 @@ class _Analyses:
 
     def __init__(self, seconds: float | None) -> None:
         self.seconds = seconds
-        self._views: dict[int, DDView | None] = {}
+        self._views: dict[int, DDView | Message | None] = {}
         self.interrupted = False
         self.lost: dict[int, Message] = {}
+        self.told = False  # the legend of "−1" is said
 
-    def view(self, r: DealReplay) -> DDView | None:
+    def view(self, r: DealReplay) -> DDView | Message | None:
+        """The deal's analysis, or the line that says why it has none; None when its
+        search was lost (``lost`` says why)."""
         if r.index not in self._views:
             from priffe_records.dd import Budget, SearchLost
+            from priffe_records.replay.dd import DDView
             from priffe_records.replay.dd import analyse as dd_analyse
 
             line = _ProgressLine(r.record.get("Board"), self.seconds or 0.0)
@@ -236,7 +240,8 @@ class _Analyses:
                 self.lost[r.index] = msg("Double dummy: {reason}", reason=e.message)
             finally:
                 line.clear()
-            self.interrupted = self.interrupted or bool(view and view.play.interrupted)
+            self.interrupted = self.interrupted or (isinstance(view, DDView)
+                                                    and view.play.interrupted)
             self._views[r.index] = view
         return self._views[r.index]
 
@@ -244,24 +249,25 @@ class _Analyses:
         """A deal's cards marked with their cost (``♠K −1``) where tricks are drawn."""
         if self.seconds is None or isinstance(r, Unreadable):
             return r
-        from priffe_records.replay.dd import annotate
+        from priffe_records.replay.dd import DDView, annotate
 
         view = self.view(r)
-        return r if view is None else replace(r, tricks=annotate(r.tricks, view))
+        return replace(r, tricks=annotate(r.tricks, view)) if isinstance(view, DDView) else r
 
     def text(self, r: DealReplay, trick: int | None = None) -> str:
         """The lines under a deal (or, stepping, under its trick ``trick``), or why none."""
         if self.seconds is None:
             return ""
-        from priffe_records.replay.dd import dd_lines
+        from priffe_records.replay.dd import DDView, dd_lines
 
         view = self.view(r)
         if r.index in self.lost:
             return f"{self.lost[r.index]}\n"
-        if view is None:
-            return str(msg("Double dummy: no play to analyse (a hand or the play is not "
-                           "known)")) + "\n"
-        lines = list(dd_lines(view, trick))
+        if not isinstance(view, DDView):
+            return f"{view}\n"
+        lines = list(dd_lines(view, trick, explain=not self.told))
+        self.told = self.told or any(c.cost for c in view.play.cards
+                                     if trick is None or c.trick == trick)
         if not view.play.interrupted and any(c.cost is None for c in view.play.cards
                                              if trick is None or c.trick == trick):
             lines.append(msg("  the search had {seconds} s (--dd-budget); a larger budget "
@@ -287,10 +293,13 @@ class _ProgressLine:
         if p.trick is None:
             text = msg("Double dummy, board {board}: searching, {seconds} s of {budget} s",
                        board=self.board, seconds=seconds, budget=budget)
-        else:
-            text = msg("Double dummy, board {board}: trick {trick} of {tricks} analysed, "
-                       "{seconds} s of {budget} s", board=self.board, trick=p.trick,
-                       tricks=p.tricks, seconds=seconds, budget=budget)
+        else:  # the sweep goes backwards: the count of whole tricks known grows
+            text = msg_n("Double dummy, board {board}: {n} of {tricks} tricks analysed (from "
+                         "trick {trick} on), {seconds} s of {budget} s",
+                         "Double dummy, board {board}: {n} of {tricks} tricks analysed (from "
+                         "trick {trick} on), {seconds} s of {budget} s",
+                         p.tricks - p.trick + 1, board=self.board, trick=p.trick,
+                         tricks=p.tricks, seconds=seconds, budget=budget)
         sys.stderr.write(f"\r{text}{ERASE_TO_END}")
         sys.stderr.flush()
         self.drawn = True
@@ -423,8 +432,9 @@ def _records(file: str | None, db: str | None, deal_id: int | None
               help="Write a self-contained HTML hand viewer instead (all deals, with a deal "
                    "selector, unless --board is given).")
 @click.option("--dd", is_flag=True,
-              help="Also each card's double-dummy cost against the best card (♠K −1), the "
-                   "best cards where it cost a trick, and the deal's value at the start.")
+              help="Also each card's double-dummy cost against the best card (♠K −1: ♠K gave "
+                   "away one trick against best play with all hands known), the best cards "
+                   "where it cost a trick, and the deal's value at the start.")
 @click.option("--dd-budget", type=click.FloatRange(min=0, min_open=True), default=60.0,
               show_default=True, metavar="SECONDS",
               help="Seconds of wall time the --dd search may take per deal (on a terminal "

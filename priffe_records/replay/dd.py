@@ -33,7 +33,7 @@ from itertools import groupby
 from priffe_records.dd import Budget, CardCost, PlayAnalysis, Progress, analyse_play
 from priffe_records.format.record import Record
 from priffe_records.game.cards import SEATS, Card, Seat
-from priffe_records.game.language import Message, language, msg
+from priffe_records.game.language import Message, language, msg, msg_n
 from priffe_records.game.words import card_name, seat_letter
 from priffe_records.replay.model import TrickView
 from priffe_records.rules.family import family_for
@@ -56,15 +56,20 @@ class DDView:
 
 def analyse(record: Record, budget: Budget = DEFAULT_BUDGET, *,
             progress: Callable[[Progress], None] | None = None, background: bool = False,
-            keep_on_interrupt: bool = False) -> DDView | None:
-    """The record's play analysed now, within ``budget``; ``None`` when its family has no
-    deal for the solver (no readable play, a hand unknown). The keywords are
+            keep_on_interrupt: bool = False) -> DDView | Message:
+    """The record's play analysed now, within ``budget``; when its family has no deal for
+    the solver, the line that says why (the rules ended it before the first card, or a
+    hand or the play is not known). The keywords are
     :func:`~priffe_records.dd.analyse_play`'s; the best cards are found only where a
     card cost a trick (the only ones shown), so the search ends with the last cost."""
     family = family_for(record.get("Scoring"))
-    deal = family.dd_deal(family.analyse(record, None, False))
+    outcome = family.analyse(record, None, False)
+    deal = family.dd_deal(outcome)
     if deal is None:
-        return None
+        why = family.dd_no_play(outcome)
+        if why is not None:
+            return msg("Double dummy: nothing to analyse: {why}", why=why)
+        return msg("Double dummy: no play to analyse (a hand or the play is not known)")
     play = analyse_play(deal, budget, progress=progress, background=background,
                         keep_on_interrupt=keep_on_interrupt, every_best=False)
     return DDView(play.par, deal.side, deal.goal.value, play)
@@ -129,11 +134,23 @@ def headline(view: DDView) -> Message:
     if view.par is None:
         return msg("Double dummy: the value at the start is not analysed yet (the budget "
                    "ran out)")
+    if len(view.side) == 1:  # Préférence's declarer alone: "S takes"
+        takes = msg_n("Double dummy: {side} takes {n} trick with best play by all",
+                      "Double dummy: {side} takes {n} tricks with best play by all", view.par,
+                      side=side)
+    else:
+        takes = msg_n("Double dummy: {side} take {n} trick with best play by all",
+                      "Double dummy: {side} take {n} tricks with best play by all", view.par,
+                      side=side)
     if view.goal == "fewest":
-        return msg("Double dummy: {side} take {par} tricks with best play by all, wanting "
-                   "the fewest", side=side, par=view.par)
-    return msg("Double dummy: {side} take {par} tricks with best play by all", side=side,
-               par=view.par)
+        return _joined([takes, msg(", wanting the fewest")], "")
+    return takes
+
+
+def legend() -> Message:
+    """What the mark beside a card means, said once in a replay's output."""
+    return msg("−1 beside a card: it gave away one trick against double-dummy best play "
+               "(all hands known); the cards in brackets would have kept it")
 
 
 def trick_line(number: int, cards: list[CardCost]) -> Message:
@@ -142,16 +159,21 @@ def trick_line(number: int, cards: list[CardCost]) -> Message:
     return msg("trick {n}: {cards}", n=number, cards=_joined(each, "  "))
 
 
-def dd_lines(view: DDView, trick: int | None = None) -> Iterator[Message]:
-    """The headline, one line per trick (only ``trick`` when given), and what ``?`` means
-    when a card shown is not analysed yet."""
+def dd_lines(view: DDView, trick: int | None = None, explain: bool = False
+             ) -> Iterator[Message]:
+    """The headline, one line per trick (only ``trick`` when given), what ``−1`` means
+    (``explain``: a replay says it once, under the first deal that shows one) and what
+    ``?`` means when a card shown is not analysed yet."""
     yield headline(view)
-    unknown = False
+    unknown = costly = False
     for number, group in groupby(view.play.cards, key=lambda c: c.trick):
         if trick is not None and number != trick:
             continue
         cards = list(group)
         unknown = unknown or any(c.cost is None for c in cards)
+        costly = costly or any(c.cost for c in cards)
         yield trick_line(number, cards)
+    if explain and costly:
+        yield legend()
     if unknown:
         yield msg("? not analysed yet")

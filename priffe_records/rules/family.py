@@ -468,6 +468,12 @@ class GameFamily(Protocol[OutcomeT]):
         can be followed; ``None`` when it has no readable play."""
         ...
 
+    def dd_no_play(self, outcome: OutcomeT) -> Message | None:
+        """Why :meth:`dd_deal` has nothing to solve when the rules ended the deal before
+        its first card (Préférence's P9), to be said instead of "a hand or the play is
+        not known"; ``None`` otherwise."""
+        ...
+
 
 @functools.cache
 def families() -> tuple[GameFamily[Any], ...]:

@@ -17,7 +17,7 @@ from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record, Tag
 from priffe_records.format.vocabulary import Vocabulary
 from priffe_records.game.cards import Card, Hand, Seat, sorted_cards
-from priffe_records.game.language import msg_p
+from priffe_records.game.language import Message, msg, msg_p
 from priffe_records.rules.family import Check, EntryForm, GameFamily, PartieOutcome, Sheet
 from priffe_records.rules.findings import Finding
 
@@ -126,6 +126,13 @@ class Preference:
         from priffe_records.rules.preference.dd import dd_deal
 
         return dd_deal(outcome)
+
+    def dd_no_play(self, outcome: PrefOutcome) -> Message | None:
+        if not outcome.no_play:
+            return None
+        if outcome.gave_up:
+            return msg("the declarer gave up: no card was played (P9)")
+        return msg("both defenders dropped out: no card was played (P9)")
 
     def partie_sheet(self, partie: PartieOutcome, items: Sequence[Record | BadRecord]
                      ) -> Sheet | None:
