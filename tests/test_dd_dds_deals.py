@@ -48,3 +48,23 @@ def test_dds_and_the_own_solver_agree_on_every_card_of_200_generated_deals() -> 
         assert theirs == mine, deal
         assert theirs.complete and len(theirs.cards) == 4 * TRICKS_LEFT
         assert all(c.best is not None for c in theirs.cards)
+
+
+@pytest.mark.slow
+def test_dds_loads_without_the_rest_of_endplay() -> None:
+    """endplay's ``__init__`` imports matplotlib (0.5–1.1 s): the solver leaves it out, and
+    the whole package is still there for a later ``from endplay import …``."""
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "from priffe_records.dd import dds\n"
+            "assert dds.card_values([0x1, 0x2, 0x4, 0x8], 0, [], -1) == {0: 0}\n"
+            "print('endplay.dealer' in sys.modules, 'matplotlib' in sys.modules)\n"
+            "from endplay import Deal, solve_board\n"
+            "import endplay\n"
+            "print(endplay.dds.solve_board is solve_board, callable(Deal))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "False", "True", "True"]

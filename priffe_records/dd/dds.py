@@ -11,8 +11,11 @@ compare them card by card).
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
+import sys
 from functools import cache
+from types import ModuleType
 from typing import Any
 
 from priffe_records.game.tricks import CARDS
@@ -36,10 +39,27 @@ def fits(four: bool, bridge_order: bool, most: bool, must_trump: bool,
 
 @cache
 def _endplay() -> Any:
-    import endplay.dds as dds
-    from endplay import types
+    """endplay's solver and types, without running its package's ``__init__`` first: that
+    imports all of endplay, matplotlib among it (0.5–1.1 s of CPU, more than DDS takes
+    for a whole deal). The package is loaded bare (its folder, no ``__init__``) and runs
+    its ``__init__`` the first time a name of it is asked for that the two modules did
+    not bring, so ``from endplay import Deal`` later in the process still works."""
+    if "endplay" not in sys.modules:
+        spec = importlib.util.find_spec("endplay")
+        assert spec is not None and spec.loader is not None
+        bare = ModuleType("endplay")
+        bare.__spec__, bare.__file__ = spec, spec.origin
+        bare.__path__ = list(spec.submodule_search_locations or ())
 
-    return dds, types
+        def whole(name: str) -> Any:
+            del bare.__getattr__  # once: the real __init__ over the modules loaded
+            assert spec.loader is not None
+            spec.loader.exec_module(bare)
+            return getattr(bare, name)
+
+        bare.__getattr__ = whole  # type: ignore[method-assign]
+        sys.modules["endplay"] = bare
+    return importlib.import_module("endplay.dds"), importlib.import_module("endplay.types")
 
 
 def card_values(hands: list[int], leader: int, trick: list[int], trump: int
