@@ -19,10 +19,11 @@ if TYPE_CHECKING:
     from priffe_records.archive.analysis import Summary
     from priffe_records.dd import Budget
 
-# Per deal, as the replay's: DDS answers a positive deal in a second; a misère deal needs
-# the own search (board 2 of the examples: about 30 s of CPU); one left partial is resumed
-# by the next run.
-DEFAULT_SECONDS = 60.0
+# Per deal, wall time. DDS answers a positive deal in a second; a misère deal needs the own
+# search, and the archive wants every card's best cards too (board 2 of the examples: more
+# than 130 s of CPU in 60 s runs at load 11, resumed three times). A batch run can wait for
+# it; one left partial is resumed by the next run.
+DEFAULT_SECONDS = 600.0
 
 
 def budget_options(f: click.decorators.FC) -> click.decorators.FC:
