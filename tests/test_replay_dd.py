@@ -356,7 +356,7 @@ def _on_a_terminal(args: list[str], marks: list[bytes]) -> tuple[int, str, str]:
 def test_ctrl_c_on_a_terminal_stops_the_search_and_leaves_no_process() -> None:
     budget = "121.25"  # names this test's processes
     code, out, drawn = _on_a_terminal(["replay", UPPSALA, "--board", "2", "--dd",
-                                       "--dd-budget", budget], [b"board 2: trick 6 of"])
+                                       "--dd-budget", budget], [b"(from trick 6 on)"])
     assert code == 0, (out, drawn)
     assert "Double dummy: the value at the start is not analysed yet (stopped by Ctrl-C)" in out
     assert "trick 6: S ♦9 −1 (best ♠Q ♠5 ♥8)" in out  # reached before the Ctrl-C
