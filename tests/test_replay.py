@@ -66,7 +66,7 @@ def test_score_breakdown_names_its_rules() -> None:
     assert lines["R19–R21"] == "Rubber so far: NS 90 EW 0"
     sv = {line.rule: line.text for line in score_lines(r, WORDS["sv"])}
     assert sv["R14–R15"] == "NS tar 10 stick (4 över 6): 4 strafftrick à 20 = 80"
-    assert sv["R15–R17"] == "Givens poäng: NS 80 EW 0"
+    assert sv["R15–R17"] == "Givens poäng: NS 80 ÖV 0"
     assert sv["R17"] == "Honnörer: inga poäng för honnörer"
 
 
@@ -118,7 +118,7 @@ def test_score_sheet_has_nothing_to_replay() -> None:
     r = build_replays(list(read(PARTIE)))[1]
     assert not r.playable and step_count(r) == 1
     assert plain(full_view(r, WORDS["sv"])).strip() == (
-        "Giv 2: Spela av Nord, NS 7 EW 6 — ett protokoll utan händer eller spel: inget att "
+        "Giv 2: Spela av Nord, NS 7 ÖV 6 — ett protokoll utan händer eller spel: inget att "
         "spela upp")
 
 

@@ -204,7 +204,7 @@ def test_a_deal_that_cannot_be_replayed_says_why_R2(tmp_path: Path) -> None:
     assert out.startswith("Board 1: Play by West, NS 9 EW 4 — cannot be replayed:\n")
     assert f"  error R2: {f}:6:8: West is dealt 14 cards; each player holds 13\n" in out
     code, out, _ = run(str(f), "--lang", "sv")
-    assert code == 1 and "Giv 1: Spela av Väst, NS 9 EW 4 — kan inte spelas upp:" in out
+    assert code == 1 and "Giv 1: Spela av Väst, NS 9 ÖV 4 — kan inte spelas upp:" in out
     assert f"fel R2: {f}:6:8: Väst har fått 14 kort; varje spelare ska ha 13" in out
 
 

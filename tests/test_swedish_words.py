@@ -106,7 +106,7 @@ def test_a_familys_score_words_come_from_the_catalogue() -> None:
     sv = {s.rule: s.text for s in score_lines(r, words("sv"))}
     assert sv["R14–R15"] == "NS tar 10 stick (4 över 6): 4 strafftrick à 20 = 80"
     assert (sv["R17"], sv["R15–R17"]) == ("Honnörer: inga poäng för honnörer",
-                                          "Givens poäng: NS 80 EW 0")
+                                          "Givens poäng: NS 80 ÖV 0")
     with pytest.raises(ValueError, match="not available"):
         words("de")
 
@@ -314,7 +314,7 @@ def test_the_sheet_fits_80_columns_without_cutting_a_word() -> None:
     text = _sheet(80)
     assert max(len(line.rstrip()) for line in text.splitlines()) <= 80
     assert "…" not in text and "Tvångsnoll" in text and "Hjärter" in text
-    assert "robbert 1 slut: Σ NS 130, Σ EW 0 · NS vinner; Astrid Lindqvist +13" in text
+    assert "robbert 1 slut: Σ NS 130, Σ ÖV 0 · NS vinner; Astrid Lindqvist +13" in text
     assert "\nR1 " not in text and "  R1 " not in text, "a rubber end is said in words"
     wide = _sheet(200)
     for word in ("anspråk", "lillslam", "utgång", "förlorar", "Ekström"):
@@ -322,7 +322,7 @@ def test_the_sheet_fits_80_columns_without_cutting_a_word() -> None:
 
 
 def test_the_sheet_follows_a_wide_terminal_and_piped_is_full_lines(tmp_path: Path) -> None:
-    end = ("robbert 1 slut: Σ NS 130, Σ EW 0 · NS vinner; Astrid Lindqvist-Långnamnsson +13, "
+    end = ("robbert 1 slut: Σ NS 130, Σ ÖV 0 · NS vinner; Astrid Lindqvist-Långnamnsson +13, "
            "Gunnar Berg -13, Märta Holm +13, Sven Ekström -13")
     src = tmp_path / "p.ppn"
     src.write_text((EXAMPLES / "partie-uppsala.ppn").read_text("utf-8").replace(
@@ -332,7 +332,7 @@ def test_the_sheet_follows_a_wide_terminal_and_piped_is_full_lines(tmp_path: Pat
     assert end in lines, "piped: the rubber's end is one full line, longer than 120"
     rows = [line for line in lines if re.match(r"\s*\d+\s+[NÖSV]\s", line)]
     assert len(rows) == 11, "each deal one line when piped"
-    assert "robbert 1 slut: Σ NS 130, Σ EW 0 · NS vinner; Astrid Lindqvist +13, Gunnar Berg " \
+    assert "robbert 1 slut: Σ NS 130, Σ ÖV 0 · NS vinner; Astrid Lindqvist +13, Gunnar Berg " \
            "-13, Märta Holm +13, Sven Ekström -13" in _sheet(160), "a wide screen is used"
 
 

@@ -34,6 +34,7 @@ from priffe_records.format.writer import write
 from priffe_records.game.calls import Contract
 from priffe_records.game.language import Message, from_data, listing, msg, reason
 from priffe_records.game.preference import Bid
+from priffe_records.game.words import side_from_word
 
 # A player is found by a part of the name, whatever its case (archive/players.py).
 _PLAYER_IDS = PLAYER_IDS
@@ -158,12 +159,12 @@ class Filters:
             except ValueError as e:
                 raise QueryError(msg("--contract: {error}", error=reason(e))) from None
         if self.declarer_side:
-            side = self.declarer_side.upper()
-            if side not in ("NS", "EW"):
+            side = side_from_word(self.declarer_side)
+            if side is None:
                 raise QueryError(msg("--declarer-side {side!r}: write NS or EW",
                                      side=self.declarer_side))
             clauses.append("d.declaring_side = ?")
-            params.append(side)
+            params.append(side.value)
         if self.made is not None:
             clauses.append(f"d.made = {int(self.made)}")
         if self.slam:

@@ -37,6 +37,7 @@ from priffe_records.cli.common import (
 )
 from priffe_records.cli.inputs import display_name, expand_paths, is_stdin, stdin_bytes
 from priffe_records.cli.output import Output, emit, json_objects, output_options
+from priffe_records.cli.seat_options import SideChoice
 from priffe_records.game.language import msg, msg_n
 
 # The reader, the engine, the queries and rich load in the command that needs them:
@@ -70,7 +71,7 @@ def filter_options(f: F) -> F:
         click.option("--date-from", help="On or after this date (YYYY.MM.DD or YYYY-MM-DD)."),
         click.option("--date-to", help="On or before this date."),
         click.option("--contract", help="Spela, Noll, Hjärter, Ruter, Tvångsnoll or Passnoll."),
-        click.option("--declarer-side", type=click.Choice(["NS", "EW"], case_sensitive=False),
+        click.option("--declarer-side", type=SideChoice(),
                      help="The declaring side."),
         click.option("--made/--defeated", default=None,
                      help="The declaring side reached its aim (R14), or did not."),

@@ -14,12 +14,13 @@ import click
 from click.shell_completion import get_completion_class
 
 from priffe_records.cli.common import EXIT_OK, FORCE_HELP, UserError, refuse_existing, user_errors
+from priffe_records.cli.seat_options import SeatChoice
 from priffe_records.format.atomic import write_text_atomically
 from priffe_records.format.record import Record
 from priffe_records.format.values import exact_date
 from priffe_records.format.writer import dumps
 from priffe_records.game.language import msg, msg_n
-from priffe_records.game.words import seat_name
+from priffe_records.game.words import seat_letter, seat_name
 from priffe_records.rules.blank import GAMES, random_deals, seats, skeleton
 
 GAME_OPTION = click.option("--game", type=click.Choice(GAMES), default="priffe",
@@ -51,7 +52,7 @@ def emit_records(records: list[Record], output: str | None, force: bool) -> None
 @click.option("--date", default=None, metavar="YYYY.MM.DD", help="The Date tag (default: today).")
 @click.option("--deals", type=click.IntRange(min=1, max=500), default=8, show_default=True,
               help="How many deals to lay out.")
-@click.option("--dealer", type=click.Choice(["N", "E", "S", "W"], case_sensitive=False),
+@click.option("--dealer", type=SeatChoice(),
               default="N", show_default=True, help="The dealer of the first deal.")
 @GAME_OPTION
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
@@ -82,7 +83,7 @@ def new_command(players: tuple[str, ...], event: str, site: str, date: str | Non
     first = dealer.upper()
     if first not in {s.value for s in table}:
         raise UserError(msg("in {game} the dealer is one of {seats}", game=game,
-                            seats=", ".join(s.value for s in table)))
+                            seats=", ".join(str(seat_letter(s)) for s in table)))
     when = datetime.date.today().strftime("%Y.%m.%d") if date is None else exact_date(date)
     if when is None:
         raise UserError(msg("--date {value!r} is not a day of the calendar: write YYYY.MM.DD "

@@ -12,6 +12,10 @@ A seat is read in the words a player writes, in either language:
 
 >>> seat_from_word("Ö"), seat_from_word(" väst "), seat_from_word("North"), seat_from_word("Bo")
 (<Seat.E: 'E'>, <Seat.W: 'W'>, <Seat.N: 'N'>, None)
+>>> side_from_word("öv"), sides_text(8, 5).render("sv"), side_name(Side.EW).render()
+(<Side.EW: 'EW'>, 'NS 8 ÖV 5', 'EW')
+>>> shown_words("NS 9 EW 4", "sv"), shown_words("Σ EW", "en"), file_words("N 1;Ö -2;V 1")
+('NS 9 ÖV 4', 'Σ EW', 'N 1;E -2;W 1')
 >>> print(seat_hint("david", {Seat.N: "David Öhrnström", Seat.E: "Bo"}), seat_hint("Nort", {}))
 David Öhrnström sits North: write N did you mean N (North)?
 """
@@ -19,10 +23,11 @@ David Öhrnström sits North: write N did you mean N (North)?
 from __future__ import annotations
 
 import difflib
+import re
 import unicodedata
 from collections.abc import Mapping
 
-from priffe_records.game.cards import Card, Rank, Seat, Suit
+from priffe_records.game.cards import Card, Rank, Seat, Side, Suit
 from priffe_records.game.language import Message, msg, msg_p
 from priffe_records.game.preference import Bid
 
@@ -76,6 +81,49 @@ _SEAT_LETTERS = {Seat.N: msg_p("seat letter", "N"), Seat.E: msg_p("seat letter",
 def seat_letter(seat: Seat) -> Message:
     """``W`` in English, ``V`` in Swedish: the letter a reader sees (PPN keeps N/E/S/W)."""
     return _SEAT_LETTERS[seat]
+
+
+# The one place a side gets its name: NS and ÖV in Swedish (PPN keeps NS and EW).
+_SIDE_NAMES = {Side.NS: msg_p("side", "NS"), Side.EW: msg_p("side", "EW")}
+_SIDE_WORDS = {"ns": Side.NS, "ew": Side.EW, "öv": Side.EW, "ov": Side.EW, "øv": Side.EW}
+
+
+def side_name(side: Side) -> Message:
+    """``EW`` in English, ``ÖV`` in Swedish: the side a reader sees (PPN keeps NS/EW)."""
+    return _SIDE_NAMES[side]
+
+
+def side_from_word(text: str) -> Side | None:
+    """The side a word stands for (``NS``, ``EW``, ``ÖV``; any case), else None."""
+    return _SIDE_WORDS.get(text.strip().casefold())
+
+
+def sides_text(ns: object, ew: object) -> Message:
+    """A number per side as a reader sees it: ``NS 8 EW 5``, in Swedish ``NS 8 ÖV 5``."""
+    return Message("{ns_side} {ns} {ew_side} {ew}",
+                   {"ns_side": _SIDE_NAMES[Side.NS], "ns": ns,
+                    "ew_side": _SIDE_NAMES[Side.EW], "ew": ew})
+
+
+# The file's words for a seat or a side, standing alone, and the reader's (Ö, V, ÖV in Swedish).
+_FILE_TOKEN = re.compile(r"(?<![\w-])(EW|E|W)(?![\w-])")
+_READER_TOKEN = re.compile(r"(?<![\w-])(ÖV|ØV|OV|Ö|Ø|V)(?![\w-])", re.IGNORECASE)
+
+
+def shown_words(text: str, lang: str | None = None) -> str:
+    """A file's value as the reader writes it: ``NS 8 EW 5`` is ``NS 8 ÖV 5`` in Swedish,
+    ``E 3 S 7`` is ``Ö 3 S 7``. Only whole words change (``Σ EW``, not ``EWA``)."""
+    return _FILE_TOKEN.sub(lambda m: (_SIDE_NAMES[Side.EW] if m.group(1) == "EW" else
+                                      _SEAT_LETTERS[Seat(m.group(1))]).render(lang), text)
+
+
+def file_words(text: str) -> str:
+    """The reader's seats and sides back in the file's words (``Ö 3`` → ``E 3``, ``ÖV`` →
+    ``EW``), so a value typed or shown in Swedish reads as PPN writes it."""
+    def back(m: re.Match[str]) -> str:
+        word = m.group(1).casefold()
+        return "EW" if len(word) == 2 else "W" if word == "v" else "E"
+    return _READER_TOKEN.sub(back, text)
 
 
 def suit_name(suit: Suit) -> Message:

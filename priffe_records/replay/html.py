@@ -65,8 +65,8 @@ def deal_data(r: DealReplay, w: Words, table: Strings) -> dict[str, object]:
         return {**head, "u": summary_line(r, w)}
     stop_text = (f"{w.stopped}: " + " · ".join(where(f, w) for f in r.stop_errors)
                  if r.stop is not None else None)
-    claim = f"{w.claim}: {r.result} ({r.claimed})" if r.claimed and r.result and r.stop is None \
-        else None
+    claim = f"{w.claim}: {w.sides(r.result)} ({r.claimed})" \
+        if r.claimed and r.result and r.stop is None else None
     talon = tuple(sorted_cards(r.talon)) if r.talon is not None else None
     hands = r.left(0)
     order = "".join(s.value for s in r.order)
@@ -121,6 +121,8 @@ def render_page(replays: Sequence[DealReplay], w: Words) -> str:
     """The whole page as text: the template with the data dropped in."""
     page = template().replace("<html lang=\"sv\">", f"<html lang=\"{w.lang}\">", 1)
     page = page.replace('aria-label="table"', f'aria-label="{escape(w.card_table)}"', 1)
+    ew = '<span id="side-ew">EW</span>'  # the side's name: ÖV in Swedish
+    page = page.replace(ew, ew.replace(">EW<", f">{w.sides('EW')}<"), 1)
     return page.replace(MARKER, safe_json(page_data(replays, w)), 1)
 
 

@@ -148,7 +148,7 @@ def trick_table(r: DealReplay, w: Words, upto: int | None = None) -> Table:
     table.add_column(w.cards)
     table.add_column(w.winner)
     for head in r.tally_heads:  # a side (NS) as written, a seat as the reader writes it
-        table.add_column(w.seat_short(Seat(head)) if head in _SEAT_VALUES else head,
+        table.add_column(w.seat_short(Seat(head)) if head in _SEAT_VALUES else w.sides(head),
                          justify="right")
     shown = r.tricks if upto is None else r.tricks[:upto]
     for t in shown:
@@ -217,7 +217,7 @@ def _play_parts(r: DealReplay, w: Words, upto: int | None) -> list[RenderableTyp
         for f in r.stop_errors:
             parts.append(Padding(Text(where(f, w), style=RED), (0, 0, 0, 2)))
     if at_end and r.stop is None and r.claimed and r.result is not None:
-        parts.append(Text(f"{w.claim}: {r.result} ({r.claimed})"))
+        parts.append(Text(f"{w.claim}: {w.sides(r.result)} ({r.claimed})"))
     if at_end and r.stop is None:
         table = score_table(r, w)
         if table is not None:

@@ -24,7 +24,7 @@ from priffe_records.format.values import is_unspecified
 from priffe_records.game.cards import SUITS, Card, Rank, Seat, sorted_cards
 from priffe_records.game.evaluation import show_hs
 from priffe_records.game.language import LANGUAGES, Message, msg_p, render, shown_date
-from priffe_records.game.words import rank_name, seat_letter, seat_name
+from priffe_records.game.words import rank_name, seat_letter, seat_name, shown_words
 from priffe_records.replay.model import CallView, DealReplay
 from priffe_records.rules.findings import Finding, Severity
 from priffe_records.rules.repeats import counted
@@ -86,6 +86,10 @@ class Words:
 
     def rank(self, rank: Rank) -> str:
         return self.ranks.get(rank, rank.value)
+
+    def sides(self, text: str) -> str:
+        """A side or the file's ``NS 8 EW 5`` as the reader names the sides (ÖV in Swedish)."""
+        return shown_words(text, self.lang)
 
     def card(self, card: Card) -> str:
         return card.suit.symbol + self.rank(card.rank)
@@ -280,7 +284,7 @@ def summary_line(r: DealReplay, w: Words) -> str:
         c = w.contract_word(r.contract)
         what.append(f"{c} {w.by} {w.seat(r.declarer)}" if r.declarer else c)
     if r.result is not None:
-        what.append(r.result)
+        what.append(w.sides(r.result))
     body = f": {', '.join(what)}" if what else ""
     if r.why_not:
         lines = "".join(f"\n  {line}" for line, _ in check_lines(r.why_not, w))

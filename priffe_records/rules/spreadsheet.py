@@ -28,6 +28,7 @@ from priffe_records.format.sheet_dates import sheet_date
 from priffe_records.format.values import is_unspecified
 from priffe_records.game.cards import SEATS, Seat
 from priffe_records.game.language import Message, msg, render
+from priffe_records.game.words import file_words, shown_words
 from priffe_records.rules.entry import (
     EntryError,
     cell_of,
@@ -76,6 +77,9 @@ WRITTEN = {"en": {"Board": "Board", "Dealer": "Dealer", "Contract": "Contract",
 META_WRITTEN = {"sv": {"Event": "Evenemang", "Site": "Plats", "Date": "Datum", "North": "Nord",
                        "East": "Öst", "South": "Syd", "West": "Väst", "Scoring": "Regler"}}
 PLAYER_COLUMNS = tuple(PLAYER_TAGS[s] for s in SEATS)
+# Columns whose values name sides or seats among numbers (NS 8 ÖV 5, Ö S), and seats alone.
+_VALUE_COLUMNS = frozenset({"Result", "Score", "Honours", "Dropout"})
+_SEAT_COLUMNS = frozenset({"Dealer", "Declarer"})
 
 
 def _key(text: str) -> str:
@@ -283,8 +287,8 @@ def _deal_rows(rows: Sequence[tuple[int, list[str]]], columns: Mapping[int, str]
     for number, cells in rows:
         if not any(cells):
             continue
-        row = _Row(number, {col: cells[i] if i < len(cells) else "" for i, col in columns.items()},
-                   out.heads, file, out.problems)
+        row = _Row(number, {col: _read_words(col, cells[i] if i < len(cells) else "")
+                            for i, col in columns.items()}, out.heads, file, out.problems)
         board = int(b) if (b := row.cells.get("Board", "")).isdigit() else board + 1
         players |= {s: name for s in players if (name := row.cells.get(PLAYER_TAGS[s]))}
         typed = row.read("Dealer", partial(parse_seat, players=dict(players))) \
@@ -298,6 +302,18 @@ def _deal_rows(rows: Sequence[tuple[int, list[str]]], columns: Mapping[int, str]
             out.rows.append(number)
 
 
+def _read_words(column: str, text: str) -> str:
+    """A cell in the file's words: the sides and seats a Swedish sheet writes (ÖV, Ö, V) in a
+    value column are PPN's EW, E, W; names, seats and contracts are read by their own rules."""
+    return file_words(text) if column in _VALUE_COLUMNS else text
+
+
+def _written(column: str, text: str, lang: str) -> str:
+    """A cell as the reader writes it: a seat by its letter, a side by its name (Ö, ÖV)."""
+    return shown_words(text, lang) if column in _VALUE_COLUMNS or column in _SEAT_COLUMNS \
+        else text
+
+
 def _columns(heading: tuple[int, list[str]], file: str, out: Imported,
              computed: tuple[str, ...]) -> dict[int, str]:
     """Cell index -> column, from the heading row; an unknown heading is a warning, but for
@@ -308,7 +324,7 @@ def _columns(heading: tuple[int, list[str]], file: str, out: Imported,
         col = _BY_HEADING.get(_key(text))
         if col is not None and col not in columns.values():
             columns[i] = col
-        elif text and text not in computed:
+        elif text and file_words(text) not in computed:
             out.problems.append(Problem(file, number, text, msg(
                 "a column this program does not read: ignored"), Severity.WARNING))
     return columns
@@ -380,9 +396,10 @@ def sheet_table(records: Sequence[Record], sheet: object, lang: str = "en"
     players = [t for t in PLAYER_COLUMNS if first.get(t) is not None]
     if len({tuple(records[n - 1].get(t) for t in players) for n, _ in read}) > 1:  # seats changed
         heads |= {t: names.get(t, t) for t in players}
-    table.append([*heads.values(), *form.computed])
+    table.append([*heads.values(), *(shown_words(c, lang) for c in form.computed)])
     for n, cells in read:  # an unreadable record has no cells to write: its error says so
-        table.append([cell_of(records[n - 1], tag) for tag in heads] + list(cells or ()))
+        table.append([_written(tag, cell_of(records[n - 1], tag), lang) for tag in heads]
+                     + list(cells or ()))
     return table
 
 

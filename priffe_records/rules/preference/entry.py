@@ -26,6 +26,7 @@ from priffe_records.format.record import Record
 from priffe_records.game.cards import Seat
 from priffe_records.game.language import Message, listing, msg
 from priffe_records.game.preference import CONTRACTS, Bid, format_seat_numbers, parse_seat_numbers
+from priffe_records.game.words import seat_letter
 from priffe_records.rules.entry import EntryError, ask_contract, parse_seat, players_of
 from priffe_records.rules.family import Asking, Entry, SheetRow
 
@@ -197,7 +198,7 @@ class PrefEntryForm:
 
     def dealer_out(self, seat: Seat) -> Message:
         return msg("the first dealer {seat} does not play in Préférence: N, E or S (P2)",
-                   seat=seat.value)
+                   seat=seat_letter(seat))
 
     def sheet_rows(self, sheet: object) -> list[tuple[int, tuple[str, ...] | None]] | None:
         """Each deal's record; the sheet computes nothing a row writes back."""

@@ -22,6 +22,7 @@ from priffe_records.format.record import Record
 from priffe_records.game.calls import FINAL_BID_CONTRACT, Contract
 from priffe_records.game.cards import SEATS, Seat, Side
 from priffe_records.game.language import Message, listing, msg
+from priffe_records.game.words import seat_letter, side_name
 from priffe_records.rules.entry import (
     EntryError,
     ask_contract,
@@ -191,16 +192,16 @@ class PriffeEntry:
         players = players_of(record)
         declarer: Seat | None = None
         if contract.has_declarer:
-            was = old.declarer.value if old and old.declarer else None
+            was = str(seat_letter(old.declarer)) if old and old.declarer else None
             declarer = ask.value(msg("Declarer (seat or player)"),
                                  partial(parse_seat, players=players),
-                                 was, [*(s.value for s in SEATS), *players.values()])
+                                 was, [*(str(seat_letter(s)) for s in SEATS), *players.values()])
         side = declarer.side if declarer is not None else Side.NS
-        tricks = ask.value(msg("Tricks taken by {side}", side=side.value),
+        tricks = ask.value(msg("Tricks taken by {side}", side=side_name(side)),
                            partial(parse_tricks, side=side),
                            str(old.tricks[side]) if old else None)
         score = ask.value(msg("Score written on the sheet (empty: none)"), parse_points,
-                          str(old.score) if old and old.score else None)
+                          old.score.render() if old and old.score else None)
         return DealEntry(contract, declarer, tricks, score)
 
     def new_seats(self, ask: Asking, records: Sequence[Record], index: int, options: object
@@ -218,14 +219,14 @@ class PriffeEntry:
         proposed = r24_seats(players, Seat(dealer))
         ask.say(msg("The rubber is over: new seats by R24 (the dealer and forehand stay, "
                     "the other two swap): {seats}",
-                    seats=", ".join(f"{s.value} {proposed[s]}" for s in SEATS)))
+                    seats=", ".join(f"{seat_letter(s)} {proposed[s]}" for s in SEATS)))
         return ask.value(msg("Seats (Enter: these; or four names N, E, S, W separated by "
                              "commas)"), lambda t: parse_seating(t, proposed))
 
     def dealer_out(self, seat: Seat) -> Message:
         """Every seat plays Priffe; a seat outside N, E, S, W is named as it is."""
-        return msg("the first dealer {seat} does not play: {seats}", seat=seat.value,
-                   seats=listing([s.value for s in SEATS], "or"))
+        return msg("the first dealer {seat} does not play: {seats}", seat=seat_letter(seat),
+                   seats=listing([seat_letter(s) for s in SEATS], "or"))
 
     def sheet_rows(self, sheet: object) -> list[tuple[int, tuple[str, ...] | None]] | None:
         """Each deal's record and its running totals (empty before the first score)."""

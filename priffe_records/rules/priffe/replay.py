@@ -29,8 +29,8 @@ from priffe_records.format.record import Section
 from priffe_records.game.calls import Call, Contract
 from priffe_records.game.cards import FULL_DECK, SEATS, SUITS, Card, Deal, Seat, Side, sorted_cards
 from priffe_records.game.evaluation import honour_tricks
-from priffe_records.game.language import LANGUAGES, Message, Texts, language, msg_p
-from priffe_records.game.words import rank_name, seat_letter
+from priffe_records.game.language import LANGUAGES, Message, Texts, language, msg_p, render
+from priffe_records.game.words import rank_name, seat_letter, side_name
 from priffe_records.rules.family import PartieOutcome
 from priffe_records.rules.findings import Finding, Severity
 from priffe_records.rules.replay_facts import (
@@ -40,6 +40,7 @@ from priffe_records.rules.replay_facts import (
     ScoreLine,
     Strays,
     TrickView,
+    Worded,
     comments,
     every_language,
     findings_by_record,
@@ -304,7 +305,7 @@ def _honours_line(h: Honours, lang: str) -> str:
             by_seat.setdefault(seat, []).append(card)
         parts = [f"{_word(seat_letter(s), lang)} {_card_group(cs, lang)}"
                  for s, cs in sorted(by_seat.items(), key=lambda kv: kv[0].index)]
-    shown = _points(h.points) if h.points is not None else "?"
+    shown = render(_points(h.points), lang) if h.points is not None else "?"
     where = f": {', '.join(parts)}" if parts else ""
     return (f"{label} ({_card_group(h.cards, lang)}){where} → {shown} "
             f"(R17, {h.variant.said().render(lang)})")
@@ -323,10 +324,12 @@ def _card_group(cards: Sequence[Card], lang: str) -> str:
                     for suit in SUITS if (held := [c for c in cards if c.suit is suit]))
 
 
-def _points(p: SidePoints) -> str:
+def _points(p: SidePoints) -> Worded | str:
     if p == SidePoints():
         return "0"
-    return " ".join(f"{s.value} {p[s]}" for s in Side if p[s])
+    shown = [s for s in Side if p[s]]
+    return worded(" ".join(f"{{{s.value}}} {p[s]}" for s in shown),
+                  **{s.value: _SIDES[s] for s in shown})
 
 
 # ------------------------------------------------------------------ the score (R14–R21)
@@ -351,12 +354,15 @@ _W = {k: every_language(m) for k, m in {  # the score lines' words (catalogue, `
 }.items()}
 
 
+_SIDES = {s: every_language(side_name(s)) for s in Side}  # NS, ÖV in Swedish
+
+
 def _score(ds: DealScore | None, result: SidePoints | None, g: GameState | None
            ) -> tuple[ScoreLine, ...]:
     """The score breakdown, one line per rule, as the engine computed it."""
     if ds is None:
         return ()
-    side = ds.scoring_side.value
+    side = _SIDES[ds.scoring_side]
     took = result[ds.scoring_side] if result is not None else None
     per = 20 if ds.penalty else 10
     base = worded("{n} {over} 6", n=ds.n, over=_W["over"]) if ds.contract.kind == "positive" \
@@ -377,7 +383,7 @@ def _score(ds: DealScore | None, result: SidePoints | None, g: GameState | None
                                         points=_points(hp) if hp != SidePoints()
                                         else _W["honours_none"])))
     lines.append(ScoreLine("R15–R17", worded("{total}: {points}", total=_W["deal_total"],
-                                            points=str(ds.total)), total=True))
+                                            points=ds.total), total=True))
     lines.append(ScoreLine("R18", worded("{side} +{points} {toward}", side=side,
                                         points=10 * ds.n, toward=_W["toward"])))
     if g is None:
@@ -385,17 +391,17 @@ def _score(ds: DealScore | None, result: SidePoints | None, g: GameState | None
     for s in Side:
         if g.bonus[s]:
             which = _W["first_game" if g.games_before[s] == 0 else "second_game"]
-            lines.append(ScoreLine("R19–R20", worded("{side} {which}: +{bonus}", side=s.value,
+            lines.append(ScoreLine("R19–R20", worded("{side} {which}: +{bonus}", side=_SIDES[s],
                                                     which=which, bonus=g.bonus[s])))
         if g.forfeit[s]:
-            lines.append(ScoreLine("R21", worded("{side} {forfeit}: −{points}", side=s.value,
+            lines.append(ScoreLine("R21", worded("{side} {forfeit}: −{points}", side=_SIDES[s],
                                                 forfeit=_W["forfeit"], points=g.forfeit[s])))
     if g.bonus == SidePoints():
         lines.append(ScoreLine("R19", worded("{no_game} ({toward}: {points})",
                                             no_game=_W["no_game"], toward=_W["toward"],
-                                            points=str(g.toward_after))))
+                                            points=g.toward_after)))
     if g.rubber_total is not None:
         lines.append(ScoreLine("R19–R21", worded("{total}: {points}", total=_W["rubber_total"],
-                                                points=str(g.rubber_total)), total=True))
+                                                points=g.rubber_total), total=True))
     return tuple(lines)
 

@@ -25,9 +25,12 @@ from priffe_records.game.cards import SEATS, Card, Deal, Rank, Seat, Side, Suit
 from priffe_records.game.language import Message, msg
 from priffe_records.game.memo import Memo
 from priffe_records.game.tricks import apart, card_id, deal_masks
+from priffe_records.game.words import side_from_word, sides_text
 from priffe_records.rules.priffe.options import ForcedHonours, HonoursVariant, Options
 
-_PAIR = re.compile(r"^\s*(NS|EW)\s+(-?\d+)\s*(?:[;,]?\s*(NS|EW)\s+(-?\d+))?\s*$", re.IGNORECASE)
+# A side as written: NS, EW, or ÖV as Swedish players write it (side_from_word reads each).
+_PAIR = re.compile(r"^\s*(NS|EW|ÖV|OV|ØV)\s+(-?\d+)\s*(?:[;,]?\s*(NS|EW|ÖV|OV|ØV)\s+(-?\d+))?\s*$",
+                   re.IGNORECASE)
 # NS's number, a dash, EW's: how the score sheet prints tricks and points ("8–5").
 _DASHED = re.compile(r"^\s*(\d+)\s*[-–]\s*(\d+)\s*$")
 # A claimed number (Score, Honours, Result, ScoreRubber, Settlement) is at most what a
@@ -80,6 +83,11 @@ class SidePoints:
     def __str__(self) -> str:
         return f"NS {self.ns} EW {self.ew}"
 
+    def render(self, lang: str | None = None) -> str:
+        """As a reader sees it (``NS 80 ÖV 0`` in Swedish); ``str`` is the file's text, so a
+        message given the points themselves names the sides in its own language."""
+        return sides_text(self.ns, self.ew).render(lang)
+
     @classmethod
     def one(cls, side: Side, value: int) -> SidePoints:
         return cls(value, 0) if side is Side.NS else cls(0, value)
@@ -92,17 +100,18 @@ class SidePoints:
         if dashed:
             return cls(claimed_number(dashed.group(1), text), claimed_number(dashed.group(2), text))
         m = _PAIR.match(text)
-        if not m or (m.group(3) and m.group(3).upper() == m.group(1).upper()):
+        first = side_from_word(m.group(1)) if m else None
+        second = side_from_word(m.group(3)) if m and m.group(3) else None
+        if m is None or first is None or first is second:
             raise ValueError(msg("{text!r} is not of the form 'NS n EW m'", text=text))
-        vals = {m.group(1).upper(): claimed_number(m.group(2), text)}
-        if m.group(3):
-            vals[m.group(3).upper()] = claimed_number(m.group(4), text)
+        vals = {first: claimed_number(m.group(2), text)}
+        if second is not None:
+            vals[second] = claimed_number(m.group(4), text)
         elif total is not None:
-            other = "EW" if m.group(1).upper() == "NS" else "NS"
-            vals[other] = total - claimed_number(m.group(2), text)
+            vals[first.other] = total - claimed_number(m.group(2), text)
         else:
             raise ValueError(msg("{text!r} names one side only: write 'NS n EW m'", text=text))
-        return cls(vals["NS"], vals["EW"])
+        return cls(vals[Side.NS], vals[Side.EW])
 
 
 _PARSED: Memo[tuple[str, int | None], SidePoints] = Memo()

@@ -27,7 +27,7 @@ from priffe_records.format.record import Location, Record
 from priffe_records.game.calls import Contract
 from priffe_records.game.cards import Seat, Side
 from priffe_records.game.language import Message, listing, msg, msg_n, msg_p, render
-from priffe_records.game.words import seat_letter
+from priffe_records.game.words import seat_letter, side_name
 from priffe_records.rules.entry import KEPT_MARK
 from priffe_records.rules.family import (
     Sheet,
@@ -302,6 +302,8 @@ def fill_records(records: list[Record], sheets: list[PartieSheet]) -> list[Recor
 # The sheet as plain cells (rules/family.py's Sheet): the terminal, the printable page
 # and the Datasette page draw these, knowing no game.
 
+# A side's running total, Σ NS and Σ ÖV in Swedish (the field is the side's name).
+_SUM = {s: Message("Σ {side}", {"side": side_name(s)}) for s in Side}
 # Column heads of the score sheet, as a scorer abbreviates them.
 COLUMNS = (
     SheetColumn(msg_p("sheet column", "Board"), "right"),
@@ -310,8 +312,9 @@ COLUMNS = (
     SheetColumn(msg_p("sheet column", "Decl"), "center"),
     SheetColumn(msg_p("sheet column", "Tricks"), "center"),
     SheetColumn(msg_p("sheet column", "Honours")),
-    SheetColumn("NS", "right"), SheetColumn("EW", "right"), SheetColumn("Σ NS", "right"),
-    SheetColumn("Σ EW", "right"), SheetColumn(msg_p("sheet column", "Games"), "center"),
+    SheetColumn(side_name(Side.NS), "right"), SheetColumn(side_name(Side.EW), "right"),
+    SheetColumn(_SUM[Side.NS], "right"), SheetColumn(_SUM[Side.EW], "right"),
+    SheetColumn(msg_p("sheet column", "Games"), "center"),
     SheetColumn(""))
 
 
@@ -354,12 +357,12 @@ def deal_cells(r: DealRow) -> list[str]:
         notes.append(str(msg("{mark} as written on the paper; the rules give {points}",
                              mark=KEPT_MARK, points=r.ruled)))
     if r.game_made is not None:
-        notes.append(str(msg("game {side} +{bonus}", side=r.game_made.value,
+        notes.append(str(msg("game {side} +{bonus}", side=side_name(r.game_made),
                              bonus=r.bonus[r.game_made])))
     if r.forfeit != SidePoints():
         lost = r.game_made.other if r.game_made else None
         if lost is not None:
-            notes.append(str(msg("{side} forfeits {points}", side=lost.value,
+            notes.append(str(msg("{side} forfeits {points}", side=side_name(lost),
                                  points=r.forfeit[lost])))
     return [r.board or str(r.record), str(seat_letter(r.dealer)) if r.dealer else "",
             r.contract.value if r.contract else "?",
@@ -376,7 +379,7 @@ def _rubber_text(r: RubberRow) -> str:
         return str(msg("not finished: no settlement"))
     if r.winner is None:
         return str(msg("tie: settles 0"))
-    return str(msg("{side} win; {settlement}", side=r.winner.value,
+    return str(msg("{side} win; {settlement}", side=side_name(r.winner),
                    settlement=", ".join(f"{name} {pts:+d}" for name, _, pts in r.settlement)))
 
 
@@ -386,7 +389,9 @@ def _end_line(r: RubberRow) -> SheetLine:
     (labelled in words: ``R1`` would read as a rule ID)."""
     end = (msg("end of rubber {n}", n=r.rubber) if r.finished  # "end" of an open one misleads
            else msg("rubber {n} so far", n=r.rubber))
-    totals = f"Σ NS {r.totals.ns}, Σ EW {r.totals.ew}" if r.totals else "Σ ?"
+    totals = Message("{ns_sum} {ns}, {ew_sum} {ew}", {
+        "ns_sum": _SUM[Side.NS], "ns": r.totals.ns, "ew_sum": _SUM[Side.EW], "ew": r.totals.ew,
+    }) if r.totals else "Σ ?"
     outcome = _rubber_text(r)
     words = str(msg("{end}: {totals} · {outcome}", end=end, totals=totals, outcome=outcome))
     ns, ew = (str(r.totals.ns), str(r.totals.ew)) if r.totals else ("?", "?")
