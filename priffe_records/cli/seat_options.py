@@ -21,7 +21,7 @@ class _Worded(click.Choice[str]):
     """A choice shown in the active language and read in either; converted to PPN's word."""
 
     def __init__(self) -> None:
-        super().__init__((), case_sensitive=False)
+        super().__init__(())  # read in any case by word(); listed as the reader writes them
 
     def word(self, text: str) -> str | None:  # the file's word for ``text``, if one
         raise NotImplementedError
