@@ -249,6 +249,7 @@ def test_query_filters(archive: Path) -> None:
     assert q(archive, "--date-to", "2026.10") == sql("date <= '2026.10.99'")
     assert q(archive, "--contract", "hjarter") == sql("contract = 'Hjärter'")
     assert q(archive, "--declarer-side", "ew") == sql("declaring_side = 'EW'")
+    assert q(archive, "--declarer-side", "öv") == sql("declaring_side = 'EW'")  # Swedish ÖV
     assert q(archive, "--made") == sql("made = 1")
     assert q(archive, "--defeated") == sql("made = 0")
     assert q(archive, "--slam") == sql("slam IS NOT NULL")
