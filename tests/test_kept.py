@@ -76,7 +76,7 @@ def test_the_archive_stores_the_kept_points_and_why(tmp_path: Path) -> None:
 
 
 def test_a_kept_score_goes_through_a_spreadsheet_and_back(tmp_path: Path) -> None:
-    """score --csv marks the kept cell (NS 60 ÖV 0* in Swedish); sheet-import reads the mark as Kept."""
+    """score --csv marks the kept cell (ÖV 0* in Swedish); sheet-import reads it as Kept."""
     f, sheet, back = tmp_path / "k.ppn", tmp_path / "k.csv", tmp_path / "back.ppn"
     f.write_text(KEPT, encoding="utf-8")
     assert run("score", str(f), "--csv", str(sheet), "--lang", "sv")[0] == 0
