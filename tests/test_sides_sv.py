@@ -14,17 +14,16 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from conftest import DATA, EXAMPLE_FILES, EXAMPLES
+from conftest import EXAMPLE_FILES, EXAMPLES
+from test_add import HAND, laid_out
 
 from priffe_records.cli import cli
 from priffe_records.format.reader import loads, read
 from priffe_records.format.record import Record
 from priffe_records.format.writer import dumps
 from priffe_records.replay.html import MARKER
-from priffe_records.rules.entry import ENTRY_TAGS
 
 UPPSALA = EXAMPLES / "partie-uppsala.ppn"
-HAND = DATA / "evening-hand.ppn"  # an evening typed by hand (test_add.py)
 # A side or seat in the file's English letters, standing alone.
 ENGLISH_TOKEN = re.compile(r"(?<![\w-])(EW|E|W)(?![\w-])")
 
@@ -135,7 +134,7 @@ def test_add_proposes_the_new_seats_and_asks_for_tricks_in_swedish(tmp_path: Pat
 
 def test_a_declarer_typed_v_is_offered_as_v_when_the_deal_is_corrected(tmp_path: Path) -> None:
     path = tmp_path / "kväll.ppn"
-    path.write_text(dumps(_laid_out(list(read(HAND)))), encoding="utf-8")
+    path.write_text(dumps(laid_out(list(read(HAND)))), encoding="utf-8")
     # Noll by West, the score on the wrong side: R15; correct (r), keep each answer.
     res = sv("add", str(path), stdin="\n".join(["Noll", "V", "5", "NS 20", "r", "", "", "",
                                                 "ÖV 20", ""]))
@@ -158,17 +157,6 @@ def test_new_takes_the_dealer_o_and_lists_swedish_letters() -> None:
 
 def read_text(text: str) -> list[Record]:
     return [r for r in loads(text) if isinstance(r, Record)]
-
-
-def _laid_out(records: list[Record]) -> list[Record]:
-    """The evening before it was played, as priffe new lays it out."""
-    out = []
-    for rec in records:
-        for name in ENTRY_TAGS:
-            rec = rec.replace_tag(name, "") if name in ("Declarer", "Contract", "Result") \
-                else rec.without_tag(name)
-        out.append(rec)
-    return out
 
 
 def _shown_texts(html: str) -> list[str]:
