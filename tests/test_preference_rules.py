@@ -137,6 +137,23 @@ def test_P6_call_after_the_end_is_error() -> None:
     assert any("after the auction is over" in m for m in messages(text, "P6"))
 
 
+def test_P6_every_call_after_the_end_is_located_in_linear_time(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """One P6 per call after the end, each at its call, the places found in one pass over
+    the line: asking the section for each call's place from its line's start made one
+    auction quadratic in its calls (1,500 calls: over a million places before)."""
+    n = 1500
+    ended = "Spades Diamonds Pass Diamonds Hearts Pass "
+    [rec] = loads(board1_with(auction=ended + " ".join(["Hearts"] * n)))
+    seen = counting_places(monkeypatch)
+    fs = [f for f in validate([rec]) if f.rule == "P6"]
+    assert len(fs) == n
+    assert [(f.location.line, f.location.column) for f in (fs[0], fs[1], fs[-1])
+            if f.location] == [(17, len(ended) + 1), (17, len(ended) + 8),
+                               (17, len(ended) + 1 + 7 * (n - 1))]
+    assert seen[0] <= 2 * (n + 40), seen[0]
+
+
 def test_P6_auction_over_when_all_but_one_passed_ok() -> None:
     assert [f for f in findings(BOARD1) if f.rule == "P6"] == []
 

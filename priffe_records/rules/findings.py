@@ -137,6 +137,9 @@ def section_location(section: Section, i: int) -> Location | None:
     its start, so a finding on every call of a long line of calls made checking one
     auction quadratic in its calls. The section's tokens are built once instead (one
     pass over the section, which keeps them) and each finding reads its token's place.
+    Both families' auction checks (Priffe R4–R6, Préférence P3–P6), which can word a
+    finding on every call, locate them here; a check that words at most one or two
+    findings a section may ask ``location_at``, which builds no token.
     """
     return section.tokens[i].location
 

@@ -21,7 +21,12 @@ from priffe_records.game.cards import Seat
 from priffe_records.game.language import Message, msg
 from priffe_records.game.preference import Bid
 from priffe_records.game.words import seat_name
-from priffe_records.rules.findings import Finding, auction_cut_short, error
+from priffe_records.rules.findings import (
+    Finding,
+    auction_cut_short,
+    error,
+    section_location,
+)
 
 from .table import next_player
 
@@ -73,11 +78,12 @@ def run_auction(section: Section, eldest: Seat) -> AuctionResult:
         text = texts[i]
         if kind is not TokenKind.CALL and kind is not TokenKind.UNKNOWN:
             f.append(error("P3", msg("{call!r} is not a Préférence call", call=text),
-                           section.location_at(i)))
+                           section_location(section, i)))
             continue
         if done:
             f.append(error("P6", msg("{call} after the auction is over: it ended when all but "
-                                     "one had passed", call=text), section.location_at(i)))
+                                     "one had passed", call=text),
+                           section_location(section, i)))
             continue
         seat = order[turn]
         bid = _bid_of(kind, text)
@@ -90,7 +96,7 @@ def run_auction(section: Section, eldest: Seat) -> AuctionResult:
             if high is None and len(passed) == 2:
                 f.append(error("P6", msg("{seat}, the dealer, passes after both others passed: "
                                          "the dealer must bid", seat=seat_name(seat)),
-                               section.location_at(i)))
+                               section_location(section, i)))
                 calls.append(BidCall(seat, bid, text, section, i))
                 done = True
                 continue
@@ -107,7 +113,8 @@ def run_auction(section: Section, eldest: Seat) -> AuctionResult:
                     why = msg("the bid to beat is {high}", high=high.value)
                 f.append(error("P5", msg("{seat} bids {bid}, not higher than {high}: {why}",
                                           seat=seat_name(seat), bid=bid.value,
-                                         high=high.value, why=why), section.location_at(i)))
+                                         high=high.value, why=why),
+                               section_location(section, i)))
         if bid.is_bid:
             high, maker = bid, seat
         calls.append(BidCall(seat, bid, text, section, i, hold))
