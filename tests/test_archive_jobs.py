@@ -148,7 +148,7 @@ def test_jobs_cut_a_long_partie_into_small_slices(
     bytes) for a slice of about SLICE bytes whatever the file's size, a long partie cut
     like any other (its books handed on from slice to slice). The database and the
     output are one job's."""
-    monkeypatch.setattr(workers, "SLICE", 1 << 12)
+    monkeypatch.setattr(parallel, "SLICE", 1 << 12)
     seen = _noting_pieces(monkeypatch)
     small = big_file(tmp_path / "small.ppn", 16, seed=500).read_text("utf-8")
     huge = partie_file(tmp_path / "huge.ppn", 501, rubbers=6, event="Maraton").read_text("utf-8")
@@ -164,7 +164,7 @@ def test_jobs_cut_a_long_partie_into_small_slices(
         out.append((res.exit_code, res.stdout, _tables(db)))
     assert out[1] == out[0] and out[0][0] == 0
     assert len(seen) > 8 and all(rows for _, rows in seen)
-    assert all(size <= 2 * workers.SLICE for size, _ in seen)
+    assert all(size <= 2 * parallel.SLICE for size, _ in seen)
 
 
 def _one_partie(path: Path, *, bad: bool) -> Path:
@@ -185,7 +185,7 @@ def test_jobs_share_a_one_partie_file(tmp_path: Path, pieces: list[int], bad: bo
                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """A file of one partie is cut and read by both workers, the books handed on; the
     archive is one job's row for row, with an unreadable record and a bad card in it."""
-    monkeypatch.setattr(workers, "SLICE", 1 << 13)
+    monkeypatch.setattr(parallel, "SLICE", 1 << 13)
     src = _one_partie(tmp_path / "one.ppn", bad=bad)
     one = _import(src, tmp_path / "one.db", 1)
     two = _import(src, tmp_path / "two.db", 2)

@@ -105,6 +105,34 @@ def test_a_file_of_one_partie_is_shared_by_the_workers(tmp_path: Path) -> None:
     assert [f.rule for f in done.findings if f.is_error] == ["R23"] * 3
 
 
+def test_a_slice_is_as_big_for_a_big_file_as_for_a_small_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker holds its whole slice analysed (some 25 times its bytes) while it waits for
+    the books, so slices of a share of the file made its memory grow with the file (130 MB
+    at 50,000 deals). Slices hold at most SLICE bytes (and a record), whatever the file."""
+    monkeypatch.setattr(parallel, "_MIN_SLICE", 1 << 10)
+    monkeypatch.setattr(parallel, "SLICE", 1 << 11)
+    sizes: dict[str, list[int]] = {}
+    real = parallel.relay
+
+    def noting(*args: object, **kw: object) -> object:
+        for done in real(*args, **kw):  # type: ignore[arg-type]
+            if done.piece is not None:
+                sizes[str(args[0])].append(done.piece.end - done.piece.start)
+            yield done
+
+    monkeypatch.setattr(parallel, "relay", noting)
+    for rubbers in (3, 40):
+        path = tmp_path / f"one-{rubbers}.ppn"
+        path.write_text(dumps(generate_partie(7, PartieSpec(rubbers=rubbers))))
+        sizes[str(path)] = []
+        done = check_file(path, jobs=2)
+        assert (words(done.findings), done.boards) == one_process(path)
+    small, big = sizes.values()
+    assert len(big) > 4 * len(small) > 4
+    assert max(big) <= parallel.SLICE + 1024 and max(small) <= parallel.SLICE + 1024, sizes
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_cuts_anywhere_give_what_one_process_gives(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int) -> None:

@@ -19,7 +19,8 @@ stored that way. A file that is not cut (small, or one the reader must read whol
 streamed here as with one job.
 
 Memory stays about one job's whatever the file: a slice's rows take some 14 times its
-bytes, so slices are small (:data:`SLICE`) and at most ``2 * jobs`` are out at a time.
+bytes, so slices are small (:data:`~priffe_records.rules.parallel.SLICE`) and at most
+``2 * jobs`` are out at a time.
 """
 
 from __future__ import annotations
@@ -56,8 +57,6 @@ from priffe_records.rules.partie import Step, steps
 
 if TYPE_CHECKING:
     from priffe_records.archive.store import Store
-
-SLICE = 1 << 19  # bytes of file per slice sent back as rows (about 7 MB of them)
 
 # One record as a worker sends it: the store's view of it, its rows ready to insert
 # (rows.ready: canonical text and hash included), its raw key (None: it has none).
@@ -195,8 +194,7 @@ def store_pieces(store: Store, path: str, label: str, jobs: int, summary: dict[s
     partie with stored deals) may be recognised by its raw texts unparsed (:mod:`raw`).
     """
     writing = _Writing(store, label, summary, reject_invalid, progress, skip)
-    for done in relay(path, partial(import_piece, label=label), ImportState(), jobs=jobs,
-                      most=SLICE):
+    for done in relay(path, partial(import_piece, label=label), ImportState(), jobs=jobs):
         if done.piece is None:
             continue  # the last slice ended the file's last partie itself
         events = cast(list[Event] | None, done.value)

@@ -48,7 +48,13 @@ from priffe_records.rules.partie import FindingStream, Step, steps
 
 SMALL_FILE = 2_000_000  # bytes (about 3,000 deals): below this one process is as fast
 _MIN_SLICE = 1 << 18  # bytes: smaller slices cost more in messages than they save
-_MAX_SLICE = 1 << 23  # bytes: a bound on what one result holds (and on a record sought)
+_MAX_SLICE = 1 << 23  # bytes: a bound on a record sought while cutting
+# Bytes a slice holds at most. A worker holds its whole slice analysed while it waits for
+# the state the slice before ended with (records and analyses: some 25 times the bytes for
+# validate, 14 for import's rows), and up to ``2 * jobs`` results wait in the parent: so a
+# slice's size, not the file's, must bound them. A share of the file (as slices were)
+# made a worker's memory grow with the file: 130 MB at 50,000 deals.
+SLICE = 1 << 19
 _BLOCK = 1 << 20  # bytes read at a time while cutting
 _TAIL = 1 << 10  # bytes kept for a match that a block boundary cut short
 _MERGES = 3  # merges in a row after which the rest of the file is one piece
@@ -178,15 +184,16 @@ def watch_parent(parent: int, every: float = _WATCH_EVERY) -> None:
     os._exit(1)
 
 
-def _cuts_of(path: str, jobs: int, most: int) -> Iterator[Piece] | None:
-    """The pieces of the file as they are found, or ``None`` for one piece."""
+def _cuts_of(path: str, jobs: int) -> Iterator[Piece] | None:
+    """The pieces of the file as they are found (at most :data:`SLICE` bytes each, but for
+    a record that is bigger), or ``None`` for one piece."""
     size = os.path.getsize(path)
     if jobs < 2 or size < 2 * _MIN_SLICE:
         return None
     with open(path, "rb") as f:
         if not sliceable(f):
             return None
-    found = _pieces(path, size, jobs, most)
+    found = _pieces(path, size, jobs, SLICE)
     first = next(found)
     if first.end == size:
         found.close()
@@ -328,7 +335,7 @@ class Handed:
 
 
 def relay(path: str | os.PathLike[str], work: Relayed[R], start: object, *, jobs: int,
-          window: int | None = None, most: int = _MAX_SLICE) -> Iterator[Handed]:
+          window: int | None = None) -> Iterator[Handed]:
     """``work`` on slices of the file cut anywhere a record starts afresh, in ``jobs``
     worker processes, handing the state on from slice to slice; the values in file order,
     then the state the last slice ended with.
@@ -341,13 +348,14 @@ def relay(path: str | os.PathLike[str], work: Relayed[R], start: object, *, jobs
     may so be cut anywhere, even between two deals of one rubber: the books that go on
     are the ones that heard every deal before, so the results are exact by construction,
     and a file that is one long partie is shared by every worker.
-    ``most``: bytes a slice holds at most (a work whose value is large in memory asks
-    for small slices).
+    A slice holds at most :data:`SLICE` bytes, whatever the file's size, so what a worker
+    holds of it, and what waits in this process, stays the same from a small file to a
+    big one.
     With ``jobs == 1``, a small file or a file that cannot be cut, ``work`` runs here on
     the whole file. A worker's exception is raised here; the slices after it end at once.
     """
     name = os.fspath(path)
-    cuts = _cuts_of(name, jobs, most)
+    cuts = _cuts_of(name, jobs)
     if cuts is None:
         cuts = iter((Piece(name, 0, os.path.getsize(name), 1, 0, whole=True),))
         jobs = 1
