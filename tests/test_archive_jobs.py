@@ -195,6 +195,43 @@ def test_jobs_share_a_one_partie_file(tmp_path: Path, pieces: list[int], bad: bo
     consistent(tmp_path / "two.db")
 
 
+@pytest.mark.parametrize("reject", [False, True])
+def test_jobs_hold_a_slice_of_texts_not_the_partie_s(
+        tmp_path: Path, pieces: list[int], monkeypatch: pytest.MonkeyPatch,
+        reject: bool) -> None:
+    """The writer's set of a partie's texts met (a repeat is a duplicate) holds only the
+    slice's: the slices before are in the database when the next one comes, so asking it
+    finds them. Held for the whole partie it grew with the file. A deal repeated slices
+    later, one with a bad card too (rejected with --reject-invalid), still counts as a
+    duplicate, as one job counts it."""
+    monkeypatch.setattr(parallel, "SLICE", 1 << 13)
+    text = partie_file(tmp_path / "p.ppn", 503, rubbers=10, event="Maraton").read_text("utf-8")
+    blocks = text.split("\n\n")
+    deals = [i for i, b in enumerate(blocks) if b.startswith("[Event")]
+    head, play = blocks[deals[2]].split("[Play ", 1)
+    line, cards = play.split("\n", 1)
+    bad = f"{head}[Play {line}\nHX{cards[2:]}"  # its first card no card: an error
+    blocks[deals[2]] = bad
+    blocks[deals[-1]:deals[-1]] = [blocks[deals[1]], bad]  # again, near the partie's end
+    src = tmp_path / "in.ppn"
+    src.write_text("\n\n".join(blocks), "utf-8")
+    largest = [0]
+    real = workers._Writing._write
+
+    def noting(self: Any, partie: Any, event: Any) -> None:
+        real(self, partie, event)
+        largest[0] = max(largest[0], len(partie.seen))
+
+    monkeypatch.setattr(workers._Writing, "_write", noting)
+    one = _import(src, tmp_path / "one.db", 1, reject_invalid=reject)
+    two = _import(src, tmp_path / "two.db", 2, reject_invalid=reject)
+    assert pieces[-1] > 4, "the file must be cut for this test to mean anything"
+    assert two == one and one.duplicates == 2 and (one.rejected > 0) == reject
+    assert _tables(tmp_path / "two.db") == _tables(tmp_path / "one.db")
+    per_slice = max(1, one.records * parallel.SLICE // src.stat().st_size)
+    assert 0 < largest[0] <= 2 * per_slice, (largest[0], per_slice, one.records)
+
+
 @pytest.mark.parametrize(("seed", "twice"), [(1, False), (2, False), (3, True)])
 def test_jobs_cut_anywhere_store_what_one_job_stores(
         tmp_path: Path, pieces: list[int], monkeypatch: pytest.MonkeyPatch, seed: int,

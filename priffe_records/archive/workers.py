@@ -214,7 +214,7 @@ class _Partie:
     held: list[Event] = field(default_factory=list)  # until its writer is known
     writer: PartieWriter | None = None  # written as it comes
     again: bool = False  # has stored deals: read again here when it ends
-    seen: set[str] = field(default_factory=set)  # its texts met so far
+    seen: set[str] = field(default_factory=set)  # its texts met in this slice
     loose: list[engine.FindingRow] = field(default_factory=list)
 
 
@@ -242,6 +242,13 @@ class _Writing:
         self.tick(self.summary["records"])
 
     def slice(self, piece: Piece, events: list[Event]) -> None:
+        open_partie = self.partie
+        if open_partie is not None and open_partie.writer is not None:
+            # The slices before are in the database now, so the question below finds
+            # their texts: the open partie's own set need hold only this slice's (held
+            # for a whole partie it grew with the file, ~150 bytes a deal).
+            open_partie.writer.flush()
+            open_partie.seen.clear()
         # Which of the slice's texts are stored: one question, asked again after each
         # partie is written (its texts are stored then), not one a record.
         digests = [digest_of(e[1]) for e in events if isinstance(e, tuple)]
@@ -311,7 +318,7 @@ class _Writing:
             if raw is not None:
                 store.remember_raw(raw, digest)
             kind: Kind = "elsewhere" if digest in partie.seen or digest in self.stored \
-                else "new"
+                or digest in writer.seen.rejected else "new"
             partie.seen.add(digest)
             writer.deal(Item(None, "", digest, 0, kind, sent=desc), r)
         elif isinstance(event, engine.RubberFacts):
