@@ -150,7 +150,8 @@ def test_errors_of_the_new_deal_only(evening: Path) -> None:
     assert res.exit_code == 0, res.output
     assert "a side takes 0 to 13 tricks" in res.stdout
     assert "R15" in res.stdout  # EW took all 13: the score is theirs
-    assert res.stdout.count("R8") == 0  # the other deals are open, not this deal's findings
+    # the other deals are open, not this deal's findings: R8 only in this deal's note
+    assert res.stdout.count("R8") == res.stdout.count("not checked (") == 1
 
 
 def test_input_ending_mid_deal_saves_nothing_of_it(evening: Path) -> None:
@@ -415,3 +416,16 @@ def test_an_answer_not_understood_says_so_as_a_secretary_would(evening: Path) ->
     res = sv_add(evening, ["Hjärterr", "hj", "S", "7", "", ""])
     assert res.exit_code == 0, res.output
     assert "  Förstod inte: " in res.output, res.output
+
+
+@pytest.mark.parametrize(("lang", "answers", "note"), [
+    ("en", ENGLISH, "not checked ("), ("sv", SWEDISH, "ej kontrollerat (")])
+def test_the_not_checked_note_is_said_once_a_session(evening: Path, lang: str,
+                                                     answers: list[str], note: str) -> None:
+    """Ten deals typed from the paper, none with hands or play: what is taken as written
+    is said once, at the first deal, not once a deal (as validate counts it once a file)."""
+    res = add(evening, answers, "--lang", lang)
+    assert res.exit_code == 0, res.output
+    assert res.stdout.count(note) == 1
+    first = res.stdout.index(note)
+    assert first < res.stdout.index("Board 2" if lang == "en" else "Giv 2")

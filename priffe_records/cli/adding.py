@@ -47,6 +47,7 @@ from priffe_records.rules.entry import (
 )
 from priffe_records.rules.family import Entry, EntryForm, default_family, family_named
 from priffe_records.rules.findings import Finding
+from priffe_records.rules.repeats import is_unchecked
 from priffe_records.rules.spreadsheet import import_rows, not_a_date
 
 T = TypeVar("T")
@@ -142,9 +143,21 @@ def _introduce(record: Record) -> None:
         click.echo(str(msg("Board {board}", board=board)))
 
 
-def _say(findings: Sequence[Finding]) -> None:
-    for f in findings:
-        click.echo("  " + str(f))
+class _Say:
+    """Says each typed deal's findings; the "not checked" note (a deal typed from the
+    paper has no hands or play: what is taken as written) once a session, dimmed: it is
+    true of every deal, as the validate report counts it once a file."""
+
+    def __init__(self) -> None:
+        self.unchecked_said = False
+
+    def __call__(self, findings: Sequence[Finding]) -> None:
+        for f in findings:
+            if not is_unchecked(f):
+                click.echo("  " + str(f))
+            elif not self.unchecked_said:
+                self.unchecked_said = True
+                click.echo(click.style("  " + str(f), dim=True))
 
 
 def _keep_anyway(ask: Asker) -> bool:
@@ -194,7 +207,7 @@ def _form(record: Record, name: str) -> EntryForm:
                         ) from None
 
 
-def _one_deal(ask: Asker, records: list[Record], name: str, options: object,
+def _one_deal(ask: Asker, records: list[Record], name: str, options: object, say: _Say,
               board: str | None = None) -> tuple[list[Record], int] | None:
     """Ask for the next deal (or correct the saved deal ``board``) until it is right or
     kept; the new records, or ``None``."""
@@ -223,7 +236,7 @@ def _one_deal(ask: Asker, records: list[Record], name: str, options: object,
         new = placed(records, index, entry)
         text, again = verified_text(new, name)
         findings = record_findings(again, index, options=options)
-        _say(findings)
+        say(findings)
         if any(f.is_error for f in findings):
             if not _keep_anyway(ask):
                 before = entry
@@ -256,12 +269,13 @@ def add_command(file: str, board: str | None, options: object) -> None:
     path = Path(file)
     console = sheet_console()
     ask = Asker()
+    say = _Say()
     saved = 0
     with user_errors():
         records = _read(path)
         while True:
             try:
-                done = _one_deal(ask, records, file, options, board)
+                done = _one_deal(ask, records, file, options, say, board)
             except EntryError as e:
                 raise UserError(msg("{file}: {reason}", file=file, reason=e.args[0])) from None
             except EndOfAnswers:

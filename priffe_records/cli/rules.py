@@ -58,7 +58,7 @@ from priffe_records.rules.family import Check
 from priffe_records.rules.findings import Finding, Severity
 from priffe_records.rules.parallel import check_file, default_jobs
 from priffe_records.rules.partie import findings
-from priffe_records.rules.repeats import Kind, counted, counted_by
+from priffe_records.rules.repeats import Kind, counted, counted_by, is_unchecked
 
 
 def _console(stderr: bool = False, piped: int = 120) -> Console:
@@ -290,7 +290,7 @@ def _worded(f: Finding) -> Finding:
     parameters (totals, nested messages: ~1 KB a finding) until it is printed, and a
     long file's report holds every finding of the file. The "not checked" note keeps
     its message: the report counts those notes by its id (rules/repeats.py)."""
-    if isinstance(f.text, str) or f.text.id.startswith("not checked ("):
+    if isinstance(f.text, str) or is_unchecked(f):
         return f
     return replace(f, text=f.message)
 

@@ -31,6 +31,7 @@ from priffe_records.game.language import listing, msg
 from priffe_records.game.words import plain_key, seat_from_word
 from priffe_records.rules.family import Asking, Entry, EntryForm, family_for
 from priffe_records.rules.findings import Finding, Severity, tag_location
+from priffe_records.rules.repeats import is_unchecked
 from priffe_records.rules.validate import validate
 
 T = TypeVar("T")
@@ -241,11 +242,13 @@ def record_findings(records: Sequence[Record], index: int, *,
                     options: object = None) -> list[Finding]:
     """The errors and warnings of the deal at ``index``, checked in its partie.
 
-    What the record cannot tell (no hands: honours as written) is left out;
+    Of what the record cannot tell, only the "not checked" note stays (a typed deal has
+    no hands: what is taken as written), for ``priffe add`` to say once a session;
     ``options``: a family's own rule variants, ``None`` for its defaults.
     """
     return [f for f in validate(records, options=options)
-            if f.record == index + 1 and f.severity is not Severity.UNVERIFIABLE]
+            if f.record == index + 1 and (f.severity is not Severity.UNVERIFIABLE
+                                          or is_unchecked(f))]
 
 
 def kept_as_written(records: Sequence[Record], index: int, findings: Sequence[Finding],

@@ -60,9 +60,15 @@ class More:
 _UNCHECKED: Kind = ("", Severity.UNVERIFIABLE, "not checked")
 
 
+def is_unchecked(f: Finding) -> bool:
+    """Whether ``f`` is the note that a record lacking a part is taken as written (said
+    once a file: by the report here, by ``priffe add`` once a session)."""
+    return f.severity is Severity.UNVERIFIABLE and \
+        getattr(f.text, "id", "").startswith("not checked (")
+
+
 def _kind(f: Finding) -> Kind:
-    if f.severity is Severity.UNVERIFIABLE and \
-            getattr(f.text, "id", "").startswith("not checked ("):
+    if is_unchecked(f):
         return (f.rule, *_UNCHECKED[1:])
     return (f.rule, f.severity, render(f.text))
 
