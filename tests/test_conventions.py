@@ -300,7 +300,7 @@ def test_remove_says_id_and_board_and_the_later_deal_that_no_longer_agrees_R23(
             ("en", "deal with id {}", "board {}", "the deal with id {} (board {}) no longer "
              "agrees (R23): ScoreRubber says"),
             ("sv", "giv med id {}", "giv {}", "giv med id {} (giv {}) stämmer inte längre "
-             "(R23): ScoreRubber säger")):
+             "(R23): robbertställningen på raden säger")):
         res = invoke(*args, lang=lang) if dry_run or lang == "en" else None
         if res is None:
             continue

@@ -163,8 +163,8 @@ def test_R17_wrong_honours_is_error() -> None:
     assert [f.rule for f in fs] == ["R17"]
     assert "the hands give NS 0 EW 0 (honours count in one hand)" in fs[0].message
     # The option in the reader's words; honours=hand is only the Scoring tag's syntax.
-    assert fs[0].render("sv").endswith("fel R17: Honours säger NS 20 ÖV 0, men händerna ger "
-                                       "NS 0 ÖV 0 (honnörer räknas på en hand)")
+    assert fs[0].render("sv").endswith("fel R17: honnörerna på raden säger NS 20 ÖV 0, men "
+                                       "händerna ger NS 0 ÖV 0 (honnörer räknas på en hand)")
     # …which is the en reading of the same hands (then the score and totals grow by 20).
     en = set_tag(FORMAT_EXAMPLE, "Scoring", "Priffe;preset=en")
     assert rules(set_tag(en, "Honours", "NS 20 EW 0")) == ["R17", "R23"]

@@ -33,7 +33,7 @@ from priffe_records.game.language import (
     render,
     to_data,
 )
-from priffe_records.game.words import card_name
+from priffe_records.game.words import card_name, lacking_tags, lacking_word, tag_word
 
 SQL_FUNCTION = "priffe_message"
 SEAT_WORDS = ("North", "East", "South", "West")  # tag names too, but in a message a seat
@@ -56,7 +56,8 @@ def shown(data: str | None, stored: str | None, lang: str | None = None) -> str 
     has no message or the message cannot be read."""
     if data:
         try:
-            return from_data(json.loads(data)).render(lang)
+            # stored before the tags had words of their own: worded as now
+            return _worded_now(from_data(json.loads(data))).render(lang)
         except (ValueError, KeyError, TypeError, IndexError):
             pass
     return stored
@@ -199,7 +200,66 @@ def recover(text: str) -> Message | None:
     messages; the most specific template whose message renders back to exactly ``text``
     (in English or Swedish) wins.
     """
-    return _recover(text, 0) or _recover(_RULE_TAIL.sub("", text), 0)
+    found = _recover(text, 0) or _recover(_RULE_TAIL.sub("", text), 0)
+    return None if found is None else _worded_now(found)
+
+
+# Messages whose field holds a tag as a sentence says it (game/words.tag_word; "no {tags}":
+# lacking_word): a text gives back only the tag's name, which these fields now word.
+_TAG_FIELDS = frozenset({
+    "{tag} {reason}", "{tag} {text!r} is not a seat (N, E, S or W)",
+    "{tag} {text!r} is not a seat (N, E, S or W); {hint}",
+    "{tag} {value!r} must name the seat of the first call: N, E, S or W",
+    "{tag} {value!r} must name the seat of the first card: N, E, S or W",
+    "the known hands leave the honours open ({values}): {tag} is taken as written ({variant})"})
+_LACKING = frozenset({"no {tags}", "not checked (no {missing}): {what} taken as written"})
+
+
+def _worded_now(message: Message, lacking: bool = False) -> Message:
+    """``message`` with a tag name read back from a field worded as the code words it now:
+    ``{tag}`` as :func:`tag_word`, the parts a record lacks as :func:`lacking_tags` (the
+    Swedish "ingen budgivning, inget spel …" reads back as a list without its "no")."""
+    if lacking and message.id in _LACKING_WORDS and not message.params:
+        return lacking_word(_LACKING_WORDS[message.id])
+    if message.id.startswith("not checked ({why})") and "why" in message.params:
+        names = _lacked(message.params["why"])
+        if names:
+            return Message(message.id, {**message.params, "why": lacking_tags(names)},
+                           context=message.context, plural=message.plural, n=message.n)
+
+    def value(key: str, v: object) -> object:
+        inner = lacking or (message.id in _LACKING and key != "what")
+        if isinstance(v, Message):
+            return _worded_now(v, inner)
+        if isinstance(v, str) and inner and v in _LACKING_WORDS:
+            return lacking_word(v)
+        if isinstance(v, str) and key == "tag" and message.id in _TAG_FIELDS:
+            return tag_word(v)
+        return v
+    params = {k: value(k, v) for k, v in message.params.items()}
+    return Message(message.id, params, context=message.context, plural=message.plural,
+                   n=message.n)
+
+
+# A lacking part as a text reads back: its name, or Swedish "inget spel" as "no play".
+_LACKING_WORDS = {"Auction": "Auction", "Play": "Play", "Deal": "Deal", "no play": "Play"}
+
+
+def _lacked(why: object) -> list[str]:
+    """The parts a read-back list of lacking parts names (of Auction, Play, Deal), in
+    order; empty when ``why`` is not such a list."""
+    if isinstance(why, str):
+        return [why] if why in ("Auction", "Play", "Deal") else []
+    if not isinstance(why, Message):
+        return []
+    if why.id in _LACKING_WORDS and not why.params:
+        return [_LACKING_WORDS[why.id]]
+    if why.id == "no {tags}":
+        return _lacked(why.params.get("tags"))
+    if why.id in ("{a} or {b}", "{a}, {b}", "{a}"):
+        parts = [_lacked(v) for v in why.params.values()]
+        return [n for p in parts for n in p] if all(parts) else []
+    return []
 
 
 @cache

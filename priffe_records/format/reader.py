@@ -82,7 +82,7 @@ from priffe_records.format.vocabulary import Lexicon, Vocabulary, lexicon_for
 from priffe_records.game.calls import unknown_bridge_call
 from priffe_records.game.cards import Card, CardError, Seat, canonical_deal
 from priffe_records.game.language import Message, msg, msg_n
-from priffe_records.game.words import seat_from_word, seat_hint
+from priffe_records.game.words import seat_from_word, seat_hint, tag_word
 
 if TYPE_CHECKING:  # the scanner's tokens read valid text; Lark's only a faulty one
     from lark import Token as LarkToken
@@ -577,10 +577,10 @@ class _Builder:
             elif name in ("Auction", "Play"):
                 if (seat := _seat_or_none(v)) is None:
                     self.error(msg("{tag} {value!r} must name the seat of the first call: N, "
-                                   "E, S or W", tag=name, value=_short(value))
+                                   "E, S or W", tag=tag_word(name), value=_short(value))
                                if name == "Auction" else
                                msg("{tag} {value!r} must name the seat of the first card: N, "
-                                   "E, S or W", tag=name, value=_short(value)),
+                                   "E, S or W", tag=tag_word(name), value=_short(value)),
                                t.value_location or nowhere)
                 else:
                     value = seat.value

@@ -28,7 +28,7 @@ import unicodedata
 from collections.abc import Mapping
 
 from priffe_records.game.cards import Card, Rank, Seat, Side, Suit
-from priffe_records.game.language import Message, msg, msg_p
+from priffe_records.game.language import Message, listing, msg, msg_p
 from priffe_records.game.preference import Bid
 
 
@@ -63,6 +63,48 @@ _BID_NAMES = {
     Bid.HAND_DIAMONDS: msg_p("préférence bid", "HandDiamonds"),
     Bid.PREFERENCE: msg_p("préférence bid", "Preference"),
 }
+
+
+# The tags as a player says what they hold, for a sentence ("poängen på raden säger …"):
+# English keeps the tag's name. A text about the file's syntax writes the tag itself, in
+# brackets ([Score "…"]), and needs none of these.
+_TAG_WORDS = {
+    "Event": msg_p("tag", "Event"), "Site": msg_p("tag", "Site"),
+    "Date": msg_p("tag", "Date"), "Rubber": msg_p("tag", "Rubber"),
+    "Board": msg_p("tag", "Board"), "North": msg_p("tag", "North"),
+    "East": msg_p("tag", "East"), "South": msg_p("tag", "South"),
+    "West": msg_p("tag", "West"), "Dealer": msg_p("tag", "Dealer"),
+    "Deal": msg_p("tag", "Deal"), "Scoring": msg_p("tag", "Scoring"),
+    "Declarer": msg_p("tag", "Declarer"), "Contract": msg_p("tag", "Contract"),
+    "Result": msg_p("tag", "Result"), "Score": msg_p("tag", "Score"),
+    "Honours": msg_p("tag", "Honours"), "ScoreRubber": msg_p("tag", "ScoreRubber"),
+    "Settlement": msg_p("tag", "Settlement"), "Auction": msg_p("tag", "Auction"),
+    "Play": msg_p("tag", "Play"), "Talon": msg_p("tag", "Talon"),
+    "Discard": msg_p("tag", "Discard"), "Dropout": msg_p("tag", "Dropout"),
+    "Pot": msg_p("tag", "Pot"), "Balance": msg_p("tag", "Balance"),
+}
+# What a record lacks, each with its own "no" (Swedish: ingen budgivning, inget spel,
+# inga händer): listed as "no Auction, Play or Deal" in English.
+_LACKING_WORDS = {"Auction": msg_p("no tag", "Auction"), "Play": msg_p("no tag", "Play"),
+                  "Deal": msg_p("no tag", "Deal")}
+
+
+def tag_word(name: str) -> Message | str:
+    """A tag in a sentence: ``Score`` in English, ``poängen på raden`` in Swedish; a tag
+    the table does not know (a file's own) keeps its name in every language."""
+    return _TAG_WORDS.get(name, name)
+
+
+def lacking_word(name: str) -> Message:
+    """One part a record lacks (Auction, Play or Deal) as a list of them names it:
+    ``Play`` in English (after one "no"), ``inget spel`` in Swedish."""
+    return _LACKING_WORDS[name]
+
+
+def lacking_tags(names: list[str]) -> Message:
+    """``no Auction, Play or Deal`` / ``ingen budgivning, inget spel eller inga händer``:
+    the parts a record lacks (of Auction, Play and Deal), each with its own "no"."""
+    return msg("no {tags}", tags=listing([lacking_word(n) for n in names], "or"))
 
 
 def bid_name(bid: Bid) -> Message:

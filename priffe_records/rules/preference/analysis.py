@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 
 from priffe_records.format.record import PLAYER_TAGS, Record
 from priffe_records.game.cards import Card, CardError, Hand, Seat
-from priffe_records.game.language import Message, msg, reason
+from priffe_records.game.language import Message, listing, msg, reason
 from priffe_records.game.preference import CONTRACTS, Bid
 from priffe_records.game.tricks import cards_of, hand_mask
-from priffe_records.game.words import card_name, seat_name
+from priffe_records.game.words import card_name, lacking_word, seat_name
 from priffe_records.rules.findings import Finding, error, tag_location, unverifiable, warning
 from priffe_records.rules.players import seated_names
 
@@ -430,9 +430,7 @@ def analyse(record: Record) -> PrefOutcome:
         what: Message = taken[0][0]
         for t, _ in taken[1:]:
             what = msg("{a} and {b}", a=what, b=t)
-        missing: Message | str = lacking[0]
-        for tag in lacking[1:]:
-            missing = msg("{a} or {b}", a=missing, b=tag)
+        missing = listing([lacking_word(tag) for tag in lacking], "or")
         f.append(unverifiable(taken[0][1], msg("not checked (no {missing}): {what} taken as "
                                                "written", missing=missing, what=what),
                               record.location, also=tuple(r for _, r in taken[1:])))

@@ -29,7 +29,15 @@ from priffe_records.game.evaluation import honour_tricks, is_guarded, show_hs, s
 from priffe_records.game.language import Message, listing, msg, msg_n, reason
 from priffe_records.game.memo import Memo
 from priffe_records.game.tricks import apart, deal_masks, parse_deal
-from priffe_records.game.words import card_name, seat_from_word, seat_hint, seat_name, suit_name
+from priffe_records.game.words import (
+    card_name,
+    lacking_tags,
+    seat_from_word,
+    seat_hint,
+    seat_name,
+    suit_name,
+    tag_word,
+)
 from priffe_records.rules.entry import kept_tags
 from priffe_records.rules.findings import Finding, error, tag_location, unverifiable, warning
 from priffe_records.rules.players import seated_names
@@ -131,7 +139,7 @@ def _claim(record: Record, name: str, rule: str, findings: list[Finding],
     try:
         return parse_points(text, total)
     except ValueError as e:
-        findings.append(error(rule, msg("{tag} {reason}", tag=name, reason=reason(e)),
+        findings.append(error(rule, msg("{tag} {reason}", tag=tag_word(name), reason=reason(e)),
                               tag_location(record, name)))
         return None
 
@@ -161,7 +169,7 @@ def _claim_score(record: Record, contract: Contract | None, declarer: Seat | Non
     try:
         n = claimed_number(text.strip(), text)
     except ValueError as e:
-        findings.append(error("R15", msg("{tag} {reason}", tag="Score", reason=reason(e)),
+        findings.append(error("R15", msg("{tag} {reason}", tag=tag_word("Score"), reason=reason(e)),
                               tag_location(record, "Score")))
         return None
     return SidePoints.one(side, n) if n >= 0 else SidePoints.one(side.other, -n)
@@ -191,9 +199,9 @@ def _seat_tag(record: Record, name: str, rule: str, findings: list[Finding]) -> 
         return seat  # a seat, or one the reader has already said is none: one error a mistake
     hint = seat_hint(text, {s: record.get(tag) for s, tag in PLAYER_TAGS.items()})
     findings.append(error(rule, msg("{tag} {text!r} is not a seat (N, E, S or W)",
-                                    tag=name, text=text) if hint is None else
+                                    tag=tag_word(name), text=text) if hint is None else
                           msg("{tag} {text!r} is not a seat (N, E, S or W); {hint}",
-                              tag=name, text=text, hint=hint), where))
+                              tag=tag_word(name), text=text, hint=hint), where))
     return None
 
 
@@ -399,7 +407,7 @@ def _open_note(record: Record, values: frozenset[SidePoints], used: SidePoints |
     tag = "Honours" if from_tag else "Score"
     return unverifiable("R17", msg("the known hands leave the honours open ({values}): {tag} "
                                    "is taken as written ({variant})",
-                                   values=_values(values), tag=tag,
+                                   values=_values(values), tag=tag_word(tag),
                                    variant=options.honours.said()),
                         tag_location(record, tag))
 
@@ -468,8 +476,7 @@ def _not_checked(record: Record, contract: Contract | None, auction: AuctionResu
         lacking = [n for n, have in (("Auction", auction is not None),
                                      ("Play", play is not None or not no_tricks),
                                      ("Deal", deal is not None)) if not have]
-        why = (msg("no {tags}", tags=listing(lacking, "or")) if lacking
-               else msg("incomplete record"))
+        why = lacking_tags(lacking) if lacking else msg("incomplete record")
         return unverifiable(rules[0], msg_n("not checked ({why}): {what} is taken as written",
                                             "not checked ({why}): {what} are taken as written",
                                             len(missing), why=why, what=listing(missing, "and")),
