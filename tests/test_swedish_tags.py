@@ -16,7 +16,14 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import CONFORMANCE_FILES, EXAMPLE_FILES, FIXTURE_FILES, GOLDEN_FILES, REALPBN_FILES
+from conftest import (
+    CONFORMANCE_FILES,
+    DATA,
+    EXAMPLE_FILES,
+    FIXTURE_FILES,
+    GOLDEN_FILES,
+    REALPBN_FILES,
+)
 from test_engine_equivalence import damaged, several_parties
 
 from priffe_records import dumps, loads, read, validate
@@ -69,9 +76,36 @@ def _findings_sv(records: list[object], **kw: object) -> list[str]:
     return said
 
 
+# Tag values a secretary gets wrong, put into the first record of a test file: each
+# gives a finding that names the tag.
+_WRONG = {
+    "evening-hand.ppn": [("Dealer", "Q"), ("Declarer", "Q"), ("Result", "NS 8 EW x"),
+                         ("Score", "NS x"), ("Honours", "NS 40 EW 0 apa"),
+                         ("ScoreRubber", "NS 1 2"), ("Contract", "Klöver"), ("Board", "x")],
+    "format-example.ppn": [("Auction", "Q"), ("Play", "Q"), ("Deal", "N:AKQ")],
+    "preference-graz.ppn": [("Dealer", "W"), ("Declarer", "Q"), ("Talon", "C9 C9"),
+                            ("Discard", "x"), ("Dropout", "W"), ("Pot", "x"),
+                            ("Balance", "x"), ("Result", "x"), ("Score", "x"),
+                            ("Scoring", "Preference;ante=x")],
+}
+
+
+def _wrong_texts() -> list[str]:
+    out = []
+    for name, wrong in _WRONG.items():
+        text = (DATA / name).read_text(encoding="utf-8")
+        for tag, value in wrong:
+            pair = f'[{tag} "{value}"]'
+            at = re.search(rf'\[{tag} "[^"]*"\]', text)
+            out.append(text[:at.start()] + pair + text[at.end():] if at is not None
+                       else text.replace("[Dealer ", pair + "\n[Dealer ", 1))
+    return out
+
+
 def _damaged_texts() -> list[str]:
     texts = [dumps(damaged(seed, "en" if seed % 2 else "sv", 1 + seed % 6)) for seed in range(12)]
-    return texts + [several_parties(seed, random.Random(seed)) for seed in range(3)]
+    return texts + [several_parties(seed, random.Random(seed)) for seed in range(3)] + \
+        _wrong_texts()
 
 
 FILES = EXAMPLE_FILES + FIXTURE_FILES + GOLDEN_FILES + REALPBN_FILES + CONFORMANCE_FILES

@@ -211,7 +211,9 @@ _TAG_FIELDS = frozenset({
     "{tag} {text!r} is not a seat (N, E, S or W); {hint}",
     "{tag} {value!r} must name the seat of the first call: N, E, S or W",
     "{tag} {value!r} must name the seat of the first card: N, E, S or W",
-    "the known hands leave the honours open ({values}): {tag} is taken as written ({variant})"})
+    "the known hands leave the honours open ({values}): {tag} is taken as written ({variant})",
+    "{name} {text!r} is not a seat (N, E or S)",
+    "{name} is W, but W stays empty in Préférence: N, E or S"})
 _LACKING = frozenset({"no {tags}", "not checked (no {missing}): {what} taken as written"})
 
 
@@ -233,7 +235,7 @@ def _worded_now(message: Message, lacking: bool = False) -> Message:
             return _worded_now(v, inner)
         if isinstance(v, str) and inner and v in _LACKING_WORDS:
             return lacking_word(v)
-        if isinstance(v, str) and key == "tag" and message.id in _TAG_FIELDS:
+        if isinstance(v, str) and key in ("tag", "name") and message.id in _TAG_FIELDS:
             return tag_word(v)
         return v
     params = {k: value(k, v) for k, v in message.params.items()}

@@ -16,7 +16,7 @@ from priffe_records.game.cards import Card, CardError, Hand, Seat
 from priffe_records.game.language import Message, listing, msg, reason
 from priffe_records.game.preference import CONTRACTS, Bid
 from priffe_records.game.tricks import cards_of, hand_mask
-from priffe_records.game.words import card_name, lacking_word, seat_name
+from priffe_records.game.words import card_name, lacking_word, seat_name, tag_word
 from priffe_records.rules.findings import Finding, error, tag_location, unverifiable, warning
 from priffe_records.rules.players import seated_names
 
@@ -105,12 +105,12 @@ def _seat(record: Record, name: str, rule: str, f: list[Finding],
         seat = Seat.parse(text)
     except CardError:
         f.append(error(rule, msg("{name} {text!r} is not a seat (N, E or S)",
-                           name=name, text=text),
+                           name=tag_word(name), text=text),
                        tag_location(record, name)))
         return None
     if seat is Seat.W and not allow_w:
         f.append(error(rule, msg("{name} is W, but W stays empty in Préférence: N, E or S",
-                           name=name),
+                           name=tag_word(name)),
                        tag_location(record, name)))
         return None
     return seat
