@@ -140,3 +140,20 @@ def test_no_swedish_engine_message_names_a_tag() -> None:
             if bare_tags(text):
                 found.append((english, text))
     assert found == []
+
+
+def test_a_finding_stored_with_a_tag_name_reads_with_its_word() -> None:
+    """An archive's message_json from before the words (a tag's name in a field) renders
+    as the engine words it now: no migration, the ids are the same."""
+    from priffe_records.archive.stored_messages import shown
+
+    lacking = ('{"id":"not checked ({why}): {what} is taken as written","plural":"not checked '
+               '({why}): {what} are taken as written","n":1,"params":{"why":{"id":"no {tags}",'
+               '"params":{"tags":{"id":"{a} or {b}","params":{"a":"Play","b":"Deal"}}}},'
+               '"what":{"id":"honours"}}}')
+    assert shown(lacking, None, "sv") == (
+        "ej kontrollerat (inget spel eller inga händer): honnörer godtas som det står")
+    assert shown(lacking, None, "en") == (
+        "not checked (no Play or Deal): honours is taken as written")
+    claim = '{"id":"{tag} {reason}","params":{"tag":"Score","reason":"x"}}'
+    assert shown(claim, None, "sv") == "poängen på raden x"
