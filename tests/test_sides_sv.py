@@ -68,8 +68,8 @@ def test_validate_names_the_sides_ns_and_ov(tmp_path: Path) -> None:
     path = tmp_path / "kväll.ppn"
     path.write_text(TWO_DEALS.format(result="7"), encoding="utf-8")
     out = sv("validate", str(path)).output
-    assert "Score säger NS 70 ÖV 0, men denna giv ger NS 40 ÖV 0" in out
-    assert "säger inte vilken sida som tog sticken: skriv 'NS n ÖV m'" in out
+    assert "poängen på raden säger NS 70 ÖV 0, men denna giv ger NS 40 ÖV 0" in out
+    assert "sticken på raden '7' säger inte vilken sida som tog dem: skriv 'NS n ÖV m'" in out
     assert not ENGLISH_TOKEN.search(out)
 
 
