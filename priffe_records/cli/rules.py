@@ -41,12 +41,12 @@ from priffe_records.cli.inputs import (
 )
 from priffe_records.cli.output import Output, emit, output_options
 from priffe_records.cli.report import FindingsReport, sheet_console, summary
+from priffe_records.cli.sheet_files import write_sheet_files
 from priffe_records.cli.sheet_page import (
     filled_records,
     scored,
     sheet_view,
     sheets_of,
-    write_sheet_files,
 )
 from priffe_records.format.errors import BadRecord, PPNSyntaxError
 from priffe_records.format.reader import read

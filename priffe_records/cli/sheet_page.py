@@ -15,12 +15,10 @@ from __future__ import annotations
 import csv
 import html
 import io
-import sys
 from collections.abc import Sequence
 from typing import Any
 
 from priffe_records.cli.report import SheetView
-from priffe_records.format.atomic import write_bytes_atomically, write_text_atomically
 from priffe_records.format.errors import BadRecord, PriffeError
 from priffe_records.format.record import PLAYER_TAGS, Record
 from priffe_records.game.cards import SEATS
@@ -212,25 +210,6 @@ def sheet_parts(records: Sequence[Record | BadRecord], sheets: Sequence[Sheet]
     return title, "".join(part for _, part in parts)
 
 
-def write_sheet_files(html_path: str | None, csv_path: str | None, xlsx_path: str | None,
-                      records: Sequence[Record | BadRecord], sheets: Sequence[Sheet]
-                      ) -> None:
-    """``score --html``, ``--csv`` and ``--xlsx``: each to its path ('-': standard output),
-    atomically."""
-    if html_path:
-        _write(html_path, printable_page(records, sheets))
-    if csv_path:
-        _write(csv_path, sheet_csv(records, sheets))
-    if xlsx_path:
-        from priffe_records.cli.sheet_book import sheet_xlsx
-
-        book = sheet_xlsx(records, sheets)
-        if xlsx_path == "-":
-            sys.stdout.buffer.write(book)
-        else:
-            write_bytes_atomically(xlsx_path, book)
-
-
 def sheet_tables(records: Sequence[Record | BadRecord], sheets: Sequence[Sheet]
                  ) -> list[tuple[Sheet, list[list[str]]]]:
     """Each partie's rows as ``sheet-import`` reads them, in file order: what ``--csv``
@@ -263,10 +242,3 @@ def _has_columns(first: Record) -> None:
         raise NoSheet(msg("{where}: {game} has no spreadsheet columns (its family has no "
                           "entry hooks): write its records as PPN text",
                           where=tag_location(first, "Scoring", False) or "?", game=fam.name))
-
-
-def _write(path: str, text: str) -> None:
-    if path == "-":
-        sys.stdout.write(text)
-    else:
-        write_text_atomically(path, text)
