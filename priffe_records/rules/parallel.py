@@ -273,7 +273,7 @@ class Checked:
 
 # A finding as a worker sends it: rule, severity, text, line, column, record (the
 # location's file is the label; any other location is sent as it is, in ``line``).
-_Packed = tuple[str, str, Message | str, int | Location | None, int, int | None]
+_Packed = tuple[str, str, Message | str, int | Location | None, int, int | None, tuple[str, ...]]
 
 
 def check_file(path: str | os.PathLike[str], *, name: str | None = None, jobs: int = 1,
@@ -444,11 +444,11 @@ def _noted(records: Iterator[Record | BadRecord], boards: list[str | None]
 def _pack(f: Finding, label: str) -> _Packed:
     loc = f.location
     if loc is None or loc.file != label:
-        return (f.rule, f.severity.value, f.text, loc, 0, f.record)
-    return (f.rule, f.severity.value, f.text, loc.line, loc.column, f.record)
+        return (f.rule, f.severity.value, f.text, loc, 0, f.record, f.also)
+    return (f.rule, f.severity.value, f.text, loc.line, loc.column, f.record, f.also)
 
 
 def _unpack(p: _Packed, label: str) -> Finding:
-    rule, severity, text, line, column, record = p
+    rule, severity, text, line, column, record, also = p
     where = Location(label, line, column) if isinstance(line, int) else line
-    return Finding(rule, Severity(severity), text, where, record)
+    return Finding(rule, Severity(severity), text, where, record, also)
