@@ -40,6 +40,8 @@ class _Step(NamedTuple):
     outcome: Outcome | None = None  # a deal for the partie's books
     partie: tuple[GameFamily[Any], PartieHead] | None = None  # the partie a deal belongs to
     lost: Location | None = None  # an unreadable record: the books hear of it
+    # the Event, Site and Date an unreadable record was read with (None: not all three)
+    lost_head: PartieHead | None = None
 
     def moved(self, by: int) -> _Step:
         """The step ``by`` places further on (a slice's items placed in the whole file)."""
@@ -56,7 +58,10 @@ def _steps(records: Iterable[Record | BadRecord], options: object, conventions: 
     families: dict[str | None, GameFamily[Any]] = {}  # by Scoring value, as family_for says
     for i, item in enumerate(records, first):
         if isinstance(item, BadRecord):
-            yield _Step(i, tuple(_read_findings(item.errors, i)), lost=item.location)
+            part = item.partial
+            head = partie_head(part) if part is not None else None
+            yield _Step(i, tuple(_read_findings(item.errors, i)), lost=item.location,
+                        lost_head=head if head is not None and None not in head else None)
             continue
         scoring = item.get("Scoring")
         family = families.get(scoring)
@@ -69,13 +74,15 @@ def _steps(records: Iterable[Record | BadRecord], options: object, conventions: 
         # An auction or play that could not be read is unknown: the deal counts, but what
         # it did to the partie's totals is not known, as after an unreadable record.
         lost = item.location if o.in_family and _unread_deal(item) else None
+        head = partie_head(item)
         if o.in_family and o.is_diagram:
-            yield _Step(i, found, lost=lost)  # a deal diagram, not a deal of the partie
+            # a deal diagram, not a deal of the partie
+            yield _Step(i, found, lost=lost, lost_head=head)
             continue
         if o.in_family:
-            yield _Step(i, found, o, (family, partie_head(item)), lost)
+            yield _Step(i, found, o, (family, head), lost)
         else:
-            yield _Step(i, found, lost=lost)
+            yield _Step(i, found, lost=lost, lost_head=head)
 
 
 def _unread_deal(record: Record) -> bool:
@@ -110,9 +117,16 @@ class Driver:
     the same :class:`Told` and :class:`Closed` events. ``stream`` asks books that can
     (:class:`~priffe_records.rules.family.StreamingBooks`) to keep nothing of the partie;
     ``ends`` asks them to keep each rubber's end for the caller all the same.
+
+    An unreadable record is the one place where the totals become unknown: whichever
+    partie it may belong to hears of it (``lost``), so every consumer finds the totals
+    after it unverifiable, never wrong. Which partie that is, the next deal says: the one
+    it goes on, or, where it opens a new one, the partie before (unless the record was
+    read with another Event, Site and Date) and the new one (likewise), so a damaged
+    first record of a partie, at the top of a file too, counts for the deals after it.
     """
 
-    __slots__ = ("books", "ends", "family", "stream", "streams", "where")
+    __slots__ = ("books", "ends", "family", "lost", "stream", "streams", "where")
 
     def __init__(self, *, stream: bool = False, ends: bool = False) -> None:
         self.stream, self.ends = stream, ends
@@ -120,6 +134,7 @@ class Driver:
         self.family: GameFamily[Any] = default_family()
         self.where: PartieHead | None = None  # the open partie's Event, Site and Date
         self.streams = False
+        self.lost: list[_Step] = []  # unreadable records whose partie the next deal says
 
     def feed(self, step: _Step) -> tuple[Closed | None, Told]:
         """The partie that ``step`` ends, if any, and the step as its books heard it.
@@ -128,29 +143,43 @@ class Driver:
         deal of another family or place opens the next (the items between stay with
         the partie before, as its books heard them)."""
         closed, partie = None, step.partie
+        if step.lost is not None and step.outcome is None:
+            self.lost.append(step)  # whose it is, the next deal says
         # by name: a family object that travelled to another process is a copy
         opens = partie is not None and (partie[1] != self.where or self.books is None
                                         or partie[0].name != self.family.name)
         if opens:
             assert partie is not None
+            lost = self.lost
+            self.lost = [s for s in lost if s.lost_head in (None, self.where)]
             closed = self.end()
             self.family, self.where = partie
             opened = self.books = self.family.books(*self.where)
             self.streams = self.stream and isinstance(opened, StreamingBooks)
             if self.streams:
                 cast(StreamingBooks, opened).stream(rubbers=self.ends)
+            self.lost = [s for s in lost if s.lost_head in (None, self.where)]
         books, found, line = self.books, list(step.found), None
-        if books is not None:
+        if books is not None and step.outcome is not None:
+            self._tell_lost()
             if step.lost is not None:
                 books.lost(step.lost, step.position)
-            if step.outcome is not None:
-                line = books.add(step.outcome)
-                if self.streams:
-                    found.extend(cast(StreamingBooks, books).drain())
+            line = books.add(step.outcome)
+            if self.streams:
+                found.extend(cast(StreamingBooks, books).drain())
         return closed, Told(step, opens, books, self.streams or books is None, line, found)
+
+    def _tell_lost(self) -> None:
+        """Tell the open partie's books of the unreadable records that may be its own."""
+        if self.books is not None:
+            for s in self.lost:
+                assert s.lost is not None
+                self.books.lost(s.lost, s.position)
+        self.lost = []
 
     def end(self) -> Closed | None:
         """Close the open partie, if any."""
+        self._tell_lost()
         books, self.books = self.books, None
         return Closed(books.close(), self.family) if books is not None else None
 

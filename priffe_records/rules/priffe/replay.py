@@ -29,7 +29,7 @@ from priffe_records.format.record import Section
 from priffe_records.game.calls import Call, Contract
 from priffe_records.game.cards import FULL_DECK, SEATS, SUITS, Card, Deal, Seat, Side, sorted_cards
 from priffe_records.game.evaluation import honour_tricks
-from priffe_records.game.language import LANGUAGES, Message, Texts, language, msg_p, render
+from priffe_records.game.language import LANGUAGES, Message, Texts, language, msg, msg_p, render
 from priffe_records.game.words import rank_name, seat_letter, side_name
 from priffe_records.rules.family import PartieOutcome
 from priffe_records.rules.findings import Finding, Severity
@@ -87,7 +87,7 @@ def partie_facts(p: PartieOutcome) -> dict[int, ReplayFacts]:
             game = _game(line, toward.get(line.seq, SidePoints()))
             toward[line.seq] = game.toward_after
         i = line.outcome.index
-        out[i] = _facts(line.outcome, found.get(i, line.outcome.findings), game)
+        out[i] = _facts(line.outcome, found.get(i, line.outcome.findings), game, line.unknown)
     return out
 
 
@@ -103,7 +103,8 @@ def _game(line: DealLine, toward_before: SidePoints) -> GameState:
                      line.totals)
 
 
-def _facts(o: DealOutcome, found: Sequence[Finding], game: GameState | None) -> ReplayFacts:
+def _facts(o: DealOutcome, found: Sequence[Finding], game: GameState | None,
+           unknown: Message | None = None) -> ReplayFacts:
     rec = o.record
     if not o.priffe:
         return ReplayFacts(record=rec, index=o.index, findings=o.findings,
@@ -128,7 +129,8 @@ def _facts(o: DealOutcome, found: Sequence[Finding], game: GameState | None) -> 
         trump=contract.trump if contract is not None else None, calls=calls,
         tricks=tricks, stop=stop, claimed="R13" if o.play and o.play.claimed else None,
         result=str(result) if result is not None else None, honours=_honours(o),
-        score=_score(o.score, result, game if stop is None else None),
+        score=_score(o.score, result, game if stop is None else None,
+                     unknown if stop is None else None),
         comments=record_comments(rec), other_findings=unshown(found, shown), findings=o.findings)
     return facts if facts.playable else replace(facts, why_not=why_not(rec, found))
 
@@ -357,9 +359,10 @@ _W = {k: every_language(m) for k, m in {  # the score lines' words (catalogue, `
 _SIDES = {s: every_language(side_name(s)) for s in Side}  # NS, ÖV in Swedish
 
 
-def _score(ds: DealScore | None, result: SidePoints | None, g: GameState | None
-           ) -> tuple[ScoreLine, ...]:
-    """The score breakdown, one line per rule, as the engine computed it."""
+def _score(ds: DealScore | None, result: SidePoints | None, g: GameState | None,
+           unknown: Message | None = None) -> tuple[ScoreLine, ...]:
+    """The score breakdown, one line per rule, as the engine computed it; ``unknown``
+    says why the rubber's totals are not known (an earlier deal unread or unscored)."""
     if ds is None:
         return ()
     side = _SIDES[ds.scoring_side]
@@ -387,6 +390,10 @@ def _score(ds: DealScore | None, result: SidePoints | None, g: GameState | None
     lines.append(ScoreLine("R18", worded("{side} +{points} {toward}", side=side,
                                         points=10 * ds.n, toward=_W["toward"])))
     if g is None:
+        if unknown is not None:
+            lines.append(ScoreLine("R19–R21", worded(
+                "{total}: {points}", total=_W["rubber_total"],
+                points=msg("unknown, as {why}", why=unknown)), total=True))
         return tuple(lines)
     for s in Side:
         if g.bonus[s]:

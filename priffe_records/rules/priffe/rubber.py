@@ -114,7 +114,7 @@ class DealLine:
     """One deal on the score sheet, after its rubber bookkeeping.
 
     ``totals``/``games`` are ``None`` when an earlier deal of the rubber
-    could not be scored.
+    could not be scored or read; ``unknown`` then says which (for the replay).
     """
 
     outcome: DealOutcome
@@ -123,6 +123,7 @@ class DealLine:
     totals: SidePoints | None
     games: SidePoints | None
     step: Step | None
+    unknown: Message | None = None  # why the totals are unknown, when they are
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +216,7 @@ class PartieScorer:
         self.last: DealOutcome | None = None
         self.carried = SidePoints()  # a claimed-total error already reported (no cascade)
         self.unknown_since: Message | None = None  # why the totals are unknown, until reported
+        self.why: Message | None = None  # why the totals are unknown, for the rest of the rubber
         self.gap = False  # an unreadable record since the last deal: the dealer order is broken
         self.tag: int | None = tag
 
@@ -294,11 +296,11 @@ class PartieScorer:
             self.state, step = self.state.after(o.score.total, o.score.game, o.options)
         elif self.state is not None:
             self.state = None
-            self.unknown_since = msg("{here} could not be scored", here=_here(rec))
+            self.unknown_since = self.why = msg("{here} could not be scored", here=_here(rec))
         self._check_claims(o, step)
         state = self.state
         line = DealLine(o, self._number, self._closed, state.totals if state else None,
-                        state.games if state else None, step)
+                        state.games if state else None, step, None if state else self.why)
         if self._keep:
             self.lines.append(line)
         return line
@@ -311,8 +313,8 @@ class PartieScorer:
         self.gap = True
         if self.state is not None:
             self.state = None
-            self.unknown_since = msg("record {index} ({where}) could not be read", index=index,
-                                     where=where)
+            self.unknown_since = self.why = msg("record {index} ({where}) could not be read",
+                                                index=index, where=where)
 
     def _rubber_tag(self, o: DealOutcome) -> int | None:
         text = o.record.get("Rubber")
