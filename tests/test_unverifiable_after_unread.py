@@ -83,6 +83,15 @@ def test_only_the_partie_the_unread_record_may_belong_to_is_unverifiable() -> No
         False, True, True]
 
 
+def test_a_last_unread_record_of_another_partie_costs_the_partie_before_nothing() -> None:
+    good = UPPSALA.read_text("utf-8")
+    stray = _damaged().replace("2026.10.17", "2026.10.24").split("\n\n")[0]
+    items = list(loads(good + "\n" + stray + "\n", errors="collect"))
+    assert isinstance(items[-1], BadRecord)
+    [sheet] = score_parties(items)
+    assert [r.totals is not None for r in sheet.rows if isinstance(r, RubberRow)] == [True] * 3
+
+
 def test_the_preference_pot_after_an_unread_first_record_is_unverifiable() -> None:
     found = validate(loads(_damaged(PREFERENCE), errors="collect"))
     assert [f.rule for f in found if f.is_error] == ["PPN"]

@@ -58,10 +58,8 @@ def _steps(records: Iterable[Record | BadRecord], options: object, conventions: 
     families: dict[str | None, GameFamily[Any]] = {}  # by Scoring value, as family_for says
     for i, item in enumerate(records, first):
         if isinstance(item, BadRecord):
-            part = item.partial
-            head = partie_head(part) if part is not None else None
             yield _Step(i, tuple(_read_findings(item.errors, i)), lost=item.location,
-                        lost_head=head if head is not None and None not in head else None)
+                        lost_head=_whole_head(item.partial))
             continue
         scoring = item.get("Scoring")
         family = families.get(scoring)
@@ -74,15 +72,21 @@ def _steps(records: Iterable[Record | BadRecord], options: object, conventions: 
         # An auction or play that could not be read is unknown: the deal counts, but what
         # it did to the partie's totals is not known, as after an unreadable record.
         lost = item.location if o.in_family and _unread_deal(item) else None
-        head = partie_head(item)
         if o.in_family and o.is_diagram:
             # a deal diagram, not a deal of the partie
-            yield _Step(i, found, lost=lost, lost_head=head)
+            yield _Step(i, found, lost=lost, lost_head=_whole_head(item))
             continue
         if o.in_family:
-            yield _Step(i, found, o, (family, head), lost)
+            yield _Step(i, found, o, (family, partie_head(item)), lost)
         else:
-            yield _Step(i, found, lost=lost, lost_head=head)
+            yield _Step(i, found, lost=lost, lost_head=_whole_head(item))
+
+
+def _whole_head(record: Record | None) -> PartieHead | None:
+    """The record's Event, Site and Date when it has all three, else ``None`` (an
+    unreadable record may then belong to any partie around it)."""
+    head = partie_head(record) if record is not None else None
+    return head if head is not None and None not in head else None
 
 
 def _unread_deal(record: Record) -> bool:
@@ -151,7 +155,6 @@ class Driver:
         if opens:
             assert partie is not None
             lost = self.lost
-            self.lost = [s for s in lost if s.lost_head in (None, self.where)]
             closed = self.end()
             self.family, self.where = partie
             opened = self.books = self.family.books(*self.where)
@@ -169,17 +172,19 @@ class Driver:
                 found.extend(cast(StreamingBooks, books).drain())
         return closed, Told(step, opens, books, self.streams or books is None, line, found)
 
-    def _tell_lost(self) -> None:
-        """Tell the open partie's books of the unreadable records that may be its own."""
+    def _tell_lost(self, *, anyway: bool = True) -> None:
+        """Tell the open partie's books of the unreadable records held: all of them when
+        a deal of the partie follows them (``anyway``), else those that may be its own."""
         if self.books is not None:
             for s in self.lost:
                 assert s.lost is not None
-                self.books.lost(s.lost, s.position)
+                if anyway or s.lost_head in (None, self.where):
+                    self.books.lost(s.lost, s.position)
         self.lost = []
 
     def end(self) -> Closed | None:
         """Close the open partie, if any."""
-        self._tell_lost()
+        self._tell_lost(anyway=False)
         books, self.books = self.books, None
         return Closed(books.close(), self.family) if books is not None else None
 
