@@ -11,7 +11,6 @@ sort them. Writing needs openpyxl, the ``sheet`` extra, as reading does.
 
 from __future__ import annotations
 
-import datetime
 import io
 import re
 from collections.abc import Sequence
@@ -23,6 +22,7 @@ from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record
 from priffe_records.format.sheet_rows import SHEET_EXTRA
 from priffe_records.format.values import is_unspecified
+from priffe_records.game.dates import calendar_day
 from priffe_records.game.language import msg
 from priffe_records.rules.family import Sheet
 
@@ -65,11 +65,8 @@ def _value(text: str) -> object:
     """A number as a number, a day as a date; any other cell stays text."""
     if _NUMBER.match(text):
         return int(text)
-    if m := _DAY.match(text):
-        try:
-            return datetime.date(*(int(g) for g in m.groups()))
-        except ValueError:
-            return text
+    if (m := _DAY.match(text)) and (day := calendar_day(*m.groups())) is not None:
+        return day
     return text
 
 

@@ -21,9 +21,9 @@ value.
 
 from __future__ import annotations
 
-import calendar
 import re
 
+from priffe_records.game.dates import calendar_day
 from priffe_records.game.language import Message, msg
 
 UNKNOWN = "?"  # PBN §3.4: the value is not known
@@ -58,14 +58,13 @@ def real_day(year: str, month: str, day: str) -> bool:
 
     ``2026.02.30`` cannot (February has 28 days that year), ``????.02.29`` can.
     """
-    known = [None if "?" in p else int(p) for p in (year, month, day)]
-    y, m, d = known
-    if m is not None and not 1 <= m <= 12:
-        return False
-    if d is None:
-        return True
-    longest = 31 if m is None else calendar.monthrange(2000 if y is None else max(y, 1), m)[1]
-    return 1 <= d <= longest
+    def known(part: str, fits_any: str) -> str:
+        return fits_any if "?" in part else part
+
+    # An unknown part is one that fits any: a leap year, a month of 31 days, the 1st;
+    # year 0000 is read as year 1, as the calendar has no year 0.
+    return calendar_day(known(year, "2000").lstrip("0") or "1", known(month, "01"),
+                        known(day, "01")) is not None
 
 
 def exact_date(text: str) -> str | None:

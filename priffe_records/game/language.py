@@ -193,14 +193,10 @@ def shown_date(value: str, lang: str | None = None) -> str:
     >>> shown_date("2026.11.29", "sv"), shown_date("2026.11.29", "en"), shown_date("2026.??.??")
     ('29 nov. 2026', '29 Nov 2026', '2026.??.??')
     """
-    import datetime
+    from priffe_records.game.dates import pbn_day
 
-    parts = value.split(".")
-    if len(parts) != 3 or not all(p.isascii() and p.isdigit() for p in parts):
-        return value
-    try:
-        day = datetime.date(int(parts[0]), int(parts[1]), int(parts[2]))
-    except ValueError:
+    day = pbn_day(value)
+    if day is None:
         return value
     from babel.dates import format_date  # only when a date is shown: import cost
 
