@@ -58,7 +58,7 @@ def _run(*args: str) -> tuple[int, str]:
 
 @pytest.mark.parametrize(("lang", "words"), [
     ("en", "record 1 (uppsala.ppn:3:1) could not be read"),
-    ("sv", "post 1 (uppsala.ppn:3:1) kunde inte läsas")])
+    ("sv", "giv 1 (uppsala.ppn:3:1) kunde inte läsas")])
 def test_validate_finds_no_error_after_a_first_record_that_could_not_be_read(
         path: Path, lang: str, words: str) -> None:
     code, out = _run("validate", "--lang", lang, str(path))
@@ -66,7 +66,7 @@ def test_validate_finds_no_error_after_a_first_record_that_could_not_be_read(
     flat = " ".join(out.split())
     assert "R22" not in out and "R23" in out and words in flat
     assert flat.endswith(("1 error, 0 warnings, 1 unverifiable in 1 file (11 records)",
-                          "1 fel, 0 varningar, 1 ej kontrollerbar i 1 fil (11 poster)"))
+                          "1 fel, 0 varningar, 1 ej kontrollerbar i 1 fil (11 givar)"))
 
 
 def test_only_the_partie_the_unread_record_may_belong_to_is_unverifiable() -> None:
@@ -122,7 +122,7 @@ def test_score_shows_the_totals_after_it_as_unknown(path: Path) -> None:
 
 @pytest.mark.parametrize(("lang", "words"), [
     ("en", "Rubber so far: unknown, as record 1 (uppsala.ppn:3:1) could not be read"),
-    ("sv", "Robbert hittills: okänd, eftersom post 1 (uppsala.ppn:3:1) kunde inte läsas")])
+    ("sv", "Robbert hittills: okänd, eftersom giv 1 (uppsala.ppn:3:1) kunde inte läsas")])
 def test_the_replay_says_the_rubber_is_unknown(path: Path, lang: str, words: str) -> None:
     code, out = _run("replay", "--lang", lang, "--board", "2", str(path))
     assert words in " ".join(out.split())

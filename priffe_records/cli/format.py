@@ -24,7 +24,7 @@ from priffe_records.cli.common import (
 from priffe_records.cli.inputs import display_name, expand_paths, is_stdin, open_input
 from priffe_records.cli.output import Output, emit, json_objects, output_options
 from priffe_records.format.atomic import atomic_text
-from priffe_records.format.errors import BadRecord
+from priffe_records.format.errors import BadRecord, no_records
 from priffe_records.format.reader import read
 from priffe_records.format.record import Record
 from priffe_records.format.rewrite import reformat
@@ -128,7 +128,7 @@ def fmt_command(files: tuple[str, ...], check: bool, output: str | None, show_di
                         else msg("reformatted {file}", file=path))
                 if not quiet:
                     click.echo(str(said), err=True)
-            elif verbose:
+            elif verbose and result.records:
                 click.echo(str(msg("{file}: already canonical", file=path)), err=True)
     if output is None and not quiet and not (len(files) == 1 and is_stdin(files[0])):
         done = (msg_n("{n} file would be reformatted", "{n} files would be reformatted",
@@ -151,6 +151,11 @@ def _fmt_in_memory(path: Path, check: bool, show_diff: bool, resolve_inheritance
     records = list(read(io.BytesIO(raw), errors="collect", name=display_name(path)))
     for rec in records:
         report_bad(rec)
+    if not records:  # a header is no record: the text stays as it was
+        click.echo(str(no_records(display_name(path))), err=True)
+        if is_stdin(path) and not (check or show_diff):
+            sys.stdout.buffer.write(raw)
+        return "same"
     if any(isinstance(r, BadRecord) or r.has_errors for r in records):
         return "refused"
     good = [r for r in records if isinstance(r, Record)]
@@ -175,9 +180,10 @@ def _fmt_to_output(paths: list[Path], output: str, resolve_inheritance: bool) ->
         buf.write(HEADER)
         count = 0
         for path in paths:
-            bad = False
+            bad, read_any = False, False
             with open_input(path) as stream:
                 for rec in read(stream, errors="collect", name=display_name(path)):
+                    read_any = True
                     report_bad(rec)
                     if isinstance(rec, BadRecord) or rec.has_errors:
                         bad = True
@@ -185,6 +191,8 @@ def _fmt_to_output(paths: list[Path], output: str, resolve_inheritance: bool) ->
                         buf.write(("\n" if count else "")
                                   + format_record(rec, resolve_inheritance=resolve_inheritance))
                         count += 1
+            if not read_any:
+                click.echo(str(no_records(display_name(path))), err=True)
             failed += bad
         if failed:
             return failed

@@ -69,7 +69,8 @@ class FindingsReport:
         for rec, items in by_record.items():
             board = self.boards.get(rec)
             label = (msg("record {record} (board {board})", record=rec, board=board) if board
-                     else msg("record {record}", record=rec))
+                     else msg("record {record}", record=rec) if rec
+                     else msg("the file as a whole"))  # a finding of no one record
             yield Text(f"  {label}", style="cyan")
             for f in items:
                 line = Text("    ")

@@ -48,7 +48,7 @@ from priffe_records.cli.sheet_page import (
     sheet_view,
     sheets_of,
 )
-from priffe_records.format.errors import BadRecord, PPNSyntaxError
+from priffe_records.format.errors import BadRecord, PPNSyntaxError, no_records
 from priffe_records.format.reader import read
 from priffe_records.format.record import Record
 from priffe_records.format.writer import dumps, write
@@ -340,11 +340,14 @@ class _Run:
                 for board in checked.boards:
                     boards.append(board)
             yield from checked.findings
-            return
-        with _no_traceback(path), _opened(path) as stream:
-            yield from findings(self._counted(_tracked(stream, display_name(path), boards,
-                                                       checks)),
-                                options=self.options, conventions=self.conventions)
+        else:
+            with _no_traceback(path), _opened(path) as stream:
+                yield from findings(self._counted(_tracked(stream, display_name(path), boards,
+                                                           checks)),
+                                    options=self.options, conventions=self.conventions)
+        if not self._file_records:
+            said = no_records(display_name(path))
+            yield Finding("PPN", Severity.WARNING, said.text, said.location)
 
     def _counted(self, records: Iterator[Record | BadRecord]) -> Iterator[Record | BadRecord]:
         for rec in records:

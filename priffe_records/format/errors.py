@@ -7,9 +7,9 @@ from typing import Literal
 
 from priffe_records.format.record import Location, Record
 from priffe_records.game.errors import PriffeError
-from priffe_records.game.language import Message, msg_p, render
+from priffe_records.game.language import Message, msg, msg_p, render
 
-__all__ = ["BadRecord", "PPNSyntaxError", "PriffeError"]
+__all__ = ["BadRecord", "PPNSyntaxError", "PriffeError", "no_records"]
 
 
 Severity = Literal["error", "warning"]
@@ -84,6 +84,13 @@ class PPNSyntaxError(PriffeError):
         return {"file": self.location.file, "line": self.location.line,
                 "column": self.location.column, "severity": self.severity,
                 "message": self.message}
+
+
+def no_records(file: str) -> PPNSyntaxError:
+    """The warning for a file that holds no record (empty, blank lines, a header only):
+    commands say so instead of "0 records" and leave such a file as it is."""
+    return PPNSyntaxError(msg("the file holds no records"), Location(file, 1, 1),
+                          severity="warning")
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Literal
 
 from priffe_records.format.atomic import refuse_read_only
-from priffe_records.format.errors import BadRecord, PPNSyntaxError, PriffeError
+from priffe_records.format.errors import BadRecord, PPNSyntaxError, PriffeError, no_records
 from priffe_records.format.reader import read
 from priffe_records.format.record import Record, Tag
 from priffe_records.format.writer import HEADER, format_record
@@ -84,6 +84,8 @@ def reformat(path: str | os.PathLike[str], *, check: bool = False,
             out.flush()
             os.fsync(out.fileno())
         found = tuple(problems)
+        if not count and not broken:  # a header is no record: the file stays as it was
+            return Rewrite(target, "unchanged", 0, (*found, no_records(str(target))))
         if broken:
             return Rewrite(target, "refused", count + broken, found,
                            msg_n("{n} record with errors: nothing written",
