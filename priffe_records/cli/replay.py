@@ -499,12 +499,11 @@ def replay_command(file: str | None, board: int | None, rubber: int | None, db: 
 
 
 def _not_replayed(chosen: Sequence[Shown], singled_out: bool) -> bool:
-    """Exit 1 when a deal cannot be replayed because of an error, when a section of it
-    could not be read (a misspelt call: shown without it), or when the one deal asked
-    for (``--board``, ``--id``) has nothing to replay."""
+    """Exit 1 when a deal is shown with an error (a card dealt twice, a misspelt call, a
+    wrong claim: whatever the error, as validate's exit status), or when the one deal
+    asked for (``--board``, ``--id``) has nothing to replay."""
     deals = [r for r in chosen if isinstance(r, DealReplay)]
-    unread = any(f.rule == "PPN" and f.is_error for r in deals for f in r.other_findings)
-    return unread or any(r.why_not for r in deals) or (
+    return any(r.shows_error for r in deals) or (
         singled_out and len(chosen) == 1 and bool(deals) and not deals[0].playable)
 
 

@@ -164,6 +164,15 @@ class ReplayFacts:
         return any(h is not None for h in self.hands) or bool(self.calls) or bool(self.tricks)
 
     @property
+    def shows_error(self) -> bool:
+        """Whether the deal is shown with an error (beside a call or a trick, under the deal,
+        or as why it cannot be replayed): what makes the replay's exit status 1."""
+        return self.stop is not None or any(
+            f.is_error for f in (*self.other_findings, *self.why_not,
+                                 *(f for c in self.calls for f in c.errors),
+                                 *(f for t in self.tricks for f in t.errors)))
+
+    @property
     def stop_errors(self) -> tuple[Finding, ...]:
         """Every error of the move the replay stops at (a trick may break R11 twice)."""
         if self.stop is None:
