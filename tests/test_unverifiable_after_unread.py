@@ -143,3 +143,18 @@ def test_import_stores_unknown_totals_and_no_false_error(path: Path) -> None:
         first = con.execute("SELECT complete, total_ns FROM rubbers WHERE number = 1").fetchone()
     assert deals == [("2", None, 0, 0, 1), ("3", None, 0, 0, 0), ("4", 0, 0, 0, 0)]
     assert first == (0, None)
+
+
+def test_import_keeps_the_unread_first_record_with_its_own_partie(path: Path) -> None:
+    """Between two parties, the archive groups the damaged record with the partie it was
+    read with, so that partie's books hear of it, as validate's do."""
+    other = UPPSALA.read_text("utf-8").replace("2026.10.17", "2026.10.10")
+    path.write_text(other + "\n" + path.read_text("utf-8"), "utf-8")
+    _run("import", "--db", "b.db", str(path))
+    with sqlite3.connect("b.db") as con:
+        found = con.execute("SELECT d.line, f.rule, f.severity FROM findings f JOIN deals d"
+                            " ON d.id = f.deal_id ORDER BY d.line").fetchall()
+        sizes = con.execute("SELECT count(*) FROM deals GROUP BY partie_id").fetchall()
+    assert [(rule, severity) for _, rule, severity in found] == [
+        ("PPN", "error"), ("R23", "unverifiable")]
+    assert sizes == [(11,), (11,)]

@@ -25,6 +25,7 @@ from priffe_records.format.errors import BadRecord
 from priffe_records.format.reader import loads
 from priffe_records.format.record import Location, Record, partie_head
 from priffe_records.format.writer import format_record
+from priffe_records.rules.partie import lost_head
 
 if TYPE_CHECKING:
     from priffe_records.archive.store import Store
@@ -70,7 +71,7 @@ def by_partie(items: Iterable[_R]) -> Iterator[Iterator[_R]]:
         elif isinstance(item, Known):
             k = None if item.bad else item.head
         else:
-            k = None
+            k = lost_head(item)  # the first record of the next partie, read with its head
         if k is not None:
             if key is not None and k != key:
                 number += 1

@@ -53,7 +53,7 @@ from priffe_records.format.record import Record, partie_head
 from priffe_records.format.splitter import Chunk, Decoded, split
 from priffe_records.rules.gcscope import collector_tuned
 from priffe_records.rules.parallel import Channel, Piece, relay
-from priffe_records.rules.partie import Step, steps
+from priffe_records.rules.partie import Step, lost_head, steps
 
 if TYPE_CHECKING:
     from priffe_records.archive.store import Store
@@ -102,7 +102,7 @@ class ImportState:
     def feed(self, at: int, record: Record | BadRecord, step: Step, waiting: _Waiting,
              out: list[Event]) -> None:
         """One record of the slice (its ``at``-th, analysed as ``step``) into ``out``."""
-        head = partie_head(record) if isinstance(record, Record) else None
+        head = partie_head(record) if isinstance(record, Record) else lost_head(record)
         if self.check is None or (head is not None and self.head is not None
                                   and head != self.head):
             self.end(out)

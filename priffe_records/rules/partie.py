@@ -59,7 +59,7 @@ def _steps(records: Iterable[Record | BadRecord], options: object, conventions: 
     for i, item in enumerate(records, first):
         if isinstance(item, BadRecord):
             yield _Step(i, tuple(_read_findings(item.errors, i)), lost=item.location,
-                        lost_head=_whole_head(item.partial))
+                        lost_head=lost_head(item))
             continue
         scoring = item.get("Scoring")
         family = families.get(scoring)
@@ -87,6 +87,13 @@ def _whole_head(record: Record | None) -> PartieHead | None:
     unreadable record may then belong to any partie around it)."""
     head = partie_head(record) if record is not None else None
     return head if head is not None and None not in head else None
+
+
+def lost_head(item: BadRecord) -> PartieHead | None:
+    """The partie an unreadable record names: the Event, Site and Date it was read with,
+    when it has all three; else ``None``, and it belongs to the partie around it. The
+    archive groups it so, as the driver tells that partie's books of it."""
+    return _whole_head(item.partial)
 
 
 def _unread_deal(record: Record) -> bool:
