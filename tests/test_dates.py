@@ -43,7 +43,7 @@ def test_validate_warns_of_it_at_its_place(tmp_path: Path) -> None:
     path = tmp_path / "d.ppn"
     path.write_text(UPPSALA.read_text("utf-8").replace("2026.10.17", f"2026.11.{HUGE}"), "utf-8")
     result = CliRunner().invoke(cli, ["validate", "--lang", "sv", str(path)])
-    assert result.exit_code == 0 and "PPN     6:8  Date '2026.11." in result.output
+    assert result.exit_code == 0 and "PPN     6:8  datumet '2026.11." in result.output
 
 
 def test_the_one_conversion_never_raises() -> None:
