@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from rules_support import (
     FORMAT_EXAMPLE,
@@ -152,14 +150,13 @@ def test_R4_every_extra_call_is_located_in_linear_time(monkeypatch: pytest.Monke
 
 
 @pytest.mark.slow
-def test_R4_an_auction_of_100000_calls_checks_in_seconds(monkeypatch: pytest.MonkeyPatch
-                                                          ) -> None:
+def test_R4_an_auction_of_100000_calls_is_checked_in_linear_work(monkeypatch: pytest.MonkeyPatch
+                                                                  ) -> None:
+    """Linear, counted not timed: at most two token places computed a call."""
     n = 100_000
     [rec] = loads(_fifth_calls(n))
     seen = counting_places(monkeypatch)
-    start = time.perf_counter()
     fs = [f for f in validate([rec]) if f.rule == "R4"]
-    assert time.perf_counter() - start < 30
     assert len(fs) == n - 4 and seen[0] <= 2 * n, seen[0]
 
 
