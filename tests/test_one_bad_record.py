@@ -4,8 +4,8 @@ Two ten-deal evenings, each with one bad value (``Contract "Nol"`` on board 3) a
 bad record on board 10: the hand-written evening of ``tests/data/evening-hand.ppn``
 (no hands: what ``priffe score`` and ``validate`` read) and ten generated whole deals
 (``random_deals``, as ``priffe deal 10 --play`` writes them: what replay and the archive
-show). Board 10 is either unreadable (a tag whose value never ends, so the reader cannot
-read the record) or has a misspelt call (its section cannot be read).
+show). Board 10 is either unreadable (a Result tag with a stray quote in its value, so the
+reader cannot read the record) or has a misspelt call (its section cannot be read).
 """
 
 from __future__ import annotations
@@ -44,8 +44,8 @@ def _line(text: str, part: str) -> int:
 
 
 def _broken(text: str) -> int:
-    """The line of the Result tag whose value never ends."""
-    found = re.search(r'\[Result "[^"\n]*\]\n', text)
+    """The line of the Result tag with a stray quote in its value."""
+    found = re.search(r'\[Result "[^"\n]*"[^"\n]*"\]\n', text)
     assert found is not None
     return text[:found.start()].count("\n") + 1
 
@@ -53,7 +53,7 @@ def _broken(text: str) -> int:
 def _hand_evening(tmp_path: Path, bad10: str) -> tuple[Path, str]:
     text = _swap(HAND.read_text(encoding="utf-8"), "3", '[Contract "Noll"]', '[Contract "Nol"]')
     if bad10 == "unreadable":
-        text = _swap(text, "10", '[Result "NS 10 EW 3"]', '[Result "NS 10 EW 3]')
+        text = _swap(text, "10", '[Result "NS 10 EW 3"]', '[Result "NS 10 "EW 3"]')
     else:
         text = _swap(text, "10", '[Result "NS 10 EW 3"]',
                      '[Result "NS 10 EW 3"]\n[Auction "S"]\nHjärterr Pass Pass Pass')
@@ -71,7 +71,8 @@ def _played_evening(tmp_path: Path, bad10: str) -> tuple[Path, str]:
     if bad10 == "unreadable":
         result = re.compile(r'\[Result "[^"]*"\]').search(text, text.index('[Board "10"]'))
         assert result is not None
-        text = text[:result.end() - 2] + "]" + text[result.end():]
+        space = text.index(" ", result.start() + len('[Result "'))
+        text = text[:space + 1] + '"' + text[space + 1:]  # '[Result "NS "7 EW 6"]'
     else:
         auction = text.index('[Auction "', text.index('[Board "10"]'))
         first = text.index("\n", auction) + 1
@@ -254,14 +255,14 @@ def test_stats_count_what_preference_players_declared_and_made(tmp_path: Path) -
 
 def test_preference_sheet_keeps_an_unreadable_deal_in_its_place(tmp_path: Path) -> None:
     text = (ROOT / "tests" / "data" / "preference-graz.ppn").read_text(encoding="utf-8")
-    text = text.replace('[Contract "Clubs"]', '[Contract "Clubs]')  # deal 3: unreadable
+    text = text.replace('[Contract "Clubs"]', '[Contract "Clu"bs"]')  # deal 3: unreadable
     path = tmp_path / "graz.ppn"
     path.write_text(text, encoding="utf-8")
     [sheet] = score_preference(loads(text, errors="collect", name=str(path)))
     assert [(r.board, r.unreadable) for r in sheet.rows] == [
         ("1", False), ("2", False), ("3", True)]
     assert sheet.unreadable[0].errors[0].location is not None
-    bad = _line(text, '"Clubs]')
+    bad = _line(text, '"Clu"bs"]')
     assert sheet.unreadable[0].errors[0].location.line == bad
     csv = tmp_path / "graz.csv"
     code, _, err = _run("score", "--csv", str(csv), str(path))

@@ -207,12 +207,13 @@ def test_syntax_errors_are_located_and_plain(text: str, line: int, column: int,
 
 
 def test_collecting_mode_keeps_reading_after_a_bad_record() -> None:
-    # A broken Board tag pair: the record's place in its partie is unknown, it stays unread.
-    text = '[Event "a"]\n\n[Board "2\n[Play "N"]\nSX\n\n[Event "c"]\n'
+    # A Board tag pair broken past reading (a word after its value): the record's place in
+    # its partie is unknown, it stays unread.
+    text = '[Event "a"]\n\n[Board "2" x\n[Play "N"]\nSX\n\n[Event "c"]\n'
     out = list(loads(text, errors="collect"))
     assert isinstance(out[1], BadRecord)
     assert [e.location.line for e in out[1].errors] == [3, 5]
-    assert out[1].text == '[Board "2\n[Play "N"]\nSX\n'
+    assert out[1].text == '[Board "2" x\n[Play "N"]\nSX\n'
     assert [r.get("Event") for r in (out[0], out[2])] == ["a", "c"]  # type: ignore[union-attr]
 
 

@@ -28,6 +28,7 @@ from operator import methodcaller
 from typing import IO, TYPE_CHECKING, Any, Literal, overload
 
 from priffe_records.format.errors import BadRecord, PPNSyntaxError, Severity
+from priffe_records.format.mend import mend
 from priffe_records.format.parser import (
     ends_early,
     explain,
@@ -1020,6 +1021,12 @@ def _recover(chunk: _Chunk, name: str, unknown_call: Callable[[str], Message]
     for start, end in segments:
         lines = chunk.lines[start:end]
         got, found = parse_segment("\n".join(lines) + "\n")
+        mended = mend(lines[0], "\n".join(lines[1:])) if found else None
+        if mended is not None:  # a tag pair broken in a plain way: read as it means
+            errors.append(PPNSyntaxError(mended.message, Location(
+                name, chunk.first_line + start, mended.column), lines[0], mended.severity))
+            lines = [mended.line, *lines[1:]]
+            got, found = parse_segment("\n".join(lines) + "\n")
         if start:
             _shift(got, start)
         damaged = _damaged(lines, name, chunk.first_line + start) if found else None
