@@ -140,7 +140,7 @@ def test_sliceable_sees_across_blocks(monkeypatch: pytest.MonkeyPatch, at: int) 
 
 
 def test_first_line_numbers_every_location() -> None:
-    text = '[Event "x"]\n[Auction "N"]\n[Board "1]\n'  # a broken Board: unreadable
+    text = '[Event "x"]\n[Auction "N"]\n[Board "1" "2"]\n'  # a broken Board: unreadable
     [bad] = loads(text, errors="collect", first_line=41)
     assert isinstance(bad, BadRecord)
     assert (bad.location.line, bad.errors[0].location.line) == (41, 43)

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import IO
 
 from priffe_records.cli.common import UserError
+from priffe_records.format.splitter import HEAD, plainly_not_ppn
 from priffe_records.game.language import msg
 
 STDIN_ARG = "-"
@@ -60,7 +61,9 @@ _NOT_TEXT = ((b"SQLite format 3\x00", msg("a SQLite database (the archive? it go
 
 
 def refuse_binary(path: str | Path) -> None:
-    """One located error for a file that is plainly not text, before anything reads it.
+    """One located error for a file that is plainly not text, or text with no tag pair in
+    its first few KB (:func:`~priffe_records.format.splitter.plainly_not_ppn`), before
+    anything reads it.
 
     Only a regular file is looked at: a pipe (``<(zcat x.ppn.gz)``) gives its bytes once,
     and the reader needs them all.
@@ -69,12 +72,16 @@ def refuse_binary(path: str | Path) -> None:
         if not os.path.isfile(path):
             return
         with open(path, "rb") as fh:
-            head = fh.read(16)
+            head = fh.read(HEAD + 1)
     except OSError:
         return  # the reader says why, as for any file it cannot open
     for magic, what in _NOT_TEXT:
         if head.startswith(magic):
             raise UserError(msg("{file}:1:1: {what}", file=path, what=what))
+    if plainly_not_ppn(head[:HEAD], len(head) <= HEAD):
+        raise UserError(msg("{file}:1:1: {what}", file=path, what=msg(
+            "no line opens with a tag pair ([Event \"…\"]) in the file's first {kb} KB: "
+            "not a PPN/PBN text file", kb=HEAD // 1024)))
 
 
 def expand_paths(paths: tuple[str, ...]) -> Iterator[Path]:

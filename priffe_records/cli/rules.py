@@ -51,6 +51,7 @@ from priffe_records.cli.sheet_page import (
 from priffe_records.format.errors import BadRecord, PPNSyntaxError, no_records
 from priffe_records.format.reader import read
 from priffe_records.format.record import Record
+from priffe_records.format.splitter import Decoded, TextFacts
 from priffe_records.format.writer import dumps, write
 from priffe_records.game.language import msg, msg_n, msg_p
 from priffe_records.rules.checks import passed, present
@@ -139,7 +140,7 @@ class Boards(Mapping[int, "str | None"]):
         return len(self._numbers)
 
 
-def _tracked(stream: IO[bytes], name: str, boards: Boards | None,
+def _tracked(stream: IO[bytes] | Decoded, name: str, boards: Boards | None,
              checks: dict[int, tuple[Check, ...]] | None) -> Iterator[Record | BadRecord]:
     """The records of ``stream``, noting each one's Board (and, for -v, its checks) as it
     passes, so the report needs no second copy of the records."""
@@ -246,9 +247,11 @@ def validate_command(files: tuple[str, ...], out: Output, conventions: bool, qui
             # get whole messages, not text hard-wrapped at 120 columns.
             _print_by_pieces(console, FindingsReport(display_name(path), shown, boards),
                              soft_wrap=not console.is_terminal)
-        if checks:
+        if checks is not None:
             if not shown:
                 console.print(Text(display_name(path), style="bold"))
+            if run.facts is not None:  # how the file was read: Latin-1, CRLF, a BOM
+                console.print(Text(f"  {run.facts.described()}", style="cyan"))
             for line in passed_lines(checks, found, boards):
                 console.print(line)
     if run.unusable and not run.files:
@@ -306,6 +309,7 @@ class _Run:
         self.files = 0
         self.unusable: list[UserError] = []
         self._file_records = 0  # records read of the file being checked
+        self.facts: TextFacts | None = None  # -v: how the last file was decoded
 
     def findings(self, path: Path, boards: Boards | None,
                  checks: dict[int, tuple[Check, ...]] | None) -> Iterator[Finding]:
@@ -342,7 +346,9 @@ class _Run:
             yield from checked.findings
         else:
             with _no_traceback(path), _opened(path) as stream:
-                yield from findings(self._counted(_tracked(stream, display_name(path), boards,
+                source = stream if checks is None else Decoded(stream)  # -v says how it read
+                self.facts = source.facts if isinstance(source, Decoded) else None
+                yield from findings(self._counted(_tracked(source, display_name(path), boards,
                                                            checks)),
                                     options=self.options, conventions=self.conventions)
         if not self._file_records:

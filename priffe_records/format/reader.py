@@ -58,7 +58,6 @@ from priffe_records.format.record import (
     word_places,
 )
 from priffe_records.format.splitter import (
-    BOM,
     CONTROL,
     RECORD_OPENERS,
     Chunk,
@@ -88,7 +87,8 @@ from priffe_records.game.words import seat_from_word, seat_hint, tag_word
 if TYPE_CHECKING:  # the scanner's tokens read valid text; Lark's only a faulty one
     from lark import Token as LarkToken
 
-Source = str | os.PathLike[str] | IO[bytes] | IO[str]
+# A path, an open file, or a file's Decoded bytes (whose facts say how it was read).
+Source = str | os.PathLike[str] | IO[bytes] | IO[str] | Decoded
 
 _BLANKS = " \t\f\v"
 _WHITE = " \t\f\v\r\n"
@@ -157,8 +157,7 @@ class _Builder:
         self.state = state
         self.words = words  # the record's family's: its call words and values
         self.errors: list[PPNSyntaxError] = [
-            PPNSyntaxError(message, Location(name, line, column),
-                           chunk.lines[line - chunk.first_line], severity)
+            PPNSyntaxError(message, Location(name, line, column), self.line_text(line), severity)
             for line, column, message, severity in chunk.notes] if chunk.notes else []
         # True when something of the text could not be kept in the model: such a
         # record stays a BadRecord, so writers keep its text as it was.
@@ -184,9 +183,13 @@ class _Builder:
         if key in self._seen:
             return
         self._seen.add(key)
-        index = where.line - self.chunk.first_line
-        text = self.chunk.lines[index] if 0 <= index < len(self.chunk.lines) else ""
-        self.errors.append(PPNSyntaxError(message, where, text, severity))
+        self.errors.append(PPNSyntaxError(message, where, self.line_text(where.line), severity))
+
+    def line_text(self, line: int) -> str:
+        """The text of the file's line ``line`` when the record holds it, else ""."""
+        index = line - self.chunk.first_line
+        lines = self.chunk.lines
+        return lines[index] if 0 <= index < len(lines) else ""
 
     def comment(self, tok: LarkToken) -> Comment:
         s = tok.value
@@ -1152,7 +1155,8 @@ def read(source: Source, *, errors: Literal["raise", "collect"] = "raise",
          ) -> Iterator[Record] | Iterator[Record | BadRecord]:
     """Yield the records of a PPN/PBN file one at a time.
 
-    ``source`` is a path or an open file (bytes or text). With
+    ``source`` is a path, an open file (bytes or text) or a ``Decoded`` file, whose
+    ``facts`` then say the encoding and line ends read (``validate -v``). With
     ``errors="raise"`` the first bad record raises
     :class:`~priffe_records.format.errors.PPNSyntaxError`; with ``"collect"`` a bad
     record is yielded as a :class:`~priffe_records.format.errors.BadRecord` and
@@ -1186,10 +1190,13 @@ def _read_any(source: Source, name: str | None, first_line: int = 1
         with open(source, "rb") as fh:
             yield from _records(_Decoded(fh), label, first_line)
         return
+    if isinstance(source, Decoded):
+        label = name or str(getattr(source.raw, "name", "<stream>"))
+        yield from _records(source, label, first_line)
+        return
     label = name or str(getattr(source, "name", "<stream>"))
     if isinstance(source, io.TextIOBase):
-        yield from _records((line.rstrip("\r\n").removeprefix(BOM) for line in source), label,
-                            first_line)
+        yield from _records((line.rstrip("\r\n") for line in source), label, first_line)
     else:
         yield from _records(_Decoded(source), label, first_line)  # type: ignore[arg-type]
 

@@ -24,7 +24,7 @@ from collections.abc import Generator, Iterable, Iterator
 from typing import IO
 
 from priffe_records.format.errors import Severity
-from priffe_records.game.language import Message, msg
+from priffe_records.game.language import Message, msg, msg_n
 
 # Lines that describe the file, not a record; the writer puts its own.
 # At most one of each (a version line, then % EXPORT) at the top: one file's header.
@@ -64,30 +64,106 @@ def may_inherit(data: str | bytes) -> bool:
 # ---------------------------------------------------------------- decoding
 
 
+Mark = tuple[int, Message, Severity]  # a decoded line's (column, message, severity)
+
+
+class TextFacts:
+    """What the decoder met in a file: its encoding and line ends (``validate -v`` says
+    them: a Latin-1 or CRLF file otherwise reads without a word) and ``marks``, the located
+    notes of lines that held something that is no text, by line number from 1: a UTF-16
+    code unit that is no text (an error: shown as U+FFFD), a byte order mark after the
+    file's start (a warning: files joined with ``cat``; dropped, so it splits nothing)."""
+
+    __slots__ = ("bom", "codec", "ends", "latin1", "lines", "marks", "utf8")
+
+    def __init__(self) -> None:
+        self.codec = "utf-8"  # or "utf-16-le", "utf-16-be"
+        self.bom = False  # the file opens with a byte order mark
+        self.utf8 = False  # a line held UTF-8 beyond ASCII
+        self.latin1 = 0  # lines that are no UTF-8, read as Latin-1
+        self.ends: set[str] = set()  # "LF", "CRLF", "CR"
+        self.marks: dict[int, list[Mark]] = {}
+        self.lines = 0  # lines decoded so far
+
+    def count_ends(self, data: bytes) -> None:
+        """Note the kinds of line end in ``data`` (bytes of an 8-bit file)."""
+        if b"\r" in data:
+            crlf = data.count(b"\r\n")
+            if crlf:
+                self.ends.add("CRLF")
+            if data.count(b"\r") > crlf:
+                self.ends.add("CR")
+            if data.count(b"\n") > crlf:
+                self.ends.add("LF")
+        elif b"\n" in data:
+            self.ends.add("LF")
+
+    def without_boms(self, text: str) -> str:
+        """``text`` (whole lines after the ``lines`` read so far) without its byte order
+        marks, each noted where it stood."""
+        at = text.find(BOM)
+        while at >= 0:
+            line_start = text.rfind("\n", 0, at) + 1
+            number = self.lines + text.count("\n", 0, line_start) + 1
+            self.marks.setdefault(number, []).append((at - line_start + 1, msg(
+                "a byte order mark (U+FEFF) in the middle of the file, as two files joined "
+                "with 'cat' leave it: it is no text and is left out"), "warning"))
+            at = text.find(BOM, at + 1)
+        return text.replace(BOM, "")
+
+    def take(self, text: str) -> str:
+        """A block of whole decoded lines, its byte order marks noted and left out."""
+        if BOM in text:
+            text = self.without_boms(text)
+        self.lines += text.count("\n")
+        return text
+
+    def described(self) -> Message:
+        """The encoding and line ends read, as ``validate -v`` says them."""
+        codec: Message | str
+        if self.codec != "utf-8":
+            codec = "UTF-16 LE" if self.codec == "utf-16-le" else "UTF-16 BE"
+        elif self.latin1 and self.utf8:
+            codec = msg_n("UTF-8, {n} line in Latin-1 (ISO 8859-1)",
+                          "UTF-8, {n} lines in Latin-1 (ISO 8859-1)", self.latin1)
+        else:
+            codec = "Latin-1 (ISO 8859-1)" if self.latin1 else "UTF-8"
+        if self.bom:
+            codec = msg("{codec} with a byte order mark", codec=codec)
+        ends = [e for e in ("LF", "CRLF", "CR") if e in self.ends]
+        if not ends:
+            return msg("read as {codec}, no line ends", codec=codec)
+        if len(ends) == 1:
+            return msg("read as {codec}, line ends {ends}", codec=codec, ends=ends[0])
+        return msg("read as {codec}, mixed line ends: {ends}", codec=codec,
+                   ends=", ".join(ends))
+
+
 class Decoded:
-    """The lines of a byte stream, remembering which ones held bytes that are no text."""
+    """The lines of a byte stream, and what the decoder met (:class:`TextFacts`)."""
 
     def __init__(self, raw: IO[bytes]) -> None:
         self.raw = raw
-        self.bad_lines: set[int] = set()
+        self.facts = TextFacts()
 
     def __iter__(self) -> Iterator[str]:
-        return decode_lines(self.raw, self.bad_lines)
+        return decode_lines(self.raw, self.facts)
 
 
-def decode_lines(raw: IO[bytes], bad_lines: set[int] | None = None) -> Iterator[str]:
+def decode_lines(raw: IO[bytes], facts: TextFacts | None = None) -> Iterator[str]:
     """Yield text lines without line ends; UTF-8 (BOM or not), UTF-16, else Latin-1.
 
     Decoding is per line, so a file that is UTF-8 except for one Latin-1
     name still reads, and memory does not depend on the file size. A UTF-16
     code unit that is no text (a lone surrogate) becomes U+FFFD and its line
-    number goes to ``bad_lines``: a located error, never an exception.
+    goes to ``facts.marks``: a located error, never an exception.
     """
+    facts = facts if facts is not None else TextFacts()
     head = raw.read(4)
     if wide_codec(head):
-        yield from _wide_lines(head, raw, bad_lines)
+        yield from _wide_lines(head, raw, facts)
         return
-    for block in _blocks(head, raw):
+    for block in _blocks(head, raw, facts=facts):
         lines = block.split("\n")
         lines.pop()
         yield from lines
@@ -97,25 +173,41 @@ def wide_codec(head: bytes) -> str | None:
     """The UTF-16 codec of a file opening with ``head`` (its first 4 bytes), or None.
 
     With a BOM, "utf-16" reads it. Without one (Windows tools save "Unicode" so), the text
-    still shows: PBN allows no NUL (§2.2) and a record opens with ASCII, so a NUL in every
-    other byte is UTF-16 in that byte order, never a PPN file of another encoding.
+    still shows: PBN allows no NUL (§2.2) and a file opens with ASCII (a tag pair, a
+    comment), so a NUL beside it and beside the second character is UTF-16 in that byte
+    order, never a PPN file of another encoding. The second character may also be a
+    surrogate (a '{' before a character beyond U+FFFF, or a lone one: damage to read).
     """
     if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return "utf-16"
-    if len(head) == 4 and head[1] == head[3] == 0 and head[0] and head[2]:
+    if len(head) == 4 and head[1] == 0 and 0 < head[0] < 0x80 and (
+            (head[3] == 0 and head[2]) or 0xD8 <= head[3] <= 0xDF):
         return "utf-16-le"
-    if len(head) == 4 and head[0] == head[2] == 0 and head[1] and head[3]:
+    if len(head) == 4 and head[0] == 0 and 0 < head[1] < 0x80 and (
+            (head[2] == 0 and head[3]) or 0xD8 <= head[2] <= 0xDF):
         return "utf-16-be"
     return None
 
 
-def _wide_lines(head: bytes, raw: IO[bytes], bad_lines: set[int] | None) -> Iterator[str]:
-    wide = io.TextIOWrapper(io.BufferedReader(_Prefixed(head, raw)), encoding=wide_codec(head),
+_NEWLINES = {"\n": "LF", "\r\n": "CRLF", "\r": "CR"}
+
+
+def _wide_lines(head: bytes, raw: IO[bytes], facts: TextFacts) -> Iterator[str]:
+    codec = wide_codec(head)
+    facts.bom = codec == "utf-16"
+    facts.codec = ("utf-16-be" if head.startswith(codecs.BOM_UTF16_BE) else "utf-16-le"
+                   ) if codec == "utf-16" else str(codec)
+    wide = io.TextIOWrapper(io.BufferedReader(_Prefixed(head, raw)), encoding=codec,
                             errors="replace", newline=None)
-    for number, line in enumerate(wide, 1):
-        if "\ufffd" in line and bad_lines is not None:
-            bad_lines.add(number)
-        yield line.rstrip("\n").removeprefix(BOM)
+    for line in wide:
+        if "\ufffd" in line:
+            facts.marks.setdefault(facts.lines + 1, []).append((line.index("\ufffd") + 1, msg(
+                "this line holds a UTF-16 code unit that is not text (shown as '\ufffd'): is "
+                "the file damaged?"), "error"))
+        yield facts.take(line if line.endswith("\n") else line + "\n")[:-1]
+    seen = wide.newlines
+    for newline in (seen,) if isinstance(seen, str) else seen or ():
+        facts.ends.add(_NEWLINES[newline])
 
 
 class Oddity:
@@ -145,12 +237,15 @@ def _odd_bytes(data: bytes) -> bool:
             or (b"\xc2" in data and _C1_UTF8.search(data) is not None))
 
 
-def _blocks(head: bytes, raw: IO[bytes], odd: Oddity | None = None) -> Iterator[str]:
+def _blocks(head: bytes, raw: IO[bytes], odd: Oddity | None = None,
+            facts: TextFacts | None = None) -> Iterator[str]:
     """The text of a UTF-8/Latin-1 stream (after its first bytes ``head``) in blocks of
     whole lines, each line ended by one "\\n" whatever its end was in the file. ``odd``
-    is told when a block may hold a control character or U+FFFD."""
+    is told when a block may hold a control character or U+FFFD; ``facts`` what was read."""
+    facts = facts if facts is not None else TextFacts()
     if head.startswith(codecs.BOM_UTF8):
         head = head[3:]
+        facts.bom = True
     pending = head
     while True:
         chunk = raw.read(BLOCK)
@@ -160,6 +255,7 @@ def _blocks(head: bytes, raw: IO[bytes], odd: Oddity | None = None) -> Iterator[
         cut = data.rfind(b"\n") + 1 or data.rfind(b"\r", 0, len(data) - bool(chunk)) + 1
         block, pending = data[:cut], data[cut:]
         if block:
+            facts.count_ends(block)
             if odd is not None and not odd.seen and _odd_bytes(block):
                 odd.seen = True
             try:  # fast path: the whole block is UTF-8
@@ -169,40 +265,35 @@ def _blocks(head: bytes, raw: IO[bytes], odd: Oddity | None = None) -> Iterator[
                     odd.seen = True  # a line may decode with U+FFFD
                 parts = re.split(rb"\r\n|\r|\n", block)
                 parts.pop()
-                yield "".join(_decode(part).removeprefix(BOM) + "\n" for part in parts)
+                yield facts.take("".join(_decode(part, facts) + "\n" for part in parts))
             else:
+                facts.utf8 = facts.utf8 or not block.isascii()
                 if "\r" in text:
                     text = text.replace("\r\n", "\n").replace("\r", "\n")
-                if BOM in text:
-                    text = _without_boms(text)
-                yield text
+                yield facts.take(text)
         if not chunk:
             break
     if pending:
+        facts.count_ends(pending)
         if odd is not None:
             odd.seen = True  # the last line, without its line end: not worth a look
-        yield "".join(line.removeprefix(BOM) + "\n" for line in _decode_cr(pending))
+        yield facts.take("".join(line + "\n" for line in _decode_cr(pending, facts)))
 
 
-# A byte order mark at the start of a line inside a file: files concatenated with
-# ``cat`` each bring theirs. It is no text; it goes, as the one at the file's start.
+# A byte order mark: at the file's start it says the encoding; anywhere else (files
+# concatenated with ``cat`` each bring theirs) it is no text and goes, with a warning.
 BOM = "\ufeff"
 
 
-def _without_boms(text: str) -> str:
-    """``text`` (whole lines) without a byte order mark at the start of any line."""
-    return text.removeprefix(BOM).replace("\n" + BOM, "\n")
-
-
-def _decode_cr(part: bytes) -> Iterator[str]:
+def _decode_cr(part: bytes, facts: TextFacts) -> Iterator[str]:
     """One LF-ended line; CRLF ends lose the CR, and lone CRs (old Macs) split lines."""
     if part.endswith(b"\r"):
         part = part[:-1]
     if b"\r" in part:
         for piece in part.split(b"\r"):
-            yield _decode(piece)
+            yield _decode(piece, facts)
     else:
-        yield _decode(part)
+        yield _decode(part, facts)
 
 
 # One valid multi-byte UTF-8 sequence (RFC 3629): a line holding one is UTF-8 text.
@@ -212,7 +303,7 @@ _MULTIBYTE = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]"
                         rb"|\xf4[\x80-\x8f][\x80-\xbf]{2}")
 
 
-def _decode(data: bytes) -> str:
+def _decode(data: bytes, facts: TextFacts) -> str:
     """One line: UTF-8; a line that is not is Latin-1, unless it holds UTF-8 characters.
 
     A line with a valid multi-byte sequence and a stray byte is UTF-8 with one
@@ -220,11 +311,15 @@ def _decode(data: bytes) -> str:
     of the line keeps its UTF-8 (``Västerås`` must not read as ``VÃ¤sterÃ¥s``).
     """
     try:
-        return data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         if _MULTIBYTE.search(data) is not None:
+            facts.utf8 = True
             return data.decode("utf-8", "replace")
+        facts.latin1 += 1
         return data.decode("latin-1")
+    facts.utf8 = facts.utf8 or not data.isascii()
+    return text
 
 
 class _Prefixed(io.RawIOBase):
@@ -341,6 +436,33 @@ def lost_characters(chunk: Chunk) -> Iterator[tuple[int, int]]:
                 yield number, m.start() + 1
 
 
+# A line opening with a tag pair, however broken after its name (format/mend.py reads some).
+_ANY_TAG_LINE = re.compile(r"^[ \t\f\v]*\[[ \t]*[A-Za-z]", re.M)
+HEAD = 8192  # bytes of a file looked at by :func:`plainly_not_ppn`
+
+
+def plainly_not_ppn(head: bytes, whole: bool) -> bool:
+    """Whether a file whose first bytes are ``head`` (all of it when ``whole``) is plainly
+    no PPN text: no line opens with a tag pair, yet one holds something other than blanks
+    and comments. Random bytes or a CSV file read as records give a page of errors and
+    warnings for nothing; one error says it (a file of comments only, or an empty one,
+    is not refused here: it holds no records, which the reader's callers say)."""
+    text = "".join(block for block in _blocks(head[:4], io.BytesIO(head[4:]))) \
+        if not wide_codec(head[:4]) else "\n".join(_wide_lines(head[:4], io.BytesIO(head[4:]),
+                                                                TextFacts())) + "\n"
+    if not whole:
+        text = text[:text.rfind("\n", 0, len(text) - 1) + 1]  # the last line may be cut
+    if _ANY_TAG_LINE.search(text) is not None:
+        return False
+    depth = 0
+    for line in text.split("\n"):
+        bare = line.strip(_BLANKS)
+        if bare and not depth and bare[0] not in "%;{":
+            return True
+        depth = brace_state(line, depth)
+    return False
+
+
 def split(lines: Iterable[str], first_line: int = 1) -> Iterator[Chunk]:
     """Cut the file into records at semi-empty lines outside brace comments.
 
@@ -360,16 +482,19 @@ def split(lines: Iterable[str], first_line: int = 1) -> Iterator[Chunk]:
 def _runs(lines: Iterable[str], first_line: int, odd: Oddity) -> Iterator[Chunk]:
     odd.seen = True  # until the bytes are watched below: each chunk is looked at
     if isinstance(lines, Decoded):
-        raw = lines.raw
+        raw, facts = lines.raw, lines.facts
         head = raw.read(4)
         if wide_codec(head):
-            yield from _by_line(_wide_lines(head, raw, lines.bad_lines), first_line,
-                                lines.bad_lines)
+            yield from split_blocks(_as_blocks(_wide_lines(head, raw, facts)), first_line,
+                                    marks=facts.marks)
         else:
             odd.seen = False
-            yield from split_blocks(_blocks(head, raw, odd), first_line)
+            yield from split_blocks(_blocks(head, raw, odd, facts), first_line,
+                                    marks=facts.marks)
         return
-    yield from _by_line(lines, first_line, getattr(lines, "bad_lines", set()))
+    facts = TextFacts()
+    yield from split_blocks(map(facts.take, _as_blocks(lines, facts)), first_line,
+                            marks=facts.marks)
 
 
 def split_text(text: str, first_line: int = 1, *, header: bool = True) -> Iterator[Chunk]:
@@ -377,11 +502,12 @@ def split_text(text: str, first_line: int = 1, *, header: bool = True) -> Iterat
     is not a file, so version lines at its top are comments (a record's own text)."""
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if BOM in text:
-        text = _without_boms(text)
+    facts = TextFacts()
     if text and not text.endswith("\n"):
         text += "\n"
-    return attach_comments(split_blocks([text] if text else [], first_line, header=header),
+    text = facts.take(text.removeprefix(BOM))
+    return attach_comments(split_blocks([text] if text else [], first_line, header=header,
+                                        marks=facts.marks),
                            Oddity(has_odd_characters(text)))
 
 
@@ -457,16 +583,18 @@ def _joined(chunks: list[Chunk]) -> Chunk:
     return joined
 
 
-def _by_line(lines: Iterable[str], first_line: int, undecodable: set[int]) -> Iterator[Chunk]:
-    """Lines from elsewhere (UTF-16, a text stream, a list) cut as a file's blocks are."""
-    return split_blocks(_as_blocks(lines), first_line, undecodable=undecodable)
-
-
-def _as_blocks(lines: Iterable[str]) -> Iterator[str]:
-    """Lines without their ends as blocks of "\\n"-ended lines, about BLOCK characters each."""
+def _as_blocks(lines: Iterable[str], facts: TextFacts | None = None) -> Iterator[str]:
+    """Lines without their ends as blocks of "\\n"-ended lines, about BLOCK characters each;
+    a byte order mark opening the first line is the file's (``facts`` is told)."""
     batch: list[str] = []
     size = 0
+    first = facts is not None
     for line in lines:
+        if first:
+            first = False
+            if line.startswith(BOM):
+                line = line[1:]
+                facts.bom = True  # type: ignore[union-attr]
         batch.append(line)
         size += len(line) + 1
         if size >= BLOCK:
@@ -479,11 +607,11 @@ def _as_blocks(lines: Iterable[str]) -> Iterator[str]:
 
 
 def split_blocks(blocks: Iterable[str], first_line: int = 1, *, header: bool = True,
-                 undecodable: set[int] | None = None) -> Iterator[Chunk]:
-    """:func:`split` of text in blocks of whole "\\n"-ended lines; ``undecodable`` holds the
-    numbers (from 1) of lines that held a code unit that is no text, filled as the blocks
-    are read."""
-    cutter = _Cutter(first_line, set() if undecodable is None else undecodable, header)
+                 marks: dict[int, list[Mark]] | None = None) -> Iterator[Chunk]:
+    """:func:`split` of text in blocks of whole "\\n"-ended lines; ``marks`` holds the notes
+    of lines (numbered from 1) the decoder found something on that is no text, filled as
+    the blocks are read (:class:`TextFacts`)."""
+    cutter = _Cutter(first_line, {} if marks is None else marks, header)
     number = first_line  # the line number of carry's first line
     carry: list[str] = []  # lines after the last semi-empty line: their record may go on
     for block in blocks:
@@ -521,10 +649,11 @@ def _cut(cutter: _Cutter, text: str, number: int) -> Generator[Chunk, None, int]
         blank = gap(text, pos)  # semi-empty lines before the run (it always matches)
         start = blank.end() if blank else pos
         if start > pos:
-            if cutter.chunk is not None or cutter.in_brace:
+            count = text.count("\n", pos, start)
+            if cutter.chunk is not None or cutter.in_brace or not cutter.unmarked(number, count):
                 yield from _slow(cutter, text, pos, start, number)
             # else: a blank line between records changes nothing
-            number += text.count("\n", pos, start)
+            number += count
             if start >= stop:
                 break
         end = text.find("\n\n", start, stop) + 1 or stop
@@ -533,7 +662,7 @@ def _cut(cutter: _Cutter, text: str, number: int) -> Generator[Chunk, None, int]
             end = inner.start() + 1
         piece = text[start:end]
         whole = (cutter.clean() and _one_of_each(text, start, end) and _closed(text, start, end)
-                 and (not cutter.undecodable or cutter.readable(number, piece.count("\n"))))
+                 and cutter.unmarked(number, piece.count("\n")))
         if whole and piece[-1:] == "\n":
             yield Chunk(number, text=piece)  # its lines are made if anyone asks
             number += piece.count("\n")
@@ -585,14 +714,16 @@ def _slow(cutter: _Cutter, text: str, start: int, stop: int, number: int) -> Ite
 class _Cutter:
     """The splitter line by line: every rule and repair, and the state between lines."""
 
-    def __init__(self, first_line: int, undecodable: set[int], header: bool = True) -> None:
+    def __init__(self, first_line: int, marks: dict[int, list[Mark]], header: bool = True
+                 ) -> None:
         self.chunk: Chunk | None = None
         self.in_brace = 0
         self.at_top = first_line == 1 and header
         self.header: set[bool] = set()  # header lines met at the top: version line, EXPORT
         self.brace_blank = False
         self.starts: set[str] = set()
-        self.undecodable = undecodable
+        self.marks = marks
+        self.pending: list[Note] = []  # marks of lines no chunk holds yet
         self.shift = first_line - 1
 
     def clean(self) -> bool:
@@ -602,20 +733,20 @@ class _Cutter:
             return True
         return False
 
-    def readable(self, number: int, count: int) -> bool:
-        """Whether no line of ``count`` from ``number`` held a code unit that is no text."""
-        return self.undecodable.isdisjoint(
+    def unmarked(self, number: int, count: int) -> bool:
+        """Whether no line of ``count`` from ``number`` has a mark of the decoder."""
+        return not self.marks or self.marks.keys().isdisjoint(
             range(number - self.shift, number - self.shift + count))
 
     def feed(self, number: int, line: str) -> Iterator[Chunk]:
+        """Take the next line; its marks go with the chunk that holds it (with the next
+        one when the line is in none: a header line, a blank line between records)."""
         chunk = self.chunk
-        if self.undecodable and number - self.shift in self.undecodable:
-            if chunk is None:
-                chunk = self.chunk = Chunk(number)
-                self.starts = set()
-            chunk.notes.append((number, line.index("\ufffd") + 1, msg(
-                "this line holds a UTF-16 code unit that is not text (shown as '\ufffd'): is "
-                "the file damaged?"), "error"))
+        if self.marks:
+            found = self.marks.get(number - self.shift)
+            if found:
+                self.pending += [(number, column, text, severity)
+                                 for column, text, severity in found]
         if self.at_top and line.startswith("%"):
             header = _HEADER.match(line)
             version = header is not None and header.group(1) is None  # else % EXPORT
@@ -628,6 +759,7 @@ class _Cutter:
                 self.brace_blank = True
                 if chunk is not None:
                     chunk.lines.append(line)
+                    self.note(chunk)
                 return
             if chunk is not None:
                 self.chunk = None
@@ -640,6 +772,10 @@ class _Cutter:
             last_blank = max(i for i, t in enumerate(chunk.lines) if not t.strip(_BLANKS))
             carried = chunk.lines[last_blank + 1:]
             del chunk.lines[last_blank + 1:]
+            first = number - len(carried)
+            moved = [n for n in chunk.notes if n[0] >= first]  # the carried lines' marks
+            if moved:
+                chunk.notes = [n for n in chunk.notes if n[0] < first]
             while chunk.lines and not chunk.lines[-1].strip(_BLANKS):
                 chunk.lines.pop()
             self.chunk = None
@@ -647,7 +783,7 @@ class _Cutter:
             chunk = None
             self.in_brace = 0
             if carried:
-                chunk = self.chunk = Chunk(number - len(carried), carried)
+                chunk = self.chunk = Chunk(first, carried, moved)
                 self.starts = set()
         self.at_top = False
         if self.in_brace and self.brace_blank and (line.startswith("%")
@@ -671,7 +807,14 @@ class _Cutter:
         if new is not None:
             self.starts.add(new.group(1))
         chunk.lines.append(line)
+        self.note(chunk)
         self.in_brace = brace_state(line, self.in_brace)
+
+    def note(self, chunk: Chunk) -> None:
+        """The marks waiting for a chunk go to ``chunk``, which holds their lines now."""
+        if self.pending:
+            chunk.notes += self.pending
+            self.pending = []
 
     def close(self) -> Iterator[Chunk]:
         chunk = self.chunk
