@@ -86,7 +86,7 @@ D8 S8 SQ D3
 [Event "Klubbkväll"]
 [Site "Västerås"]
 [Date "2026.11.29"]
-[Board "3]
+[Board "3" x]
 [Auction "S"]
 Hjärterr Pass
 """

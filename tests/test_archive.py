@@ -132,7 +132,7 @@ def test_stored_facts_follow_the_engine(archive: Path) -> None:
                        "WHERE status = 'unreadable'").fetchone()
     assert bad[0] == "unreadable" and "Hjärterr Pass" in bad[1] and bad[2] and bad[3] == 54
     assert conn.execute("SELECT rule, line, col FROM findings WHERE rule = 'PPN'").fetchall() \
-        == [("PPN", 57, 8), ("PPN", 59, 1)]
+        == [("PPN", 57, 12), ("PPN", 59, 1)]
     # Rubbers and settlements of the generated partie (zero-sum, R23).
     assert conn.execute("SELECT sum(points) FROM settlements").fetchone()[0] == 0
     assert conn.execute("SELECT count(*) FROM rubbers WHERE complete = 1").fetchone()[0] >= 3

@@ -127,7 +127,7 @@ def test_deal_key_is_the_board_at_its_table() -> None:
     assert deal_key(a) != deal_key(b)  # the other room
     assert deal_key(a) != deal_key(d)  # another player at the table
     assert deal_key(e) is None  # no Board: no place, never a correction
-    [bad] = loads('[Event "x"\n[Board "1"]\n', errors="collect")
+    [bad] = loads('[Event "x" x\n[Board "1"]\n', errors="collect")
     assert isinstance(bad, BadRecord) and deal_key(bad) is None
     [t1, t2] = loads('[Board "2"]\n[Table "1"]\n\n[Board "2"]\n[Table "2"]\n')
     assert deal_key(t1) != deal_key(t2)

@@ -322,15 +322,20 @@ def test_score_fill_and_export_write_the_shared_line_sheet_back_as_two_records(
 @pytest.mark.parametrize("encoding", ["utf-8", "utf-16"])
 def test_byte_order_marks_of_concatenated_files_are_no_text(encoding: str) -> None:
     """Files saved with a byte order mark and joined with ``cat`` bring one per file: each
-    goes like the file's first, and the records read as without them."""
+    after the file's first is a located warning and goes, and the records read as without
+    them (issue 28 item 5)."""
     text = (HERE / "bridgewebs-concatenated.pbn").read_text("utf-8")
     plain = list(read(io.BytesIO(text.encode(encoding)), errors="collect"))
     marked = text.replace("% PBN 2.1\n% EXPORT\n", "\ufeff% PBN 2.1\n% EXPORT\n")
-    assert marked.count("\ufeff") == 4
-    data = marked.encode("utf-8-sig" if encoding == "utf-8" else encoding)
-    got = list(read(io.BytesIO(data), errors="collect"))
-    assert got == plain and all(isinstance(r, Record) and not r.errors for r in got)
-    assert list(loads(marked, errors="collect")) == plain
+    assert marked.count("\ufeff") == 4 and marked.startswith("\ufeff")
+    data = marked[1:].encode("utf-8-sig" if encoding == "utf-8" else encoding)
+    lines = [i for i, line in enumerate(marked.split("\n"), 1) if line.startswith("\ufeff")]
+    for got in (list(read(io.BytesIO(data), errors="collect")), list(loads(marked[1:],
+                                                                             errors="collect"))):
+        assert got == plain and all(isinstance(r, Record) for r in got)
+        warned = [(e.severity, e.location.line, e.location.column) for r in got
+                  for e in r.errors]
+        assert warned == [("warning", line, 1) for line in lines[1:]]
 
 
 def test_a_brace_comment_holding_tag_pairs_is_never_another_records_comment() -> None:

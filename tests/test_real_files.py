@@ -68,12 +68,12 @@ def test_a_bad_nag_no_longer_costs_the_record() -> None:
 
 
 def test_every_syntax_error_of_a_record_is_reported_in_one_round() -> None:
-    text = ('[Event "x"]\n[Site "y\n[Auction "N"]\nPass Hjärterr Pass\nPass\n'
+    text = ('[Event "x"]\n[Site "y" z\n[Auction "N"]\nPass Hjärterr Pass\nPass\n'
             '[Play "N"]\nSA HK ZZ H2\nH3 H4\n')
     [bad] = loads(text, errors="collect")
     assert isinstance(bad, BadRecord)
     assert [(e.location.line, e.location.column) for e in bad.errors] == [
-        (2, 7), (4, 6), (7, 7)]
+        (2, 11), (4, 6), (7, 7)]
     assert bad.partial is not None and bad.partial.get("Event") == "x"
     assert bad.text == text  # kept whole for writers
     with pytest.raises(PPNSyntaxError):  # strict mode still raises the first
@@ -149,7 +149,7 @@ def test_plus_in_the_middle_of_a_trick_is_fine() -> None:
 
 
 def test_inheriting_from_after_an_unreadable_record_says_so() -> None:
-    text = '[Event "a"]\n[Site "s"]\n\n[Event "b\n[Site "t"]\n\n[Event "#"]\n[Site "#"]\n'
+    text = '[Event "a"]\n[Site "s"]\n\n[Event "b" c\n[Site "t"]\n\n[Event "#"]\n[Site "#"]\n'
     out = list(loads(text, errors="collect"))
     assert isinstance(out[1], BadRecord)
     third = out[2]
@@ -252,7 +252,7 @@ def test_utf16_bad_code_unit_and_huge_numbers_are_located_errors() -> None:
 
 def test_parse_counts_with_the_right_plural(tmp_path: Path) -> None:
     f = tmp_path / "a.ppn"
-    f.write_text('[Event "x\n', "utf-8")
+    f.write_text('[Event "x" y\n', "utf-8")
     result = CliRunner().invoke(cli, ["parse", str(f)])
     assert "1 record could not be read" in result.output
 
