@@ -180,10 +180,10 @@ def wide_codec(head: bytes) -> str | None:
     """
     if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return "utf-16"
-    if len(head) == 4 and head[1] == 0 and 0 < head[0] < 0x80 and (
+    if len(head) == 4 and head[1] == 0 and head[0] and (
             (head[3] == 0 and head[2]) or 0xD8 <= head[3] <= 0xDF):
         return "utf-16-le"
-    if len(head) == 4 and head[0] == 0 and 0 < head[1] < 0x80 and (
+    if len(head) == 4 and head[0] == 0 and head[1] and (
             (head[2] == 0 and head[3]) or 0xD8 <= head[2] <= 0xDF):
         return "utf-16-be"
     return None
