@@ -447,9 +447,11 @@ def plainly_not_ppn(head: bytes, whole: bool) -> bool:
     and comments. Random bytes or a CSV file read as records give a page of errors and
     warnings for nothing; one error says it (a file of comments only, or an empty one,
     is not refused here: it holds no records, which the reader's callers say)."""
-    text = "".join(block for block in _blocks(head[:4], io.BytesIO(head[4:]))) \
-        if not wide_codec(head[:4]) else "\n".join(_wide_lines(head[:4], io.BytesIO(head[4:]),
-                                                                TextFacts())) + "\n"
+    rest = io.BytesIO(head[4:])
+    if wide_codec(head[:4]):
+        text = "\n".join(_wide_lines(head[:4], rest, TextFacts())) + "\n"
+    else:
+        text = "".join(_blocks(head[:4], rest))
     if not whole:
         text = text[:text.rfind("\n", 0, len(text) - 1) + 1]  # the last line may be cut
     if _ANY_TAG_LINE.search(text) is not None:
@@ -588,13 +590,13 @@ def _as_blocks(lines: Iterable[str], facts: TextFacts | None = None) -> Iterator
     a byte order mark opening the first line is the file's (``facts`` is told)."""
     batch: list[str] = []
     size = 0
-    first = facts is not None
+    first = True
     for line in lines:
         if first:
             first = False
-            if line.startswith(BOM):
+            if facts is not None and line.startswith(BOM):
                 line = line[1:]
-                facts.bom = True  # type: ignore[union-attr]
+                facts.bom = True
         batch.append(line)
         size += len(line) + 1
         if size >= BLOCK:
