@@ -11,9 +11,10 @@ trip (``dumps`` read back). It counts
 
 * tracebacks: any exception escaping the library (bucketed by type and place);
 * internal errors: a message saying "internal error" or "please report it";
-* lost records: a record of the undamaged file whose text and the blank lines around it
-  the damage did not touch, that inherits nothing (PBN §4.8) and yet does not read as
-  the same record (its tags, values and sections; comments aside) at its shifted line;
+* lost records: a record of the undamaged file far from the damage (neither its text,
+  the blank lines around it, nor a neighbour record's text touched), that inherits
+  nothing (PBN §4.8) and leaves no '{' open, and yet does not read as the same record
+  (its tags, values and sections; comments aside) at its shifted line;
 * round trips: records written by ``dumps`` that do not read back the same (an
   unreadable record is written as its text, control characters escaped: it may read
   back better, never otherwise).
@@ -169,10 +170,14 @@ def lost(orig: Original, out: list[Record | BadRecord], damaged: bytes, lo: int,
     """The records the damage did not touch that no longer read the same."""
     found = {r.location.line: r for r in out if r.location is not None}
     missing = []
-    for rec, (start, end), brace in zip(orig.records, orig.zones, orig.open_brace,
-                                        strict=True):
+    zones = orig.zones
+    for i, (rec, brace) in enumerate(zip(orig.records, orig.open_brace, strict=True)):
+        # Near: the record's zone or a neighbour's (the comments ending a file join the
+        # record before them; a line appended at the file's end joins the last record).
+        start = zones[max(i - 1, 0)][0]
+        end = zones[i + 1][1] if i + 1 < len(zones) else len(orig.data) + 1
         if not independent(rec) or brace or (start < hi and lo < end) or lo < 4:
-            continue  # touched (or the file's first bytes, which say its encoding)
+            continue  # near the damage (or the file's first bytes, which say its encoding)
         first = rec.location.line if rec.location else 1
         at = orig.lines[first - 1]
         moved = at if at < lo else at + shift
