@@ -150,3 +150,15 @@ def test_read_headers_reads_the_broken_pairs_as_the_reader_does() -> None:
         for name in ("Event", "Site", "Board"):
             assert tags.get(name) == rec.get(name), name
     assert headers[2]["Site"] == "Uppsala" and headers[3]["Event"] == "Klubb"
+
+
+@pytest.mark.parametrize("scoring", ['[Scoring"Preference"]', "[Scoring Preference]",
+                                     '[Scoring "Preference"'])
+def test_a_scoring_tag_read_by_the_parser_chooses_the_records_words(scoring: str) -> None:
+    """The game's words come from the Scoring value the reader reads (fuzz: a deleted blank
+    made a Préférence deal read by Priffe's words: Contract "Hearts" became "Hjärter")."""
+    text = (EXAMPLES / "preference-graz.ppn").read_text(encoding="utf-8")
+    want = [r for r in _records(text) if isinstance(r, Record)]
+    got = _records(text.replace('[Scoring "Preference"]', scoring))
+    assert [r.to_dict()["tags"] for r in got if isinstance(r, Record)] == [
+        r.to_dict()["tags"] for r in want]

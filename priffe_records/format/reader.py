@@ -903,7 +903,9 @@ def _normalise_result(value: str, declarer: Seat | None) -> str:
 
 # ---------------------------------------------------------------- the record's game
 
-_SCORING = re.compile(r'\[[ \t]*Scoring[ \t]+"((?:\\.|[^"\\\n])*)"')
+# As the grammar reads a tag pair written over parts: blanks between name and value may be
+# none ('[Scoring"Preference"]' is the Scoring tag to the parser too).
+_SCORING = re.compile(r'\[[ \t]*Scoring[ \t]*"((?:\\.|[^"\\\n])*)"')
 
 
 def _scoring_of(text: str, state: _FileState) -> str | None:
@@ -913,10 +915,16 @@ def _scoring_of(text: str, state: _FileState) -> str | None:
     """
     at = text.find("Scoring")
     # A match starts on the line of the first "Scoring" or later (a tag pair is one line).
-    m = _SCORING.search(text, text.rfind("\n", 0, at) + 1) if at >= 0 else None
+    start = text.rfind("\n", 0, at) + 1
+    m = _SCORING.search(text, start) if at >= 0 else None
     if m is None:
-        return state.header.get("Scoring")
-    value = m.group(1)
+        # A Scoring tag pair broken in a plain way reads as format/mend.py reads it.
+        mended = mend(text[start:text.find("\n", at)]) if at >= 0 else None
+        if mended is None or mended.name != "Scoring":
+            return state.header.get("Scoring")
+        value = mended.value
+    else:
+        value = m.group(1)
     if value.startswith("##"):
         return value[2:]
     if value.startswith("#"):
