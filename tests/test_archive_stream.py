@@ -100,7 +100,7 @@ def _file_with_repeats(path: Path) -> Path:
     bad = next(c for c in chunks[3:] if '[Result "' in c)
     chunks.insert(11, bad.replace('[Result "', '[Result "1'))  # an R12 error
     chunks.insert(16, chunks[11])
-    chunks.insert(6, '[Event "Torsdag"\n[Contract "Spela"]')  # unreadable
+    chunks.insert(6, '[Event "Torsdag" x\n[Contract "Spela"]')  # unreadable
     chunks.insert(13, chunks[6])
     chunks += several_parties(12, rng, parties=1, rubbers=1, damage=0.3, odd=0).split("\n\n")
     path.parent.mkdir(parents=True, exist_ok=True)
