@@ -173,7 +173,7 @@ def _one_partie(path: Path, *, bad: bool) -> Path:
     text = partie_file(path, 502, rubbers=8, event="Maraton").read_text("utf-8")
     if bad:
         at = text.index("[Event", len(text) // 2)
-        text = text[:at] + '[Event "Maraton"\n[Deal "N:"]\n\n' + text[at:]
+        text = text[:at] + '[Event "Maraton" x\n[Deal "N:"]\n\n' + text[at:]
         text = text.replace(" HA ", " HX ", 1)
         text += "\n" + dumps(pref_partie(3, deals=60))  # books that settle at the end
     path.write_text(text, "utf-8")
