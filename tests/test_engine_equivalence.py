@@ -224,7 +224,7 @@ def test_honours_on_bit_masks_equal_the_card_count(seed: int, contract: Contract
 
 
 _ODD_ITEMS = [
-    '[Event "x"]\n[Deal "N:AKQ.- - -"\n',  # unreadable: a BadRecord in the stream
+    '[Event "x"]\n[Deal "N:AKQ.- - -" x\n',  # unreadable: a BadRecord in the stream
     '[Event "Bridge"]\n[Contract "4S"]\n[Declarer "N"]\n',  # another game
     '[Deal "N:AKQJ.AKQ.AKQ.AKQ - - -"]\n',  # a deal diagram
     '[Event "Klubbkväll"]\n[Contract "Noll"]\n[Declarer "N"]\n[Result "NS 7 EW 6"]\n',
