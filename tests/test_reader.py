@@ -77,6 +77,23 @@ def test_brace_comment_may_hold_blank_lines() -> None:
     assert recs[0].tag("Event").comments[0].text == "one\n\ntwo"
 
 
+@pytest.mark.parametrize("opener", ['[Event"b"]', '[ Event "b" ]'])
+def test_a_stray_brace_ends_before_a_tag_pair_written_without_blanks(opener: str) -> None:
+    """An unclosed '{' (a '{A' typed twice) runs over a blank line into a tag pair the
+    grammar takes without its blanks ('[Event"b"]'): that record starts there, as after
+    '[Event "b"]', and the brace is a located error of the record it is in. Before, the comment
+    swallowed it and every record up to the next '[Name "' line (fuzz_bytes seed 28)."""
+    text = ('[Event "a"]\n[Auction "N"]\n1C {A Pass\n\n% next\n' + opener
+            + '\n[Board "2"]\n\n[Event "c"]\n[Board "3"]\n')
+    first, second, third = read(io.BytesIO(text.encode()), errors="collect", name="f.ppn")
+    [error] = first.errors
+    assert error.location is not None and (error.location.line, error.location.column) == (3, 4)
+    assert "'{'" in error.message
+    assert isinstance(second, Record) and second.location is not None
+    assert (second.location.line, second.get("Event"), second.get("Board")) == (5, "b", "2")
+    assert isinstance(third, Record) and third.get("Event") == "c"
+
+
 def test_calls_in_every_spelling_are_canonical() -> None:
     rec = one('[Auction "E"]\nhjarter KLOVER ♠ play\n')
     assert rec.auction is not None

@@ -22,7 +22,7 @@ from typing import IO
 from priffe_records.format.splitter import may_inherit, wide_codec
 
 # A semi-empty line (only " \t\f\v", PBN §3), then a line opening with a tag pair as
-# splitter.starts_record sees it (ASCII blanks only: stricter, so safe).
+# splitter.starts_record sees it, in its plain spacing only (stricter, so safe).
 _FRESH = re.compile(rb'\n[ \t\f\v]*\r?\n(?=[ \t\f\v]*\[[A-Z][A-Za-z0-9_]*[ \t]+")')
 BLOCK = 1 << 20  # bytes read at a time (the tests make it small to cut lines across)
 

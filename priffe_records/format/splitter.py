@@ -31,7 +31,9 @@ from priffe_records.game.language import Message, msg, msg_n
 # Another one, even at the top (concatenated files), is a comment kept like any other.
 _HEADER = re.compile(r"^%\s*(?:(?:PPN|PBN)\s+\d+(?:\.\d+)*|(EXPORT))\s*$")
 _BLANKS = " \t\f\v"
-_TAG_START = re.compile(r'^\s*\[[A-Z][A-Za-z0-9_]*\s+"')
+# A tag pair opening a line as the grammar takes it: blanks after '[' and before the value
+# may be missing or added ('[Event"x"]', '[ Event "x"]').
+_TAG_START = re.compile(r'^\s*\[[ \t]*[A-Z][A-Za-z0-9_]*[ \t]*"')
 # A new record's first tags: a second one in the same record means the blank
 # line between two records is missing (PBN §3), not a repeated tag.
 RECORD_OPENERS = ("Event", "Board", "Deal")  # _one_of_each counts these three
@@ -48,8 +50,9 @@ _SEMI = re.compile(r"\n[ \t\f\v]+\n")  # a semi-empty line with blanks, after a 
 
 
 def starts_record(line: str) -> bool:
-    """Whether a line opens with a tag pair (``[Name "``): after a semi-empty line the
-    splitter starts a record there whatever came before (PBN §3)."""
+    """Whether a line opens with a tag pair (``[Name "``, ``[Name"``, ``[ Name "``): after a
+    semi-empty line the splitter starts a record there whatever came before (PBN §3), so an
+    unclosed '{' before it costs its own record only, however the tag pair is spaced."""
     return _TAG_START.match(line) is not None
 
 
