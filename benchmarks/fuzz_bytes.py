@@ -1,6 +1,7 @@
 """Byte-level fuzz of the real files the project reads: a damaged file costs only what was damaged.
 
-    python benchmarks/fuzz_bytes.py [--cases 100000] [--seed 0] [--seconds 0] [--show 5]
+    python benchmarks/fuzz_bytes.py [--cases 100000] [--seed 0] [--seconds 0] [--show 5] [--jobs 2]
+    python benchmarks/fuzz_bytes.py --seed 28 --case 37929   # one case, shown in full
 
 Each case takes one real file (``../shared/pbn/corpus/*.pbn`` when it is beside the
 clone, ``examples/*.ppn``, the fixtures ``tests/data/**/*.p?n`` and ``tests/golden``),
@@ -28,6 +29,7 @@ from __future__ import annotations
 import argparse
 import collections
 import io
+import multiprocessing
 import random
 import re
 import sys
@@ -189,39 +191,69 @@ def lost(orig: Original, out: list[Record | BadRecord], damaged: bytes, lo: int,
     return missing
 
 
+FILES: list[Original] = []  # set before the workers fork: they share it
+
+
+def picks(seed: int, count: int, files: int) -> list[int]:
+    """The file of each case: one stream per run, so a case is the same whatever --jobs."""
+    rng = random.Random(seed)
+    return [rng.choice(range(files)) for _ in range(count)]
+
+
+def one_case(job: tuple[int, int, int]) -> tuple[int, str, str, list[str]]:
+    """Case ``case`` of run ``seed`` on file ``pick``: (case, file name, kind, failures)."""
+    seed, case, pick = job
+    orig = FILES[pick]
+    kind, failures = run_case(orig, random.Random(f"{seed}/{case}"))
+    return case, orig.path.name, kind, failures
+
+
+def show_case(seed: int, case: int, pick: int) -> None:
+    """One case in full: the damage, the damaged text around it and what failed."""
+    orig = FILES[pick]
+    damaged, kind, lo, hi, shift = damage(orig.data, random.Random(f"{seed}/{case}"))
+    print(f"case {case} of seed {seed}: {orig.path}\n{kind} at bytes {lo}-{hi}, shift {shift}")
+    print(damaged[max(0, lo - 200):lo + max(shift, 0) + 200].decode("utf-8", "replace"))
+    print("failures:", one_case((seed, case, pick))[3] or "none")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--cases", type=int, default=10_000)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--seconds", type=float, default=0, help="stop after this long (0: never)")
     ap.add_argument("--show", type=int, default=5, help="examples printed per failure kind")
+    ap.add_argument("--jobs", type=int, default=1, help="processes (the cases are the same)")
+    ap.add_argument("--case", type=int, help="run only this case of --seed and show it")
     args = ap.parse_args()
-    files = [original(p) for p in real_files()]
-    rng = random.Random(args.seed)
+    FILES[:] = [original(p) for p in real_files()]
+    if args.case is not None:
+        show_case(args.seed, args.case, picks(args.seed, args.case + 1, len(FILES))[-1])
+        return
+    jobs = [(args.seed, case, pick)
+            for case, pick in enumerate(picks(args.seed, args.cases, len(FILES)))]
     kinds: collections.Counter[str] = collections.Counter()
     failed: collections.Counter[str] = collections.Counter()
     examples: dict[str, list[str]] = collections.defaultdict(list)
     started = time.monotonic()
     cases = 0
-    for case in range(args.cases):
-        if args.seconds and time.monotonic() - started > args.seconds:
-            break
-        orig = rng.choice(files)
-        case_rng = random.Random(f"{args.seed}/{case}")
-        kind, failures = run_case(orig, case_rng)
-        cases += 1
-        kinds[kind] += 1
-        for f in failures:
-            bucket = f.split(":")[0] if not f.startswith("traceback") else f[:60]
-            failed[bucket] += 1
-            if len(examples[bucket]) < args.show:
-                examples[bucket].append(f"case {case} ({orig.path.name}, {kind}): {f}")
-        if cases % 5000 == 0:
-            print(f"{cases} cases, {time.monotonic() - started:.0f} s, "
-                  f"{sum(failed.values())} failures", file=sys.stderr, flush=True)
+    with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
+        for case, name, kind, failures in pool.imap(one_case, jobs, chunksize=20):
+            if args.seconds and time.monotonic() - started > args.seconds:
+                break
+            cases += 1
+            kinds[kind] += 1
+            for f in failures:
+                bucket = f.split(":")[0] if not f.startswith("traceback") else f[:60]
+                failed[bucket] += 1
+                if len(examples[bucket]) < args.show:
+                    examples[bucket].append(f"case {case} ({name}, {kind}): {f}")
+            if cases % 5000 == 0:
+                print(f"{cases} cases, {time.monotonic() - started:.0f} s, "
+                      f"{sum(failed.values())} failures", file=sys.stderr, flush=True)
     seconds = time.monotonic() - started
-    print(f"{cases} cases over {len(files)} files in {seconds:.1f} s "
-          f"({', '.join(f'{k} {n}' for k, n in sorted(kinds.items()))})")
+    print(f"{cases} cases over {len(FILES)} files in {seconds:.1f} s with {args.jobs} "
+          f"process(es) ({', '.join(f'{k} {n}' for k, n in sorted(kinds.items()))})")
     if not failed:
         print("failures: none (0 tracebacks, 0 internal errors, 0 records lost, "
               "0 round trips)")
