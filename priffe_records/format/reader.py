@@ -1003,14 +1003,28 @@ def _parse_record(chunk: _Chunk, name: str, state: _FileState) -> Record | BadRe
     return BadRecord(tuple(errors), location, text, record)
 
 
+# What hides a '[' from the grammar, as ppn.lark lexes it: a string, a ';' or '%' comment,
+# a brace comment (one balanced inner pair, else up to the first '}'; unclosed: to the end).
+_OPAQUE = re.compile(r'"(?:\\.|[^"\\\n])*"?|;[^\n]*|^%[^\n]*|'
+                     r"\{(?:[^{}]|\{[^{}]*\})*\}|\{[^}]*\}?", re.M)
+
+
 def _segments(lines: list[str]) -> Iterator[tuple[int, int]]:
-    """Line ranges that each start with a tag pair (outside brace comments)."""
-    start, depth = 0, 0
+    """Line ranges that each start with a tag pair outside brace comments, where the
+    grammar ends a comment: '{ {}' is closed there ('{' and ' {'), though the splitter's
+    brace_state, which cannot look ahead, keeps it open (a damaged tag written after it
+    read back as part of the tag before, and cost the record)."""
+    text = "\n".join(lines)
+    hidden: set[int] = set()  # lines that start inside a string or comment
+    for match in _OPAQUE.finditer(text):
+        if "\n" in match.group():
+            first = text.count("\n", 0, match.start()) + 1
+            hidden.update(range(first, first + match.group().count("\n")))
+    start = 0
     for i, line in enumerate(lines):
-        if i and not depth and line.lstrip(_BLANKS).startswith("["):
+        if i and i not in hidden and line.lstrip(_BLANKS).startswith("["):
             yield start, i
             start = i
-        depth = _brace_state(line, depth)
     yield start, len(lines)
 
 
