@@ -110,6 +110,20 @@ def test_a_broken_tag_after_a_comment_the_grammar_closes_costs_only_itself() -> 
         (t.name, t.value) for t in rec.tags)  # the writer puts the broken tag last
 
 
+def test_a_broken_section_whose_comment_the_grammar_closes_is_written_in_its_place() -> None:
+    """A section kept as its text goes last only when a '{' of it stays open (it would take
+    in what follows); 'Hj{x =1= {y}' is closed to the grammar, so the Auction stays before
+    the Note and Play, and the written record reads back as it was (fuzz_bytes seed 28
+    case 12845, sections.in.ppn)."""
+    text = (b'[Event "a"]\n[Dealer "W"]\n[Auction "W"]\n- ^I Hj{x =1= {y} Pass\n'
+            b'[Note "1:z"]\n[Play "N"]\nSK\n')
+    [rec] = read(io.BytesIO(text), errors="collect", name="f.ppn")
+    assert isinstance(rec, Record) and rec.errors
+    assert [t.name for t in rec.tags] == ["Event", "Dealer", "Auction", "Note", "Play"]
+    [back] = loads(dumps([rec]), errors="collect")
+    assert back == rec
+
+
 def test_calls_in_every_spelling_are_canonical() -> None:
     rec = one('[Auction "E"]\nhjarter KLOVER ♠ play\n')
     assert rec.auction is not None

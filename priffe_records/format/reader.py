@@ -62,7 +62,6 @@ from priffe_records.format.splitter import (
     RECORD_OPENERS,
     Chunk,
     Decoded,
-    brace_state,
     decode_lines,
     escape_controls,
     has_odd_characters,
@@ -109,7 +108,6 @@ _Chunk = Chunk
 _Decoded = Decoded
 _decode_lines = decode_lines
 _split = split
-_brace_state = brace_state
 
 
 # ---------------------------------------------------------------- building
@@ -1009,6 +1007,13 @@ _OPAQUE = re.compile(r'"(?:\\.|[^"\\\n])*"?|;[^\n]*|^%[^\n]*|'
                      r"\{(?:[^{}]|\{[^{}]*\})*\}|\{[^}]*\}?", re.M)
 
 
+def _open_brace(text: str) -> bool:
+    """Whether a '{' of ``text`` has no '}' after it, as the grammar reads it (_OPAQUE): the
+    writer then puts the text last, where its comment cannot take in what follows."""
+    return any(m.group().startswith("{") and not m.group().endswith("}")
+               for m in _OPAQUE.finditer(text))
+
+
 def _segments(lines: list[str]) -> Iterator[tuple[int, int]]:
     """Line ranges that each start with a tag pair outside brace comments, where the
     grammar ends a comment: '{ {}' is closed there ('{' and ' {'), though the splitter's
@@ -1110,10 +1115,7 @@ def _damaged(lines: list[str], file: str, line: int) -> Tag | None:
         return None  # no export holds a control character, and escaped it might read
     column = first.index("[") + 1
     vcolumn = whole.start(2) + 1 if whole is not None else column
-    depth = 0
-    for row in lines:
-        depth = _brace_state(row, depth)
-    return Tag.read(tag_name, value, (), DamagedSection(text, depth != 0, whole is not None),
+    return Tag.read(tag_name, value, (), DamagedSection(text, _open_brace(text), whole is not None),
                     file, line, column, line, vcolumn)
 
 
