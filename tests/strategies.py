@@ -22,9 +22,11 @@ _FREE_NAMES = ("Event", "Site", "West", "North", "East", "South", "Annotator", "
                "Stage", "Round", "Board", "Rubber", "Score", "ScoreRubber", "Honours",
                "Settlement", "Scoring", "HomeTeam", "Application")
 
+# No U+FEFF: a byte-order mark after a file's start is dropped with a located warning
+# (issue 28 item 5), so text holding one cannot read back as written.
 _text = st.text(
     alphabet=st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp"),
-                           blacklist_characters="\x85"),
+                           blacklist_characters="\x85\ufeff"),
     max_size=20)
 tag_values = _text.filter(lambda s: not s.startswith("#"))
 tag_names = st.one_of(st.sampled_from(_FREE_NAMES),
@@ -37,7 +39,7 @@ tag_names = st.one_of(st.sampled_from(_FREE_NAMES),
 brace_comments = st.builds(
     lambda t: Comment(t, CommentKind.BRACE),
     st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp"),
-                                   blacklist_characters="{}[\x85") | st.just("\n"),
+                                   blacklist_characters="{}[\x85\ufeff") | st.just("\n"),
             max_size=20))
 line_comments = st.builds(lambda t: Comment(t, CommentKind.LINE), _text)
 escape_comments = st.builds(lambda t: Comment(t, CommentKind.ESCAPE),
