@@ -27,12 +27,11 @@ GOLDEN = Path(__file__).resolve().parent / "golden"
 # The project's own files, in every clone:
 EXAMPLE_FILES = sorted(EXAMPLES.glob("*.ppn"))
 FIXTURE_FILES = sorted(DATA.glob("*.ppn"))  # written by hand for the tests
-REALPBN_FILES = sorted((DATA / "realpbn").glob("*.pbn"))  # other programs' output
 # Small files by hand, each in the shape of a named program's output (PBN and PPN).
 CONFORMANCE_FILES = sorted((DATA / "conformance").glob("*.p?n"))
 GOLDEN_FILES = sorted(GOLDEN.glob("*.ppn"))
 PPN_FILES = EXAMPLE_FILES + FIXTURE_FILES + GOLDEN_FILES
-PROJECT_FILES = PPN_FILES + REALPBN_FILES + CONFORMANCE_FILES
+PROJECT_FILES = PPN_FILES + CONFORMANCE_FILES
 # Bridge PBN files from ../shared, when it is beside the clone (never copied in).
 CORPUS_FILES = sorted(CORPUS.glob("*.pbn")) if CORPUS.is_dir() else []
 REAL_FILES = PROJECT_FILES + CORPUS_FILES

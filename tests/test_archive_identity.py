@@ -25,7 +25,7 @@ from archive_support import (
     partie_file,
     run,
 )
-from conftest import CORPUS_FILES, EXAMPLE_FILES, EXAMPLES, FIXTURE_FILES, REALPBN_FILES
+from conftest import CORPUS_FILES, EXAMPLE_FILES, EXAMPLES, FIXTURE_FILES
 from test_archive_jobs import pieces  # noqa: F401  (a fixture)
 from test_archive_truth import fresh, stats
 
@@ -404,7 +404,7 @@ def test_another_evening_with_the_same_key_and_as_new(tmp_path: Path) -> None:
 
 
 def _real_files() -> list[Path]:
-    return REALPBN_FILES + EXAMPLE_FILES + FIXTURE_FILES
+    return EXAMPLE_FILES + FIXTURE_FILES
 
 
 def _corpus() -> list[Path]:

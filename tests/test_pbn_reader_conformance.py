@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS_FILES, DATA, REALPBN_FILES
+from conftest import CORPUS_FILES, DATA
 from test_real_files_fuzz import mutate
 
 from priffe_records import BadRecord, Record, dumps, loads, read
@@ -26,7 +26,7 @@ HERE = DATA / "conformance"
 FIXTURES = [HERE / name for name in (
     "bba-repeated-room.pbn", "bridgecomposer-control-bytes.pbn", "bridgewebs-concatenated.pbn",
     "bridgewebs-latin1.pbn", "bridgewebs-stray-byte.pbn", "typed-shared-line-event.ppn")]
-REAL = REALPBN_FILES + CORPUS_FILES
+REAL = CORPUS_FILES
 
 
 def _read(path: Path) -> list[Record | BadRecord]:

@@ -1,7 +1,7 @@
 """Issue 11, the reader: real files read what the world writes and never lose a record.
 
-One test per lesson; each failed before its fix. Real files: tests/data/realpbn
-(see SOURCES.txt there) and ../shared/pbn/corpus when present.
+One test per lesson; each failed before its fix. Real files: ../shared/pbn/corpus when
+it is beside the clone (see SOURCES.txt there); the lessons' own cases are written here.
 """
 
 from __future__ import annotations
@@ -12,14 +12,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import CORPUS_FILES, REALPBN_FILES
+from conftest import CORPUS_FILES
 
 from priffe_records import BadRecord, Record, dumps, loads, read, validate
 from priffe_records.cli import cli
 from priffe_records.format.errors import PPNSyntaxError
 from priffe_records.format.rewrite import reformat
 
-REAL = REALPBN_FILES
 SHARED = CORPUS_FILES
 
 
@@ -275,7 +274,7 @@ def test_parse_into_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
 # -- the real files ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("path", REAL + SHARED, ids=lambda p: p.name[:48])
+@pytest.mark.parametrize("path", SHARED, ids=lambda p: p.name[:48])
 def test_real_file_reads_and_fmt_keeps_every_record(path: Path, tmp_path: Path) -> None:
     records = list(read(path, errors="collect"))
     assert records

@@ -14,14 +14,14 @@ import random
 import time
 
 import pytest
-from conftest import CORPUS_FILES, DEEP, REALPBN_FILES
+from conftest import CORPUS_FILES, DEEP
 
 from priffe_records import BadRecord, Record, build_replays, read, validate
 
 pytestmark = [pytest.mark.slow,  # fuzz: hundreds of damaged files
               pytest.mark.usefixtures("thawed_heap")]  # library batches only (conftest)
 LONG = DEEP
-FILES = REALPBN_FILES + CORPUS_FILES
+FILES = CORPUS_FILES
 CASES = 3000 if LONG else 240
 INSERTS = [b"{", b'"', b"[", b"%", b"\x00", b"\xff", b"\xc3", b"\xed\xa0\x80", b"}", b";"]
 

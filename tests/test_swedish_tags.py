@@ -18,11 +18,11 @@ from pathlib import Path
 import pytest
 from conftest import (
     CONFORMANCE_FILES,
+    CORPUS_FILES,
     DATA,
     EXAMPLE_FILES,
     FIXTURE_FILES,
     GOLDEN_FILES,
-    REALPBN_FILES,
 )
 from test_engine_equivalence import damaged, several_parties
 
@@ -108,7 +108,7 @@ def _damaged_texts() -> list[str]:
         _wrong_texts()
 
 
-FILES = EXAMPLE_FILES + FIXTURE_FILES + GOLDEN_FILES + REALPBN_FILES + CONFORMANCE_FILES
+FILES = EXAMPLE_FILES + FIXTURE_FILES + GOLDEN_FILES + CONFORMANCE_FILES + CORPUS_FILES
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.name}")

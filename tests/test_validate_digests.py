@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CORPUS_FILES, DATA, PPN_FILES, REALPBN_FILES
+from conftest import CORPUS_FILES, DATA, PPN_FILES
 from test_engine_equivalence import damaged, several_parties
 
 from priffe_records import dumps, loads, read, validate
@@ -98,7 +98,7 @@ def _hash(data: object) -> str:
 
 
 def _files() -> list[Path]:
-    return PPN_FILES + REALPBN_FILES + CORPUS_FILES
+    return PPN_FILES + CORPUS_FILES
 
 
 def _generated() -> Iterator[tuple[str, str, list[object]]]:
