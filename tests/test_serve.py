@@ -136,7 +136,9 @@ def test_without_datasette_the_message_says_how_to_install(
     monkeypatch.setitem(sys.modules, "datasette.app", None)  # import fails as if missing
     res = CliRunner().invoke(cli, ["serve", "--db", str(archive)])
     assert res.exit_code == 2
-    assert "pip install 'priffe-records[serve]'" in res.stderr
+    # this copy runs from its clone: the hint installs the clone's own extra, not PyPI's
+    root = Path(__file__).resolve().parents[1]
+    assert f"-m pip install -e '{root}[serve]'" in res.stderr, res.stderr
 
 
 def test_a_missing_archive_is_one_clear_line(tmp_path: Path) -> None:

@@ -1,8 +1,8 @@
 """``priffe serve``: browse an archive in Datasette, with its metadata and our plugin.
 
-Datasette is an optional extra (``pip install 'priffe-records[serve]'``);
-without it the command says how to get it. The server listens on
-127.0.0.1 only: an archive is a club's private record, not a public site.
+Datasette is an optional extra (``serve``); without it the command says how to get it
+for this copy (``game/extras``: from a clone, the clone's own editable install). The
+server listens on 127.0.0.1 only: an archive is a club's private record, not a public site.
 """
 
 from __future__ import annotations
@@ -19,11 +19,16 @@ from typing import Any
 import click
 
 from priffe_records.cli.common import EXIT_UNUSABLE, UserError, lang_given, user_errors
-from priffe_records.game.language import language, msg, os_reason
+from priffe_records.game.extras import extra_command
+from priffe_records.game.language import Message, language, msg, os_reason
 
 HOST = "127.0.0.1"
-INSTALL_HINT = msg("priffe serve needs Datasette, an optional extra: "
-                   "pip install 'priffe-records[serve]'")
+
+
+def install_hint() -> Message:
+    """How to get Datasette where this copy runs (a clone's hint names the clone)."""
+    return msg("priffe serve needs Datasette, an optional extra: {command}",
+               command=extra_command("serve", ("datasette",)))
 
 
 def _plugin() -> ModuleType:
@@ -34,7 +39,7 @@ def _plugin() -> ModuleType:
 
         from priffe_records.cli import datasette_plugin
     except ImportError:
-        raise UserError(INSTALL_HINT, EXIT_UNUSABLE) from None
+        raise UserError(install_hint(), EXIT_UNUSABLE) from None
     del uvicorn
     return datasette_plugin
 
@@ -51,7 +56,7 @@ def build(db_path: str, lang: str | None = None) -> Any:
     try:
         return plugin.make_datasette(db_path, fixed=lang, default=language())
     except ImportError:  # a Datasette installed without its app (or half removed)
-        raise UserError(INSTALL_HINT, EXIT_UNUSABLE) from None
+        raise UserError(install_hint(), EXIT_UNUSABLE) from None
 
 
 def listen(port: int) -> socket.socket:
