@@ -28,7 +28,7 @@ from priffe_records.format.record import Record
 from priffe_records.game.language import Message, language, msg, msg_n, number
 from priffe_records.replay.model import DealReplay, build_replays
 from priffe_records.replay.stepping import read_key, walk
-from priffe_records.replay.wording import Words, where, words
+from priffe_records.replay.wording import Words, sheet_only, where, words
 from priffe_records.rules.checks import present
 from priffe_records.rules.gcscope import collector_paused
 
@@ -163,7 +163,7 @@ def _check_game(replays: Sequence[Shown]) -> None:
             raise UserError(where(r.refusal))
 
 
-def _plain(r: DealReplay, w: Words) -> str:
+def _plain(r: DealReplay, w: Words, brief: bool = False) -> str:
     """Rendered without any escape code, trailing blanks trimmed, for pipes and files.
 
     A score-sheet summary stays on one line however long (soft wrap).
@@ -175,7 +175,7 @@ def _plain(r: DealReplay, w: Words) -> str:
     buf = io.StringIO()
     console = Console(file=buf, width=PLAIN_WIDTH, color_system=None, force_terminal=False,
                       highlight=False, emoji=False, legacy_windows=False)
-    console.print(full_view(r, w), soft_wrap=not r.playable)
+    console.print(full_view(r, w, brief), soft_wrap=not r.playable)
     return "\n".join(line.rstrip() for line in buf.getvalue().splitlines()) + "\n"
 
 
@@ -313,16 +313,25 @@ class _ProgressLine:
 ERASE_TO_END = "\x1b[K"  # erase from the cursor to the line's end
 
 
+def _listed(replays: Sequence[Shown]) -> list[bool]:
+    """Which deals are score sheets right under another: listed one a line, no blank
+    line between, and the first of the run alone says there is nothing to replay."""
+    sheets = [isinstance(r, DealReplay) and sheet_only(r) for r in replays]
+    return [i > 0 and sheets[i - 1] and here for i, here in enumerate(sheets)]
+
+
 def _show_all(replays: Sequence[Shown], w: Words, interactive: bool,
               verbose: bool = False, notes: _Analyses = NO_DD) -> None:
     out = sys.stdout
+    listed = _listed(replays)
     if not interactive:
         for i, given in enumerate(replays):
             r = notes.marked(given)
             if isinstance(r, Unreadable):
                 out.write(("\n" if i else "") + r.text())
                 continue
-            out.write(("\n" if i else "") + _plain(r, w) + notes.text(r))
+            gap = "\n" if i and not listed[i] else ""
+            out.write(gap + _plain(r, w, listed[i]) + ("" if listed[i] else notes.text(r)))
             for line in _passed(r) if verbose else ():
                 out.write(line.plain + "\n")
         return
@@ -334,13 +343,13 @@ def _show_all(replays: Sequence[Shown], w: Words, interactive: bool,
     console = Console(file=out, highlight=False)
     for i, given in enumerate(replays):
         r = notes.marked(given)
-        if i:
+        if i and not listed[i]:
             console.print()
         if isinstance(r, Unreadable):
             console.print(Text(r.text().rstrip("\n"), style="red"))
             continue
-        console.print(full_view(r, w), soft_wrap=not r.playable)
-        if notes.seconds is not None:
+        console.print(full_view(r, w, listed[i]), soft_wrap=not r.playable)
+        if notes.seconds is not None and not listed[i]:
             console.print(Text(notes.text(r).rstrip("\n")))
         for line in _passed(r) if verbose else ():
             console.print(line)

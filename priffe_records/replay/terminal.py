@@ -229,9 +229,9 @@ def _play_parts(r: DealReplay, w: Words, upto: int | None) -> list[RenderableTyp
     return parts
 
 
-def _view(r: DealReplay, w: Words, step: int | None) -> RenderableType:
+def _view(r: DealReplay, w: Words, step: int | None, brief: bool = False) -> RenderableType:
     if not r.playable:
-        return Text(summary_line(r, w))
+        return Text(summary_line(r, w, brief))
     trick = r.tricks[step - 1] if step is not None and 0 < step <= len(r.tricks) else None
     parts = [*header(r, w), Text(""), compass(r, w, step or 0, trick), Text("")]
     hon = honours_line(r, w)
@@ -244,9 +244,10 @@ def _view(r: DealReplay, w: Words, step: int | None) -> RenderableType:
     return Group(*parts)
 
 
-def full_view(r: DealReplay, w: Words) -> RenderableType:
-    """The whole deal at once, hands as dealt: what a pipe or a file gets."""
-    return _view(r, w, None)
+def full_view(r: DealReplay, w: Words, brief: bool = False) -> RenderableType:
+    """The whole deal at once, hands as dealt: what a pipe or a file gets (``brief``: see
+    :func:`summary_line`)."""
+    return _view(r, w, None, brief)
 
 
 def step_count(r: DealReplay) -> int:

@@ -275,9 +275,18 @@ def score_lines(r: DealReplay, w: Words) -> list[ScoreText]:
     return [ScoreText(s.rule, s.text.render(w.lang), s.total) for s in r.score]
 
 
-def summary_line(r: DealReplay, w: Words) -> str:
+def sheet_only(r: DealReplay) -> bool:
+    """A score-sheet record: nothing to step through, and nothing wrong with it."""
+    return not r.playable and not r.why_not
+
+
+def summary_line(r: DealReplay, w: Words, brief: bool = False) -> str:
     """One line for a record with nothing to step through: a score sheet, or a record whose
-    hands, auction or play cannot be used, followed by why (each error on a line)."""
+    hands, auction or play cannot be used, followed by why (each error on a line).
+
+    ``brief`` leaves out why a score sheet has nothing to replay, for a sheet listed right
+    under another that said it: a 1952 partie of 14 sheet deals says it once, not 14 times.
+    """
     head = f"{w.board} {r.board or r.index}"
     what: list[str] = []
     if r.contract is not None:
@@ -289,7 +298,7 @@ def summary_line(r: DealReplay, w: Words) -> str:
     if r.why_not:
         lines = "".join(f"\n  {line}" for line, _ in check_lines(r.why_not, w))
         return f"{head}{body} — {w.cannot}:{lines}"
-    return f"{head}{body} — {w.nothing}"
+    return f"{head}{body}" if brief else f"{head}{body} — {w.nothing}"
 
 
 def where(f: Finding, w: Words | None = None) -> str:
