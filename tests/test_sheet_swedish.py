@@ -173,12 +173,28 @@ def test_score_xlsx_is_a_workbook_a_sheet_a_partie_with_numbers_as_numbers(
     first = written[:written.index([], heading)] if [] in written[heading:] else written
     assert [[("" if c is None else str(c)) for c in r] for r in rows[heading:]] == [
         r + [""] * (len(rows[heading]) - len(r)) for r in first[heading:]]
-    # and sheet-import reads the workbook back to what it reads from the partie's CSV
-    one = tmp_path / "uppsala.csv"
-    assert invoke("score", str(root / TWO_PARTIES[0]), "--csv", str(one)).exit_code == 0
-    from_book, from_csv = invoke("sheet-import", str(book_path)), invoke("sheet-import", str(one))
-    assert from_book.exit_code == from_csv.exit_code == 0, from_book.output
-    assert from_book.stdout == from_csv.stdout and from_book.stdout.count("[Board ") == 11
+    # and sheet-import reads every worksheet back, each to what it reads from the partie's CSV
+    from_csv = []
+    for i, partie in enumerate(TWO_PARTIES):
+        one = tmp_path / f"partie{i}.csv"
+        assert invoke("score", str(root / partie), "--csv", str(one)).exit_code == 0
+        from_csv.append(invoke("sheet-import", str(one)))
+    from_book = invoke("sheet-import", str(book_path))
+    assert from_book.exit_code == 0 and all(r.exit_code == 0 for r in from_csv), from_book.output
+    records = [str(r) for r in loads(from_book.stdout)]
+    assert records == [str(r) for one in from_csv for r in loads(one.stdout)]
+    assert len(records) == 11 + 12
+    # a bad cell on the second worksheet is located there, by the worksheet's name
+    book = openpyxl.load_workbook(book_path)
+    sheet = book.worksheets[1]
+    head = next(r for r in sheet.iter_rows() if r[0].value == "Giv")
+    column = next(c.column for c in head if c.value == "Kontrakt")
+    sheet.cell(head[0].row + 2, column).value = "Zork"
+    book.save(book_path)
+    bad = invoke("--lang", "en", "sheet-import", str(book_path))
+    assert bad.exit_code == 1 and bad.stdout == ""
+    assert f"{book_path} [Préférence i Graz]:{head[0].row + 2}:Kontrakt: error: unknown" \
+        in bad.stderr, bad.stderr
 
 
 def test_score_help_says_csv_is_standard_and_points_excel_to_xlsx() -> None:

@@ -27,7 +27,7 @@ from priffe_records.format.errors import BadRecord
 from priffe_records.format.reader import read
 from priffe_records.format.record import PLAYER_TAGS, Record
 from priffe_records.format.sheet_dates import sheet_date
-from priffe_records.format.sheet_rows import read_rows
+from priffe_records.format.sheet_rows import read_tables
 from priffe_records.game.cards import SEATS, Seat
 from priffe_records.game.language import Message, msg, msg_n
 from priffe_records.game.words import seat_name
@@ -318,7 +318,8 @@ def add_command(file: str, board: str | None, options: object) -> None:
 def sheet_import_command(file: str, output: str | None, force: bool, event: str | None,
                          site: str | None, date: str | None, players: tuple[str, ...],
                          dealer: str, fill: bool, game: str, options: object) -> None:
-    """Turn a spreadsheet of one partie (CSV, TSV, ods, xlsx) into PPN: one row a deal.
+    """Turn a spreadsheet (CSV, TSV, ods, xlsx) into PPN: one row a deal, one worksheet a
+    partie.
 
     Columns are found by their headings, Swedish or English: Board/Giv,
     Dealer/Given, Contract/Kontrakt, Declarer/Spelförare, Tricks/Stick, and
@@ -344,16 +345,21 @@ def sheet_import_command(file: str, output: str | None, force: bool, event: str 
         given["Scoring"] = family.scoring_tag()
     with user_errors():
         data = stdin_bytes().read() if is_stdin(file) else None
-        got = import_rows(read_rows(file, data), name, given=given,
+        tables = read_tables(file, data)
+    records: list[Record] = []
+    problems = []
+    for title, rows in tables:  # a partie a worksheet, as score --xlsx writes them
+        got = import_rows(rows, f"{name} [{title}]" if len(tables) > 1 else name, given=given,
                           first_dealer=Seat(dealer.upper()), options=options)
-    for problem in got.problems:
+        records += got.records
+        problems += got.problems
+    for problem in problems:
         click.echo(str(problem), err=True)
-    errors = sum(p.is_error for p in got.problems)
+    errors = sum(p.is_error for p in problems)
     if errors:
         raise UserError(msg_n("{file}: {n} error; nothing written",
                               "{file}: {n} errors; nothing written", errors, file=name),
                         EXIT_FINDINGS)
-    records = got.records
     if fill:
         records = filled_records(records, scored(records, options))
     emit_records(records, output, force)

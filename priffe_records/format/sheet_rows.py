@@ -27,6 +27,7 @@ from priffe_records.game.extras import extra_command
 from priffe_records.game.language import msg
 
 Row = tuple[int, list[str]]
+Table = tuple[str, list[Row]]  # a worksheet's name (empty for CSV) and its rows
 SHEET_EXTRA = partial(extra_command, "sheet", ("openpyxl",))  # what reads and writes .xlsx
 SEPARATORS = (";", ",", "\t")  # in this order where two make the same table
 
@@ -77,8 +78,8 @@ def _cell_text(value: object) -> str:
     return str(value).strip()
 
 
-def rows_of_xlsx(path: Path, data: bytes) -> list[Row]:
-    """The first worksheet's rows; needs openpyxl (the ``sheet`` extra)."""
+def rows_of_xlsx(path: Path, data: bytes) -> list[Table]:
+    """Every worksheet's rows, by name; needs openpyxl (the ``sheet`` extra)."""
     try:
         import openpyxl
     except ImportError:
@@ -90,9 +91,9 @@ def rows_of_xlsx(path: Path, data: bytes) -> list[Row]:
         raise PriffeError(msg("{file}: not an xlsx workbook ({reason})", file=path,
                               reason=str(e) or type(e).__name__)) from None
     try:
-        sheet = book.worksheets[0]
-        return [(i, [_cell_text(v) for v in row])
-                for i, row in enumerate(sheet.iter_rows(values_only=True), 1)]
+        return [(sheet.title, [(i, [_cell_text(v) for v in row])
+                               for i, row in enumerate(sheet.iter_rows(values_only=True), 1)])
+                for sheet in book.worksheets]
     finally:
         book.close()
 
@@ -132,8 +133,8 @@ def _ods_cells(row: ElementTree.Element) -> Iterator[str]:
             yield from [_ods_text(cell)] * min(repeat, 1024)
 
 
-def rows_of_ods(path: Path, data: bytes) -> list[Row]:
-    """The first table of an OpenDocument spreadsheet (LibreOffice's own format)."""
+def rows_of_ods(path: Path, data: bytes) -> list[Table]:
+    """Every table of an OpenDocument spreadsheet (LibreOffice's own format), by name."""
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as book, book.open("content.xml") as content:
             root = ElementTree.parse(content).getroot()
@@ -141,16 +142,17 @@ def rows_of_ods(path: Path, data: bytes) -> list[Row]:
         raise PriffeError(msg("{file}: not an ods spreadsheet ({reason})", file=path,
                               reason=str(e) or type(e).__name__)) from None
     try:
-        return _ods_rows(next(root.iter(_TABLE + "table"), None))
+        return [(table.get(_TABLE + "name", ""), _ods_rows(table))
+                for table in root.iter(_TABLE + "table")]
     except ValueError as e:  # a repeat count that is no number
         raise PriffeError(msg("{file}: not an ods spreadsheet ({reason})", file=path,
                               reason=str(e))) from None
 
 
-def _ods_rows(table: ElementTree.Element | None) -> list[Row]:
+def _ods_rows(table: ElementTree.Element) -> list[Row]:
     rows: list[Row] = []
     number = 1
-    for row in table.iter(_TABLE + "table-row") if table is not None else ():
+    for row in table.iter(_TABLE + "table-row"):
         cells = list(_ods_cells(row))
         while cells and not cells[-1]:
             cells.pop()
@@ -166,8 +168,9 @@ _WORKBOOKS = (".xlsx", ".xlsm", ".ods")
 _OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # an old .xls (and every Office 97 file)
 
 
-def read_rows(path: str | os.PathLike[str], data: bytes | None = None) -> list[Row]:
-    """The rows of a spreadsheet, by what it holds, not by its name: a zip is an xlsx or
+def read_tables(path: str | os.PathLike[str], data: bytes | None = None) -> list[Table]:
+    """The tables of a spreadsheet, one a worksheet that holds any row (at least one, so an
+    empty file is one empty table), by what it holds, not by its name: a zip is an xlsx or
     an ods workbook (by the parts inside), anything else is CSV text. A workbook saved
     as ``kväll.ppn`` or piped in reads as well as one named right. ``data``: the
     file's bytes when they come from standard input."""
@@ -180,16 +183,15 @@ def read_rows(path: str | os.PathLike[str], data: bytes | None = None) -> list[R
         if p.suffix.lower() in _WORKBOOKS:  # named a workbook, yet no zip: damaged
             raise PriffeError(msg("{file}: named a workbook, but it is not one (an .xlsx or "
                                   ".ods file is a zip file): damaged?", file=p))
-        return rows_of_text(decode(raw))
+        return [("", rows_of_text(decode(raw)))]
     try:
         with zipfile.ZipFile(io.BytesIO(raw)) as book:
             names = set(book.namelist())
     except zipfile.BadZipFile as e:
         raise PriffeError(msg("{file}: a damaged zip file, neither an xlsx nor an ods "
                               "workbook ({reason})", file=p, reason=str(e))) from None
-    if "xl/workbook.xml" in names:
-        return rows_of_xlsx(p, raw)
-    if "content.xml" in names:
-        return rows_of_ods(p, raw)
+    if "xl/workbook.xml" in names or "content.xml" in names:
+        tables = rows_of_xlsx(p, raw) if "xl/workbook.xml" in names else rows_of_ods(p, raw)
+        return [t for t in tables if t[1]] or tables[:1] or [("", [])]
     raise PriffeError(msg("{file}: a zip file, but neither an xlsx nor an ods workbook",
                           file=p))
