@@ -28,8 +28,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the names, for mypy and readers; loaded on first use below
     from priffe_records.format.errors import BadRecord, PPNSyntaxError, PriffeError
-    from priffe_records.format.headers import read_headers
-    from priffe_records.format.reader import loads, read
+    from priffe_records.format.reader import loads, read, read_headers
     from priffe_records.format.record import Record, Tag
     from priffe_records.format.writer import dumps, format_record, write
     from priffe_records.replay.model import DealReplay, build_replays
@@ -79,7 +78,7 @@ _HOMES: dict[str, str] = {
     "loads": "priffe_records.format.reader",
     "parties": "priffe_records.rules.partie",
     "read": "priffe_records.format.reader",
-    "read_headers": "priffe_records.format.headers",
+    "read_headers": "priffe_records.format.reader",
     "validate": "priffe_records.rules.validate",
     "write": "priffe_records.format.writer",
 }

@@ -17,8 +17,7 @@ from conftest import EXAMPLES
 
 from priffe_records.cli import cli
 from priffe_records.format.errors import BadRecord
-from priffe_records.format.headers import read_headers
-from priffe_records.format.reader import loads, read
+from priffe_records.format.reader import loads, read, read_headers
 from priffe_records.format.record import Record
 
 PARTIE = EXAMPLES / "partie-uppsala.ppn"

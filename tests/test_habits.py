@@ -339,3 +339,23 @@ def test_read_headers_takes_pairs_from_the_line_start_only() -> None:
         {"Event": "A", "Site": "B", "Board": "1", "Auction": "N"}]
     assert list(pr.read_headers(io.BytesIO(text.encode()))) == [
         {"Event": "A", "Site": "B", "Board": "1", "Auction": "N"}]
+
+
+def test_read_headers_drops_a_tag_pair_the_reader_rejects() -> None:
+    """One tag-pair syntax: '[event"Klubb"]' is no tag pair to the reader (a tag name opens
+    with a capital, PBN §3.3), so the index has no 'event' either."""
+    text = '[event"Klubb"]\n[Board "1"]\n'
+    [bad] = loads(text, errors="collect")
+    assert isinstance(bad, pr.BadRecord) and bad.partial is not None
+    assert list(pr.read_headers(io.StringIO(text))) == [{"Board": "1"}]
+    assert [t.name for t in bad.partial.tags] == ["Board"]
+
+
+def test_read_headers_keeps_a_backslash_as_the_reader_does() -> None:
+    """'\\t' and '\\x' are no escapes in a PBN value (only '\\"' and '\\\\'): the value
+    keeps its backslashes, in the reader and in the index alike."""
+    text = '[Event "C:\\temp\\x"]\n[Board "1"]\n'
+    [rec] = loads(text)
+    assert rec["Event"] == "C:\\temp\\x"
+    assert list(pr.read_headers(io.BytesIO(text.encode()))) == [
+        {"Event": "C:\\temp\\x", "Board": "1"}]

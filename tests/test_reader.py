@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 
 from priffe_records import BadRecord, PPNSyntaxError, dumps, loads, read
-from priffe_records.format.headers import read_headers
-from priffe_records.format.reader import ChunkReader
+from priffe_records.format.reader import ChunkReader, read_headers
 from priffe_records.format.record import CommentKind, RawSection, Record, TokenKind, partie_head
 from priffe_records.format.splitter import split_text
 

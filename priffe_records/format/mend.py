@@ -7,8 +7,8 @@ WBridge5 exports every deal), or its closing quote is missing before the ``]``
 (``[Result "NS 10 EW 3]``). Losing the whole record for one of these made correct
 deals after it look wrong (their totals went without it), so the reader, on a syntax
 error, asks :func:`mend` for the line's meaning: the tag pair written whole, and a
-located message. :func:`~priffe_records.format.headers.read_headers` asks the same
-function, so the index and the reader read one syntax.
+located message. :func:`~priffe_records.format.reader.read_headers` is the reader
+itself (a headers-only visitor), so the index and the reader read one syntax.
 
 A line that ends before its ``]`` is an error (the record may have lost more than the
 bracket); a missing quote before a ``]`` that is there is a warning. Anything less plain

@@ -149,8 +149,10 @@ def _precede(text: str, what: Message) -> Message:
 class _Builder:
     """Turns one chunk's Lark tokens into a Record, collecting located errors."""
 
-    def __init__(self, name: str, chunk: _Chunk, state: _FileState, words: _Words) -> None:
+    def __init__(self, name: str, chunk: _Chunk, state: _FileState, words: _Words,
+                 sections: bool = True) -> None:
         self.name = name
+        self.sections = sections  # False: the headers visitor, section data left unread
         self.chunk = chunk
         self.state = state
         self.words = words  # the record's family's: its call words and values
@@ -290,13 +292,15 @@ class _Builder:
         if kind == "plain":
             return [self.plain(name, value, rest, line, column, vline, vcol)]
         comments: list[Comment] = []
-        section = self.section(kind, rest, comments)
+        section = self.section(kind, rest, comments) if self.sections else None
         return [Tag.read(name, value, tuple(comments), section, file, line, column, vline, vcol)]
 
     def plain(self, name: str, value: str, rest: list[LarkToken], line: int, column: int,
               vline: int, vcol: int) -> Tag:
         comments: list[Comment] = []
         rows: list[list[str]] = []
+        if not self.sections:
+            rest = []
         row_at: list[LarkToken] = []
         last_line = -1
         for tok in rest:
@@ -965,10 +969,11 @@ def _unknown_call(text: str, scoring: str | None, own: Vocabulary
 # ---------------------------------------------------------------- API
 
 
-def _parse_record(chunk: _Chunk, name: str, state: _FileState) -> Record | BadRecord:
+def _parse_record(chunk: _Chunk, name: str, state: _FileState, sections: bool = True
+                  ) -> Record | BadRecord:
     text = chunk.text
     scoring = _scoring_of(text, state)
-    builder = _Builder(name, chunk, state, _words_of(lexicon_for(scoring)))
+    builder = _Builder(name, chunk, state, _words_of(lexicon_for(scoring)), sections)
     builder.hashes = may_inherit(text)
     location = builder.first = Location(name, chunk.first_line, 1)
     syntax: list[PPNSyntaxError] = []
@@ -1127,15 +1132,16 @@ def _shift(items: list[object], lines: int) -> None:
             tok.line = (tok.line or 1) + lines
 
 
-def _records(lines: Iterable[str], name: str, first_line: int = 1
+def _records(lines: Iterable[str], name: str, first_line: int = 1, sections: bool = True
              ) -> Iterator[Record | BadRecord]:
-    return chunk_records(_split(lines, first_line), name)
+    return chunk_records(_split(lines, first_line), name, sections)
 
 
-def chunk_records(chunks: Iterable[Chunk], name: str) -> Iterator[Record | BadRecord]:
+def chunk_records(chunks: Iterable[Chunk], name: str, sections: bool = True
+                  ) -> Iterator[Record | BadRecord]:
     """The records of chunks already cut from one file, in order (see :class:`ChunkReader`
-    for a caller that skips some)."""
-    reader = ChunkReader(name)
+    for a caller that skips some); ``sections=False`` leaves their section data unread."""
+    reader = ChunkReader(name, sections)
     for chunk in chunks:
         yield reader.read(chunk)
 
@@ -1151,13 +1157,14 @@ class ChunkReader:
     where :func:`~priffe_records.format.splitter.may_inherit` is False.
     """
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, sections: bool = True) -> None:
         self.name = name
         self.state = _FileState()
+        self.sections = sections
 
     def read(self, chunk: Chunk) -> Record | BadRecord:
         """The next chunk's record (or, when it cannot be read, its BadRecord)."""
-        return _parse_record(chunk, self.name, self.state)
+        return _parse_record(chunk, self.name, self.state, self.sections)
 
     def skip(self, chunk: Chunk) -> None:
         """The next chunk, not parsed: it counts as a record of the file."""
@@ -1207,22 +1214,52 @@ def _strict(it: Iterator[Record | BadRecord]) -> Iterator[Record]:
         yield rec
 
 
-def _read_any(source: Source, name: str | None, first_line: int = 1
+def _read_any(source: Source, name: str | None, first_line: int = 1, sections: bool = True
               ) -> Iterator[Record | BadRecord]:
     if isinstance(source, str | os.PathLike):
         label = name or os.fspath(source)
         with open(source, "rb") as fh:
-            yield from _records(_Decoded(fh), label, first_line)
+            yield from _records(_Decoded(fh), label, first_line, sections)
         return
     if isinstance(source, Decoded):
         label = name or str(getattr(source.raw, "name", "<stream>"))
-        yield from _records(source, label, first_line)
+        yield from _records(source, label, first_line, sections)
         return
     label = name or str(getattr(source, "name", "<stream>"))
     if isinstance(source, io.TextIOBase):
-        yield from _records((line.rstrip("\r\n") for line in source), label, first_line)
+        yield from _records((line.rstrip("\r\n") for line in source), label, first_line,
+                            sections)
     else:
-        yield from _records(_Decoded(source), label, first_line)  # type: ignore[arg-type]
+        yield from _records(_Decoded(source), label, first_line,  # type: ignore[arg-type]
+                            sections)
+
+
+def read_headers(source: Source) -> Iterator[dict[str, str]]:
+    """Yield each record's tags as ``{name: value}`` in file order, its sections unread.
+
+    This is :func:`read` with a headers-only visitor (python-chess's ``read_headers`` is
+    the model): the same splitter, tokenizer and tag-pair syntax, so a tag pair the
+    reader rejects (``[event "x"]``) is missing here too and a value reads as the reader
+    reads it (``"C:\\temp"`` keeps its backslash). Values are the reader's (normalised:
+    ``Date "2026-10-17"`` reads ``2026.10.17``), the first tag of a name stands (PBN §3.4
+    ignores a repeat) and inheritance is the reader's (PBN §4.8): ``#`` takes the tag's
+    latest value in the file, ``##value`` gives ``value`` to this record and every later
+    one that does not name the tag. A record that cannot be read gives the tags read
+    around its errors; no error is raised (:func:`read` reports them).
+
+    >>> text = '[Event "Klubb"]\\n[Board "1"]\\n[Play "N"]\\nD6 D4 {[Not "a tag"]} DK DA\\n\\n'
+    >>> text += '[Event "#"]\\n[Board "2"]\\n'
+    >>> list(read_headers(io.BytesIO(text.encode())))
+    [{'Event': 'Klubb', 'Board': '1', 'Play': 'N'}, {'Event': 'Klubb', 'Board': '2'}]
+    """
+    for rec in _read_any(source, None, sections=False):
+        found = rec.partial if isinstance(rec, BadRecord) else rec
+        if found is None or not found.tags:
+            continue  # comments only, or nothing of the record could be read
+        tags: dict[str, str] = {}
+        for tag in found.tags:
+            tags.setdefault(tag.name, tag.value)
+        yield tags | dict(found.defaults)
 
 
 @overload

@@ -516,8 +516,8 @@ def resolve_inheritance(name: str, value: str, last: Mapping[str, str],
     ``#`` stands for the tag's last value (empty when there was none); ``##x`` for ``x``,
     which also becomes the value of every later record that does not name the tag; any
     other value, and a '#' on a tag of :data:`NO_INHERIT`, stands for itself and replaces
-    the tag's ``##`` default. The reader and
-    :func:`~priffe_records.format.headers.read_headers` both resolve by this.
+    the tag's ``##`` default. The reader (and so
+    :func:`~priffe_records.format.reader.read_headers`) resolves by this.
     """
     if value[:1] != "#" or name in NO_INHERIT:
         if name in header:
