@@ -15,11 +15,11 @@ TEXT = '[Event "Klubbkväll"]\n[Contract "Hjärter"]\n'
 
 @pytest.fixture
 def fresh_parser(monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.MonkeyPatch]:
-    parser.get_parser.cache_clear()
-    parser.get_scanner.cache_clear()
+    parser._parser.cache_clear()
+    parser._scanner.cache_clear()
     yield monkeypatch
-    parser.get_parser.cache_clear()
-    parser.get_scanner.cache_clear()
+    parser._parser.cache_clear()
+    parser._scanner.cache_clear()
 
 
 def test_the_first_build_writes_the_cache_and_the_next_reads_it(
@@ -29,8 +29,8 @@ def test_the_first_build_writes_the_cache_and_the_next_reads_it(
     [cache] = (tmp_path / "priffe-records").glob("ppn-*")
     assert cache.stat().st_size > 1000
     stamp = cache.stat().st_mtime_ns
-    parser.get_parser.cache_clear()
-    parser.get_scanner.cache_clear()
+    parser._parser.cache_clear()
+    parser._scanner.cache_clear()
     assert parser.get_parser().parse(TEXT)
     assert list(loads(TEXT)) == first
     assert cache.stat().st_mtime_ns == stamp  # loaded, not rewritten
@@ -60,6 +60,6 @@ def test_a_corrupt_cache_file_is_ignored(fresh_parser: pytest.MonkeyPatch,
     list(loads(TEXT))
     [cache] = (tmp_path / "priffe-records").glob("ppn-*")
     cache.write_bytes(b"garbage\n\x00\x01")
-    parser.get_parser.cache_clear()
+    parser._parser.cache_clear()
     assert parser.get_parser().parse(TEXT)
     assert [r.get("Contract") for r in loads(TEXT)] == ["Hjärter"]

@@ -35,9 +35,9 @@ class Builds:
 
 @pytest.fixture
 def fresh(monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.MonkeyPatch]:
-    parser.get_scanner.cache_clear()
+    parser._scanner.cache_clear()
     yield monkeypatch
-    parser.get_scanner.cache_clear()
+    parser._scanner.cache_clear()
 
 
 def _items(found: scanner.Scanner) -> list[object]:
@@ -109,5 +109,5 @@ def test_the_reader_uses_the_cache_folder(fresh: pytest.MonkeyPatch, tmp_path: P
     fresh.setenv("XDG_CACHE_HOME", str(tmp_path))
     first = list(loads(TEXT))
     assert len(list((tmp_path / "priffe-records").glob("scanner-*.json"))) == 1
-    parser.get_scanner.cache_clear()
+    parser._scanner.cache_clear()
     assert list(loads(TEXT)) == first

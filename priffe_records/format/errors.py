@@ -1,89 +1,19 @@
-"""User-facing errors: always a location, the offending line and a plain message."""
+"""A record that could not be read, a file that holds none; the error names callers import.
+
+A located problem (:class:`~priffe_records.format.record.PPNSyntaxError`) rides on the
+record that holds it, so it is written beside the record model; here are the record
+that could not be read and the file that holds none, and the names callers import.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
 
-from priffe_records.format.record import Location, Record
+from priffe_records.format.record import Location, PPNSyntaxError, Record, Severity
 from priffe_records.game.errors import PriffeError
-from priffe_records.game.language import Message, msg, msg_p, render
+from priffe_records.game.language import msg
 
-__all__ = ["BadRecord", "PPNSyntaxError", "PriffeError", "no_records"]
-
-
-Severity = Literal["error", "warning"]
-
-# How much of a long line an error shows around its caret: a 1 MB line must not
-# print 1 MB per error.
-WINDOW = 72
-
-
-class PPNSyntaxError(PriffeError):
-    """A problem in a record's text, located to file, line and column.
-
-    ``severity`` is ``"error"`` when the record cannot mean what it says and
-    ``"warning"`` when it reads fine but is not what PBN asks for (a Date
-    written ``2021-04-03``): python-chess style, both ride on the record.
-
-    >>> e = PPNSyntaxError("unterminated string", Location("a.ppn", 3, 8), '[Event "x')
-    >>> print(e)
-    a.ppn:3:8: unterminated string
-        [Event "x
-               ^
-    >>> shown, caret = PPNSyntaxError("odd", Location("a", 1, 500), "x" * 999 + "!").snippet()
-    >>> len(shown), shown[caret.index("^")]
-    (74, 'x')
-    """
-
-    def __init__(self, message: Message | str, location: Location, line_text: str = "",
-                 severity: Severity = "error") -> None:
-        super().__init__(message)
-        self.text = message  # a Message renders in the active language
-        self.location = location
-        self.line_text = line_text
-        self.severity: Severity = severity
-
-    def __reduce__(self) -> tuple[type[PPNSyntaxError], tuple[object, ...]]:
-        """Pickled with its arguments (a partie's books travel between processes with
-        the records they keep, and an exception's default pickling drops them)."""
-        return type(self), (self.text, self.location, self.line_text, self.severity)
-
-    @property
-    def message(self) -> str:
-        return render(self.text)
-
-    @property
-    def is_warning(self) -> bool:
-        return self.severity == "warning"
-
-    def snippet(self) -> tuple[str, str]:
-        """The line as shown (a window around the caret on a long line) and the caret line."""
-        # One character per column keeps the caret aligned; PBN §2.2 asks for
-        # '?' where a character cannot be shown.
-        text = self.line_text.rstrip("\n")
-        col = max(self.location.column, 1) - 1
-        start = 0
-        if len(text) > WINDOW:
-            start = max(0, min(col - WINDOW // 2, len(text) - WINDOW))
-            text = text[start:start + WINDOW]
-        shown = "".join(c if c.isprintable() else "?" for c in text.expandtabs(1))
-        prefix, suffix = ("…" if start else ""), ("…" if start + WINDOW < len(
-            self.line_text.rstrip("\n")) else "")
-        return (prefix + shown + suffix, " " * (col - start + len(prefix)) + "^")
-
-    def __str__(self) -> str:
-        kind = f"{msg_p('severity', 'warning')}: " if self.is_warning else ""
-        out = f"{self.location}: {kind}{self.message}"
-        if self.line_text:
-            shown, caret = self.snippet()
-            out += f"\n    {shown}\n    {caret}"
-        return out
-
-    def to_dict(self) -> dict[str, object]:
-        return {"file": self.location.file, "line": self.location.line,
-                "column": self.location.column, "severity": self.severity,
-                "message": self.message}
+__all__ = ["BadRecord", "PPNSyntaxError", "PriffeError", "Severity", "no_records"]
 
 
 def no_records(file: str) -> PPNSyntaxError:

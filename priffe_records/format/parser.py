@@ -50,7 +50,7 @@ def _collect() -> Any:
     return Collect()
 
 
-def grammar_text() -> str:
+def grammar_text(every: tuple[Vocabulary, ...] | None = None) -> str:
     """The grammar Lark reads: ``grammar/ppn.lark`` (packaged as
     ``priffe_records/format/ppn.lark``) with the registered families' call words in.
 
@@ -60,7 +60,7 @@ def grammar_text() -> str:
     line here; the tables' caches are keyed by this text.
     """
     text = (resources.files("priffe_records.format") / "ppn.lark").read_text("utf-8")
-    return text.replace("{CALL_WORDS}", call_pattern(vocabularies()))
+    return text.replace("{CALL_WORDS}", call_pattern(every or vocabularies()))
 
 
 def call_pattern(every: tuple[Vocabulary, ...]) -> str:
@@ -130,13 +130,19 @@ def cache_file(grammar: str) -> str | None:
     return os.path.join(folder, f"ppn-{digest}-lark{lark.__version__}-py{py}.cache")
 
 
-@functools.cache
 def get_parser() -> Lark:
     """Lark's parser of the grammar, built (or loaded from the cache) once per process.
 
     Its tables make the tokenizer when none is cached; the parser itself explains
     syntax errors.
     """
+    return _parser(vocabularies())
+
+
+@functools.lru_cache(maxsize=4)
+def _parser(every: tuple[Vocabulary, ...]) -> Lark:
+    """The parser of the grammar with these families' call words (a test that registers a
+    family gets its own; :func:`~priffe_records.format.vocabulary.forget`)."""
     from lark import Lark
 
     options: dict[str, Any] = {
@@ -146,7 +152,7 @@ def get_parser() -> Lark:
         "propagate_positions": False,
         "maybe_placeholders": False,
     }
-    grammar = grammar_text()
+    grammar = grammar_text(every)
     cache = cache_file(grammar)
     try:
         lark = Lark(grammar, **options, **({"cache": cache} if cache else {}))
@@ -155,13 +161,17 @@ def get_parser() -> Lark:
     return lark
 
 
-@functools.cache
 def get_scanner() -> Scanner:
     """The tokenizer, from its cached tables or else made from Lark's (once per process).
 
     Callers that fork workers call this first, so the workers inherit it.
     """
-    return cached_scanner(grammar_text(), cache_folder(), lambda: tables(get_parser()))
+    return _scanner(vocabularies())
+
+
+@functools.lru_cache(maxsize=4)
+def _scanner(every: tuple[Vocabulary, ...]) -> Scanner:
+    return cached_scanner(grammar_text(every), cache_folder(), lambda: tables(_parser(every)))
 
 
 def parse_chunk(text: str) -> list[Any] | None:

@@ -1,11 +1,12 @@
-"""The syntax-level model of a PPN record: tags, sections, tokens, comments.
+"""A PPN record's model (tags, sections, tokens, comments, located errors) and its text.
 
 A :class:`Record` keeps its tags in file order, each with the comments that
 followed it; the Auction and Play tags carry their tokens, each token with its
 annotations and comments. Values are stored already normalised (canonical call
 words, ``NS n EW m`` results, the deal starting at the dealer), so two records
 are equal exactly when the writer would print them the same way. Source
-locations never take part in equality.
+locations never take part in equality. :func:`format_record` is that text
+(``str(record)``), beside the model as python-chess keeps its exporter.
 
 >>> rec = Record((Tag("Event", "Klubbkväll"), Tag("Dealer", "N")))
 >>> rec.get("Event"), rec.get("Site"), rec.get("Site", "?")
@@ -21,12 +22,13 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import pairwise
 from operator import attrgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
+from priffe_records.format.values import table_columns
+from priffe_records.format.vocabulary import lexicon_for
 from priffe_records.game.cards import Card, Seat
-
-if TYPE_CHECKING:
-    from priffe_records.format.errors import PPNSyntaxError
+from priffe_records.game.errors import PriffeError
+from priffe_records.game.language import Message, msg_p, render
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +41,81 @@ class Location:
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.column}"
+
+
+Severity = Literal["error", "warning"]
+
+# How much of a long line an error shows around its caret: a 1 MB line must not
+# print 1 MB per error.
+WINDOW = 72
+
+
+class PPNSyntaxError(PriffeError):
+    """A problem in a record's text, located to file, line and column.
+
+    ``severity`` is ``"error"`` when the record cannot mean what it says and
+    ``"warning"`` when it reads fine but is not what PBN asks for (a Date
+    written ``2021-04-03``): python-chess style, both ride on the record.
+
+    >>> e = PPNSyntaxError("unterminated string", Location("a.ppn", 3, 8), '[Event "x')
+    >>> print(e)
+    a.ppn:3:8: unterminated string
+        [Event "x
+               ^
+    >>> shown, caret = PPNSyntaxError("odd", Location("a", 1, 500), "x" * 999 + "!").snippet()
+    >>> len(shown), shown[caret.index("^")]
+    (74, 'x')
+    """
+
+    def __init__(self, message: Message | str, location: Location, line_text: str = "",
+                 severity: Severity = "error") -> None:
+        super().__init__(message)
+        self.text = message  # a Message renders in the active language
+        self.location = location
+        self.line_text = line_text
+        self.severity: Severity = severity
+
+    def __reduce__(self) -> tuple[type[PPNSyntaxError], tuple[object, ...]]:
+        """Pickled with its arguments (a partie's books travel between processes with
+        the records they keep, and an exception's default pickling drops them)."""
+        return type(self), (self.text, self.location, self.line_text, self.severity)
+
+    @property
+    def message(self) -> str:
+        return render(self.text)
+
+    @property
+    def is_warning(self) -> bool:
+        return self.severity == "warning"
+
+    def snippet(self) -> tuple[str, str]:
+        """The line as shown (a window around the caret on a long line) and the caret line."""
+        # One character per column keeps the caret aligned; PBN §2.2 asks for
+        # '?' where a character cannot be shown.
+        text = self.line_text.rstrip("\n")
+        col = max(self.location.column, 1) - 1
+        start = 0
+        if len(text) > WINDOW:
+            start = max(0, min(col - WINDOW // 2, len(text) - WINDOW))
+            text = text[start:start + WINDOW]
+        shown = "".join(c if c.isprintable() else "?" for c in text.expandtabs(1))
+        prefix, suffix = ("…" if start else ""), ("…" if start + WINDOW < len(
+            self.line_text.rstrip("\n")) else "")
+        return (prefix + shown + suffix, " " * (col - start + len(prefix)) + "^")
+
+    def __str__(self) -> str:
+        kind = f"{msg_p('severity', 'warning')}: " if self.is_warning else ""
+        out = f"{self.location}: {kind}{self.message}"
+        if self.line_text:
+            shown, caret = self.snippet()
+            out += f"\n    {shown}\n    {caret}"
+        return out
+
+    def to_dict(self) -> dict[str, object]:
+        return {"file": self.location.file, "line": self.location.line,
+                "column": self.location.column, "severity": self.severity,
+                "message": self.message}
+
 
 
 class CommentKind(enum.Enum):
@@ -636,8 +713,6 @@ class Record:
 
     def __str__(self) -> str:
         """The record as PPN, the writer's text for it (``repr`` stays the dataclass's)."""
-        from priffe_records.format.writer import format_record  # the writer imports this module
-
         return format_record(self)
 
     def tag(self, name: str) -> Tag | None:
@@ -776,3 +851,159 @@ def partie_head(record: Record) -> PartieHead:
     so for the rules' grouping, the archive's identity and the cutter's guess."""
     get = record.get
     return (get("Event"), get("Site"), get("Date"))
+
+
+# ---------------------------------------------------------------- the record as text
+
+_NEEDS_ESCAPE = re.compile(r'\\(?=[\\"]|$)|"')
+
+
+def escape(value: str) -> str:
+    r"""A tag value as a PBN string token (PBN §3.2).
+
+    A backslash is doubled only where the reader would otherwise take it as
+    an escape (before a backslash or a quote, or last), so table headers keep
+    the form PBN's examples and real files write.
+
+    >>> print(escape('Declarer;Denomination\\2R'))
+    "Declarer;Denomination\2R"
+    >>> print(escape('a\\"b'), escape('x\\'))
+    "a\\\"b" "x\\"
+    """
+    if "\\" not in value and '"' not in value:
+        return '"' + value + '"'
+    return '"' + _NEEDS_ESCAPE.sub(lambda m: "\\" + m.group(0), value) + '"'
+
+
+def format_token(tok: Token) -> str:
+    """A call or card with its annotations in export order: note, then NAGs (PBN §3.5.2)."""
+    return _format_word(tok.text, tok.irregularity, tok.note, tok.nags)
+
+
+def _format_word(text: str, irregularity: str | None, note: int | None,
+                 nags: tuple[int, ...]) -> str:
+    if irregularity is None and note is None and not nags:
+        return text
+    parts = []
+    if irregularity:
+        parts.append("^" + irregularity)
+    parts.append(text)
+    if note is not None:
+        parts.append(f"={note}=")
+    parts.extend(f"${n}" for n in nags)
+    return " ".join(parts)
+
+
+def _section_lines(section: Section, width: int = 4) -> list[str]:
+    """Four slots a line; ``*`` on a line of its own; comments stay after their token."""
+    kinds, texts, marked = section.kinds, section.texts, section.marked
+    end = TokenKind.END
+    if end not in kinds and all(c.kind is CommentKind.BRACE
+                                for m in marked.values() for c in m[3]):
+        # Nearly every section: words (with their annotations and brace comments) four
+        # a line; only '*', ';' and '%' comments change where a line ends.
+        words = list(texts)
+        for i, (irregularity, note, nags, comments) in marked.items():
+            word = _format_word(texts[i], irregularity, note, nags)
+            words[i] = " ".join([word, *(c.pbn() for c in comments)]) if comments else word
+        return [" ".join(words[i:i + width]) for i in range(0, len(words), width)]
+    lines: list[str] = []
+    cur: list[str] = []
+    slots = 0
+
+    def flush() -> None:
+        nonlocal cur, slots
+        if cur:
+            lines.append(" ".join(cur))
+        cur, slots = [], 0
+
+    for i, (kind, text) in enumerate(zip(kinds, texts, strict=True)):
+        if kind is end or slots == width:
+            flush()
+        irregularity, note, nags, comments = marked.get(i, NO_MARKS)
+        cur.append(_format_word(text, irregularity, note, nags))
+        if kind is not end:
+            slots += 1
+        for c in comments:
+            if c.kind is CommentKind.ESCAPE:
+                flush()
+                lines.append(c.pbn())
+            elif c.kind is CommentKind.LINE:
+                cur.append(c.pbn())
+                flush()
+                slots = 0
+            else:
+                cur.append(c.pbn())
+        if kind is end:
+            flush()
+    flush()
+    return lines
+
+
+def _tag_lines(tag: Tag, resolve: bool, play_width: int = 4) -> list[str]:
+    if isinstance(tag.section, DamagedSection):
+        return tag.section.text.split("\n")  # unread: written back as it was
+    value = tag.value if resolve else tag.written_value
+    lines = [f"[{tag.name} {escape(value)}]"]
+    lines.extend(c.pbn() for c in tag.comments)
+    if isinstance(tag.section, Section):
+        lines.extend(_section_lines(tag.section, play_width if tag.name == "Play" else 4))
+    elif isinstance(tag.section, RawSection):
+        rows = tag.section.rows
+        lines.extend(_table_lines(tag.value, rows) if tag.name.endswith("Table") else
+                     (" ".join(row) for row in rows))
+    return lines
+
+
+def _table_lines(header: str, rows: tuple[tuple[str, ...], ...]) -> list[str]:
+    """A table's rows with each cell padded to its column's minimum width (PBN §5.2).
+
+    Export format asks for the padding ("extra spaces must be added"): ``L``
+    pads after the cell, ``R`` before it, no letter after it (PBN names no
+    side). Cells go to columns by their place in the whole table, so a row
+    split over lines still lines up; no line ends in blanks.
+    """
+    columns = table_columns(header)
+    if not any(width for width, _ in columns):
+        return [" ".join(row) for row in rows]
+    n, k = len(columns), 0
+    lines: list[str] = []
+    for row in rows:
+        cells: list[str] = []
+        for cell in row:
+            width, align = columns[k % n]
+            k += 1
+            cells.append(cell.rjust(width) if align == "R" else cell.ljust(width))
+        lines.append(" ".join(cells).rstrip(" "))
+    return lines
+
+
+def _play_width(record: Record) -> int:
+    """Cards a Play line holds: a trick of the record's game (four in Priffe; three in
+    Préférence, two once a defender dropped out)."""
+    own = lexicon_for(record.get("Scoring")).own
+    if not own.dropouts:
+        return own.trick
+    declarer = record.get("Declarer")
+    out = {w for w in (record.get("Dropout") or "").split() if w != declarer}
+    return own.trick - min(1, len(out))
+
+
+def format_record(record: Record, *, resolve_inheritance: bool = False) -> str:
+    """One record in export format, ending with a newline.
+
+    ``resolve_inheritance`` writes inherited (``#``/``##``) values out in
+    full, for a record taken out of its file (archive exports, filters).
+    """
+    lines = [c.pbn() for c in record.leading]
+    tags = list(record.tags)
+    if resolve_inheritance:
+        tags += [Tag(n, v) for n, v in record.defaults]
+    width = _play_width(record)
+    for tag in export_order(tuple(tags)):
+        if tag.section is None and not tag.comments:  # most tags: one line, as _tag_lines
+            value = tag.value if resolve_inheritance else tag.written_value
+            lines.append(f"[{tag.name} {escape(value)}]")
+        else:
+            lines.extend(_tag_lines(tag, resolve_inheritance, width))
+    return "\n".join(lines) + "\n"

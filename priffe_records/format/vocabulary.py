@@ -17,6 +17,7 @@ family when none does); the other families' call words are kept as foreign calls
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -97,13 +98,9 @@ def _foreign(own: Vocabulary, every: list[Vocabulary]) -> dict[str, str]:
     return out
 
 
-_LOADED: list[_Loaded] = []
-
-
+@functools.cache
 def _loaded() -> _Loaded:
-    if not _LOADED:
-        _LOADED.append(_Loaded())
-    return _LOADED[0]
+    return _Loaded()
 
 
 def vocabularies() -> tuple[Vocabulary, ...]:
@@ -124,10 +121,6 @@ def lexicon_for(scoring: str | None) -> Lexicon:
 
 
 def forget() -> None:
-    """Load the registry again on next need (after a test registers a family), and the
-    grammar made with its call words."""
-    from priffe_records.format import parser
-
-    _LOADED.clear()
-    parser.get_parser.cache_clear()
-    parser.get_scanner.cache_clear()
+    """Load the registry again on next need (after a test registers a family); the parser,
+    whose grammar holds the call words, is made per tuple of vocabularies, so it follows."""
+    _loaded.cache_clear()
