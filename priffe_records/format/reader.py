@@ -62,7 +62,6 @@ from priffe_records.format.splitter import (
     RECORD_OPENERS,
     Chunk,
     Decoded,
-    decode_lines,
     escape_controls,
     has_odd_characters,
     lost_characters,
@@ -99,15 +98,6 @@ _RESULT_BOTH = re.compile(r"^\s*(NS|EW)\s+([0-9]{1,9})\s+(NS|EW)\s+([0-9]{1,9})\
 _RESULT_ONE = re.compile(r"^\s*(NS|EW)\s+([0-9]{1,9})\s*$", re.I)
 _TRICKS = re.compile(r"^\s*([0-9]{1,9})\s*$")
 _RESULT_DASHED = re.compile(r"^\s*([0-9]{1,2})\s*[-–]\s*([0-9]{1,2})\s*$")
-
-
-# ---------------------------------------------------------------- decoding, splitting
-
-# The decoder and splitter live in format/splitter.py; these names stay for their callers.
-_Chunk = Chunk
-_Decoded = Decoded
-_decode_lines = decode_lines
-_split = split
 
 
 # ---------------------------------------------------------------- building
@@ -149,7 +139,7 @@ def _precede(text: str, what: Message) -> Message:
 class _Builder:
     """Turns one chunk's Lark tokens into a Record, collecting located errors."""
 
-    def __init__(self, name: str, chunk: _Chunk, state: _FileState, words: _Words,
+    def __init__(self, name: str, chunk: Chunk, state: _FileState, words: _Words,
                  sections: bool = True) -> None:
         self.name = name
         self.sections = sections  # False: the headers visitor, section data left unread
@@ -276,7 +266,7 @@ class _Builder:
             return tags
         line, column = first_line + (first.line or 1), first.column or 1
         if first.type in ("AUCTION_TAG", "PLAY_TAG"):
-            m = _ONE_LINE_TAG.match(first.value)
+            m = _WHOLE_TAG.match(first.value)
             assert m is not None  # the grammar's pattern guarantees it
             name, raw = m.group(1), m.group(2)
             vline, vcol = line, column + m.start(2)
@@ -560,8 +550,8 @@ class _Builder:
         """
         if by_name is None:
             by_name = {t.name: t for t in reversed(tags)}
-        dealer = _seat_or_none(by_name["Dealer"].value) if "Dealer" in by_name else None
-        declarer = _seat_or_none(by_name["Declarer"].value) if "Declarer" in by_name else None
+        dealer = seat_from_word(by_name["Dealer"].value) if "Dealer" in by_name else None
+        declarer = seat_from_word(by_name["Declarer"].value) if "Declarer" in by_name else None
         sides: bool | None = None  # Result only
         nowhere = _nowhere(self.name)
         own = self.words.lexicon.own
@@ -576,12 +566,12 @@ class _Builder:
             v = value.strip()
             if name in _SEAT_TAGS and v in _SEATS:
                 value = v  # nearly always: already canonical
-            elif name in ("Dealer", "Declarer") and (seat := _seat_or_none(v)) is not None:
+            elif name in ("Dealer", "Declarer") and (seat := seat_from_word(v)) is not None:
                 value = seat.value
             elif name == "Dealer" and not is_unspecified(v) and v != "#":
                 self.error(_not_a_seat(value, by_name), t.value_location or nowhere)
             elif name in ("Auction", "Play"):
-                if (seat := _seat_or_none(v)) is None:
+                if (seat := seat_from_word(v)) is None:
                     self.error(msg("{tag} {value!r} must name the seat of the first call: N, "
                                    "E, S or W", tag=tag_word(name), value=_short(value))
                                if name == "Auction" else
@@ -749,7 +739,6 @@ _SEAT_TAGS = frozenset({"Dealer", "Declarer", "Auction", "Play"})
 # The tags normalise may change or warn about; any other value is kept as it is.
 _NORMALISED = _SEAT_TAGS | {"Deal", "Contract", "Result", "Date"} | CHECKED_TAGS
 _SEATS = frozenset({"N", "E", "S", "W"})
-_ONE_LINE_TAG = re.compile(r'\[[ \t]*([A-Z][A-Za-z0-9_]*)[ \t]+"((?:\\.|[^"\\\n])*)"')
 # One tag pair of a TAGS token (the grammar's pattern) as the pieces Tag.run reads: '['
 # to the value's quote (the name inside), the raw value, '"' to the next pair.
 _TAG_RUN = re.compile(r'(\[[ \t]*([A-Z][A-Za-z0-9_]*)[ \t]+")([^"\\\n]*(?:\\.[^"\\\n]*)*)'
@@ -757,9 +746,8 @@ _TAG_RUN = re.compile(r'(\[[ \t]*([A-Z][A-Za-z0-9_]*)[ \t]+")([^"\\\n]*(?:\\.[^"
 _FOREIGN = re.compile(r"^(?:[1-7](?:NT|[CDHSN])|XX|X|AP)$")
 
 
-@functools.lru_cache(maxsize=4096)
 def _classify(text: str, lexicon: Lexicon) -> tuple[TokenKind, str]:
-    """Kind and canonical text of one word of a call or card run (cached: few distinct words).
+    """Kind and canonical text of one word of a call or card run (:class:`_Words` keeps them).
 
     A call of another family is kept as a foreign call in its canonical word.
     """
@@ -868,11 +856,6 @@ def _short(text: str) -> str:
     return text if len(text) <= 20 else text[:19] + "…"
 
 
-def _seat_or_none(v: str) -> Seat | None:
-    """A seat tag's seat: N/E/S/W as PBN, and Ö, V, Nord, Väst … as a Swedish sheet writes them."""
-    return seat_from_word(v)
-
-
 def _not_a_seat(value: str, by_name: dict[str, Tag]) -> Message:
     """Dealer's error, with the seat a player's name or a near word points to."""
     players = {seat: by_name[tag].value for seat, tag in PLAYER_TAGS.items() if tag in by_name}
@@ -969,7 +952,7 @@ def _unknown_call(text: str, scoring: str | None, own: Vocabulary
 # ---------------------------------------------------------------- API
 
 
-def _parse_record(chunk: _Chunk, name: str, state: _FileState, sections: bool = True
+def _parse_record(chunk: Chunk, name: str, state: _FileState, sections: bool = True
                   ) -> Record | BadRecord:
     text = chunk.text
     scoring = _scoring_of(text, state)
@@ -1038,7 +1021,7 @@ def _segments(lines: list[str]) -> Iterator[tuple[int, int]]:
     yield start, len(lines)
 
 
-def _recover(chunk: _Chunk, name: str, unknown_call: Callable[[str], Message]
+def _recover(chunk: Chunk, name: str, unknown_call: Callable[[str], Message]
              ) -> tuple[list[object], list[PPNSyntaxError], bool]:
     """Every syntax error of a record, what could be read around them, and whether each
     error could be kept inside one tag's section.
@@ -1087,8 +1070,9 @@ class _Damage:
 
 
 # A tag pair whole at the start of a line, and the name of one that is not.
-_WHOLE_TAG = re.compile(r'[ \t]*\[[ \t]*([A-Z][A-Za-z0-9_]*)[ \t]+"((?:\\.|[^"\\\n])*)"[ \t]*\]')
-_TAG_START = re.compile(r"[ \t]*\[[ \t]*([A-Z][A-Za-z0-9_]*)")
+_TAG_OPEN = r"[ \t]*\[[ \t]*([A-Z][A-Za-z0-9_]*)"  # as ppn.lark's AUCTION_TAG, PLAY_TAG, TAGS
+_TAG_START = re.compile(_TAG_OPEN)
+_WHOLE_TAG = re.compile(_TAG_OPEN + r'[ \t]+"((?:\\.|[^"\\\n])*)"[ \t]*\]')
 # Tags the engine reads a value of (identification, scores, notes): when such a tag pair
 # is itself broken, its value is unknown and the record cannot be placed or scored.
 _VALUE_NEEDED = frozenset({*HEAD_TAGS, *SCORE_TAGS, "Note"})
@@ -1134,7 +1118,7 @@ def _shift(items: list[object], lines: int) -> None:
 
 def _records(lines: Iterable[str], name: str, first_line: int = 1, sections: bool = True
              ) -> Iterator[Record | BadRecord]:
-    return chunk_records(_split(lines, first_line), name, sections)
+    return chunk_records(split(lines, first_line), name, sections)
 
 
 def chunk_records(chunks: Iterable[Chunk], name: str, sections: bool = True
@@ -1219,7 +1203,7 @@ def _read_any(source: Source, name: str | None, first_line: int = 1, sections: b
     if isinstance(source, str | os.PathLike):
         label = name or os.fspath(source)
         with open(source, "rb") as fh:
-            yield from _records(_Decoded(fh), label, first_line, sections)
+            yield from _records(Decoded(fh), label, first_line, sections)
         return
     if isinstance(source, Decoded):
         label = name or str(getattr(source.raw, "name", "<stream>"))
@@ -1230,7 +1214,7 @@ def _read_any(source: Source, name: str | None, first_line: int = 1, sections: b
         yield from _records((line.rstrip("\r\n") for line in source), label, first_line,
                             sections)
     else:
-        yield from _records(_Decoded(source), label, first_line,  # type: ignore[arg-type]
+        yield from _records(Decoded(source), label, first_line,  # type: ignore[arg-type]
                             sections)
 
 
