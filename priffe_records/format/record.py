@@ -619,8 +619,6 @@ HEAD_TAGS = ("Event", "Site", "Date", "Rubber", "Board", "West", "North", "East"
 SCORE_TAGS = ("Score", "Honours", "ScoreRubber", "Settlement", "Pot", "Balance")
 # The tag naming the player in each seat (PBN §3.4.2).
 PLAYER_TAGS: dict[Seat, str] = {Seat.N: "North", Seat.E: "East", Seat.S: "South", Seat.W: "West"}
-_HEAD_INDEX = {n: i for i, n in enumerate(HEAD_TAGS)}
-_SCORE_INDEX = {n: i for i, n in enumerate(SCORE_TAGS)}
 
 
 # Each fixed tag's place in export order (a Note's depends on its section).
@@ -873,11 +871,6 @@ def escape(value: str) -> str:
     if "\\" not in value and '"' not in value:
         return '"' + value + '"'
     return '"' + _NEEDS_ESCAPE.sub(lambda m: "\\" + m.group(0), value) + '"'
-
-
-def format_token(tok: Token) -> str:
-    """A call or card with its annotations in export order: note, then NAGs (PBN §3.5.2)."""
-    return _format_word(tok.text, tok.irregularity, tok.note, tok.nags)
 
 
 def _format_word(text: str, irregularity: str | None, note: int | None,
