@@ -665,36 +665,33 @@ class _Builder:
     def inherit(self, tags: list[Tag]) -> list[Tag]:
         """Resolve ``#`` and ``##`` (PBN §4.8) against the earlier records of the file."""
         state = self.state
-        header = state.header
-        if not header and not self.hashes:  # nothing to resolve (most records)
-            state.count += 1
-            values = {t.name: t.value for t in tags}
-            state.last.update(values)
-            state.set_at.update(dict.fromkeys(values, state.count))
-            return tags
-        out = []
-        for t in tags:
-            marker = t.value
-            value = resolve_inheritance(t.name, marker, state.last, header)
-            if marker[:1] == "#":
-                where = t.value_location or Location(self.name, 0, 0)
-                if t.name in NO_INHERIT:
-                    self.error(msg("tag {tag} may not inherit its value with '#' (PBN §4.8)",
-                                   tag=t.name), where)
-                else:
-                    if (marker == "#" and state.lost is not None
-                            and state.set_at.get(t.name, 0) < state.lost_at):
-                        self.error(msg("{tag} '#' inherits {value!r} from an earlier record, "
-                                       "but the record at line {line} could not be read and "
-                                       "may have set {tag} (PBN §4.8)", tag=t.name,
-                                       value=_short(value), line=state.lost.line), where)
-                    t = t.with_value(value, marker)
-            out.append(t)
+        if state.header or self.hashes:  # else nothing to resolve (most records)
+            tags = [self.resolved(t) for t in tags]
         state.count += 1
-        values = {t.name: t.value for t in out}
+        values = {t.name: t.value for t in tags}
         state.last.update(values)
         state.set_at.update(dict.fromkeys(values, state.count))
-        return out
+        return tags
+
+    def resolved(self, t: Tag) -> Tag:
+        """One tag with its ``#`` or ``##`` value resolved, the error said where it may not."""
+        state = self.state
+        marker = t.value
+        value = resolve_inheritance(t.name, marker, state.last, state.header)  # sets ## too
+        if marker[:1] != "#":
+            return t
+        where = t.value_location or Location(self.name, 0, 0)
+        if t.name in NO_INHERIT:
+            self.error(msg("tag {tag} may not inherit its value with '#' (PBN §4.8)",
+                           tag=t.name), where)
+            return t
+        if (marker == "#" and state.lost is not None
+                and state.set_at.get(t.name, 0) < state.lost_at):
+            self.error(msg("{tag} '#' inherits {value!r} from an earlier record, "
+                           "but the record at line {line} could not be read and "
+                           "may have set {tag} (PBN §4.8)", tag=t.name,
+                           value=_short(value), line=state.lost.line), where)
+        return t.with_value(value, marker)
 
 
 # Values normalised before without a message: Result by (value, declarer), Date by
