@@ -164,18 +164,20 @@ def test_the_family_registry_imports_no_family() -> None:
                 if _family(m) is not None]
 
 
-def test_the_registry_is_data_and_names_words_the_reader_may_load() -> None:
-    """rules/registry.py imports nothing, and each line names a family's vocabulary module
-    that imports only game/ and format/: the reader loads it by name (format/vocabulary.py)
-    and so runs no code of a layer above its own."""
-    assert not _imports(PACKAGE / "rules" / "registry.py", "priffe_records.rules.registry")
-    from priffe_records.rules.registry import REGISTRY
+def test_every_entry_point_names_words_the_reader_may_load() -> None:
+    """Each family's entry point names its vocabulary in a module that imports only game/
+    and format/: the reader loads it (format/vocabulary.py) and so runs no code of a layer
+    above its own."""
+    from importlib.metadata import entry_points
 
-    for line in REGISTRY:
-        module = line.partition(":")[0]
-        path = ROOT / (module.replace(".", "/") + ".py")
-        layers = {_layer(m) for _, m in _imports(path, module) if m.startswith("priffe_records")}
-        assert layers <= {"game", "format"}, f"{module} imports {sorted(layers)}"
+    found = list(entry_points(group="priffe_records"))
+    assert found
+    for ep in found:
+        if not ep.module.startswith("priffe_records."):
+            continue  # another package's family (a test's): its own layers
+        path = ROOT / (ep.module.replace(".", "/") + ".py")
+        layers = {_layer(m) for _, m in _imports(path, ep.module) if m.startswith("priffe_records")}
+        assert layers <= {"game", "format"}, f"{ep.module} imports {sorted(layers)}"
 
 
 def test_the_checker_sees_each_kind_of_breach(tmp_path: Path) -> None:

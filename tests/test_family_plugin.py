@@ -1,5 +1,6 @@
-"""A third family is a folder plus one registry line: a toy family (tests/toy_family.py)
-registered by its line, then validated, scored and dealt by the shared code untouched."""
+"""A third family is a folder plus one entry point: a toy family (tests/toy_family.py)
+installed as a package would be, then validated, scored and dealt by the shared code
+untouched."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from priffe_records.cli import cli
 from priffe_records.cli.sheet_page import filled_records, scored
 from priffe_records.format import vocabulary
 from priffe_records.format.record import Record, Tag
-from priffe_records.rules import family, registry
+from priffe_records.rules import family
 from priffe_records.rules.blank import random_deals, skeleton
 from priffe_records.rules.checks import present
 from priffe_records.rules.entry import new_deal
@@ -25,16 +26,29 @@ from priffe_records.rules.partie import parties
 from priffe_records.rules.spreadsheet import import_rows
 from priffe_records.rules.validate import validate
 
-TOY_LINE = "toy_family:WORDS"  # tests/ is on sys.path, as conftest is
+TOY_ENTRY = "toy_family:WORDS"  # tests/ is on sys.path, as conftest is
+
+
+def install_family(monkeypatch: pytest.MonkeyPatch, where: Path, name: str, words: str
+                   ) -> None:
+    """A package that registers a family as an installed one does: a ``dist-info`` folder
+    with its entry point, on ``sys.path``; the loaded families forgotten."""
+    info = where / f"{name}-0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 0\n")
+    (info / "entry_points.txt").write_text(f"[priffe_records]\n{name} = {words}\n")
+    monkeypatch.syspath_prepend(str(where))
+    family.forget_families()
 
 
 @pytest.fixture
-def with_duel(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The registry with one more line, and the loaded families and vocabularies
-    forgotten before and after."""
-    monkeypatch.setattr(registry, "REGISTRY", (*registry.REGISTRY, TOY_LINE))
-    family.forget_families()
+def with_duel(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+              ) -> Iterator[None]:
+    """The toy family installed, and the loaded families and vocabularies forgotten
+    before and after."""
+    install_family(monkeypatch, tmp_path_factory.mktemp("site"), "duel", TOY_ENTRY)
     yield
+    monkeypatch.undo()
     family.forget_families()
 
 
@@ -193,20 +207,6 @@ def test_score_prints_the_sheet_of_a_game_the_cli_does_not_know(with_duel: None,
     assert "Tricks" in res.stdout and "Traceback" not in res.output + res.stderr
 
 
-def test_score_of_a_game_without_a_sheet_is_one_located_error(
-        with_duel: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A family that answers no partie_sheet hook: one message at the Scoring tag of its
-    first record, exit 2, no traceback."""
-    monkeypatch.delattr(type(family.family_named("duel")), "partie_sheet")
-    src = tmp_path / "duel.ppn"
-    src.write_text(TWO_DEALS, "utf-8")
-    res = CliRunner().invoke(cli, ["--lang", "en", "score", str(src)])
-    assert res.exit_code == 2
-    assert res.stderr == (f"priffe: {src}:3:1: Duel has no score sheet: its family answers "
-                          "no partie_sheet hook\n")
-    assert res.stdout == ""
-
-
 def test_score_csv_of_a_game_without_entry_hooks_is_one_located_error(
         with_duel: None, tmp_path: Path) -> None:
     """score --csv on a Duel file: its sheet has no spreadsheet columns; one message at the
@@ -224,8 +224,7 @@ def test_score_csv_of_a_game_without_entry_hooks_is_one_located_error(
 
 
 def test_the_served_sheet_of_a_toy_partie(with_duel: None, tmp_path: Path) -> None:
-    """priffe serve's sheet page draws a Duel partie; a family without partie_sheet gets
-    its one located message (501), not Datasette's error page."""
+    """priffe serve's sheet page draws a Duel partie."""
     app = pytest.importorskip("datasette.app", reason="Datasette (the serve extra) is absent")
     src = tmp_path / "duel.ppn"
     src.write_text(TWO_DEALS.replace("N 3 S 3", "N 0 S 4"), "utf-8")
@@ -240,8 +239,3 @@ def test_the_served_sheet_of_a_toy_partie(with_duel: None, tmp_path: Path) -> No
     status, text = asyncio.run(sheet())
     assert status == 200
     assert '<tr><td class="n">2</td><td class="n">0</td><td class="n">4</td></tr>' in text
-    with pytest.MonkeyPatch.context() as mp:
-        mp.delattr(type(family.family_named("duel")), "partie_sheet")
-        status, text = asyncio.run(sheet())
-    assert status == 501
-    assert f"<p>{src}:3:1: Duel has no score sheet" in text

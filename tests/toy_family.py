@@ -1,6 +1,7 @@
 """A third game family for the tests, written as a new family would be: its words for the
-reader (``WORDS``, data only) and one object with every hook of rules/family.py,
-registered by one line naming the words ("toy_family:WORDS").
+reader (``WORDS``, data only) and one object with the hooks of rules/family.py it has
+(the optional groups' defaults for the rest), registered by an entry point naming the
+words ("toy_family:WORDS"), and this module its plugin.
 
 Duel, a made-up game: N and S play the eight aces to jacks of spades and hearts, four
 tricks of two cards; the auction's calls are Bet and Fold (a raise is a Bet), the
@@ -22,12 +23,13 @@ from priffe_records.game.cards import Card, Rank, Seat, Suit
 from priffe_records.game.language import Message, msg
 from priffe_records.rules.family import (
     Check,
-    EntryForm,
+    Defaults,
     GameFamily,
     PartieOutcome,
     Sheet,
     SheetColumn,
     SheetDeal,
+    hookimpl,
 )
 from priffe_records.rules.findings import Finding, error, tag_location
 
@@ -45,7 +47,7 @@ WORDS = Vocabulary(
     calls={"bet": "Bet", "raise": "Bet", "fold": "Fold"},
     contracts={"bet": "Bet"},
     unknown_call=unknown_call,
-    family="toy_family:DUEL",
+    family="toy_family",
     trick=2,
     long_row=msg("Play row has 3 cards: a Duel trick is two (D2)"),
 )
@@ -107,12 +109,12 @@ class DuelBooks:
 
 
 @dataclass(frozen=True)
-class Duel:
+class Duel(Defaults[DuelOutcome]):
     name: str = "Duel"
+    prefix: str = "D"
     deck: frozenset[Card] = DECK
     players: tuple[Seat, ...] = (Seat.N, Seat.S)
     tricks: int = 4
-    entry: EntryForm | None = None  # a Duel is not typed by a secretary: no entry hooks
     vocabulary: Vocabulary = WORDS
     checks: tuple[Check, ...] = ()  # validate -v lists none of Duel's
 
@@ -158,18 +160,8 @@ class Duel:
         return [rec.replace_tag("Score", "N {} S {}".format(*lines[i]))
                 if i in lines else rec for i, rec in enumerate(records, 1)]
 
-    def claim_columns(self, record: Record) -> tuple[dict[str, object], tuple[Finding, ...]]:
-        return {}, ()
-
     def deal_columns(self, line: DuelLine) -> dict[str, object]:
         return {"tricks_ns": line.n, "tricks_ew": line.s}
-
-    def rubber_ends(self, result: DuelPartie) -> tuple[()]:
-        return ()
-
-    def rubber_rows(self, ends: Sequence[object], last_of: dict[int, Record]
-                    ) -> list[dict[str, object]]:
-        return []
 
     def partie_sheet(self, partie: PartieOutcome, items: Sequence[Record | BadRecord]
                      ) -> Sheet | None:
@@ -185,12 +177,10 @@ class Duel:
                      first, (("N", partie.won[0]), ("S", partie.won[1])), "Tricks",
                      game=self.name, findings=partie.findings, own=partie)
 
-    def dd_deal(self, outcome: DuelOutcome) -> None:
-        """No play is recorded: nothing for the solver."""
-        return None
-
-    def dd_no_play(self, outcome: DuelOutcome) -> None:
-        return None
-
 
 DUEL: GameFamily[DuelOutcome] = Duel()
+
+
+@hookimpl
+def priffe_family() -> GameFamily[DuelOutcome]:
+    return DUEL

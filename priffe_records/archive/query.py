@@ -15,11 +15,12 @@ True
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import re
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, Any, NamedTuple
 
@@ -31,10 +32,9 @@ from priffe_records.format.reader import loads
 from priffe_records.format.record import Record
 from priffe_records.format.values import real_day
 from priffe_records.format.writer import write
-from priffe_records.game.calls import Contract
-from priffe_records.game.language import Message, from_data, listing, msg, reason
-from priffe_records.game.preference import Bid
+from priffe_records.game.language import Message, from_data, listing, msg
 from priffe_records.game.words import side_from_word
+from priffe_records.rules.family import default_family, family_named, game_words
 
 # A player is found by a part of the name, whatever its case (archive/players.py).
 _PLAYER_IDS = PLAYER_IDS
@@ -144,20 +144,18 @@ class Filters:
             # A bare year or month includes all of it: 2026 → up to 2026.99.99.
             last = pbn_date(self.date_to)
             params.append(last + ".99" * (2 - last.count(".")))
-        preference = (self.game or "").casefold() == "preference"
+        family = default_family()
         if self.game:
-            if self.game.casefold() not in ("priffe", "preference"):
-                raise QueryError(msg("--game {game!r}: write priffe or preference",
-                                     game=self.game))
-            clauses.append("d.game = ?")
-            params.append("Preference" if preference else "Priffe")
-        if self.contract:
             try:
-                clauses.append("d.contract = ?")
-                params.append(Bid.parse(self.contract).value if preference
-                              else Contract.parse(self.contract).value)
-            except ValueError as e:
-                raise QueryError(msg("--contract: {error}", error=reason(e))) from None
+                family = family_named(self.game)
+            except KeyError:
+                raise QueryError(msg("--game {game!r}: write one of {games}", game=self.game,
+                                     games=", ".join(game_words()))) from None
+            clauses.append("d.game = ?")
+            params.append(family.name)
+        if self.contract:
+            clauses.append("d.contract = ?")
+            params.append(_contract(self.contract, family.vocabulary.contracts))
         if self.declarer_side:
             side = side_from_word(self.declarer_side)
             if side is None:
@@ -175,6 +173,18 @@ class Filters:
             clauses.append("d.id IN (SELECT rowid FROM deals_fts WHERE deals_fts MATCH ?)")
             params.append(_fts_query(self.text))
         return (" AND ".join(clauses) or "1"), params
+
+
+def _contract(text: str, contracts: Mapping[str, str]) -> str:
+    """The contract word the family's vocabulary reads ``text`` as (any spelling, any
+    case), else a one-line error that names the closest one."""
+    key = text.strip().casefold()
+    if key in contracts:
+        return contracts[key]
+    close = difflib.get_close_matches(key, list(contracts), n=1, cutoff=0.75)
+    why = msg("unknown contract {text!r} — did you mean {hint!r}?", text=text,
+              hint=contracts[close[0]]) if close else msg("unknown contract {text!r}", text=text)
+    raise QueryError(msg("--contract: {error}", error=why))
 
 
 def _fts_query(text: str) -> str:

@@ -200,6 +200,8 @@ def ensure_schema(db: sqlite_utils.Database, timeout: float = DEFAULT_TIMEOUT) -
                                    "release's {ours}", version=version, ours=SCHEMA_VERSION))
         for step in MIGRATIONS[version:]:
             step(db)
+        for name, sql in _missing_views(db).items():
+            db.create_view(name, sql)
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         db.execute("COMMIT")
@@ -207,6 +209,17 @@ def ensure_schema(db: sqlite_utils.Database, timeout: float = DEFAULT_TIMEOUT) -
         if db.conn.in_transaction:
             db.execute("ROLLBACK")
         raise
+
+
+def _missing_views(db: sqlite_utils.Database) -> dict[str, str]:
+    """The registered families' own views (their ``archive_views`` hook) the archive lacks,
+    made after every migration: the views of a family installed later come with the next
+    schema version (an unchanged archive is opened without loading any family)."""
+    from priffe_records.rules.family import families  # only when migrating
+
+    have = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'view'")}
+    return {name: sql for fam in families() for name, sql in fam.archive_views().items()
+            if name not in have}
 
 
 # ---------------------------------------------------------------- version 1
@@ -350,26 +363,13 @@ def _v2(db: sqlite_utils.Database) -> None:
 
 
 def _v3(db: sqlite_utils.Database) -> None:
-    """Two game families: ``deals.game`` (Priffe or Preference), the Préférence pot after
-    each deal and each seat's change of balance, and the Préférence standings."""
+    """Two game families: ``deals.game`` (the family's name), the Préférence pot after
+    each deal and each seat's change of balance."""
     _add_deal_columns(db, 3)  # game and pot
     db.execute("ALTER TABLE seats ADD COLUMN balance_change INTEGER")
     db.execute("UPDATE deals SET game = CASE WHEN ppn LIKE '%[Scoring \"Preference%' "
                "THEN 'Preference' ELSE 'Priffe' END WHERE status != 'unreadable'")
-    db.table("deals").create_index(["game"])
-    for name, sql in VIEWS_V3.items():
-        db.create_view(name, sql)
-
-
-VIEWS_V3: dict[str, str] = {
-    # Préférence: each player's balance summed over every partie (antes included).
-    "preference_standings": """
-SELECT p.id AS player_id, p.name AS player, count(DISTINCT d.partie_id) AS parties,
-  count(*) AS deals, sum(s.balance_change) AS balance
-FROM seats s JOIN players p ON p.id = s.player_id JOIN deals d ON d.id = s.deal_id
-WHERE d.game = 'Preference'
-GROUP BY p.id ORDER BY balance DESC""",
-}
+    db.table("deals").create_index(["game"])  # the family views come last (ensure_schema)
 
 
 # ---------------------------------------------------------------- version 4

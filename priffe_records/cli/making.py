@@ -21,9 +21,10 @@ from priffe_records.format.values import exact_date
 from priffe_records.format.writer import dumps
 from priffe_records.game.language import msg, msg_n
 from priffe_records.game.words import seat_letter, seat_name
-from priffe_records.rules.blank import GAMES, random_deals, seats, skeleton
+from priffe_records.rules.blank import random_deals, seats, skeleton
+from priffe_records.rules.family import game_words
 
-GAME_OPTION = click.option("--game", type=click.Choice(GAMES), default="priffe",
+GAME_OPTION = click.option("--game", type=click.Choice(game_words()), default=game_words()[0],
                            show_default=True,
                            help="Priffe (four players) or Austrian Préférence (three: N, E, S).")
 

@@ -143,10 +143,8 @@ def scored(records: Sequence[Record | BadRecord], options: object = None
     it is (:meth:`~priffe_records.rules.family.GameFamily.partie_sheet`)."""
     by_family: dict[str, list[Sheet]] = {fam.name: [] for fam in families()}
     every = families()
-    drawing = [fam for fam in every if hasattr(fam, "partie_sheet")]
-    _every_game_has_a_sheet(records, [fam for fam in every if fam not in drawing])
     for partie in parties(records, options=options):
-        for fam in drawing:
+        for fam in every:
             sheet = fam.partie_sheet(partie, records)
             if sheet is not None:
                 by_family[fam.name].append(sheet)
@@ -155,22 +153,8 @@ def scored(records: Sequence[Record | BadRecord], options: object = None
 
 
 class NoSheet(PriffeError):
-    """A record of a game whose family draws no score sheet (no ``partie_sheet`` hook),
-    or, for ``--csv``, no spreadsheet row (no entry hooks)."""
-
-
-def _every_game_has_a_sheet(records: Sequence[Record | BadRecord],
-                            without: Sequence[GameFamily[Any]]) -> None:
-    """An error at the Scoring tag of the first record of a game in ``without`` (families
-    with no sheet), before any partie is scored: its partie would otherwise vanish from
-    the sheet unsaid."""
-    if not without:
-        return
-    for record in records:
-        if isinstance(record, Record) and (fam := family_for(record.get("Scoring"))) in without:
-            raise NoSheet(msg("{where}: {game} has no score sheet: its family answers no "
-                              "partie_sheet hook", where=tag_location(record, "Scoring", False)
-                              or "?", game=fam.name))
+    """A record of a game whose family reads no spreadsheet row (``--csv``: no entry
+    hooks)."""
 
 
 def sheets_of(by_family: Sequence[tuple[GameFamily[Any], Sequence[Sheet]]]) -> list[Sheet]:

@@ -2,16 +2,17 @@
 
 The format knows no game: each family declares its :class:`Vocabulary` in a data-only
 module of its own folder (``rules/<family>/words.py``, importing only ``game/`` and this
-module), and the registry (``rules/registry.py``, a module that imports nothing) names
-those modules one line per family. The reader loads them on first need by name, so it
-runs no code above the format layer, and a new family adds no line here.
+module) and registers it as an entry point of the ``priffe_records`` group
+(``pyproject.toml``; a third party's package does the same). The reader loads them on
+first need, so it runs no code above the format layer, and a new family adds no line here.
 
-A record reads by the words of the family its ``Scoring`` selects (the first line's
-family when none does); the other families' call words are kept as foreign calls.
+A record reads by the words of the family its ``Scoring`` selects (the default family,
+the one whose records need no Scoring tag, when none does); the other families' call
+words are kept as foreign calls.
 
 >>> lexicon_for("Preference;ante=5").own.name, lexicon_for(None).own.name
 ('Preference', 'Priffe')
->>> lexicon_for("IMP").own.name  # no family claims it: read as the first line's
+>>> lexicon_for("IMP").own.name  # no family claims it: read as the default family's
 'Priffe'
 """
 
@@ -25,9 +26,8 @@ from dataclasses import dataclass, field
 from priffe_records.format.values import is_unspecified
 from priffe_records.game.language import Message
 
-# Where the registry lives. Named, not imported: the registry is plain data above this
-# layer, and what it names imports only game/ and format/ (tests/test_architecture.py).
-REGISTRY_HOME = "priffe_records.rules.registry"
+# The entry-point group the families register their words in (pyproject.toml).
+GROUP = "priffe_records"
 
 
 @dataclass(frozen=True, eq=False, slots=True)
@@ -40,8 +40,8 @@ class Vocabulary:
     error for a longer row when that is fewer than four, ``dropouts`` whether a Dropout
     tag's defenders leave the row a card short. ``own_values`` rewrites the family's
     own tag values (``value_tags``) into their export form, ``sides_result`` reads
-    Result as FORMAT.md's ``NS n EW m``. ``family`` is ``"module:OBJECT"`` of the
-    family object (rules/family.py loads it; the reader never does).
+    Result as FORMAT.md's ``NS n EW m``. ``family`` names the module of the family's
+    plugin (rules/family.py registers it with pluggy; the reader never loads it).
     """
 
     name: str
@@ -67,7 +67,7 @@ class Vocabulary:
 @dataclass(frozen=True, eq=False, slots=True)
 class Lexicon:
     """A record's words: its own family's, and every other family's calls as foreign
-    words (registry order: the first family to claim a spelling keeps it)."""
+    words (in :func:`vocabularies` order: the first family to claim a spelling keeps it)."""
 
     own: Vocabulary
     foreign: Mapping[str, str]
@@ -78,11 +78,11 @@ class _Loaded:
     """The registered vocabularies and a lexicon for each, loaded once."""
 
     def __init__(self) -> None:
-        module = importlib.import_module(REGISTRY_HOME)
-        every: list[Vocabulary] = []
-        for line in module.REGISTRY:
-            home, _, name = line.partition(":")
-            every.append(getattr(importlib.import_module(home), name))
+        from importlib.metadata import entry_points  # only when a record is read
+
+        found = sorted(entry_points(group=GROUP), key=lambda ep: ep.name)
+        every: list[Vocabulary] = sorted((ep.load() for ep in found),
+                                         key=lambda v: not v.untagged)
         self.every = tuple(every)
         canonical = frozenset(w for v in every for w in v.calls.values())
         self.lexicons = {v: Lexicon(v, _foreign(v, every), canonical) for v in every}
@@ -104,7 +104,8 @@ def _loaded() -> _Loaded:
 
 
 def vocabularies() -> tuple[Vocabulary, ...]:
-    """Every registered family's vocabulary, in registry order (the default first)."""
+    """Every registered family's vocabulary: the default family's first (it reads the
+    records without a Scoring tag), then the others by their entry point's name."""
     return _loaded().every
 
 
@@ -121,6 +122,7 @@ def lexicon_for(scoring: str | None) -> Lexicon:
 
 
 def forget() -> None:
-    """Load the registry again on next need (after a test registers a family); the parser,
-    whose grammar holds the call words, is made per tuple of vocabularies, so it follows."""
+    """Read the entry points again on next need (after a test installs a family); the
+    parser, whose grammar holds the call words, is made per tuple of vocabularies, so it
+    follows."""
     _loaded.cache_clear()

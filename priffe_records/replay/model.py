@@ -70,14 +70,9 @@ def build_replays(records: Sequence[Record | BadRecord], options: object = None
 
 
 def _facts(p: PartieOutcome, asked: Sequence[GameFamily[Any]]) -> Mapping[int, ReplayFacts]:
-    """A partie's records from the first family whose hook answers for it (a plugin
-    family written before the hook answers none)."""
-    for fam in asked:
-        hook = getattr(fam, "replay_facts", None)
-        facts: Mapping[int, ReplayFacts] | None = hook(p) if hook is not None else None
-        if facts:
-            return facts
-    return {}
+    """A partie's records from the first family whose hook answers for it (a family
+    without the replay group answers none)."""
+    return next((facts for fam in asked if (facts := fam.replay_facts(p))), {})
 
 
 def _strays(strays: list[tuple[int, Record]], options: object,

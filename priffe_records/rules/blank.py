@@ -23,9 +23,8 @@ from collections.abc import Sequence
 
 from priffe_records.format.record import PLAYER_TAGS, Record, Tag
 from priffe_records.game.cards import SEATS, Seat
-from priffe_records.rules.family import families, family_named
+from priffe_records.rules.family import family_named
 
-GAMES = tuple(f.name.casefold() for f in families())  # the --game choices
 UNKNOWN = "?"  # PBN's "not known (yet)"
 
 

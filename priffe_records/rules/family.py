@@ -1,18 +1,18 @@
 """Game families: every hook a game family answers, listed in one place, and the registry.
 
-As Datasette's ``hookspecs.py`` lists every plugin hook in one file, :class:`GameFamily`
-lists every extension point of a game: a family is one object answering all of them,
-and the built-in families (``rules/priffe/family.py``, ``rules/preference/family.py``)
-use exactly these hooks, as a third family would. Shared code (the driver, the
-validator, the archive, the replay, the CLI) asks :func:`family_for` for the family a
-record's ``Scoring`` tag selects, and never imports a family package nor asks which
-family it holds.
+As Datasette's ``hookspecs.py`` lists every plugin hook in one file, this module lists
+every extension point of a game, in small groups (:class:`GameFamily`): a family is one
+object answering them, and the built-in families (``rules/priffe/``,
+``rules/preference/``) register and answer exactly as a third party's family would.
+Shared code (the driver, the validator, the archive, the replay, the CLI) asks
+:func:`families` or :func:`family_for` (the family a record's ``Scoring`` tag selects),
+and never imports a family package nor asks which family it holds.
 
-The registry (``rules/registry.py``, plain data) names each family by where its
-vocabulary lives, one line per family: the reader loads only those words (which
-``Scoring`` values name the game, its call and contract words), and :func:`families`
-loads the family object each vocabulary names, on first use. This module imports no
-family, so a family's own modules may import the protocol below without a cycle.
+A family registers its words as an entry point (``pyproject.toml``, group
+``priffe_records``): the reader loads only those (format/vocabulary.py), and
+:func:`families` registers the plugin module each vocabulary names with pluggy, on first
+use, and asks it for its family object (the ``priffe_family`` hook). This module imports
+no family, so a family's own modules may import the protocol below without a cycle.
 
 >>> family_for(None).name, family_for("Priffe;preset=en").name, family_for("Preference").name
 ('Priffe', 'Priffe', 'Preference')
@@ -23,13 +23,16 @@ from __future__ import annotations
 import functools
 import importlib
 import random
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, Protocol, Self, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, Self, TypeVar, runtime_checkable
+
+import pluggy
 
 from priffe_records.format.record import Location, Record, Tag
 from priffe_records.format.values import is_unspecified
-from priffe_records.format.vocabulary import Vocabulary, forget, lexicon_for, vocabularies
+from priffe_records.format.vocabulary import GROUP, Vocabulary, forget, lexicon_for, vocabularies
 from priffe_records.game.cards import Card, Seat
 from priffe_records.game.language import Message, msg, shown_date
 from priffe_records.rules.findings import Finding
@@ -314,21 +317,27 @@ def partie_title(event: str | None, site: str | None, date: str | None) -> str:
     return " · ".join(parts) or str(msg("Partie"))
 
 
-class GameFamily(Protocol[OutcomeT]):
-    """Every hook of one game family, section by section.
+# ------------------------------------------------------------------ the family's hooks
+# A family is one object; its hooks come in small groups. The required groups (Table,
+# Rules, ScoreSheet) have no default; each optional group (NewRecords, ArchiveRows,
+# DoubleDummy, ReplayHook, EntryHook) answers "this game has none" by default, and a
+# family subclasses the optional groups it leaves out (``Defaults``: all of them), so
+# shared code calls every hook of every family and never asks whether it is there.
 
-    A hook is listed here once, with what shared code asks of it; each section says
-    who asks. Engineers adding a hook add it to the section of their stage, implement
-    it in every family of the registry (mypy checks each family object against this
-    protocol where the family declares it) and call it only through a family object.
-    """
 
-    # ------------------------------------------------------------ the table: who plays
-    # Asked by the driver, the blank-record maker and the secretary's entry.
+class Table(Protocol):
+    """Who plays, with which cards, and the family's words. Asked by the driver, the
+    blank-record maker, the secretary's entry and the archive."""
 
     @property
     def name(self) -> str:
         """The game's word, as the ``Scoring`` tag starts (``Priffe``, ``Preference``)."""
+        ...
+
+    @property
+    def prefix(self) -> str:
+        """The letter of the game's rule IDs (``R`` for R1…, ``P`` for P1…): findings
+        are told apart by it, in the archive and on the screen."""
         ...
 
     @property
@@ -342,24 +351,22 @@ class GameFamily(Protocol[OutcomeT]):
     @property
     def tricks(self) -> int: ...
 
+    @property
+    def vocabulary(self) -> Vocabulary:
+        """The family's words (``rules/<family>/words.py``), the entry point's object."""
+        ...
+
     def next_dealer(self, dealer: Seat) -> Seat:
         """Who deals the next deal of a partie."""
         ...
 
-    # ------------------------------------------------ the reader's part: its words
-    # Asked by the reader (through the registry, without loading this object) and by
-    # family_for: which Scoring values name the game, its call and contract words.
+
+class Rules(Protocol[OutcomeT]):
+    """The rules: variants, one record's analysis, the partie's books. A family's options
+    are its own type: shared code passes them on, never reads them."""
 
     @property
-    def vocabulary(self) -> Vocabulary:
-        """The family's words (``rules/<family>/words.py``): the object the registry names."""
-        ...
-
-    # ---------------------------------------------------- rule variants (the options)
-    # A family's options are its own type: shared code passes them on, never reads them.
-
-    @property
-    def presets(self) -> dict[str, Any]:
+    def presets(self) -> Mapping[str, Any]:
         """Named rule variants a user may choose (``--preset``); empty when there are none."""
         ...
 
@@ -367,9 +374,6 @@ class GameFamily(Protocol[OutcomeT]):
         """The ``Scoring`` value a new record of this game is written with (``options``:
         this family's own variants, or ``None`` for its defaults)."""
         ...
-
-    # ---------------------------------------------------------------------- analysis
-    # Asked by the driver (rules/partie.py) for every record the family accepts.
 
     def analyse(self, record: Record, default: object, conventions: bool) -> OutcomeT:
         """One record checked on its own. ``default``: the caller's rule variants for a
@@ -383,60 +387,15 @@ class GameFamily(Protocol[OutcomeT]):
         groups them (``rules/checks.py`` says which ran and passed); empty: none listed."""
         ...
 
-    # ------------------------------------------------------------- books, standings
-    # Asked by the driver when a partie starts.
-
     def books(self, event: str | None, site: str | None, date: str | None
-              ) -> PartieBooks[OutcomeT]: ...
-
-    # ------------------------------------------------------- new records (priffe new)
-    # Asked by rules/blank.py: a partie's skeleton and random practice deals.
-
-    def deal_tags(self, rng: random.Random, dealer: Seat) -> list[Tag]:
-        """The tags of one random legal deal dealt by ``dealer`` (hands, talon …)."""
+              ) -> PartieBooks[OutcomeT]:
+        """A partie's running books, asked by the driver when the partie starts."""
         ...
 
-    def played_deals(self, n: int, seed: int) -> list[Record]:
-        """``n`` whole deals with auction, play and true claims, for practice and tests."""
-        ...
 
-    # ----------------------------------------- score sheet and --fill (priffe score)
-    # Asked by the score sheet, the spreadsheet and the secretary's entry.
-
-    def fill(self, records: Sequence[Record], sheets: Sequence[Any]) -> list[Record]:
-        """``records`` with the computed claims of ``sheets`` (each :attr:`Sheet.own` of
-        this game's sheets) written in (``--fill``)."""
-        ...
-
-    # ------------------------------------------------------------- archive rows, views
-    # Asked by archive/engine.py: plain values keyed by the archive's column names.
-
-    def claim_columns(self, record: Record) -> tuple[dict[str, Any], tuple[Finding, ...]]:
-        """The deal-row columns the record's own claims give (claimed totals, tricks as
-        written), and a located warning for each claimed number a column cannot hold."""
-        ...
-
-    def deal_columns(self, line: Any) -> dict[str, Any]:
-        """What the partie's books computed of a deal, from the line their ``add`` gave
-        (``rubber``: the deal's rubber, in a game of rubbers)."""
-        ...
-
-    def rubber_ends(self, result: Any) -> Sequence[Any]:
-        """The rubbers of a partie its books kept to the end (none in a game without)."""
-        ...
-
-    def rubber_rows(self, ends: Sequence[Any], last_of: dict[int, Record]
-                    ) -> list[dict[str, Any]]:
-        """Each rubber's row (``number``, ``complete``, ``winner``, totals,
-        ``settlements``) of ``ends`` (what ``rubber_ends`` or the streaming books'
-        ``drain_rubbers`` gave), player names from its last deal, ``last_of[number]``."""
-        ...
-
-    # (archive-speed: more of the archive's hooks go here.)
-
-    # ------------------------------------------------------------ score sheet view
-    # Asked by the score sheet (priffe score, add, serve), which runs the driver once
-    # for every game and hands each partie to the family whose partie it is.
+class ScoreSheet(Protocol):
+    """The score sheet (``priffe score``, ``add``, ``serve``): the driver runs once for
+    every game and hands each partie to each family until one draws it."""
 
     def partie_sheet(self, partie: PartieOutcome, items: Sequence[Any]) -> Sheet | None:
         """The score sheet of one partie the driver closed, if it is this game's (else
@@ -444,51 +403,162 @@ class GameFamily(Protocol[OutcomeT]):
         whose unreadable records of this partie are rows too."""
         ...
 
-    def replay_facts(self, partie: PartieOutcome) -> Mapping[int, ReplayFacts]:
-        """The partie's records as the replay words and draws them, by 1-based position:
-        none when the partie is another game's. Also asked with
-        :class:`~priffe_records.rules.replay_facts.Strays`, records of no partie (a deal
-        diagram) this family analysed."""
+    def fill(self, records: Sequence[Record], sheets: Sequence[Any]) -> list[Record]:
+        """``records`` with the computed claims of ``sheets`` (each :attr:`Sheet.own` of
+        this game's sheets) written in (``--fill``)."""
         ...
 
-    # --------------------------------- the secretary's entry (priffe add, sheet-import)
-    # Asked by rules/entry.py, rules/spreadsheet.py and cli/adding.py.
 
-    @property
-    def entry(self) -> EntryForm | None:
-        """How a deal of this game is typed or read from a sheet; ``None`` when it is not."""
-        ...
+class NewRecords:
+    """New records (``priffe new``, ``priffe deal``; rules/blank.py). Default: a game
+    that deals nothing, so its skeletons have no hands and it has no practice deals."""
 
-    # ------------------------------------------------------------- double dummy deal
-    # Asked by the archive's analysis (priffe analyse) and the replay's --dd.
+    def deal_tags(self, rng: random.Random, dealer: Seat) -> list[Tag]:
+        """The tags of one random legal deal dealt by ``dealer`` (hands, talon …)."""
+        return []
+
+    def played_deals(self, n: int, seed: int) -> list[Record]:
+        """``n`` whole deals with auction, play and true claims, for practice and tests."""
+        return []
+
+
+class ArchiveRows:
+    """The archive's rows (archive/engine.py, schema.py): plain values keyed by column
+    name. Default: no claimed totals, no rubbers, no view of the game's own."""
+
+    def claim_columns(self, record: Record) -> tuple[dict[str, Any], tuple[Finding, ...]]:
+        """The deal-row columns the record's own claims give (claimed totals, tricks as
+        written), and a located warning for each claimed number a column cannot hold."""
+        return {}, ()
+
+    def deal_columns(self, line: Any) -> dict[str, Any]:
+        """What the partie's books computed of a deal, from the line their ``add`` gave
+        (``rubber``: the deal's rubber, in a game of rubbers)."""
+        return {}
+
+    def rubber_ends(self, result: Any) -> Sequence[Any]:
+        """The rubbers of a partie its books kept to the end (none in a game without)."""
+        return ()
+
+    def rubber_rows(self, ends: Sequence[Any], last_of: dict[int, Record]
+                    ) -> list[dict[str, Any]]:
+        """Each rubber's row (``number``, ``complete``, ``winner``, totals,
+        ``settlements``) of ``ends`` (what ``rubber_ends`` or the streaming books'
+        ``drain_rubbers`` gave), player names from its last deal, ``last_of[number]``."""
+        return []
+
+    def archive_views(self) -> Mapping[str, str]:
+        """The game's own SQL views of the archive, by name (each name starts with the
+        game's, ``preference_standings``): the archive makes any that is missing."""
+        return {}
+
+
+class DoubleDummy(Generic[OutcomeT]):
+    """The double-dummy solver's position (``priffe analyse``, ``replay --dd``).
+    Default: nothing to solve."""
 
     def dd_deal(self, outcome: OutcomeT) -> SolverDeal | None:
         """The checked deal as the double-dummy solver's position: the hands that play,
         trumps, leader, the measured side and its aim, the cards played as far as they
         can be followed; ``None`` when it has no readable play."""
-        ...
+        return None
 
     def dd_no_play(self, outcome: OutcomeT) -> Message | None:
         """Why :meth:`dd_deal` has nothing to solve when the rules ended the deal before
         its first card (Préférence's P9), to be said instead of "a hand or the play is
         not known"; ``None`` otherwise."""
-        ...
+        return None
+
+
+class ReplayHook:
+    """The replay (``priffe replay``, the HTML viewer). Default: the default family
+    says why a record of this game does not replay."""
+
+    def replay_facts(self, partie: PartieOutcome) -> Mapping[int, ReplayFacts]:
+        """The partie's records as the replay words and draws them, by 1-based position:
+        none when the partie is another game's. Also asked with
+        :class:`~priffe_records.rules.replay_facts.Strays`, records of no partie (a deal
+        diagram) this family analysed."""
+        return {}
+
+
+class EntryHook:
+    """The secretary's entry (``priffe add``, ``sheet-import``, ``score --csv``; asked by
+    rules/entry.py, rules/spreadsheet.py, cli/adding.py). Default: not typed."""
+
+    @property
+    def entry(self) -> EntryForm | None:
+        """How a deal of this game is typed or read from a sheet; ``None`` when it is not."""
+        return None
+
+
+class Defaults(NewRecords, ArchiveRows, DoubleDummy[OutcomeT], ReplayHook, EntryHook):
+    """Every optional group's default: a family subclasses it and writes the hooks it has."""
+
+
+class GameFamily(Table, Rules[OutcomeT], ScoreSheet, Protocol[OutcomeT]):
+    """Every hook of one game family: the required groups above, and every optional
+    group's hooks (written by the family or inherited from :class:`Defaults`). Each
+    family module ends with ``NAME: GameFamily[ItsOutcome] = ItsFamily()``, which
+    ``mypy --strict`` checks; ``tests/test_families.py`` checks that every registered
+    family has one and answers every hook."""
+
+    def deal_tags(self, rng: random.Random, dealer: Seat) -> list[Tag]: ...
+
+    def played_deals(self, n: int, seed: int) -> list[Record]: ...
+
+    def claim_columns(self, record: Record) -> tuple[dict[str, Any], tuple[Finding, ...]]: ...
+
+    def deal_columns(self, line: Any) -> dict[str, Any]: ...
+
+    def rubber_ends(self, result: Any) -> Sequence[Any]: ...
+
+    def rubber_rows(self, ends: Sequence[Any], last_of: dict[int, Record]
+                    ) -> list[dict[str, Any]]: ...
+
+    def archive_views(self) -> Mapping[str, str]: ...
+
+    def dd_deal(self, outcome: OutcomeT) -> SolverDeal | None: ...
+
+    def dd_no_play(self, outcome: OutcomeT) -> Message | None: ...
+
+    def replay_facts(self, partie: PartieOutcome) -> Mapping[int, ReplayFacts]: ...
+
+    @property
+    def entry(self) -> EntryForm | None: ...
+
+
+# ------------------------------------------------------------------ registration
+# As Datasette's plugins: pluggy's markers, and the one hook a family's plugin module
+# answers. The entry points (pyproject.toml, group ``priffe_records``) name each family's
+# words; its words name its plugin module (``Vocabulary.family``).
+
+hookspec = pluggy.HookspecMarker(GROUP)
+hookimpl = pluggy.HookimplMarker(GROUP)
+
+
+@hookspec
+def priffe_family() -> GameFamily[Any]:  # type: ignore[empty-body]
+    """The game family this plugin adds."""
 
 
 @functools.cache
 def families() -> tuple[GameFamily[Any], ...]:
-    """Every registered family, loaded on first use, in registry order: each line of
-    ``rules/registry.py`` names a family's vocabulary, and the vocabulary its object."""
-    out: list[GameFamily[Any]] = []
+    """Every registered family, loaded on first use, in the order of
+    :func:`~priffe_records.format.vocabulary.vocabularies` (the default family first)."""
+    manager = pluggy.PluginManager(GROUP)
+    manager.add_hookspecs(sys.modules[__name__])
     for words in vocabularies():
-        module, _, name = words.family.partition(":")
-        out.append(getattr(importlib.import_module(module), name))
-    return tuple(out)
+        manager.register(importlib.import_module(words.family), words.name)
+    manager.check_pending()  # a misspelt hook is an error, not a hook never called
+    by_words: dict[Vocabulary, GameFamily[Any]] = {
+        f.vocabulary: f for f in manager.hook.priffe_family()}
+    return tuple(by_words[words] for words in vocabularies())
 
 
 def forget_families() -> None:
-    """Load the registry again on next need, the reader's vocabularies too (after a
-    test registers a family)."""
+    """Load the entry points again on next need, the reader's vocabularies too (after a
+    test installs a family)."""
     families.cache_clear()
     forget()
 
@@ -502,6 +572,12 @@ def family_for(scoring: str | None) -> GameFamily[Any]:
 def default_family() -> GameFamily[Any]:
     """The family of records without a Scoring tag, whose presets ``--preset`` offers."""
     return families()[0]
+
+
+def game_words() -> tuple[str, ...]:
+    """Every family's word as ``--game`` takes it (``priffe``, ``preference``), the
+    default family's first: from the words alone, so a command's options load no engine."""
+    return tuple(words.name.casefold() for words in vocabularies())
 
 
 def family_named(name: str) -> GameFamily[Any]:

@@ -39,7 +39,6 @@ from priffe_records.cli.datasette_plugin import pages
 from priffe_records.cli.output import CELL_LABELS
 from priffe_records.cli.replay import Unreadable, records_of_deal, replays_of, stored_records
 from priffe_records.cli.sheet_page import (
-    NoSheet,
     printable_page,
     scored,
     sheet_parts,
@@ -221,10 +220,7 @@ async def sheet_page(datasette: Any, request: Any) -> Response:
     if not rows:
         return _not_found(str(msg("{name}: no partie with id {id}", name=name, id=partie_id)))
     records = [rec for stored in rows for rec in stored_records(stored, name)]
-    try:
-        sheets = sheets_of(scored(records))
-    except NoSheet as e:  # a game whose family draws no sheet: say where, no traceback
-        return Response.html(f"<p>{escape(str(e))}</p>", status=501)
+    sheets = sheets_of(scored(records))
     if request.args.get("print"):
         return Response.html(printable_page(records, sheets))
     title, body = sheet_parts(records, sheets)

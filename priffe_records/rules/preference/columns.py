@@ -2,9 +2,9 @@
 
 The archive (``archive/engine.py``) asks the family for these through its hooks: what
 the partie's books computed of a deal (declarer, made, calls, tricks, the pot and each
-seat's change of balance). A Préférence partie has no rubbers, and the claimed-points
-columns are Priffe's two-side totals, which a Préférence record does not write.
-Keys are the archive's column names.
+seat's change of balance), and its own view. A Préférence partie has no rubbers, and the
+claimed-points columns are Priffe's two-side totals, which a Préférence record does not
+write. Keys are the archive's column names.
 """
 
 from __future__ import annotations
@@ -42,3 +42,14 @@ def deal_columns(line: PrefLine) -> dict[str, Any]:
     if o.declarer is not None:
         out["declarer"] = o.declarer.value
     return out
+
+
+VIEWS: dict[str, str] = {
+    # Each player's balance summed over every partie (antes included).
+    "preference_standings": """
+SELECT p.id AS player_id, p.name AS player, count(DISTINCT d.partie_id) AS parties,
+  count(*) AS deals, sum(s.balance_change) AS balance
+FROM seats s JOIN players p ON p.id = s.player_id JOIN deals d ON d.id = s.deal_id
+WHERE d.game = 'Preference'
+GROUP BY p.id ORDER BY balance DESC""",
+}

@@ -18,8 +18,15 @@ from priffe_records.format.record import Record, Tag
 from priffe_records.format.vocabulary import Vocabulary
 from priffe_records.game.cards import Card, Hand, Seat, sorted_cards
 from priffe_records.game.language import Message, msg, msg_p
-from priffe_records.rules.family import Check, EntryForm, GameFamily, PartieOutcome, Sheet
-from priffe_records.rules.findings import Finding
+from priffe_records.rules.family import (
+    Check,
+    Defaults,
+    EntryForm,
+    GameFamily,
+    PartieOutcome,
+    Sheet,
+    hookimpl,
+)
 
 from . import columns
 from .analysis import PrefOutcome, analyse
@@ -52,10 +59,11 @@ CHECKS: tuple[Check, ...] = (
 
 
 @dataclass(frozen=True, slots=True)
-class Preference:
+class Preference(Defaults[PrefOutcome]):
     """Three players at N, E, S, 32 cards and a talon, 10 tricks, a pot (PREFERENCE.md)."""
 
     name: str = FAMILY_WORD
+    prefix: str = "P"
     deck: frozenset[Card] = DECK
     players: tuple[Seat, ...] = PLAYERS
     tricks: int = 10
@@ -65,7 +73,6 @@ class Preference:
     def next_dealer(self, dealer: Seat) -> Seat:
         """N → E → S → N (P2): W is no seat of the game."""
         return next_player(dealer)
-
 
     @property
     def presets(self) -> dict[str, PrefOptions]:
@@ -105,20 +112,11 @@ class Preference:
 
         return fill_preference(list(records), list(sheets))
 
-    def claim_columns(self, record: Record) -> tuple[dict[str, Any], tuple[Finding, ...]]:
-        """None: the claimed-points columns are two-side totals, which Préférence has not."""
-        return {}, ()
-
     def deal_columns(self, line: PrefLine) -> dict[str, Any]:
         return columns.deal_columns(line)
 
-    def rubber_ends(self, result: PrefPartie) -> tuple[()]:
-        return ()
-
-    def rubber_rows(self, ends: Sequence[object], last_of: dict[int, Record]
-                    ) -> list[dict[str, Any]]:
-        """None: a Préférence partie has no rubbers (``rubber_ends`` gives none)."""
-        return []
+    def archive_views(self) -> dict[str, str]:
+        return columns.VIEWS
 
     # The solver loads when asked for: validate needs none of it.
 
@@ -155,3 +153,8 @@ class Preference:
 
 
 PREFERENCE: GameFamily[PrefOutcome] = Preference()
+
+
+@hookimpl
+def priffe_family() -> GameFamily[PrefOutcome]:
+    return PREFERENCE

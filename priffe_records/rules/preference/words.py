@@ -45,7 +45,7 @@ WORDS = Vocabulary(
     calls=bid_spellings(),
     contracts=bid_spellings(),
     unknown_call=unknown_bid,
-    family="priffe_records.rules.preference.family:PREFERENCE",
+    family="priffe_records.rules.preference.family",
     trick=3,
     long_row=msg("Play row has 4 cards: in Préférence each line is one trick, three cards "
                  "(two after a drop-out) in seat order (PREFERENCE.md)"),

@@ -16,7 +16,15 @@ from priffe_records.format.record import Record, Tag
 from priffe_records.format.vocabulary import Vocabulary
 from priffe_records.game.cards import FULL_DECK, SEATS, Card, Seat
 from priffe_records.game.language import msg_p
-from priffe_records.rules.family import Check, EntryForm, GameFamily, PartieOutcome, Sheet
+from priffe_records.rules.family import (
+    Check,
+    Defaults,
+    EntryForm,
+    GameFamily,
+    PartieOutcome,
+    Sheet,
+    hookimpl,
+)
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.priffe import columns
 from priffe_records.rules.priffe.analysis import DealOutcome, analyse_record
@@ -48,10 +56,11 @@ def _own(options: object) -> Options:
 
 
 @dataclass(frozen=True, slots=True)
-class Priffe:
+class Priffe(Defaults[DealOutcome]):
     """Four players in two partnerships, 52 cards, 13 tricks, rubbers (RULES.md R1–R24)."""
 
     name: str = FAMILY_WORD
+    prefix: str = "R"
     deck: frozenset[Card] = FULL_DECK
     players: tuple[Seat, ...] = SEATS
     tricks: int = 13
@@ -61,7 +70,6 @@ class Priffe:
     def next_dealer(self, dealer: Seat) -> Seat:
         """The seat on the dealer's left (R3)."""
         return dealer.left
-
 
     @property
     def presets(self) -> dict[str, Options]:
@@ -140,3 +148,8 @@ class Priffe:
 
 
 PRIFFE: GameFamily[DealOutcome] = Priffe()
+
+
+@hookimpl
+def priffe_family() -> GameFamily[DealOutcome]:
+    return PRIFFE

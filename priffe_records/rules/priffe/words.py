@@ -22,7 +22,7 @@ WORDS = Vocabulary(
     calls={w: c for w, c in call_spellings().items() if w not in _NOT_IN_FILES},
     contracts=contract_spellings(),
     unknown_call=unknown_call,
-    family="priffe_records.rules.priffe.family:PRIFFE",
+    family="priffe_records.rules.priffe.family",
     untagged=True,
     sides_result=True,
 )

@@ -1,0 +1,72 @@
+"""The family seam: every entry point loads to a family that answers every hook and that
+mypy checks; shared code takes the game words, rule letters and views from the families."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import json
+from importlib.metadata import entry_points
+from pathlib import Path
+
+import pytest
+from test_family_plugin import with_duel  # noqa: F401 (the fixture)
+
+from priffe_records.archive.query import Filters, QueryError, deals_sql
+from priffe_records.archive.schema import ensure_schema, open_archive
+from priffe_records.archive.stored_messages import without_rule_tail
+from priffe_records.format.vocabulary import GROUP, Vocabulary
+from priffe_records.rules.family import GameFamily, families, family_named
+
+HOOKS = {name for name in dir(GameFamily) if not name.startswith("_")}
+
+
+@pytest.mark.parametrize("ep", list(entry_points(group=GROUP)), ids=lambda ep: ep.name)
+def test_every_entry_point_is_a_typed_family_answering_every_hook(ep: object) -> None:
+    """The entry point names a vocabulary; its plugin module answers ``priffe_family``
+    with the family of that vocabulary, which has every hook, and assigns it to
+    ``GameFamily[...]`` at module level, so ``mypy --strict`` checks it against the
+    protocol."""
+    words = ep.load()  # type: ignore[attr-defined]
+    assert isinstance(words, Vocabulary)
+    plugin = importlib.import_module(words.family)
+    fam = plugin.priffe_family()
+    assert fam.vocabulary is words and fam in families()
+    assert sorted(HOOKS - set(dir(fam))) == []
+    assert fam.prefix.isalpha() and fam.prefix.isupper()
+    tree = ast.parse(Path(str(plugin.__file__)).read_text("utf-8"))
+    typed = [node for node in tree.body if isinstance(node, ast.AnnAssign)
+             and ast.unparse(node.annotation).startswith("GameFamily[")]
+    assert typed, f"{words.family} assigns its family to no GameFamily[...]"
+
+
+@pytest.mark.usefixtures("with_duel")
+def test_the_default_family_comes_first_then_the_others_by_name() -> None:
+    assert [f.name for f in families()] == ["Priffe", "Duel", "Preference"]
+
+
+@pytest.mark.usefixtures("with_duel")
+def test_the_rule_pattern_knows_every_family_s_letter() -> None:
+    """A finding stored before schema 11 loses its rule ID at the end of its text, for
+    any registered family's letter (the toy's D1 too)."""
+    data = json.dumps({"id": "Result must add up (D1)"})
+    assert json.loads(without_rule_tail(data))["id"] == "Result must add up"
+
+
+@pytest.mark.usefixtures("with_duel")
+def test_query_game_and_contract_come_from_the_families() -> None:
+    _, params = deals_sql(Filters(game="duel", contract="BET"))
+    assert params[-2:] == ["Duel", "Bet"]
+    with pytest.raises(QueryError, match="write one of priffe, duel, preference"):
+        deals_sql(Filters(game="bridge"))
+
+
+@pytest.mark.usefixtures("with_duel")
+def test_a_family_s_own_views_are_made_with_the_archive(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    view = "SELECT id, tricks_ns, tricks_ew FROM deals WHERE game = 'Duel'"
+    monkeypatch.setattr(type(family_named("duel")), "archive_views",
+                        lambda self: {"duel_deals": view})
+    db = open_archive(str(tmp_path / "a.db"))
+    ensure_schema(db)
+    assert {"duel_deals", "preference_standings"} <= set(db.view_names())
