@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 import importlib
 import json
-from importlib.metadata import entry_points
+from importlib import metadata
 from pathlib import Path
 
 import pytest
@@ -15,13 +15,13 @@ from test_family_plugin import with_duel  # noqa: F401 (the fixture)
 from priffe_records.archive.query import Filters, QueryError, deals_sql
 from priffe_records.archive.schema import ensure_schema, open_archive
 from priffe_records.archive.stored_messages import without_rule_tail
-from priffe_records.format.vocabulary import GROUP, Vocabulary
+from priffe_records.format.vocabulary import GROUP, Vocabulary, entry_points
 from priffe_records.rules.family import GameFamily, families, family_named
 
 HOOKS = {name for name in dir(GameFamily) if not name.startswith("_")}
 
 
-@pytest.mark.parametrize("ep", list(entry_points(group=GROUP)), ids=lambda ep: ep.name)
+@pytest.mark.parametrize("ep", list(metadata.entry_points(group=GROUP)), ids=lambda ep: ep.name)
 def test_every_entry_point_is_a_typed_family_answering_every_hook(ep: object) -> None:
     """The entry point names a vocabulary; its plugin module answers ``priffe_family``
     with the family of that vocabulary, which has every hook, and assigns it to
@@ -43,6 +43,14 @@ def test_every_entry_point_is_a_typed_family_answering_every_hook(ep: object) ->
 @pytest.mark.usefixtures("with_duel")
 def test_the_default_family_comes_first_then_the_others_by_name() -> None:
     assert [f.name for f in families()] == ["Priffe", "Duel", "Preference"]
+
+
+@pytest.mark.usefixtures("with_duel")
+def test_the_entry_points_read_as_importlib_metadata_reads_them() -> None:
+    """format/vocabulary.py reads the entry points itself (importlib.metadata's import is
+    most of their cost): the same names and values, the toy's too."""
+    assert entry_points() == {ep.name: ep.value for ep in metadata.entry_points(group=GROUP)}
+    assert entry_points()["duel"] == "toy_family:WORDS"
 
 
 @pytest.mark.usefixtures("with_duel")
