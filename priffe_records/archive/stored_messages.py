@@ -41,19 +41,13 @@ SEAT_WORDS = ("North", "East", "South", "West")  # tag names too, but in a messa
 _FIELD = re.compile(r"\{(\w+)(![rs])?\}")
 
 
-def _rule_patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
-    """A rule ID of any registered family (its ``prefix`` and a number: R11, P9) alone;
-    and, for text stored before schema 11, which ended with its own rule ID as well
-    ("… (R11)"), that ending, and one that names the rule first ("(R17, {variant})")."""
-    return _compiled(tuple(f.prefix for f in families()))
+# Before schema 11 a finding's text ended with its own rule ID as well ("… (R11)").
+_TAIL = r"\s*\((?:{rule}|\{{rules\}})\)$"
 
 
-@cache
-def _compiled(prefixes: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str],
-                                                  re.Pattern[str]]:
-    rule = "(?:" + "|".join(map(re.escape, prefixes)) + r")\d+"
-    return (re.compile(rf"\b{rule}\b"), re.compile(rf"\s*\((?:{rule}|\{{rules\}})\)$"),
-            re.compile(rf"\({rule}, ([^()]*)\)$"))
+def _rule() -> str:
+    """A rule ID of any registered family: its ``prefix`` (R, P, …) and a number."""
+    return "(?:" + "|".join(re.escape(f.prefix) for f in families()) + r")\d+"
 
 
 def message_json(text: Message | str) -> str | None:
@@ -78,10 +72,10 @@ def shown(data: str | None, stored: str | None, lang: str | None = None) -> str 
 def without_rule_tail(data: str) -> str:
     """``message_json`` stored before schema 11, its ids without the rule ID at their end:
     the finding's rule column names it once (``(R17, {variant})`` keeps ``({variant})``)."""
-    _, tail, first = _rule_patterns()
+    tail, first = _TAIL.format(rule=_rule()), rf"\({_rule()}, ([^()]*)\)$"
 
     def fix(ident: str) -> str:
-        return first.sub(r"(\1)", tail.sub("", ident))
+        return re.sub(first, r"(\1)", re.sub(tail, "", ident))
 
     def walk(value: object) -> object:
         if isinstance(value, dict):
@@ -155,7 +149,7 @@ def _patterns() -> tuple[tuple[re.Pattern[str], str | None, str, str | None, int
             last = m.end()
         parts.append(re.escape(template[last:]))
         out.append((re.compile("".join(parts), re.S), context, ident, plural, form,
-                    frozenset(_rule_patterns()[0].findall(template)), len(literal),
+                    frozenset(re.findall(rf"\b{_rule()}\b", template)), len(literal),
                     frozenset(name for name, conv in fields if conv == "!r"),
                     not literal.strip(" ,;")))  # "{a}, {b}": only inside another message
     out.sort(key=lambda p: -p[6])
@@ -214,7 +208,7 @@ def recover(text: str) -> Message | None:
     messages; the most specific template whose message renders back to exactly ``text``
     (in English or Swedish) wins.
     """
-    found = _recover(text, 0) or _recover(_rule_patterns()[1].sub("", text), 0)
+    found = _recover(text, 0) or _recover(re.sub(_TAIL.format(rule=_rule()), "", text), 0)
     return None if found is None else _worded_now(found)
 
 
@@ -283,7 +277,7 @@ def _recover(text: str, depth: int) -> Message | None:
     exact = _words().get(text)
     if exact is not None:
         return exact
-    rules = frozenset(_rule_patterns()[0].findall(text))
+    rules = frozenset(re.findall(rf"\b{_rule()}\b", text))
     best: tuple[int, Message] | None = None
     for pattern, context, ident, plural, form, want, _, quoted, generic in _patterns():
         if not want <= rules or (generic and depth == 0):
@@ -336,7 +330,7 @@ def _words_left(message: Message) -> int:
         if isinstance(v, Message):
             n += _words_left(v)
         elif isinstance(v, str) and re.search(r"[^\W\d_]", v) and v not in _TAG_NAMES \
-                and not _rule_patterns()[0].fullmatch(v):
+                and not re.fullmatch(_rule(), v):
             n += len(v.split())  # a sentence kept as text weighs more than a word
     return n
 

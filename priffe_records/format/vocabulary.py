@@ -112,19 +112,11 @@ def entry_points() -> dict[str, str]:
 def _group(path: Path) -> dict[str, str]:
     """The entry points of :data:`GROUP` one ``entry_points.txt`` lists."""
     try:
-        text = path.read_text("utf-8")
+        section = path.read_text("utf-8").partition(f"[{GROUP}]")[2].split("\n[")[0]
     except OSError:
         return {}
-    out: dict[str, str] = {}
-    inside = False
-    for line in text.splitlines() if f"[{GROUP}]" in text else ():
-        line = line.strip()
-        if line.startswith("["):
-            inside = line == f"[{GROUP}]"
-        elif inside and "=" in line:
-            key, _, value = line.partition("=")
-            out[key.strip()] = value.strip()
-    return out
+    pairs = (line.partition("=") for line in section.splitlines())
+    return {key.strip(): value.strip() for key, _, value in pairs if value.strip()}
 
 
 def _foreign(own: Vocabulary, every: list[Vocabulary]) -> dict[str, str]:

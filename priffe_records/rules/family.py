@@ -26,7 +26,7 @@ import random
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, Self, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, Self, TypeVar, runtime_checkable
 
 import pluggy
 
@@ -317,12 +317,9 @@ def partie_title(event: str | None, site: str | None, date: str | None) -> str:
     return " · ".join(parts) or str(msg("Partie"))
 
 
-# ------------------------------------------------------------------ the family's hooks
-# A family is one object; its hooks come in small groups. The required groups (Table,
-# Rules, ScoreSheet) have no default; each optional group (NewRecords, ArchiveRows,
-# DoubleDummy, ReplayHook, EntryHook) answers "this game has none" by default, and a
-# family subclasses the optional groups it leaves out (``Defaults``: all of them), so
-# shared code calls every hook of every family and never asks whether it is there.
+# ---------------------------------------------------- the hooks, in small groups
+# Table, Rules and ScoreSheet are required; every other group answers "this game has
+# none" by default (Defaults), so shared code never asks whether a hook is there.
 
 
 class Table(Protocol):
@@ -409,7 +406,7 @@ class ScoreSheet(Protocol):
         ...
 
 
-class NewRecords:
+class NewRecords(Protocol):
     """New records (``priffe new``, ``priffe deal``; rules/blank.py). Default: a game
     that deals nothing, so its skeletons have no hands and it has no practice deals."""
 
@@ -422,7 +419,7 @@ class NewRecords:
         return []
 
 
-class ArchiveRows:
+class ArchiveRows(Protocol):
     """The archive's rows (archive/engine.py, schema.py): plain values keyed by column
     name. Default: no claimed totals, no rubbers, no view of the game's own."""
 
@@ -453,24 +450,24 @@ class ArchiveRows:
         return {}
 
 
-class DoubleDummy(Generic[OutcomeT]):
+class DoubleDummy(Protocol[OutcomeT_contra]):
     """The double-dummy solver's position (``priffe analyse``, ``replay --dd``).
     Default: nothing to solve."""
 
-    def dd_deal(self, outcome: OutcomeT) -> SolverDeal | None:
+    def dd_deal(self, outcome: OutcomeT_contra) -> SolverDeal | None:
         """The checked deal as the double-dummy solver's position: the hands that play,
         trumps, leader, the measured side and its aim, the cards played as far as they
         can be followed; ``None`` when it has no readable play."""
         return None
 
-    def dd_no_play(self, outcome: OutcomeT) -> Message | None:
+    def dd_no_play(self, outcome: OutcomeT_contra) -> Message | None:
         """Why :meth:`dd_deal` has nothing to solve when the rules ended the deal before
         its first card (Préférence's P9), to be said instead of "a hand or the play is
         not known"; ``None`` otherwise."""
         return None
 
 
-class ReplayHook:
+class ReplayHook(Protocol):
     """The replay (``priffe replay``, the HTML viewer). Default: the default family
     says why a record of this game does not replay."""
 
@@ -482,7 +479,7 @@ class ReplayHook:
         return {}
 
 
-class EntryHook:
+class EntryHook(Protocol):
     """The secretary's entry (``priffe add``, ``sheet-import``, ``score --csv``; asked by
     rules/entry.py, rules/spreadsheet.py, cli/adding.py). Default: not typed."""
 
@@ -496,36 +493,12 @@ class Defaults(NewRecords, ArchiveRows, DoubleDummy[OutcomeT], ReplayHook, Entry
     """Every optional group's default: a family subclasses it and writes the hooks it has."""
 
 
-class GameFamily(Table, Rules[OutcomeT], ScoreSheet, Protocol[OutcomeT]):
-    """Every hook of one game family: the required groups above, and every optional
-    group's hooks (written by the family or inherited from :class:`Defaults`). Each
-    family module ends with ``NAME: GameFamily[ItsOutcome] = ItsFamily()``, which
-    ``mypy --strict`` checks; ``tests/test_families.py`` checks that every registered
-    family has one and answers every hook."""
-
-    def deal_tags(self, rng: random.Random, dealer: Seat) -> list[Tag]: ...
-
-    def played_deals(self, n: int, seed: int) -> list[Record]: ...
-
-    def claim_columns(self, record: Record) -> tuple[dict[str, Any], tuple[Finding, ...]]: ...
-
-    def deal_columns(self, line: Any) -> dict[str, Any]: ...
-
-    def rubber_ends(self, result: Any) -> Sequence[Any]: ...
-
-    def rubber_rows(self, ends: Sequence[Any], last_of: dict[int, Record]
-                    ) -> list[dict[str, Any]]: ...
-
-    def archive_views(self) -> Mapping[str, str]: ...
-
-    def dd_deal(self, outcome: OutcomeT) -> SolverDeal | None: ...
-
-    def dd_no_play(self, outcome: OutcomeT) -> Message | None: ...
-
-    def replay_facts(self, partie: PartieOutcome) -> Mapping[int, ReplayFacts]: ...
-
-    @property
-    def entry(self) -> EntryForm | None: ...
+class GameFamily(Table, Rules[OutcomeT], ScoreSheet, NewRecords, ArchiveRows,
+                 DoubleDummy[OutcomeT], ReplayHook, EntryHook, Protocol[OutcomeT]):
+    """Every hook of one game family: each group's, written by the family or inherited
+    from :class:`Defaults`. Each family module ends with ``NAME: GameFamily[ItsOutcome] =
+    ItsFamily()``, which ``mypy --strict`` checks; ``tests/test_families.py`` checks that
+    every registered family has one and answers every hook."""
 
 
 # ------------------------------------------------------------------ registration

@@ -121,10 +121,6 @@ class Priffe(Defaults[DealOutcome]):
 
         return dd_deal(outcome)
 
-    def dd_no_play(self, outcome: DealOutcome) -> None:
-        """None: a Priffe deal's play ends early only by a claim, never before its lead."""
-        return None
-
     def partie_sheet(self, partie: PartieOutcome, items: Sequence[Record | BadRecord]
                      ) -> Sheet | None:
         from priffe_records.rules.priffe.sheet import drawn, sheet_of
