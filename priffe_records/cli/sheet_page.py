@@ -137,7 +137,7 @@ def partie_html(records: Sequence[Record], sheet: Sheet) -> str:
 
 def scored(records: Sequence[Record | BadRecord], options: object = None
            ) -> list[tuple[GameFamily[Any], list[Sheet]]]:
-    """Each family's score sheets of ``records``, in registry order; ``options`` for
+    """Each family's score sheets of ``records``, in families() order; ``options`` for
     records without a Scoring tag (``--preset``). One run of the engine for every game,
     as validate runs it: each partie the driver closes goes to the family whose partie
     it is (:meth:`~priffe_records.rules.family.GameFamily.partie_sheet`)."""

@@ -18,15 +18,8 @@ from priffe_records.format.record import Record, Tag
 from priffe_records.format.vocabulary import Vocabulary
 from priffe_records.game.cards import Card, Hand, Seat, sorted_cards
 from priffe_records.game.language import Message, msg, msg_p
-from priffe_records.rules.family import (
-    Check,
-    Defaults,
-    EntryForm,
-    GameFamily,
-    PartieOutcome,
-    Sheet,
-    hookimpl,
-)
+from priffe_records.rules import family
+from priffe_records.rules.family import Check, EntryForm, GameFamily, PartieOutcome, Sheet
 
 from . import columns
 from .analysis import PrefOutcome, analyse
@@ -59,7 +52,7 @@ CHECKS: tuple[Check, ...] = (
 
 
 @dataclass(frozen=True, slots=True)
-class Preference(Defaults[PrefOutcome]):
+class Preference(family.Defaults[PrefOutcome]):
     """Three players at N, E, S, 32 cards and a talon, 10 tricks, a pot (PREFERENCE.md)."""
 
     name: str = FAMILY_WORD
@@ -155,6 +148,6 @@ class Preference(Defaults[PrefOutcome]):
 PREFERENCE: GameFamily[PrefOutcome] = Preference()
 
 
-@hookimpl
+@family.hookimpl
 def priffe_family() -> GameFamily[PrefOutcome]:
     return PREFERENCE

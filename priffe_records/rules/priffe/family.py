@@ -16,15 +16,8 @@ from priffe_records.format.record import Record, Tag
 from priffe_records.format.vocabulary import Vocabulary
 from priffe_records.game.cards import FULL_DECK, SEATS, Card, Seat
 from priffe_records.game.language import msg_p
-from priffe_records.rules.family import (
-    Check,
-    Defaults,
-    EntryForm,
-    GameFamily,
-    PartieOutcome,
-    Sheet,
-    hookimpl,
-)
+from priffe_records.rules import family
+from priffe_records.rules.family import Check, EntryForm, GameFamily, PartieOutcome, Sheet
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.priffe import columns
 from priffe_records.rules.priffe.analysis import DealOutcome, analyse_record
@@ -56,7 +49,7 @@ def _own(options: object) -> Options:
 
 
 @dataclass(frozen=True, slots=True)
-class Priffe(Defaults[DealOutcome]):
+class Priffe(family.Defaults[DealOutcome]):
     """Four players in two partnerships, 52 cards, 13 tricks, rubbers (RULES.md R1–R24)."""
 
     name: str = FAMILY_WORD
@@ -146,6 +139,6 @@ class Priffe(Defaults[DealOutcome]):
 PRIFFE: GameFamily[DealOutcome] = Priffe()
 
 
-@hookimpl
+@family.hookimpl
 def priffe_family() -> GameFamily[DealOutcome]:
     return PRIFFE
