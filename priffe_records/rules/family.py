@@ -306,8 +306,8 @@ class Check:
             f"{p}{self.first}–{p}{self.last}"
 
     def covers(self, rule: str) -> bool:
-        return rule.startswith(self.prefix) and rule[1:].isdigit() and \
-            self.first <= int(rule[1:]) <= self.last
+        number = rule.removeprefix(self.prefix)
+        return number != rule and number.isdigit() and self.first <= int(number) <= self.last
 
 
 def partie_title(event: str | None, site: str | None, date: str | None) -> str:
