@@ -8,7 +8,7 @@ from strategies import _token, comments, plain_tags
 from priffe_records.format.record import Record, Section, Tag, Token, TokenKind
 from priffe_records.game.calls import Call
 from priffe_records.game.cards import Hand, Seat, sorted_cards
-from priffe_records.game.preference import Bid
+from priffe_records.rules.preference.bids import Bid
 from priffe_records.rules.preference.deal import DECK
 
 _deck = sorted_cards(DECK)

@@ -165,9 +165,9 @@ def test_the_family_registry_imports_no_family() -> None:
 
 
 def test_every_entry_point_names_words_the_reader_may_load() -> None:
-    """Each family's entry point names its vocabulary in a module that imports only game/
-    and format/: the reader loads it (format/vocabulary.py) and so runs no code of a layer
-    above its own."""
+    """Each family's entry point names its vocabulary in a module that imports only game/,
+    format/ and its own family's modules that do the same: the reader loads it
+    (format/vocabulary.py) and so runs no engine."""
     from importlib.metadata import entry_points
 
     found = list(entry_points(group="priffe_records"))
@@ -175,9 +175,19 @@ def test_every_entry_point_names_words_the_reader_may_load() -> None:
     for ep in found:
         if not ep.module.startswith("priffe_records."):
             continue  # another package's family (a test's): its own layers
-        path = ROOT / (ep.module.replace(".", "/") + ".py")
-        layers = {_layer(m) for _, m in _imports(path, ep.module) if m.startswith("priffe_records")}
-        assert layers <= {"game", "format"}, f"{ep.module} imports {sorted(layers)}"
+        assert _words_layers(ep.module) <= {"game", "format"}, ep.module
+
+
+def _words_layers(module: str) -> set[str]:
+    """The layers ``module`` imports, through the modules of its own family it imports
+    (Préférence's words read its bids, a data module of its folder)."""
+    own, out = module.rpartition(".")[0], set()
+    for _, m in _imports(ROOT / (module.replace(".", "/") + ".py"), module):
+        if m.startswith(own + "."):
+            out |= _words_layers(m)
+        elif m.startswith("priffe_records"):
+            out.add(_layer(m))
+    return out
 
 
 def test_the_checker_sees_each_kind_of_breach(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from priffe_records import dumps, loads
 from priffe_records.format.record import Record, Section, Token, TokenKind
 from priffe_records.game.cards import Card, Seat
-from priffe_records.game.preference import Bid
+from priffe_records.rules.preference.bids import Bid
 from priffe_records.rules.preference.generate import PrefSpec, generate_partie
 from priffe_records.rules.preference.options import PrefOptions
 from priffe_records.rules.validate import validate

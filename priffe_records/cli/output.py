@@ -21,10 +21,10 @@ from typing import Any, TypeVar
 
 import click
 
+from priffe_records.format.vocabulary import vocabularies
 from priffe_records.game.cards import SEATS
 from priffe_records.game.language import Message, msg, msg_p, number, percent
-from priffe_records.game.preference import Bid
-from priffe_records.game.words import bid_name, seat_letter
+from priffe_records.game.words import seat_letter
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -110,12 +110,11 @@ CELL_LABELS: dict[tuple[str, str], Message] = {
     ("severity", "error"): msg_p("severity", "error"),
     ("severity", "warning"): msg_p("severity", "warning"),
     ("severity", "unverifiable"): msg_p("severity", "unverifiable"),
-    ("game", "Preference"): Message("Préférence"),  # the game's name; stored as ASCII
     # Seats are stored as the file writes them (N E S W); a table shows N Ö S V in Swedish.
     **{(column, seat.value): seat_letter(seat) for column in ("dealer", "declarer")
        for seat in SEATS},
-    # Préférence contracts are stored as the file's words (HandClubs); Priffe's are Swedish.
-    **{("contract", bid.value): bid_name(bid) for bid in Bid},
+    # each family's own: its name, its contracts stored as the file's words (HandClubs)
+    **{key: label for words in vocabularies() for key, label in words.labels.items()},
 }
 
 

@@ -43,8 +43,10 @@ class Vocabulary:
     error for a longer row when that is fewer than four, ``dropouts`` whether a Dropout
     tag's defenders leave the row a card short. ``own_values`` rewrites the family's
     own tag values (``value_tags``) into their export form, ``sides_result`` reads
-    Result as FORMAT.md's ``NS n EW m``. ``family`` names the module of the family's
-    plugin (rules/family.py registers it with pluggy; the reader never loads it).
+    Result as FORMAT.md's ``NS n EW m``; ``labels`` are the words a table shows for the
+    family's values stored in the archive, by (column, value). ``family`` names the
+    module of the family's plugin (rules/family.py registers it with pluggy; the reader
+    never loads it).
     """
 
     name: str
@@ -59,6 +61,7 @@ class Vocabulary:
     value_tags: frozenset[str] = frozenset()
     own_values: Callable[[str, str], str] | None = None
     sides_result: bool = False
+    labels: Mapping[tuple[str, str], Message] = field(default_factory=dict)
 
     def accepts(self, scoring: str | None) -> bool:
         """Whether a Scoring value names this game: its first field, in any case."""

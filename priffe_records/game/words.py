@@ -29,7 +29,6 @@ from collections.abc import Mapping
 
 from priffe_records.game.cards import Card, Rank, Seat, Side, Suit
 from priffe_records.game.language import Message, listing, msg, msg_p
-from priffe_records.game.preference import Bid
 
 
 def plain_key(text: str) -> str:
@@ -51,19 +50,6 @@ _SUIT_NAMES = {Suit.S: msg("spades"), Suit.H: msg("hearts"), Suit.D: msg("diamon
 # Only the honours differ: Swedish players write Ä K D Kn.
 _RANK_NAMES = {Rank.ACE: msg_p("rank", "A"), Rank.KING: msg_p("rank", "K"),
                Rank.QUEEN: msg_p("rank", "Q"), Rank.JACK: msg_p("rank", "J")}
-
-# Préférence's words; English shows the file's own word, Swedish the players' (P3).
-_BID_NAMES = {
-    Bid.PASS: msg_p("préférence bid", "Pass"), Bid.CLUBS: msg_p("préférence bid", "Clubs"),
-    Bid.SPADES: msg_p("préférence bid", "Spades"),
-    Bid.DIAMONDS: msg_p("préférence bid", "Diamonds"),
-    Bid.HEARTS: msg_p("préférence bid", "Hearts"),
-    Bid.HAND_CLUBS: msg_p("préférence bid", "HandClubs"),
-    Bid.HAND_SPADES: msg_p("préférence bid", "HandSpades"),
-    Bid.HAND_DIAMONDS: msg_p("préférence bid", "HandDiamonds"),
-    Bid.PREFERENCE: msg_p("préférence bid", "Preference"),
-}
-
 
 # The tags as a player says what they hold, for a sentence ("poängen på raden säger …"):
 # English keeps the tag's name. A text about the file's syntax writes the tag itself, in
@@ -105,11 +91,6 @@ def lacking_tags(names: list[str]) -> Message:
     """``no Auction, Play or Deal`` / ``ingen budgivning, inget spel eller inga händer``:
     the parts a record lacks (of Auction, Play and Deal), each with its own "no"."""
     return msg("no {tags}", tags=listing([lacking_word(n) for n in names], "or"))
-
-
-def bid_name(bid: Bid) -> Message:
-    """``HandClubs`` in English (the file's word), ``Handklöver`` in Swedish."""
-    return _BID_NAMES[bid]
 
 
 def seat_name(seat: Seat) -> Message:

@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from priffe_records.format.record import PLAYER_TAGS, Record
 from priffe_records.game.cards import Card, CardError, Hand, Seat
 from priffe_records.game.language import Message, listing, msg, reason
-from priffe_records.game.preference import CONTRACTS, Bid
 from priffe_records.game.tricks import cards_of, hand_mask
 from priffe_records.game.words import card_name, lacking_word, seat_name, tag_word
 from priffe_records.rules.findings import Finding, error, tag_location, unverifiable, warning
 from priffe_records.rules.players import seated_names
+from priffe_records.rules.preference.bids import CONTRACTS, Bid
 
 from .auction import AuctionResult, run_auction
 from .deal import Cards, check_deal, given, parse_cards

@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from priffe_records.format.record import Section, Token, TokenKind
 from priffe_records.game.cards import Seat
 from priffe_records.game.language import Message, msg
-from priffe_records.game.preference import Bid
 from priffe_records.game.words import seat_name
 from priffe_records.rules.findings import (
     Finding,
@@ -27,6 +26,7 @@ from priffe_records.rules.findings import (
     error,
     section_location,
 )
+from priffe_records.rules.preference.bids import Bid
 
 from .table import next_player
 

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field, replace
 from priffe_records.format.record import Location
 from priffe_records.game.cards import Seat
 from priffe_records.game.language import msg, reason
-from priffe_records.game.preference import format_seat_numbers
 from priffe_records.game.words import seat_name
 from priffe_records.rules.findings import Finding, error, sort_key, tag_location, unverifiable
 from priffe_records.rules.players import PartieNames, name_slips
+from priffe_records.rules.preference.bids import format_seat_numbers
 
 from .analysis import PrefOutcome
 from .deal import given

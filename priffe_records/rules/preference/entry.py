@@ -25,10 +25,15 @@ from functools import partial
 from priffe_records.format.record import Record
 from priffe_records.game.cards import Seat
 from priffe_records.game.language import Message, listing, msg
-from priffe_records.game.preference import CONTRACTS, Bid, format_seat_numbers, parse_seat_numbers
 from priffe_records.game.words import seat_letter
 from priffe_records.rules.entry import EntryError, ask_contract, parse_seat, players_of
 from priffe_records.rules.family import Asking, Entry, SheetRow
+from priffe_records.rules.preference.bids import (
+    CONTRACTS,
+    Bid,
+    format_seat_numbers,
+    parse_seat_numbers,
+)
 
 from .sheet import PrefRow, PrefSheet
 from .table import PLAYERS

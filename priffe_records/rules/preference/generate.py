@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 from priffe_records.format.record import Record, Section, Tag, Token, TokenKind
 from priffe_records.game.cards import Card, Hand, Seat, Suit, sorted_cards
-from priffe_records.game.preference import CONTRACTS, Bid, format_seat_numbers
 from priffe_records.game.tricks import playable, trick_winner
+from priffe_records.rules.preference.bids import CONTRACTS, Bid, format_seat_numbers
 
 from .deal import DECK
 from .options import DEFAULT_OPTIONS, PrefOptions

@@ -20,9 +20,10 @@ from dataclasses import replace
 
 from priffe_records.game.cards import Card, Seat, sorted_cards
 from priffe_records.game.language import msg, msg_p
-from priffe_records.game.words import bid_name, seat_letter
+from priffe_records.game.words import seat_letter
 from priffe_records.rules.family import PartieOutcome
 from priffe_records.rules.findings import Finding
+from priffe_records.rules.preference.words import BID_NAMES
 from priffe_records.rules.replay_facts import (
     CallView,
     CardView,
@@ -77,7 +78,7 @@ def _facts(line: PrefLine, found: list[Finding]) -> ReplayFacts:
         forehand=next_player(o.dealer) if o.dealer is not None else None,
         declarer=o.declarer, dropouts=o.dropouts, gave_up=o.gave_up,
         hands=_hands(o), talon=o.cards.talon if o.cards is not None else None,
-        discard=o.discard, contract=bid_name(o.contract) if o.contract else None,
+        discard=o.discard, contract=BID_NAMES[o.contract] if o.contract else None,
         trump=o.contract.suit if o.contract else None, calls=calls, tricks=tricks,
         tally_heads=tuple(s.value for s in order), stop=stop,
         claimed="P10" if o.play and o.play.claimed else None,
@@ -96,7 +97,7 @@ def _calls(o: PrefOutcome) -> tuple[CallView, ...]:
     for c in o.auction.calls:
         at = c.token.location
         errs = tuple(f for f in errors if at is not None and f.location == at)
-        views.append(CallView(c.seat, bid_name(c.bid) if c.bid else None, not errs, errs,
+        views.append(CallView(c.seat, BID_NAMES[c.bid] if c.bid else None, not errs, errs,
                               c.hold))
         if errs:
             break

@@ -20,11 +20,12 @@ from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record
 from priffe_records.game.cards import Seat
 from priffe_records.game.language import msg, msg_p
-from priffe_records.game.preference import Bid, format_seat_numbers
-from priffe_records.game.words import bid_name, seat_letter
+from priffe_records.game.words import seat_letter
 from priffe_records.rules.family import Sheet, SheetColumn, SheetDeal, partie_title
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.partie import errors_by_record, lost_records, parties
+from priffe_records.rules.preference.bids import Bid, format_seat_numbers
+from priffe_records.rules.preference.words import BID_NAMES
 
 from .books import PrefLine, PrefPartie
 from .table import PLAYERS
@@ -172,8 +173,8 @@ def row_cells(r: PrefRow) -> list[str]:
         out += str(msg(" (gave up)"))
     return [r.board or str(r.record), str(seat_letter(r.dealer)) if r.dealer else "",
             str(seat_letter(r.declarer)) if r.declarer else "",
-            bid_name(r.bid).render() if r.bid else "",
-            bid_name(r.contract).render() if r.contract else "?", out,
+            BID_NAMES[r.bid].render() if r.bid else "",
+            BID_NAMES[r.contract].render() if r.contract else "?", out,
             _seats(r.tricks, signed=False) if r.tricks is not None else
             (str(msg("no play")) if r.gave_up or len(r.dropouts) == 2 else "?"),
             str(r.ante) if r.ante else "", _seats(r.score),

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from priffe_records.game.cards import Seat
 from priffe_records.game.memo import Memo
-from priffe_records.game.preference import parse_seat_numbers
+from priffe_records.rules.preference.bids import parse_seat_numbers
 
 PLAYERS: tuple[Seat, Seat, Seat] = (Seat.N, Seat.E, Seat.S)
 _NEXT = {Seat.N: Seat.E, Seat.E: Seat.S, Seat.S: Seat.N}

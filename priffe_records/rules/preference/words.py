@@ -14,13 +14,26 @@ from __future__ import annotations
 
 from priffe_records.format.vocabulary import Vocabulary
 from priffe_records.game.cards import Card
-from priffe_records.game.language import msg
-from priffe_records.game.preference import (
+from priffe_records.game.language import Message, msg, msg_p
+from priffe_records.rules.preference.bids import (
+    Bid,
     bid_spellings,
     format_seat_numbers,
     parse_seat_numbers,
     unknown_bid,
 )
+
+# The bids as a table shows them: English the file's own word, Swedish the players' (P3).
+BID_NAMES = {
+    Bid.PASS: msg_p("préférence bid", "Pass"), Bid.CLUBS: msg_p("préférence bid", "Clubs"),
+    Bid.SPADES: msg_p("préférence bid", "Spades"),
+    Bid.DIAMONDS: msg_p("préférence bid", "Diamonds"),
+    Bid.HEARTS: msg_p("préférence bid", "Hearts"),
+    Bid.HAND_CLUBS: msg_p("préférence bid", "HandClubs"),
+    Bid.HAND_SPADES: msg_p("préférence bid", "HandSpades"),
+    Bid.HAND_DIAMONDS: msg_p("préférence bid", "HandDiamonds"),
+    Bid.PREFERENCE: msg_p("préférence bid", "Preference"),
+}
 
 
 def own_values(name: str, value: str) -> str:
@@ -52,4 +65,7 @@ WORDS = Vocabulary(
     dropouts=True,
     value_tags=frozenset({"Result", "Score", "Balance", "Pot", "Talon", "Discard", "Dropout"}),
     own_values=own_values,
+    # the game's name (stored as ASCII) and its contracts (stored as the file's words)
+    labels={("game", "Preference"): Message("Préférence"),
+            **{("contract", bid.value): name for bid, name in BID_NAMES.items()}},
 )
