@@ -13,10 +13,10 @@ from priffe_records import loads
 from priffe_records.cli import cli
 from priffe_records.game.calls import Contract
 from priffe_records.game.cards import Hand, Rank, Seat
-from priffe_records.game.evaluation import honour_tricks, show_hs, suit_value
 from priffe_records.rules.checks import passed, present
 from priffe_records.rules.findings import Severity
 from priffe_records.rules.priffe.analysis import analyse_record
+from priffe_records.rules.priffe.evaluation import honour_tricks, show_hs, suit_value
 from priffe_records.rules.priffe.options import PRESETS, parse_scoring
 from priffe_records.rules.priffe.scoring import SidePoints, honours_from_counts, score_deal
 from priffe_records.rules.priffe.sheet import fill_records, score_parties

@@ -16,13 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import cache, lru_cache
 from typing import NamedTuple
 
 from priffe_records.format.values import is_unspecified
 from priffe_records.game.cards import SUITS, Card, Rank, Seat, sorted_cards
-from priffe_records.game.evaluation import show_hs
 from priffe_records.game.language import LANGUAGES, Message, msg_p, render, shown_date
 from priffe_records.game.words import rank_name, seat_letter, seat_name, shown_words
 from priffe_records.replay.model import CallView, DealReplay
@@ -243,13 +241,12 @@ def contract_line(r: DealReplay, w: Words) -> str:
     return text
 
 
-def hs_text(value: Fraction | None, w: Words) -> str:
-    return "" if value is None else f"{_hs(value)} {w.hs}"
+def hs_text(value: str | None, w: Words) -> str:
+    return "" if value is None else f"{value} {w.hs}"
 
 
-# The same few dates and strengths come back deal after deal; Babel is slow to ask.
+# The same few dates come back deal after deal; Babel is slow to ask.
 _date = lru_cache(maxsize=256)(shown_date)
-_hs = lru_cache(maxsize=256)(show_hs)
 
 
 def honours_line(r: DealReplay, w: Words) -> str | None:

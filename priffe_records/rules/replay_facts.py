@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from functools import lru_cache
 from typing import Any, NamedTuple, Protocol
 
@@ -106,7 +105,7 @@ class ReplayFacts:
     dropouts: tuple[Seat, ...] = ()  # seats that dropped out or gave up, in order
     gave_up: bool = False
     hands: tuple[tuple[Card, ...] | None, ...] = NO_HANDS
-    hs: tuple[Fraction | None, ...] = NO_HANDS  # honour tricks per seat, where shown
+    hs: tuple[str | None, ...] = NO_HANDS  # honour tricks per seat as written (2½)
     talon: tuple[Card, ...] | None = None
     discard: tuple[Card, ...] | None = None
     contract: Said | None = None

@@ -25,7 +25,6 @@ from priffe_records.game.cards import (
     Suit,
     sorted_cards,
 )
-from priffe_records.game.evaluation import honour_tricks, is_guarded, show_hs, suit_values
 from priffe_records.game.language import Message, listing, msg, msg_n, reason
 from priffe_records.game.memo import Memo
 from priffe_records.game.tricks import apart, deal_masks, parse_deal
@@ -42,6 +41,7 @@ from priffe_records.rules.entry import kept_tags
 from priffe_records.rules.findings import Finding, error, tag_location, unverifiable, warning
 from priffe_records.rules.players import seated_names
 from priffe_records.rules.priffe.auction import AuctionResult, run_auction
+from priffe_records.rules.priffe.evaluation import honour_tricks, is_guarded, show_hs, suit_values
 from priffe_records.rules.priffe.options import (
     PRESETS,
     NotPriffeError,

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from fractions import Fraction
 from functools import lru_cache
 from operator import itemgetter
 from typing import NamedTuple
@@ -28,11 +27,11 @@ from typing import NamedTuple
 from priffe_records.format.record import Section
 from priffe_records.game.calls import Call, Contract
 from priffe_records.game.cards import FULL_DECK, SEATS, SUITS, Card, Deal, Seat, Side, sorted_cards
-from priffe_records.game.evaluation import honour_tricks
 from priffe_records.game.language import LANGUAGES, Message, Texts, language, msg, msg_p, render
 from priffe_records.game.words import rank_name, seat_letter, side_name
 from priffe_records.rules.family import PartieOutcome
 from priffe_records.rules.findings import Finding, Severity
+from priffe_records.rules.priffe.evaluation import honour_tricks, show_hs
 from priffe_records.rules.replay_facts import (
     CallView,
     CardView,
@@ -167,10 +166,12 @@ _PLACE_BY_ID = {id(c): i for i, c in enumerate(sorted_cards(FULL_DECK))}
 _THIRD = itemgetter(2)
 
 
-def _hs(deal: Deal | None) -> tuple[Fraction | None, ...]:
+def _hs(deal: Deal | None) -> tuple[str | None, ...]:
+    """Each hand's honour tricks as players write them (R30: ``2½``)."""
     if deal is None:
         return (None, None, None, None)
-    return tuple(None if (h := deal.hand(s)) is None else honour_tricks(h) for s in SEATS)
+    return tuple(None if (h := deal.hand(s)) is None else show_hs(honour_tricks(h))
+                 for s in SEATS)
 
 
 # ------------------------------------------------------------------ the auction and play
