@@ -218,7 +218,7 @@ def test_entry_words() -> None:
         entry.parse_seat("Ann", players)
     assert entry.parse_seat("anni", players) is Seat.E
     with pytest.raises(entry.EntryError, match="could be"):
-        entry.parse_contract("p")  # Passnoll or Play
+        priffe_entry.parse_contract("p")  # Passnoll or Play
     with pytest.raises(entry.EntryError, match="no declarer"):
         priffe_entry.parse_tricks("6", None)
     assert str(priffe_entry.parse_points("80-20")) == "NS 80 EW 20"
@@ -243,7 +243,7 @@ def test_on_a_terminal_answers_are_read_with_tab_completion(
 
     monkeypatch.setattr("builtins.input", typed)
     ask = adding.Asker()
-    assert ask.value(msg("Contract"), entry.parse_contract,
+    assert ask.value(msg("Contract"), priffe_entry.parse_contract,
                      completions=[c.value for c in Contract]) is Contract.HJARTER
     assert seen == [("Contract: ", ["Spela", None, None])]
     monkeypatch.setattr("builtins.input", lambda prompt: (_ for _ in ()).throw(EOFError))
@@ -291,12 +291,12 @@ def test_a_final_klover_or_spader_is_a_tvangsnoll(evening: Path, word: str, bid:
     ("Tvangsnoll", Contract.TVANGSNOLL), ("kl", Contract.TVANGSNOLL),
     ("spe", Contract.SPELA)])
 def test_the_paper_words_for_a_contract(word: str, contract: Contract) -> None:
-    assert entry.parse_contract(word) is contract
+    assert priffe_entry.parse_contract(word) is contract
 
 
 def test_a_start_shared_by_two_contracts_says_both() -> None:
     with pytest.raises(entry.EntryError, match="'s' could be Spader or Spela"):
-        entry.parse_contract("s")
+        priffe_entry.parse_contract("s")
 
 
 def test_paper_words_typed_in_swedish(evening: Path) -> None:

@@ -5,8 +5,6 @@ Shared by ``priffe add`` (one answer at a time) and ``priffe sheet-import``
 same engine checks the result, so a deal typed and a deal imported are the
 same record. Nothing here knows of a terminal or a spreadsheet.
 
->>> parse_contract("hj"), parse_contract("Tvångsnoll")
-(<Contract.HJARTER: 'Hjärter'>, <Contract.TVANGSNOLL: 'Tvångsnoll'>)
 >>> parse_seat("Bertil", {Seat.E: "Bertil"}), parse_seat("ö", {}), parse_seat("syd", {})
 (<Seat.E: 'E'>, <Seat.E: 'E'>, <Seat.S: 'S'>)
 
@@ -24,7 +22,6 @@ from priffe_records.format.reader import loads
 from priffe_records.format.record import PLAYER_TAGS, Record, Tag
 from priffe_records.format.values import is_unspecified
 from priffe_records.format.writer import dumps
-from priffe_records.game.calls import CallError, Contract, Written, read_written
 from priffe_records.game.cards import SEATS, Seat
 from priffe_records.game.errors import PriffeError
 from priffe_records.game.language import listing, msg
@@ -68,24 +65,6 @@ def ask_contract(ask: Asking, before: str | None, words: Iterable[str],
     if text is None:
         return None
     return ask.again(text, parse, msg("Contract"))
-
-
-def read_contract(text: str) -> Written:
-    """A contract as written on the paper (``hj``, ``misär``, ``passnolla``, a final
-    ``Klöver`` for its Tvångsnoll: calls.PAPER_WORDS), or the start of words that all say
-    one thing."""
-    word = text.strip()
-    if not word:
-        raise EntryError(msg("no contract given"))
-    try:
-        return read_written(word)
-    except CallError as e:
-        raise EntryError(e.message) from None
-
-
-def parse_contract(text: str) -> Contract:
-    """The contract :func:`read_contract` reads (R8 makes a final Klöver a Tvångsnoll)."""
-    return read_contract(text).contract
 
 
 def parse_seat(text: str, players: Mapping[Seat, str]) -> Seat:

@@ -5,6 +5,8 @@ Priffe's answer to the entry hooks of :mod:`priffe_records.rules.family`
 row holds, read the same way, and R24's new seats after a rubber.
 :mod:`priffe_records.rules.entry` places the deal and checks it.
 
+>>> parse_contract("hj"), parse_contract("Tvångsnoll")
+(<Contract.HJARTER: 'Hjärter'>, <Contract.TVANGSNOLL: 'Tvångsnoll'>)
 >>> str(parse_tricks("10", Side.EW)), str(parse_tricks("NS 8", None))
 ('NS 3 EW 10', 'NS 8 EW 5')
 >>> str(parse_points("NS 80 ÖV 20")), str(parse_points("EW 40")), parse_points(" ")
@@ -19,17 +21,15 @@ from dataclasses import dataclass
 from functools import partial
 
 from priffe_records.format.record import Record
-from priffe_records.game.calls import FINAL_BID_CONTRACT, Contract
+from priffe_records.game.calls import FINAL_BID_CONTRACT, CallError, Contract, Written, read_written
 from priffe_records.game.cards import SEATS, Seat, Side
 from priffe_records.game.language import Message, listing, msg
 from priffe_records.game.words import seat_letter, side_name
 from priffe_records.rules.entry import (
     EntryError,
     ask_contract,
-    parse_contract,
     parse_seat,
     players_of,
-    read_contract,
     unmarked,
 )
 from priffe_records.rules.family import Asking, Entry, SheetRow
@@ -43,6 +43,24 @@ _TWO_NUMBERS = re.compile(r"^(-?\d+)\s*[-–/ ]\s*(-?\d+)$")
 _ONE_SIDE = re.compile(r"^(NS|EW)\s*(-?\d+)$", re.IGNORECASE)
 # The final bids a secretary may write for a Tvångsnoll (R8), offered by tab completion.
 _FORCING = tuple(b.value for b, c in FINAL_BID_CONTRACT.items() if not c.has_declarer)
+
+
+def read_contract(text: str) -> Written:
+    """A contract as written on the paper (``hj``, ``misär``, ``passnolla``, a final
+    ``Klöver`` for its Tvångsnoll: calls.PAPER_WORDS), or the start of words that all say
+    one thing."""
+    word = text.strip()
+    if not word:
+        raise EntryError(msg("no contract given"))
+    try:
+        return read_written(word)
+    except CallError as e:
+        raise EntryError(e.message) from None
+
+
+def parse_contract(text: str) -> Contract:
+    """The contract :func:`read_contract` reads (R8 makes a final Klöver a Tvångsnoll)."""
+    return read_contract(text).contract
 
 
 def _sides(text: str) -> str:
