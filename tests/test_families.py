@@ -16,7 +16,8 @@ from priffe_records.archive.query import Filters, QueryError, deals_sql
 from priffe_records.archive.schema import ensure_schema, open_archive
 from priffe_records.archive.stored_messages import without_rule_tail
 from priffe_records.format.vocabulary import GROUP, Vocabulary, entry_points
-from priffe_records.rules.family import GameFamily, families, family_named
+from priffe_records.game.language import msg
+from priffe_records.rules.family import Check, GameFamily, families, family_named
 
 HOOKS = {name for name in dir(GameFamily) if not name.startswith("_")}
 
@@ -78,3 +79,11 @@ def test_a_family_s_own_views_are_made_with_the_archive(
     db = open_archive(str(tmp_path / "a.db"))
     ensure_schema(db)
     assert {"duel_deals", "preference_standings"} <= set(db.view_names())
+
+
+def test_a_check_covers_its_family_s_rules_whatever_the_prefix_s_length() -> None:
+    """A family's letter may be longer than one (a bridge law as ``L12``, or ``BR3``)."""
+    check = Check("play", 2, 4, ("Play",), msg("play"), "BR")
+    assert [check.covers(r) for r in ("BR2", "BR4", "BR5", "B3", "R3")] == \
+        [True, True, False, False, False]
+    assert check.rules == "BR2–BR4"
