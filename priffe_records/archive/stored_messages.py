@@ -34,7 +34,6 @@ from priffe_records.game.language import (
     to_data,
 )
 from priffe_records.game.words import card_name, lacking_tags, lacking_word, tag_word
-from priffe_records.rules.family import families
 
 SQL_FUNCTION = "priffe_message"
 SEAT_WORDS = ("North", "East", "South", "West")  # tag names too, but in a message a seat
@@ -46,7 +45,10 @@ _TAIL = r"\s*\((?:{rule}|\{{rules\}})\)$"
 
 
 def _rule() -> str:
-    """A rule ID of any registered family: its ``prefix`` (R, P, …) and a number."""
+    """A rule ID of any registered family: its ``prefix`` (R, P, …) and a number (asked
+    only of old text: an archive opened unchanged loads no family)."""
+    from priffe_records.rules.family import families
+
     return "(?:" + "|".join(re.escape(f.prefix) for f in families()) + r")\d+"
 
 

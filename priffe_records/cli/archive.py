@@ -31,6 +31,7 @@ from priffe_records.cli.common import (
     EXIT_OK,
     EXIT_UNUSABLE,
     FORCE_HELP,
+    GameChoice,
     UserError,
     quiet_verbose_options,
     refuse_existing,
@@ -39,7 +40,6 @@ from priffe_records.cli.inputs import display_name, expand_paths, is_stdin, stdi
 from priffe_records.cli.output import Output, emit, json_objects, output_options
 from priffe_records.cli.seat_options import SideChoice
 from priffe_records.game.language import msg, msg_n
-from priffe_records.rules.family import game_words
 
 # The reader, the engine, the queries and rich load in the command that needs them:
 # importing a file stored unchanged costs start-up, its hash and one query.
@@ -80,7 +80,7 @@ def filter_options(f: F) -> F:
         click.option("--errors/--clean", default=None,
                      help="Records with rule errors (or unreadable), or without."),
         click.option("--text", help="Full-text search: event, site, players, commentary."),
-        click.option("--game", type=click.Choice(game_words(), case_sensitive=False),
+        click.option("--game", type=GameChoice(),
                      help="Only deals of this game family."),
     ]
     for option in reversed(options):

@@ -139,6 +139,25 @@ def preset_option(f: F) -> F:
                         help="Rules for records without a Scoring tag (RULES.md Presets).")(f)
 
 
+class GameChoice(click.Choice[str]):
+    """``--game``: every registered family's word (``priffe``, ``preference``…), asked of
+    the families when the option is used or shown, so a command that does not use it
+    loads no family."""
+
+    def __init__(self) -> None:
+        super().__init__((), case_sensitive=False)
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        from priffe_records.rules.family import game_words
+
+        return game_words()
+
+    @choices.setter
+    def choices(self, _: object) -> None:
+        """click's ``__init__`` sets the list; the property asks the families."""
+
+
 _LANG_SET = "priffe_language_set"
 _CHOSEN: ContextVar[str | None] = ContextVar("priffe_cli_language", default=None)
 

@@ -13,7 +13,14 @@ import sys
 import click
 from click.shell_completion import get_completion_class
 
-from priffe_records.cli.common import EXIT_OK, FORCE_HELP, UserError, refuse_existing, user_errors
+from priffe_records.cli.common import (
+    EXIT_OK,
+    FORCE_HELP,
+    GameChoice,
+    UserError,
+    refuse_existing,
+    user_errors,
+)
 from priffe_records.cli.seat_options import SeatChoice
 from priffe_records.format.atomic import write_text_atomically
 from priffe_records.format.record import Record
@@ -24,7 +31,7 @@ from priffe_records.game.words import seat_letter, seat_name
 from priffe_records.rules.blank import random_deals, seats, skeleton
 from priffe_records.rules.family import game_words
 
-GAME_OPTION = click.option("--game", type=click.Choice(game_words()), default=game_words()[0],
+GAME_OPTION = click.option("--game", type=GameChoice(), default=game_words()[0],
                            show_default=True,
                            help="Priffe (four players) or Austrian Préférence (three: N, E, S).")
 

@@ -21,7 +21,6 @@ from typing import Any, TypeVar
 
 import click
 
-from priffe_records.format.vocabulary import vocabularies
 from priffe_records.game.cards import SEATS
 from priffe_records.game.language import Message, msg, msg_p, number, percent
 from priffe_records.game.words import seat_letter
@@ -113,9 +112,20 @@ CELL_LABELS: dict[tuple[str, str], Message] = {
     # Seats are stored as the file writes them (N E S W); a table shows N Ö S V in Swedish.
     **{(column, seat.value): seat_letter(seat) for column in ("dealer", "declarer")
        for seat in SEATS},
-    # each family's own: its name, its contracts stored as the file's words (HandClubs)
-    **{key: label for words in vocabularies() for key, label in words.labels.items()},
 }
+
+
+@functools.cache
+def _family_labels() -> dict[tuple[str, str], Message]:
+    from priffe_records.format.vocabulary import vocabularies  # not for a command's start
+
+    return {key: label for words in vocabularies() for key, label in words.labels.items()}
+
+
+def cell_label(column: str, value: str) -> Message | None:
+    """How a table shows a stored word in the reader's language: the shared ones above,
+    and each family's own (its name; its contracts stored as the file's words, HandClubs)."""
+    return CELL_LABELS.get((column, value)) or _family_labels().get((column, value))
 
 
 def heading(column: str) -> str:
@@ -230,7 +240,7 @@ def _cell(v: object, column: str = "", labels: bool = False) -> str:
         return f"{v:+d}"
     if labels and isinstance(v, float):  # a table speaks the reader's language: 62,5 %
         return percent(v) if column.endswith("_pct") else number(v)
-    label = CELL_LABELS.get((column, v)) if labels and isinstance(v, str) else None
+    label = cell_label(column, v) if labels and isinstance(v, str) else None
     return str(v) if label is None else label.render()
 
 

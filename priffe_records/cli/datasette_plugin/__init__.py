@@ -36,7 +36,7 @@ from priffe_records.archive.analysis import stored as dd_stored
 from priffe_records.archive.metadata import metadata
 from priffe_records.archive.query import QueryError, StoredText, partie_of_deal, partie_texts
 from priffe_records.cli.datasette_plugin import pages
-from priffe_records.cli.output import CELL_LABELS
+from priffe_records.cli.output import cell_label
 from priffe_records.cli.replay import Unreadable, records_of_deal, replays_of, stored_records
 from priffe_records.cli.sheet_page import (
     printable_page,
@@ -408,7 +408,7 @@ def render_cell(row: Any, value: Any, column: str, table: str | None, database: 
     a finding and a Préférence contract in the reader's language."""
     if table is None and column == "deal_id" and isinstance(value, int):
         return _deal_links(datasette, database, value)  # a canned query's hit: its deal
-    label = CELL_LABELS.get((column, value)) if isinstance(value, str) else None
+    label = cell_label(column, value) if isinstance(value, str) else None
     if table in ("deals", "findings") and column in ("status", "severity") and label:
         return Markup("{}").format(label.render())  # clean → felfri, as the CLI says
     if table == "parties" and column == "identity" and isinstance(value, str):
@@ -425,7 +425,7 @@ def render_cell(row: Any, value: Any, column: str, table: str | None, database: 
             return None
         return Markup("{}").format(stored_messages.shown(data, value)) if data else None
     if table == "deals" and column == "contract" and isinstance(value, str):
-        label = CELL_LABELS.get(("contract", value))  # a Préférence word: "Handklöver"
+        label = cell_label("contract", value)  # a Préférence word: "Handklöver"
         return None if label is None else Markup("{}").format(label.render())
     if table == "deals" and column == "ppn" and ident is not None:
         href = datasette.urls.path(f"/{database}/deals/{int(ident)}/replay")

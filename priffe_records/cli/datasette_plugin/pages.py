@@ -20,7 +20,7 @@ import sqlite_utils
 
 from priffe_records.archive import stored_messages
 from priffe_records.archive.query import Filters, find_deals
-from priffe_records.cli.output import CELL_LABELS, heading
+from priffe_records.cli.output import CELL_LABELS, cell_label, heading
 from priffe_records.format.record import PLAYER_TAGS
 from priffe_records.game.cards import Seat
 from priffe_records.game.language import Message, msg, msg_n, msg_p, number, shown_date
@@ -62,7 +62,7 @@ def _cell(column: str, value: Any) -> str:
     """A stored value as a table shows it (``clean`` → ``felfri``, ``W`` → ``V``)."""
     if value is None:
         return ""
-    label = CELL_LABELS.get((column, str(value)))
+    label = cell_label(column, str(value))
     if label is not None:
         return label.render()
     if column == "date":
