@@ -149,7 +149,7 @@ def test_importing_a_file_stored_unchanged_reads_nothing_of_it(tmp_path: Path) -
     assert "sqlite_utils" in again  # the archive was opened and asked
     assert not {"priffe_records.format.reader", "priffe_records.archive.engine",
                 "priffe_records.archive.classify", "priffe_records.rules.partie",
-                "priffe_records.rules.family", "priffe_records.format.vocabulary",
+                "priffe_records.rules.family", "priffe_records.rules.priffe.words",
                 "rich.progress"} & again  # no family, not even its words
     # nothing read: no parser (the group used to build it for every command), nothing
     # printed as a table, and sqlite-utils' optional numpy declined
