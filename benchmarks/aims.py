@@ -58,7 +58,7 @@ class Sizes:
     repeat: int = 3
 
 
-QUICK = Sizes(score=200, rss=(500, 2_500), cpu=400, instructions=(20, 60), repeat=1)
+QUICK = Sizes(score=50, rss=(100, 300), cpu=100, instructions=(20, 60), repeat=1)
 
 
 @dataclass(frozen=True)
