@@ -90,7 +90,7 @@ def main() -> None:
         print(f"best CPU of {args.repeat} runs ({load()})")
         base = best_cpu([sqlite_utils, "--version"], args.repeat)
         print(f"{'sqlite-utils --version':34} {base:6.3f} s")
-        complete = {"PRIFFE_COMPLETE": "bash_complete", "COMP_WORDS": "priffe va",
+        complete = {"_PRIFFE_COMPLETE": "bash_complete", "COMP_WORDS": "priffe va",
                     "COMP_CWORD": "1"}
         for label, argv, env, aim in (
                 ("priffe --version", ["--version"], {}, base),
