@@ -36,7 +36,7 @@ from pathlib import Path
 from timing import best, generated_file, load
 
 from priffe_records.archive.schema import ensure_schema, open_archive
-from priffe_records.archive.store import import_file
+from priffe_records.archive.importing import import_file
 
 
 def main() -> None:

@@ -290,67 +290,6 @@ def test_the_private_name_check_sees_each_kind(tmp_path: Path) -> None:
         "line 6: lexer._create_unless (lark.lexer)"]
 
 
-# ---------------------------------------------------------------- import cycles
-
-
-def _module_level_edges(path: Path, me: str) -> set[str]:
-    """The package modules this one imports when it is imported: statements at the top of
-    the module (lazy imports inside functions and ``if TYPE_CHECKING:`` blocks excluded)."""
-    edges = set()
-    for node in ast.parse(path.read_text("utf-8"), str(path)).body:
-        if isinstance(node, ast.ImportFrom):
-            mod = _absolute(node, me, path)
-            for a in node.names:
-                target = f"{mod}.{a.name}" if f"{mod}.{a.name}" in MODULE_NAMES else mod
-                if target in MODULE_NAMES and target != me:
-                    edges.add(target)
-        elif isinstance(node, ast.Import):
-            edges.update(a.name for a in node.names if a.name in MODULE_NAMES)
-    return edges
-
-
-def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """The import cycles of ``graph``: its strongly connected parts of two or more modules."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    cycles = []
-
-    def visit(v: str) -> None:
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        for w in sorted(graph.get(v, ())):
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in stack:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            part = []
-            while True:
-                w = stack.pop()
-                part.append(w)
-                if w == v:
-                    break
-            if len(part) > 1:
-                cycles.append(sorted(part))
-
-    for v in sorted(graph):
-        if v not in index:
-            visit(v)
-    return cycles
-
-
-def test_no_import_cycle_between_the_package_modules() -> None:
-    graph = {_module_name(p): _module_level_edges(p, _module_name(p)) for p in MODULES}
-    assert _cycles(graph) == []
-
-
-def test_the_cycle_check_finds_a_cycle() -> None:
-    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
-    assert _cycles({"a": {"b"}, "b": set()}) == []
-
-
 # ---------------------------------------------------------------- docs/architecture.md
 
 _TABLE_ROW = re.compile(r"^\| `([^`]+\.py)` \|", re.MULTILINE)

@@ -69,7 +69,7 @@ def test_the_deals_table_is_the_declared_one() -> None:
 def test_each_column_ready_makes_holds_its_own_value() -> None:
     """rows.ready lists its values by position: each lands in the column of its name."""
     from priffe_records.archive.classify import content_hash
-    from priffe_records.archive.store import import_file
+    from priffe_records.archive.importing import import_file
 
     text = ('[Event "Klubbkväll"]\n[Site "Lund"]\n[Date "2026.11.29"]\n[Board "3"]\n'
             '[North "Anna"]\n[East "Bo"]\n[Contract "Spela"] {ett spel}\n')

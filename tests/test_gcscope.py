@@ -81,7 +81,7 @@ def test_import_restores_the_collector(host_gc: None, tmp_path: object) -> None:
 
     from priffe_records import dumps
     from priffe_records.archive.schema import open_archive
-    from priffe_records.archive.store import SourceError, import_file
+    from priffe_records.archive.importing import SourceError, import_file
 
     gc.unfreeze()
     gc.set_threshold(700, 10, 10)

@@ -23,7 +23,7 @@ from rules_support import FORMAT_EXAMPLE, set_tag
 
 from priffe_records import dumps, read, validate
 from priffe_records import loads as read_text
-from priffe_records.archive.store import import_file
+from priffe_records.archive.importing import import_file
 from priffe_records.rules.partie import parties
 from priffe_records.rules.priffe.scoring import MAX_CLAIM
 

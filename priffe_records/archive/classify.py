@@ -1,11 +1,10 @@
 """Classifying a file's records against the archive and writing a partie's deals.
 
-Shared by the import in one process (:mod:`priffe_records.archive.store`) and the
+Shared by the import in one process (:mod:`priffe_records.archive.importing`) and the
 import over worker processes (:mod:`priffe_records.archive.workers`): both group
 records into parties, decide for each record whether it is new, a correction, a
 duplicate or already stored, and hand the engine's facts to one
-:class:`PartieWriter`. Kept apart from the store so that neither of those two
-modules imports the other at run time.
+:class:`PartieWriter`, which writes through the :class:`~priffe_records.archive.store.Store`.
 """
 
 from __future__ import annotations
@@ -15,27 +14,20 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import chain, groupby, islice
-from typing import TYPE_CHECKING, Literal, TypeVar
+from typing import Literal, TypeVar
 
 from priffe_records.archive import engine
 from priffe_records.archive.identity import PartieKey, deal_ident, partie_key
 from priffe_records.archive.raw import Known, RawReader
-from priffe_records.archive.rows import DEAL_COLUMNS, Described, Ready, digest_of, ready
+from priffe_records.archive.rows import DEAL_COLUMNS, Described, Ready, Value, digest_of, ready
+from priffe_records.archive.store import COUNTS, Store, StoredDeal, Written
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.reader import loads
 from priffe_records.format.record import Location, Record, partie_head
 from priffe_records.format.writer import format_record
 from priffe_records.rules.partie import lost_head
 
-if TYPE_CHECKING:
-    from priffe_records.archive.store import Store
-
 _R = TypeVar("_R", bound=Record | BadRecord | Known)
-Value = str | int | None
-# A stored deal as replace_deal writes it: row, seats (with names and balance changes),
-# calls, tricks, findings (Store.written).
-Written = tuple[tuple[Value, ...], list[tuple[Value, ...]], list[tuple[Value, ...]],
-                list[tuple[Value, ...]], list[tuple[Value, ...]]]
 _AT = DEAL_COLUMNS.index("imported_at")
 
 
@@ -83,19 +75,6 @@ def by_partie(items: Iterable[_R]) -> Iterator[Iterator[_R]]:
 
 
 # ---------------------------------------------------------------- storing
-
-
-@dataclass(frozen=True, slots=True)
-class StoredDeal:
-    """What the store needs to know of a deal already in a partie."""
-
-    id: int
-    hash: str
-    ident: str | None
-    line: int
-    source: str
-    ppn: str
-    imported_at: str
 
 
 Kind = Literal["new", "update", "here", "stored", "elsewhere"]
@@ -457,3 +436,14 @@ def _only_counted(store: Store, known: Sequence[Known]) -> bool:
     """
     digests = [k.digest for k in known]
     return len(store.existing(digests)) == len(set(digests))
+
+
+def recompute_partie(store: Store, partie_id: int) -> None:
+    """A partie from its stored records alone (after a removal); gone when none is left."""
+    items = [stored_item(d) for d in store.partie_deals(partie_id)]
+    if not items:
+        store.drop_partie(partie_id)
+        return
+    first = write_partie(store, partie_id, None, items, dict.fromkeys(COUNTS, 0), False,
+                          None, written=store.written(partie_id))
+    store.follow_first(partie_id, first)

@@ -19,9 +19,9 @@ from typing import Any
 
 import sqlite_utils
 
-from priffe_records.archive.classify import StoredDeal
+from priffe_records.archive.classify import recompute_partie
 from priffe_records.archive.schema import ArchiveError, describe_sqlite_error, ensure_schema
-from priffe_records.archive.store import Store, recompute_partie
+from priffe_records.archive.store import Store, StoredDeal
 from priffe_records.game.errors import PriffeError
 from priffe_records.game.language import msg
 

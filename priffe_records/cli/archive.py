@@ -137,7 +137,7 @@ def import_command(paths: tuple[str, ...], db_path: str, timeout: float,
     name; a record replaces a stored one only when it is the same deal at
     the same table, and each replacement is listed (file and line of both).
     """
-    from priffe_records.archive.store import SourceError, import_file
+    from priffe_records.archive.importing import SourceError, import_file
 
     totals = dict.fromkeys(("records", "new", "duplicates", "updated", "with_errors",
                             "unreadable", "rejected"), 0)
