@@ -3,7 +3,7 @@
 The archive stores what the engine computes (contract, tricks, scores,
 trick winners, rubber totals, settlements, findings) next to what the
 record claims. Everything it needs from the engine passes through
-:func:`check_partie` or its streaming twin :func:`check_stream`, so a change
+:func:`check_stream` (or :class:`StreamCheck`, its state, for ``--jobs``), so a change
 in the engine's API is a change here only.
 """
 
@@ -21,7 +21,7 @@ from priffe_records.game.cards import SEATS
 from priffe_records.game.language import Message, render
 from priffe_records.rules.family import GameFamily, PartieOutcome, StreamingBooks, family_for
 from priffe_records.rules.findings import Finding, sort_key
-from priffe_records.rules.partie import Closed, Driver, Step, Told, closings, steps
+from priffe_records.rules.partie import Closed, Driver, Step, Told, steps
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,15 +98,6 @@ class RubberFacts:
     total_ew: int | None
     # (seat, player name if the record gives one, computed points, claimed points)
     settlements: tuple[tuple[str, str | None, int | None, int | None], ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class PartieCheck:
-    """One :class:`DealFacts` per item of the partie, in order; findings of no one record."""
-
-    deals: tuple[DealFacts, ...]
-    rubbers: tuple[RubberFacts, ...] = ()
-    findings: tuple[FindingRow, ...] = ()
 
 
 def known(value: str | None) -> str | None:
@@ -186,45 +177,19 @@ def _row(f: Finding) -> FindingRow:
     return FindingRow.at(f.rule, f.severity.value, f.text, f.location)
 
 
-def check_partie(group: Sequence[Record | BadRecord]) -> PartieCheck:
-    """Facts and findings for each item of one partie (consecutive records, same head).
-
-    The engine's driver numbers the items 1, 2, … (``Finding.record``, the outcomes'
-    ``index``); that is how its results find their record here.
-    """
-    # An unreadable record has no facts; the engine reports its syntax errors (rule PPN).
-    facts = [_item_facts(i) for i in group]
-    per_item: list[list[FindingRow]] = [[] for _ in group]
-    loose: list[FindingRow] = []
-    rubbers: list[RubberFacts] = []
-    for result, family in closings(group):
-        last_of: dict[int, Record] = {}
-        for line in result.lines:
-            i = line.outcome.index - 1
-            facts[i] = _computed(family, line, facts[i], last_of)
-        rubbers += _rubbers(family, family.rubber_ends(result), last_of)
-        for f in result.findings:
-            if f.record is not None and 1 <= f.record <= len(group):
-                per_item[f.record - 1].append(_row(f))
-            else:
-                loose.append(_row(f))
-    deals = tuple(replace(d, findings=(*found, *d.findings)) if found else d
-                  for d, found in zip(facts, per_item, strict=True))
-    return PartieCheck(deals, tuple(rubbers), tuple(loose))
-
-
 Checked = DealFacts | RubberFacts | FindingRow
 
 
 def check_stream(group: Iterable[Record | BadRecord]) -> Iterator[Checked]:
-    """:func:`check_partie` with memory flat in the partie's length.
+    """Facts and findings for each item of one partie (consecutive records, same head),
+    with memory flat in the partie's length.
 
     Yields one :class:`DealFacts` per item, in order, as soon as it is final;
     a :class:`RubberFacts` once its rubber has ended (after the facts of the
     rubber's deals); a :class:`FindingRow` for each finding of no one record.
     Books that stream (Priffe's) hand over a deal's findings as it is added, so
     only one rubber's bookkeeping is kept; other books (Préférence's) settle at
-    the end of their partie, so its items wait for it, as in :func:`check_partie`.
+    the end of their partie, so its items wait for it.
     """
     items = iter(group)
     current: list[Record | BadRecord] = []

@@ -220,28 +220,19 @@ def parties(records: Iterable[Record | BadRecord], *, options: object = None,
     ``conventions`` turns on the R9 warnings. Each partie is what its family's
     books close with.
     """
-    return (c.result for c in closings(records, options=options, conventions=conventions))
-
-
-def closings(records: Iterable[Record | BadRecord], *, options: object = None,
-             conventions: bool = False) -> Iterator[Closed]:
-    """:func:`parties`, each with the family that kept its books (the archive asks it
-    what to store of the partie)."""
     found: list[Finding] = []
     for event in drive(_steps(records, options, conventions)):
         if isinstance(event, Told):
             found.extend(event.found)
             continue
-        res = event.result
-        yield event._replace(result=res.with_findings(
-            tuple(sorted([*found, *res.findings], key=sort_key))))
+        yield event.result.with_findings(
+            tuple(sorted([*found, *event.result.findings], key=sort_key)))
         found = []
     if found:
         # findings of no partie (only unreadable records, another game): an empty
         # partie of the default family carries them, as a partie's books would
-        family = default_family()
-        empty = family.books(None, None, None).close()
-        yield Closed(empty.with_findings(tuple(sorted(found, key=sort_key))), family)
+        empty = default_family().books(None, None, None).close()
+        yield empty.with_findings(tuple(sorted(found, key=sort_key)))
 
 
 def findings(records: Iterable[Record | BadRecord], *, options: object = None,
