@@ -90,8 +90,8 @@ def _children_cpu() -> float:
 
 
 def child_import(path: str, db_path: str, jobs: int = 0) -> dict[str, Any]:
-    from priffe_records.archive.schema import ensure_schema, open_archive
     from priffe_records.archive.importing import import_file
+    from priffe_records.archive.schema import ensure_schema, open_archive
 
     db = open_archive(db_path)
     ensure_schema(db)

@@ -73,8 +73,8 @@ def child(step: str, path: str) -> None:
         hand.send(ImportState())
         import_piece(Piece(path, 0, os.path.getsize(path), 1, 0), hand, hand, label=path)
     elif step == "import":
-        from priffe_records.archive.schema import ensure_schema, open_archive
         from priffe_records.archive.importing import import_file
+        from priffe_records.archive.schema import ensure_schema, open_archive
 
         db = open_archive(path + ".db")
         ensure_schema(db)

@@ -35,8 +35,8 @@ from pathlib import Path
 
 from timing import best, generated_file, load
 
-from priffe_records.archive.schema import ensure_schema, open_archive
 from priffe_records.archive.importing import import_file
+from priffe_records.archive.schema import ensure_schema, open_archive
 
 
 def main() -> None:

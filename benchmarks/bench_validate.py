@@ -18,26 +18,21 @@ measures on one core, best of ``--repeat`` (CPU and wall time):
 ``--rss`` validates one-partie files of those sizes in fresh processes and prints the
 peak RSS (it must not grow with the file). ``--jobs N`` also times ``priffe validate
 --jobs 1`` against ``--jobs N`` as subprocesses, in turns: wall time (the point is the
-cores) and the CPU of all their processes, with the load average; then a model that holds
-on a busy machine too: each piece's CPU in its worker, dealt out to N idle cores, against
-one process's CPU. ``--jobs-only`` skips the one-core steps (e.g. to measure the two-core
-speed-up at a quiet moment).
+cores) and the CPU of all their processes, with the load average. ``--jobs-only``
+skips the one-core steps (e.g. to measure the two-core speed-up at a quiet moment).
 Nothing is asserted: the numbers are printed, with the ratios.
 """
 
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import resource
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from peer import endplay_load, twin_file
 from timing import (
@@ -53,8 +48,6 @@ from timing import (
 from priffe_records import read, validate
 from priffe_records.cli.runtime import tune_gc_for_batch
 from priffe_records.format.parser import get_parser
-from priffe_records.rules import parallel
-from priffe_records.rules.priffe.options import PRESETS
 
 
 def _child(step: str, path: str) -> None:
@@ -105,43 +98,6 @@ def jobs(path: Path, n: int, workers: int, repeat: int) -> None:
           f"after: {load()}")
 
 
-def _timed(work: Callable[[parallel.Piece], parallel.Sliced[Any]], piece: parallel.Piece
-           ) -> parallel.Sliced[Any]:
-    """In a worker: ``work`` on the piece, and the CPU it took."""
-    c = time.process_time()
-    res = work(piece)
-    return parallel.Sliced((res.value, time.process_time() - c), res.records, res.first,
-                           res.last)
-
-
-def jobs_model(path: Path, workers: int) -> None:
-    """Where the CPU of a ``--jobs`` check goes, measured in this process and its workers:
-    the parent's cutting, each piece's CPU; and the wall time ``workers`` idle cores would
-    take (each piece, in order, to the worker free first), against one process's CPU for
-    the same check. A model for a busy machine, where the wall time says little."""
-    c = time.process_time()
-    one = parallel.check_file(path, jobs=1)
-    alone = time.process_time() - c
-    c = time.process_time()
-    cut = list(parallel._cuts_of(str(path), workers) or ())
-    cutting = time.process_time() - c
-    work = functools.partial(parallel._check_piece, label=str(path), options=PRESETS["sv"],
-                             conventions=False)
-    c = time.process_time()
-    done = list(parallel.map_parties(path, functools.partial(_timed, work), jobs=workers))
-    parent = time.process_time() - c
-    pieces = [d.value[1] for d in done]
-    assert sum(len(d.value[0][2]) for d in done) == len(one.boards)
-    free = [0.0] * workers
-    for cpu in pieces:
-        free[free.index(min(free))] += cpu
-    span = max(free) + cutting
-    print(f"model: one process {alone:.2f} CPU s; {len(cut)} pieces, cut in {cutting:.2f} CPU "
-          f"s, parent in all {parent:.2f} CPU s; pieces {sum(pieces):.2f} CPU s "
-          f"({sum(pieces) / alone:.2f}× one process), largest {max(pieces):.2f} s; "
-          f"{workers} idle cores: {span:.2f} s → {alone / span:.2f}× ({load()})")
-
-
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
         _child(sys.argv[2], sys.argv[3])
@@ -162,7 +118,6 @@ def main() -> None:
         get_parser()  # built once per process, like every real run
         if args.jobs_only:
             jobs(path, args.n, args.jobs or 2, args.repeat)
-            jobs_model(path, args.jobs or 2)
             return
 
         def peer() -> int:
@@ -196,7 +151,6 @@ def main() -> None:
             print(ratio_line(label, args.n, t, base))
         if args.jobs:
             jobs(path, args.n, args.jobs, args.repeat)
-            jobs_model(path, args.jobs)
     if args.rss:
         rss_table(__file__, "validate", "read+validate",
                   [int(s) for s in args.rss.split(",") if s.strip()], args.seed)

@@ -21,8 +21,8 @@ from archive_support import distinct_texts
 from conftest import CORPUS_FILES, DEEP, EXAMPLE_FILES, EXAMPLES, FIXTURE_FILES
 
 from priffe_records import read
-from priffe_records.archive.schema import open_archive
 from priffe_records.archive.importing import import_file
+from priffe_records.archive.schema import open_archive
 
 pytestmark = pytest.mark.slow  # fuzz: hundreds of imports
 LONG = DEEP

@@ -32,8 +32,8 @@ from test_archive_truth import fresh, stats
 from priffe_records import read, write
 from priffe_records.archive import schema
 from priffe_records.archive.identity import deal_key, partie_key
-from priffe_records.archive.schema import open_archive
 from priffe_records.archive.importing import import_file
+from priffe_records.archive.schema import open_archive
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.reader import loads
 

@@ -21,8 +21,8 @@ from test_parallel import cut_before, parties_file
 
 from priffe_records import dumps
 from priffe_records.archive import workers
-from priffe_records.archive.schema import open_archive
 from priffe_records.archive.importing import import_file
+from priffe_records.archive.schema import open_archive
 from priffe_records.archive.store import FileSummary, Store
 from priffe_records.rules import parallel
 from priffe_records.rules.preference.generate import generate_partie as pref_partie

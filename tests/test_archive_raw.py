@@ -24,8 +24,8 @@ from test_archive_truth import snapshot
 from test_engine_equivalence import _files, several_parties
 
 from priffe_records.archive import classify, raw, store
-from priffe_records.archive.schema import open_archive
 from priffe_records.archive.importing import import_file
+from priffe_records.archive.schema import open_archive
 from priffe_records.archive.store import FileSummary
 
 pytestmark = pytest.mark.usefixtures("thawed_heap")  # library imports only (conftest)

@@ -80,8 +80,8 @@ def test_import_restores_the_collector(host_gc: None, tmp_path: object) -> None:
     from pathlib import Path
 
     from priffe_records import dumps
-    from priffe_records.archive.schema import open_archive
     from priffe_records.archive.importing import SourceError, import_file
+    from priffe_records.archive.schema import open_archive
 
     gc.unfreeze()
     gc.set_threshold(700, 10, 10)

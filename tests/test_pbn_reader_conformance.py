@@ -166,9 +166,9 @@ def test_version_lines_of_a_record_read_alone_are_its_comments() -> None:
 
 
 def test_import_then_export_keeps_the_version_lines(tmp_path: Path) -> None:
+    from priffe_records.archive.importing import import_file
     from priffe_records.archive.query import Filters, export
     from priffe_records.archive.schema import ensure_schema, open_archive
-    from priffe_records.archive.importing import import_file
 
     path = HERE / "bridgewebs-concatenated.pbn"
     db = open_archive(tmp_path / "a.db")

@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 from conftest import EXAMPLES, GOLDEN
 
-from priffe_records.archive.schema import ensure_schema, open_archive
 from priffe_records.archive.importing import import_file
+from priffe_records.archive.schema import ensure_schema, open_archive
 from priffe_records.cli import cli
 from priffe_records.format.reader import read
 from priffe_records.game.words import seat_name
