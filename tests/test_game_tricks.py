@@ -11,12 +11,21 @@ from priffe_records.game.cards import FULL_DECK, SUITS, Card, Seat, Suit
 from priffe_records.game.tricks import (
     CARD_IDS,
     CARDS,
+    ELSEWHERE,
+    MUST_FOLLOW,
+    MUST_TRUMP,
     NO_TRUMP,
+    NOT_HELD,
+    PLAYABLE,
+    PLAYED,
+    SHOWED_OUT,
+    card_fault,
     card_id,
     hand_mask,
     highest,
     ids_of,
     legal_mask,
+    play_tricks,
     playable,
     suit_index,
     trick_winner,
@@ -87,3 +96,35 @@ def test_playable_keeps_the_order_it_was_given() -> None:
     assert playable(hand, Suit.D, None, False) == [hand[0], hand[2]]
     assert playable(hand, None, None, False) == hand
     assert playable(hand, Suit.C, Suit.H, True) == [hand[3]]
+
+
+def test_r11_p10_the_one_card_rule_names_each_fault_first_to_last() -> None:
+    held = hand_mask(map(Card.parse, ["H3", "S4", "D7"]))
+    hearts, spades, clubs = suit_index(Suit.H), suit_index(Suit.S), suit_index(Suit.C)
+    h3, d7, ca = (CARD_IDS[t] for t in ("H3", "D7", "CA"))
+    assert card_fault(held, h3, hearts, spades, True) == PLAYABLE
+    assert card_fault(held, d7, -1, spades, True) == PLAYABLE  # the lead: any card held
+    assert card_fault(held, h3, -1, NO_TRUMP, False, gone=1 << h3) == PLAYED
+    assert card_fault(held, h3, -1, NO_TRUMP, False, elsewhere=True) == ELSEWHERE
+    assert card_fault(held, ca, -1, NO_TRUMP, False) == NOT_HELD
+    assert card_fault(None, ca, -1, NO_TRUMP, False) == PLAYABLE  # an unknown hand
+    assert card_fault(None, ca, -1, NO_TRUMP, False, void=True) == SHOWED_OUT
+    assert card_fault(held, d7, hearts, spades, False) == MUST_FOLLOW
+    assert card_fault(held, d7, clubs, spades, True) == MUST_TRUMP
+    assert card_fault(held, d7, clubs, spades, False) == PLAYABLE
+
+
+def test_a_trick_is_clean_exactly_when_the_card_rule_allows_each_card() -> None:
+    """play_tricks asks card_fault: the clean path holds no rule of its own."""
+    rng = random.Random(4)
+    ids = list(range(52))
+    for _ in range(300):
+        rng.shuffle(ids)
+        hands = [ids[13 * k:13 * k + 13] for k in range(4)]
+        trick = [rng.choice([*h[:3], rng.randrange(52)]) for h in hands]
+        held = [sum(1 << c for c in h) for h in hands]
+        trump, must = rng.randrange(-1, 4), rng.random() < 0.5
+        led = trick[0] // 13
+        allowed = all(card_fault(held[k], c, led if k else -1, trump, must) == PLAYABLE
+                      for k, c in enumerate(trick)) and len(set(trick)) == 4
+        assert (play_tricks(trick, 0, list(held), trump, must) != []) == allowed

@@ -127,6 +127,36 @@ def playable(cards: Sequence[Card], led: Suit | None, trump: Suit | None, must_t
     return [c for c in cards if legal >> card_id(c) & 1]
 
 
+# Why a player may not play a card (R11, P10): the one per-card rule of every game's play.
+PLAYABLE, PLAYED, ELSEWHERE, NOT_HELD, SHOWED_OUT, MUST_FOLLOW, MUST_TRUMP = range(7)
+
+
+def card_fault(held: int | None, cid: int, led: int, trump: int, must_trump: bool, *,
+               gone: int = 0, elsewhere: bool = False, void: bool = False) -> int:
+    """Whether the card ``cid`` may be played from ``held`` (``None``: an unknown hand) to
+    a trick led in suit ``led`` (-1: the lead, or a suit not known), and why not.
+
+    ``gone``: every card played so far; ``elsewhere``: the card was dealt to another seat;
+    ``void``: this unknown hand showed out of the card's suit before. A clean trick
+    (:func:`play_tricks`) and a trick worded card by card (each family's replay) both
+    ask this, so a rule written here holds for every trick. The answer is
+    :data:`PLAYABLE` or the first fault: played before, dealt to another, not in the
+    hand, a suit shown out of, the suit led not followed, a trump owed (``must_trump``).
+    """
+    bit = BIT[cid]
+    if gone & bit:
+        return PLAYED
+    if elsewhere:
+        return ELSEWHERE
+    if held is None:
+        return SHOWED_OUT if void else PLAYABLE
+    if not held & bit:
+        return NOT_HELD
+    if led < 0 or cid // 13 == led or legal_mask(held, led, trump, must_trump) & bit:
+        return PLAYABLE
+    return MUST_FOLLOW if held & SUIT_BITS[led] else MUST_TRUMP
+
+
 def play_tricks(ids: Sequence[int], lead: int, held: list[int], trump: int,
                 must_trump: bool) -> list[int]:
     """Tricks played on masks while each is clean: the trick-winner rule and the
@@ -135,7 +165,7 @@ def play_tricks(ids: Sequence[int], lead: int, held: list[int], trump: int,
     ``ids`` are the cards trick after trick, each trick in column order (``len(held)``
     cards; the last may be cut short by a claim); ``held`` is each column's hand (a mask)
     and ``lead`` the first leader's column. A trick is clean when every card is in its
-    player's hand and follows suit (:func:`legal_mask`); its cards then leave the hands,
+    player's hand and follows suit (:func:`card_fault`); its cards then leave the hands,
     and its winner (R12, P10: the highest trump, else the highest card of the suit led —
     play order does not change it, the lead's card does) leads the next. The answer is
     each clean trick's winner column (-1 for a last trick cut short), up to the first
@@ -154,8 +184,7 @@ def play_tricks(ids: Sequence[int], lead: int, held: list[int], trump: int,
             hand = held[k]
             bit = BIT[cid]  # a table: 1 << cid makes a new int
             suit = cid // 13
-            if not hand & bit or (suit != led
-                                  and not legal_mask(hand, led, trump, must_trump) & bit):
+            if card_fault(hand, cid, led, trump, must_trump):
                 for j in range(k):  # give back the cards taken
                     held[j] |= BIT[trick[j]]
                 return winners

@@ -21,9 +21,14 @@ from priffe_records.game.cards import SUITS, Seat, Suit
 from priffe_records.game.language import msg
 from priffe_records.game.tricks import (
     CARDS,
+    MUST_FOLLOW,
+    MUST_TRUMP,
+    NOT_HELD,
+    PLAYABLE,
+    PLAYED,
+    card_fault,
     disjoint,
     highest,
-    legal_mask,
     play_tricks,
     suit_index,
     winning_index,
@@ -101,19 +106,21 @@ class _State:
         self.void: dict[tuple[Seat, int], int] = {}
 
     def own(self, n: int, seat: Seat, cid: int, where: Location | None) -> Finding | None:
-        """The card is the player's to play: not played before, held, no earlier void."""
-        held = self.held.get(seat)
+        """The card is the player's to play: not played before, held, no earlier void
+        (:func:`card_fault` worded)."""
         shown = self.void.get((seat, cid // 13))
-        if not self.gone >> cid & 1 and (held is None or held >> cid & 1) and shown is None:
+        fault = card_fault(self.held.get(seat), cid, -1, self.trump, self.must_trump,
+                           gone=self.gone, void=shown is not None)
+        if fault == PLAYABLE:
             return None
         who, card = seat_name(seat), CARDS[cid]
-        if self.gone >> cid & 1:
+        if fault == PLAYED:
             first = next(k for k, row in enumerate(self.rows, 1)
                          if any(self.ids[i] == cid for i in row[:self.width]))
             return error("P10", msg("trick {n}: {who} plays {card} a second time (first in "
                                      "trick {first})", n=n, who=who,
                                      card=card_name(card), first=first), where)
-        if held is not None:
+        if fault == NOT_HELD:
             return error("P10", msg("trick {n}: {who} plays {card}, which is not in {who}'s "
                                      "hand", n=n, who=who, card=card_name(card)), where)
         return error("P10", msg("trick {n}: {who} plays {card} but showed out of {suit} in "
@@ -123,22 +130,24 @@ class _State:
 
     def follow(self, n: int, seat: Seat, cid: int, led: int, where: Location | None
                ) -> Finding | None:
-        """Follow suit, else (must_trump) trump (P10)."""
+        """Follow suit, else (must_trump) trump (P10): :func:`card_fault` worded."""
         held = self.held.get(seat)
-        if held is None or legal_mask(held, led, self.trump, self.must_trump) >> cid & 1:
+        fault = card_fault(held, cid, led, self.trump, self.must_trump)
+        if held is None or fault not in (MUST_FOLLOW, MUST_TRUMP):
             return None
-        who, card = seat_name(seat), card_name(CARDS[cid])
-        same = highest(held, led)
-        if same is not None:
+        who, card, suit = seat_name(seat), card_name(CARDS[cid]), suit_name(SUITS[led])
+        if fault == MUST_FOLLOW:
+            same = highest(held, led)
+            assert same is not None  # the fault is a card of the suit led held
             return error("P10", msg("trick {n}: {who} plays {card} while holding {same} — "
                                      "must follow {suit}", n=n, who=who, card=card,
-                                     same=card_name(same), suit=suit_name(SUITS[led])), where)
+                                     same=card_name(same), suit=suit), where)
         trump = highest(held, self.trump)
-        assert trump is not None  # legal_mask allowed only trumps
+        assert trump is not None  # the fault is a trump held
         return error("P10", msg("trick {n}: {who} plays {card} while holding {trump} — "
                                  "cannot follow {suit}, so must trump (must_trump)", n=n, who=who,
                                  card=card,
-                                 trump=card_name(trump), suit=suit_name(SUITS[led])), where)
+                                 trump=card_name(trump), suit=suit), where)
 
     def remove(self, n: int, played: dict[Seat, int], led: int) -> None:
         """The cards of trick ``n`` leave their hands; an unknown hand that did not follow

@@ -55,10 +55,16 @@ from priffe_records.game.cards import SEATS, SUITS, Deal, Seat, Suit
 from priffe_records.game.language import Message, msg
 from priffe_records.game.tricks import (
     CARDS,
+    ELSEWHERE,
+    MUST_FOLLOW,
+    MUST_TRUMP,
+    NOT_HELD,
+    PLAYABLE,
+    PLAYED,
     apart,
+    card_fault,
     deal_masks,
     highest,
-    legal_mask,
     play_tricks,
     suit_index,
     winning_index,
@@ -162,48 +168,48 @@ class _State:
 
     def check_card(self, n: int, seat: int, cid: int, where: Location | None
                    ) -> Finding | None:
-        """Ownership and repetition (R11), order-independent."""
+        """Ownership and repetition (R11), order-independent: :func:`card_fault` worded."""
         owner = self.owner(cid)
-        shown = self.void.get((seat, cid // 13), 0)
-        played = self.gone >> cid & 1
-        if not played and not shown and (owner == seat or (
-                owner < 0 and self.left[seat] is None)):
+        fault = card_fault(self.left[seat], cid, -1, self.trump, self.must_trump,
+                           gone=self.gone, elsewhere=0 <= owner != seat,
+                           void=(seat, cid // 13) in self.void)
+        if fault == PLAYABLE:
             return None
         who, card = seat_name(SEATS[seat]), CARDS[cid]
-        if played:
+        if fault == PLAYED:
             return error("R11", msg("trick {n}: {who} plays {card} a second time (first in "
                                     "trick {first})", n=n, who=who, card=card_name(card),
                                     first=self.ids.index(cid) // self.width + 1), where)
-        if owner >= 0 and owner != seat:
+        if fault == ELSEWHERE:
             return error("R11", msg("trick {n}: {who} plays {card}, which was dealt to "
                                     "{owner}, not {who}", n=n, who=who,
                                     card=card_name(card), owner=seat_name(SEATS[owner])),
                          where)
-        if owner < 0 and self.left[seat] is not None:
+        if fault == NOT_HELD:
             return error("R11", msg("trick {n}: {who} plays {card}, which is not in {who}'s "
                                     "hand", n=n, who=who, card=card_name(card)), where)
         return error("R11", msg("trick {n}: {who} plays {card} but showed out of {suit} "
                                 "in trick {shown}: a revoke in trick {shown}", n=n,
                                 who=who, card=card_name(card), suit=suit_name(card.suit),
-                                shown=shown), where)
+                                shown=self.void[seat, cid // 13]), where)
 
     def follow_fault(self, n: int, seat: int, cid: int, led: int
                      ) -> Message | None:
-        """Why playing card ``cid`` to a trick led in suit ``led`` breaks R11, if it does."""
+        """Why playing card ``cid`` to a trick led in suit ``led`` breaks R11, if it does:
+        :func:`card_fault` worded."""
         held = self.left[seat]
-        if held is None or legal_mask(held, led, self.trump, self.must_trump) >> cid & 1:
+        fault = card_fault(held, cid, led, self.trump, self.must_trump)
+        if held is None or fault not in (MUST_FOLLOW, MUST_TRUMP):
             return None
-        who, card = seat_name(SEATS[seat]), card_name(CARDS[cid])
-        same = highest(held, led)
-        if same is not None:
+        shown = highest(held, led if fault == MUST_FOLLOW else self.trump)
+        assert shown is not None  # the fault is a card of that suit held
+        who, card, suit = seat_name(SEATS[seat]), card_name(CARDS[cid]), suit_name(SUITS[led])
+        if fault == MUST_FOLLOW:
             return msg("trick {n}: {who} plays {card} while holding {held} — must follow "
-                       "{suit}", n=n, who=who, card=card, held=card_name(same),
-                       suit=suit_name(SUITS[led]))
-        trump = highest(held, self.trump)
-        assert trump is not None  # legal_mask allowed only trumps
+                       "{suit}", n=n, who=who, card=card, held=card_name(shown), suit=suit)
         return msg("trick {n}: {who} plays {card} while holding {held} — cannot "
                    "follow {suit}, so must trump (must_trump)", n=n, who=who, card=card,
-                   held=card_name(trump), suit=suit_name(SUITS[led]))
+                   held=card_name(shown), suit=suit)
 
 
 _NO_HANDS: tuple[int | None, ...] = (None, None, None, None)
