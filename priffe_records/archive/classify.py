@@ -24,6 +24,7 @@ from priffe_records.archive.store import COUNTS, Store, StoredDeal, Written
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.reader import loads
 from priffe_records.format.record import Location, Record, partie_head
+from priffe_records.format.splitter import Chunk
 from priffe_records.format.writer import format_record
 from priffe_records.rules.partie import lost_head
 
@@ -397,6 +398,21 @@ def store_partie(store: Store, group: Iterator[Record | BadRecord], summary: dic
                           written=store.written(partie_id) if partie_id is not None else None)
     if partie_id is not None:
         store.follow_first(partie_id, first)
+
+
+def store_chunks(store: Store, chunks: Iterable[Chunk], label: str, summary: dict[str, int],
+                 reject_invalid: bool, progress: Callable[[int], None] | None, *,
+                 skip: bool, only_first: bool = False) -> None:
+    """A file's chunks stored partie by partie in this process: the import's one way for a
+    file, or the slice of one, that no worker checked. ``skip``: no value of the file
+    inherits, so a partie may be recognised by its raw texts unparsed (:mod:`raw`);
+    ``only_first``: the first partie only."""
+    reader = RawReader(chunks, label, store.known if skip else None)
+    store.raw_keys = reader.keys
+    for group in by_partie(reader.items()):
+        store_group(store, reader, group, summary, reject_invalid, progress)
+        if only_first:
+            return
 
 
 def store_group(store: Store, reader: RawReader, group: Iterator[Record | BadRecord | Known],

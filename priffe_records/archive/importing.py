@@ -121,8 +121,7 @@ def import_file(db: sqlite_utils.Database, source: str | os.PathLike[str] | IO[b
             if unchanged is not None:
                 db.execute("COMMIT")
                 return unchanged
-            from priffe_records.archive.classify import by_partie, store_group
-            from priffe_records.archive.raw import RawReader
+            from priffe_records.archive.classify import store_chunks
 
             if jobs is None:
                 from priffe_records.rules.parallel import default_jobs
@@ -137,11 +136,9 @@ def import_file(db: sqlite_utils.Database, source: str | os.PathLike[str] | IO[b
                                  progress, skip=not inherits)
                     sha, size = digest, os.path.getsize(source)
                 else:
-                    reader = RawReader(read_chunks(cast(IO[bytes], counting), name=label), label,
-                                       store.known if digest is not None and not inherits else None)
-                    store.raw_keys = reader.keys
-                    for group in by_partie(reader.items()):
-                        store_group(store, reader, group, summary, reject_invalid, tick)
+                    store_chunks(store, read_chunks(cast(IO[bytes], counting), name=label),
+                                 label, summary, reject_invalid, tick,
+                                 skip=digest is not None and not inherits)
                     sha, size = counting.sha.hexdigest(), counting.done
                 store.flush_raws()
                 db.execute("INSERT OR REPLACE INTO sources (source, sha256, size, records, "

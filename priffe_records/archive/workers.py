@@ -39,11 +39,10 @@ from priffe_records.archive.classify import (
     Kind,
     PartieWriter,
     Seen,
-    by_partie,
     canonical_text,
     content_hash,
     describe,
-    store_group,
+    store_chunks,
 )
 from priffe_records.archive.identity import PartieKey, partie_key
 from priffe_records.archive.raw import RawReader
@@ -342,13 +341,7 @@ class _Writing:
             piece.path, piece.start, os.path.getsize(piece.path), piece.first_line,
             piece.index))
         try:
-            reader = RawReader(islice(chunks, at, None), self.label,
-                               self.store.known if self.skip else None)
-            self.store.raw_keys = reader.keys
-            for group in by_partie(reader.items()):
-                store_group(self.store, reader, group, self.summary, self.reject_invalid,
-                            self.tick)
-                if not every:
-                    return
+            store_chunks(self.store, islice(chunks, at, None), self.label, self.summary,
+                         self.reject_invalid, self.tick, skip=self.skip, only_first=not every)
         finally:
             chunks.close()  # the file, when only a partie of it was wanted
