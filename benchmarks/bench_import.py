@@ -150,11 +150,18 @@ def child_queries(db_path: str) -> dict[str, Any]:
 
 
 def _child(argv: list[str]) -> None:
-    from priffe_records.cli.runtime import tune_gc_for_batch
+    from priffe_records.rules.gcscope import collector_tuned
 
     step, *args = argv
-    if step != "endplay":
-        tune_gc_for_batch()  # as `priffe import` runs, for every step of ours alike
+    with contextlib.ExitStack() as scope:
+        if step != "endplay":  # as `priffe import` runs, for every step of ours alike
+            scope.enter_context(collector_tuned())
+        result = _step(step, args)
+    result["peak_rss_mib"] = peak_rss_mib()
+    print(json.dumps(result))
+
+
+def _step(step: str, args: list[str]) -> dict[str, Any]:
     if step == "generate":
         result = child_generate(args[0], int(args[1]), int(args[2]), args[3:] == ["one"])
     elif step == "endplay":
@@ -169,8 +176,7 @@ def _child(argv: list[str]) -> None:
         result = child_executemany(args[0], args[1])
     else:
         result = child_queries(args[0])
-    result["peak_rss_mib"] = peak_rss_mib()
-    print(json.dumps(result))
+    return result
 
 
 # ---------------------------------------------------------------- driver

@@ -12,7 +12,7 @@ measures on one core, best of ``--repeat`` (CPU and wall time):
 * read — ``priffe_records.read``: what every validation pays first;
 * read + validate — ``validate(read(path))``: every record replayed through the rules,
   every claimed score checked;
-* … as the CLI — the same after the CLI's process-wide GC tuning;
+* … as the CLI — the same inside the collector's scope every priffe command runs in;
 * validate alone — the same on records already in memory.
 
 ``--rss`` validates one-partie files of those sizes in fresh processes and prints the
@@ -46,8 +46,8 @@ from timing import (
 )
 
 from priffe_records import read, validate
-from priffe_records.cli.runtime import tune_gc_for_batch
 from priffe_records.format.parser import get_parser
+from priffe_records.rules.gcscope import collector_tuned
 
 
 def _child(step: str, path: str) -> None:
@@ -135,8 +135,8 @@ def main() -> None:
         base = measure(peer, args.repeat)
         rows = [("endplay (peer)", base), ("read", measure(read_all, args.repeat)),
                 ("read + validate", measure(read_validate, args.repeat))]
-        tune_gc_for_batch()  # what every priffe command does first
-        rows.append(("  … as the CLI", measure(read_validate, args.repeat)))
+        with collector_tuned():  # what every priffe command runs in
+            rows.append(("  … as the CLI", measure(read_validate, args.repeat)))
         records = list(read(path))  # loaded only now: a big heap slows the runs above
 
         def validate_only() -> int:

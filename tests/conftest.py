@@ -6,10 +6,8 @@ the tests that need the corpus skip, while the project's own files are always re
 
 from __future__ import annotations
 
-import gc
 import os
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 
@@ -67,44 +65,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if _is_property(item):
             item.add_marker(pytest.mark.slow)
-
-
-@contextmanager
-def _thawed() -> Iterator[None]:
-    """Nothing frozen inside, as in a fresh host program; the freeze put back after.
-
-    An in-process CLI run (click's CliRunner) freezes the whole test process's heap
-    (``cli/runtime.tune_gc_for_batch``), and it stays frozen. In a frozen host every
-    ``validate()`` and ``import_file()`` counts the frozen objects (``gc.get_freeze_count``
-    walks them all on CPython 3.11 and 3.12): a walk of the test process a call. Thawing
-    for every test would cost the CLI tests instead, whose ``gc.collect()`` would then
-    scan that whole heap on each run, so only many-call tests thaw.
-    """
-    frozen = gc.get_freeze_count() > 0
-    gc.unfreeze()
-    try:
-        yield
-    finally:
-        if frozen:  # as it was: the next CLI test finds the heap out of the collector's way
-            gc.freeze()
-
-
-@pytest.fixture(autouse=True)
-def _properties_run_unfrozen(request: pytest.FixtureRequest) -> Iterator[None]:
-    """A hypothesis test calls the library hundreds of times: it runs thawed."""
-    if not _is_property(request.node):
-        yield
-        return
-    with _thawed():
-        yield
-
-
-@pytest.fixture
-def thawed_heap() -> Iterator[None]:
-    """For a test or module of many library batches that never runs the CLI in-process
-    (``@pytest.mark.usefixtures("thawed_heap")``): see :func:`_thawed`."""
-    with _thawed():
-        yield
 
 
 # ---------------------------------------------------------------- the environment

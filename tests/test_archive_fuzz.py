@@ -68,7 +68,6 @@ def mutate(data: bytes, rng: random.Random) -> bytes:
     return data[:at]  # cut short (a copy that did not finish)
 
 
-@pytest.mark.usefixtures("thawed_heap")  # library imports only (conftest)
 def test_import_survives_byte_level_damage(tmp_path: Path) -> None:
     files = sources()
     rng = random.Random(11)
@@ -104,7 +103,6 @@ def test_import_survives_byte_level_damage(tmp_path: Path) -> None:
         conn.close()
 
 
-@pytest.mark.usefixtures("thawed_heap")  # library imports only (conftest)
 def test_a_fresh_import_of_a_damaged_file_stores_every_record(tmp_path: Path) -> None:
     """Damage in one record never costs another (schema v8): a fresh import stores every
     distinct text the reader yields and replaces nothing, whatever the damage did to the

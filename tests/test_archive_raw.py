@@ -28,8 +28,6 @@ from priffe_records.archive.importing import import_file
 from priffe_records.archive.schema import open_archive
 from priffe_records.archive.store import FileSummary
 
-pytestmark = pytest.mark.usefixtures("thawed_heap")  # library imports only (conftest)
-
 
 def _parsed(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """A counter of the chunks the import parses."""

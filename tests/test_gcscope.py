@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from priffe_records import loads, validate
+from priffe_records import dumps, loads, validate
 from priffe_records.rules.gcscope import GEN0_THRESHOLD, collector_paused, collector_tuned
 from priffe_records.rules.priffe.generate import generate_records
 
@@ -79,7 +79,6 @@ def test_import_restores_the_collector(host_gc: None, tmp_path: object) -> None:
     import io
     from pathlib import Path
 
-    from priffe_records import dumps
     from priffe_records.archive.importing import SourceError, import_file
     from priffe_records.archive.schema import open_archive
 
@@ -138,3 +137,20 @@ def test_replay_leaves_the_host_collector_as_it_was(host_gc: None, tmp_path: Pat
         res = CliRunner().invoke(cli, ["replay", "--html", str(tmp_path / "p.html"), str(src)])
     assert res.exit_code == 0, res.output
     assert seen == [False] and gc.isenabled()
+
+
+def test_a_command_tunes_the_collector_only_while_it_runs(host_gc: None, tmp_path: Path
+                                                          ) -> None:
+    """The CLI uses the library's one scope for the whole command: an in-process run
+    (a notebook's, a test's) finds the collector as it left it, nothing frozen."""
+    from click.testing import CliRunner
+
+    from priffe_records.cli import cli
+
+    gc.unfreeze()
+    gc.set_threshold(700, 10, 10)
+    src = tmp_path / "a.ppn"
+    src.write_text(dumps(generate_records(4, seed=2)), "utf-8")
+    result = CliRunner().invoke(cli, ["validate", str(src)])
+    assert result.exit_code == 0, result.output
+    assert state() == (True, (700, 10, 10), False)

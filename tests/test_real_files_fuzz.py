@@ -19,8 +19,7 @@ from conftest import CORPUS_FILES, DEEP
 
 from priffe_records import BadRecord, Record, build_replays, read, validate
 
-pytestmark = [pytest.mark.slow,  # fuzz: hundreds of damaged files
-              pytest.mark.usefixtures("thawed_heap")]  # library batches only (conftest)
+pytestmark = pytest.mark.slow  # fuzz: hundreds of damaged files
 LONG = DEEP
 FILES = CORPUS_FILES
 CASES = 3000 if LONG else 240

@@ -52,9 +52,16 @@ class PriffeGroup(LanguageGroup, LazyGroup):
               help="Show the version and which double-dummy core is installed, and exit.")
 def cli() -> None:
     """Read, check, archive and replay records of the card game Priffe (PPN files)."""
-    from priffe_records.cli.runtime import tune_gc_for_batch  # not for --help
+    import sys
 
-    tune_gc_for_batch()
+    from priffe_records.rules.gcscope import collector_tuned  # not for --help
+
+    # A command that reads has imported the parser by now: its tokenizer is loaded first,
+    # so that the scope moves it out of the collector's sight with the rest.
+    parser = sys.modules.get("priffe_records.format.parser")
+    if parser is not None:
+        parser.get_scanner()
+    click.get_current_context().with_resource(collector_tuned())
 
 
 def _version(ctx: click.Context, value: bool) -> None:

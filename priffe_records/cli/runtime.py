@@ -1,17 +1,12 @@
-"""Process-wide settings for batch runs (the CLI and the benchmarks), never set on import.
+"""Process-wide settings for the CLI, never set on import: sqlite-utils loads without numpy.
 
-Reading and validating allocate many small, acyclic objects (tokens,
-locations, findings). With CPython's default thresholds the cyclic garbage
-collector runs every 700 allocations and re-scans the long-lived parser
-tables each time it reaches the oldest generation: 12% of a read+validate
-run on 20,000 records. A library must not change this for its host program,
-so only whole-program entry points call :func:`tune_gc_for_batch` and
-:func:`decline_numpy_to_sqlite_utils`.
+A library must not change this for its host program, so only the ``priffe`` entry
+point calls :func:`decline_numpy_to_sqlite_utils`. (The garbage collector is tuned for
+the length of a command by :func:`~priffe_records.rules.gcscope.collector_tuned`.)
 """
 
 from __future__ import annotations
 
-import gc
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -24,25 +19,6 @@ if TYPE_CHECKING:
 # types to column types; the archive never hands it a numpy or pandas value.
 _OPTIONAL = frozenset({"numpy", "pandas"})
 _IMPORTER = "sqlite_utils.db"
-
-
-def tune_gc_for_batch() -> None:
-    """Freeze what exists now and collect less often; the parser first if the command reads.
-
-    A command whose module imports the reader has loaded ``format.parser`` by the time
-    this runs: its tokenizer is loaded here so that it is frozen too. Any other command
-    (``--version``'s neighbours, ``import`` of an unchanged file, ``query``) never loads
-    it for nothing.
-
-    Measured on 20,000 generated records: read+validate 1,086 → 1,240
-    records/s, peak memory unchanged (28 MiB).
-    """
-    parser = sys.modules.get("priffe_records.format.parser")
-    if parser is not None:
-        parser.get_scanner()
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(10_000, 20, 20)
 
 
 def _importing(module: str) -> bool:
