@@ -147,11 +147,6 @@ def _facts(record: Record, computed: dict[str, Any] | None = None) -> DealFacts:
     return DealFacts(**values)
 
 
-def _item_facts(item: Record | BadRecord) -> DealFacts:
-    """An item's facts before the books: none for an unreadable record."""
-    return DealFacts() if isinstance(item, BadRecord) else _facts(item)
-
-
 def _columns(family: GameFamily[Any], line: Any, last_of: dict[int, Record]
              ) -> dict[str, Any]:
     """What the partie's books computed of the deal; the deal is noted as its rubber's
@@ -161,11 +156,6 @@ def _columns(family: GameFamily[Any], line: Any, last_of: dict[int, Record]
     if rubber is not None:
         last_of[rubber] = line.outcome.record
     return columns
-
-
-def _computed(family: GameFamily[Any], line: Any, base: DealFacts,
-              last_of: dict[int, Record]) -> DealFacts:
-    return replace(base, **_columns(family, line, last_of))
 
 
 def _rubbers(family: GameFamily[Any], ends: Sequence[Any], last_of: dict[int, Record]
@@ -259,7 +249,9 @@ class StreamCheck:
             self.family = step.partie[0]
         if event.books is not None and not event.streams:
             self.scorer = None
-            self.held[step.position] = (_item_facts(item), found)
+            # an unreadable record has no facts; its syntax errors are findings (rule PPN)
+            self.held[step.position] = (
+                DealFacts() if isinstance(item, BadRecord) else _facts(item), found)
             return
         scorer = self.scorer = cast(StreamingBooks, event.books) \
             if event.books is not None else None
@@ -285,7 +277,7 @@ def _settled(family: GameFamily[Any], result: PartieOutcome,
     loose: list[FindingRow] = []
     for line in result.lines:
         i = line.outcome.index
-        facts[i] = _computed(family, line, facts[i], last_of)
+        facts[i] = replace(facts[i], **_columns(family, line, last_of))
     for f in result.findings:
         if f.record is not None and f.record in found:
             found[f.record].append(f)

@@ -57,7 +57,6 @@ _MAX_SLICE = 1 << 23  # bytes: a bound on a record sought while cutting
 SLICE = 1 << 19
 _BLOCK = 1 << 20  # bytes read at a time while cutting
 _TAIL = 1 << 10  # bytes kept for a match that a block boundary cut short
-_MERGES = 3  # merges in a row after which the rest of the file is one piece
 _PR_SET_PDEATHSIG = 1  # linux/prctl.h
 _WATCH_EVERY = 0.5  # seconds between a worker's looks at its parent (where prctl is not)
 
