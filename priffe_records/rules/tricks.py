@@ -12,10 +12,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, NamedTuple
 
-from priffe_records.format.record import Section, Token, TokenKind
+from priffe_records.format.record import Location, Section, Token, TokenKind
 from priffe_records.game.cards import Card, CardError, Seat
-from priffe_records.game.tricks import CARD_IDS, card_id
-from priffe_records.rules.findings import Finding
+from priffe_records.game.language import msg
+from priffe_records.game.tricks import CARD_IDS, CARDS, ELSEWHERE, NOT_HELD, PLAYED, card_id
+from priffe_records.game.words import card_name, seat_name, suit_name
+from priffe_records.rules.findings import Finding, error
 
 
 class PlayedCard(NamedTuple):
@@ -39,6 +41,29 @@ class Trick:
     winner: Seat | None
     findings: tuple[Finding, ...] = ()
 
+
+
+def not_theirs(rule: str, fault: int, n: int, seat: Seat, cid: int, where: Location | None,
+               *, first: int = 0, owner: Seat | None = None, shown: int = 0) -> Finding:
+    """A card that is not the player's to play (:func:`~priffe_records.game.tricks.card_fault`:
+    played before, in trick ``first``; dealt to ``owner``; not in the hand; of a suit
+    the player showed out of in trick ``shown``), worded alike in every family."""
+    who, card = seat_name(seat), CARDS[cid]
+    if fault == PLAYED:
+        return error(rule, msg("trick {n}: {who} plays {card} a second time (first in "
+                               "trick {first})", n=n, who=who, card=card_name(card),
+                               first=first), where)
+    if fault == ELSEWHERE and owner is not None:
+        return error(rule, msg("trick {n}: {who} plays {card}, which was dealt to "
+                               "{owner}, not {who}", n=n, who=who, card=card_name(card),
+                               owner=seat_name(owner)), where)
+    if fault == NOT_HELD:
+        return error(rule, msg("trick {n}: {who} plays {card}, which is not in {who}'s "
+                               "hand", n=n, who=who, card=card_name(card)), where)
+    return error(rule, msg("trick {n}: {who} plays {card} but showed out of {suit} "
+                           "in trick {shown}: a revoke in trick {shown}", n=n, who=who,
+                           card=card_name(card), suit=suit_name(card.suit), shown=shown),
+                 where)
 
 
 def slot_card(kind: TokenKind, text: str) -> int:

@@ -23,7 +23,6 @@ from priffe_records.game.tricks import (
     CARDS,
     MUST_FOLLOW,
     MUST_TRUMP,
-    NOT_HELD,
     PLAYABLE,
     PLAYED,
     card_fault,
@@ -39,6 +38,7 @@ from priffe_records.rules.tricks import (
     PlayedCard,
     Trick,
     TricksOnDemand,
+    not_theirs,
     play_slots,
     slot_card,
 )
@@ -113,20 +113,10 @@ class _State:
                            gone=self.gone, void=shown is not None)
         if fault == PLAYABLE:
             return None
-        who, card = seat_name(seat), CARDS[cid]
-        if fault == PLAYED:
-            first = next(k for k, row in enumerate(self.rows, 1)
-                         if any(self.ids[i] == cid for i in row[:self.width]))
-            return error("P10", msg("trick {n}: {who} plays {card} a second time (first in "
-                                     "trick {first})", n=n, who=who,
-                                     card=card_name(card), first=first), where)
-        if fault == NOT_HELD:
-            return error("P10", msg("trick {n}: {who} plays {card}, which is not in {who}'s "
-                                     "hand", n=n, who=who, card=card_name(card)), where)
-        return error("P10", msg("trick {n}: {who} plays {card} but showed out of {suit} in "
-                                 "trick {shown}: a revoke in trick {shown}", n=n,
-                                 who=who, card=card_name(card),
-                                 suit=suit_name(card.suit), shown=shown), where)
+        first = next(k for k, row in enumerate(self.rows, 1)
+                     if any(self.ids[i] == cid for i in row[:self.width])) \
+            if fault == PLAYED else 0
+        return not_theirs("P10", fault, n, seat, cid, where, first=first, shown=shown or 0)
 
     def follow(self, n: int, seat: Seat, cid: int, led: int, where: Location | None
                ) -> Finding | None:

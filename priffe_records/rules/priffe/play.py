@@ -55,10 +55,8 @@ from priffe_records.game.cards import SEATS, SUITS, Deal, Seat, Suit
 from priffe_records.game.language import Message, msg
 from priffe_records.game.tricks import (
     CARDS,
-    ELSEWHERE,
     MUST_FOLLOW,
     MUST_TRUMP,
-    NOT_HELD,
     PLAYABLE,
     PLAYED,
     apart,
@@ -77,6 +75,7 @@ from priffe_records.rules.tricks import (
     PlayedCard,
     Trick,
     TricksOnDemand,
+    not_theirs,
     play_slots,
     slot_card,
 )
@@ -175,23 +174,10 @@ class _State:
                            void=(seat, cid // 13) in self.void)
         if fault == PLAYABLE:
             return None
-        who, card = seat_name(SEATS[seat]), CARDS[cid]
-        if fault == PLAYED:
-            return error("R11", msg("trick {n}: {who} plays {card} a second time (first in "
-                                    "trick {first})", n=n, who=who, card=card_name(card),
-                                    first=self.ids.index(cid) // self.width + 1), where)
-        if fault == ELSEWHERE:
-            return error("R11", msg("trick {n}: {who} plays {card}, which was dealt to "
-                                    "{owner}, not {who}", n=n, who=who,
-                                    card=card_name(card), owner=seat_name(SEATS[owner])),
-                         where)
-        if fault == NOT_HELD:
-            return error("R11", msg("trick {n}: {who} plays {card}, which is not in {who}'s "
-                                    "hand", n=n, who=who, card=card_name(card)), where)
-        return error("R11", msg("trick {n}: {who} plays {card} but showed out of {suit} "
-                                "in trick {shown}: a revoke in trick {shown}", n=n,
-                                who=who, card=card_name(card), suit=suit_name(card.suit),
-                                shown=self.void[seat, cid // 13]), where)
+        return not_theirs("R11", fault, n, SEATS[seat], cid, where,
+                          first=self.ids.index(cid) // self.width + 1 if fault == PLAYED else 0,
+                          owner=SEATS[owner] if owner >= 0 else None,
+                          shown=self.void.get((seat, cid // 13), 0))
 
     def follow_fault(self, n: int, seat: int, cid: int, led: int
                      ) -> Message | None:
