@@ -12,8 +12,8 @@ import pytest
 import sqlite_utils
 from archive_support import MESSY, consistent, count, partie_file, run
 
+import priffe_records.archive.importing as archive_module
 import priffe_records.archive.schema as schema_module
-import priffe_records.archive.store as archive_module
 from priffe_records import read
 from priffe_records.archive.schema import SCHEMA_VERSION, ensure_schema, open_archive
 
