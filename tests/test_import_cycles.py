@@ -24,8 +24,6 @@ PACKAGE = ROOT / "priffe_records"
 # Each a strongly connected set of modules, by dotted name without the package's name.
 KNOWN: set[frozenset[str]] = {
     frozenset({"dd", "dd.workers"}),  # dd/: the solver's engineer
-    frozenset({"format.atomic", "format.errors", "format.parser", "format.record",  # format/
-               "format.scanner", "format.vocabulary", "format.writer"}),
 }
 
 
