@@ -35,7 +35,7 @@ from priffe_records.format.reader import loads
 from priffe_records.format.record import Record
 from priffe_records.game.cards import Card, Seat
 from priffe_records.game.language import Message, msg
-from priffe_records.rules.family import family_for
+from priffe_records.rules.family import family_of
 from priffe_records.rules.parallel import bound_to_parent
 
 ANALYSED, PARTIAL, NO_PLAY = "analysed", "partial", "no_play"
@@ -136,7 +136,7 @@ def analyse_deal(deal: Pending, budget: Budget) -> DealAnalysis:
     record = records[0] if len(records) == 1 else None
     if not isinstance(record, Record):
         return DealAnalysis(deal.deal_id, deal.hash, NO_PLAY)
-    family = family_for(record.get("Scoring"))
+    family = family_of(record)
     solver_deal = family.dd_deal(family.analyse(record, None, False))
     if solver_deal is None:
         return DealAnalysis(deal.deal_id, deal.hash, NO_PLAY)

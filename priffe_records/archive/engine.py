@@ -19,7 +19,7 @@ from priffe_records.format.record import PLAYER_TAGS, Location, Record
 from priffe_records.format.values import is_unspecified
 from priffe_records.game.cards import SEATS
 from priffe_records.game.language import Message, render
-from priffe_records.rules.family import GameFamily, PartieOutcome, StreamingBooks, family_for
+from priffe_records.rules.family import GameFamily, PartieOutcome, StreamingBooks, family_of
 from priffe_records.rules.findings import Finding, sort_key
 from priffe_records.rules.partie import Closed, Driver, Step, Told, steps
 
@@ -135,7 +135,7 @@ def _seats(record: Record) -> tuple[tuple[str, str, str], ...]:
 def _facts(record: Record, computed: dict[str, Any] | None = None) -> DealFacts:
     """Tag values as written, the record's claims as its family reads them, and what
     the engine ``computed`` of the deal over both (made at once: this runs once a deal)."""
-    family = family_for(record.get("Scoring"))
+    family = family_of(record)
     claims, unstorable = family.claim_columns(record)
     values = {"rubber": tag_int(record.get("Rubber")), "board": known(record.get("Board")),
               "dealer": known(record.get("Dealer")), "contract": known(record.get("Contract")),

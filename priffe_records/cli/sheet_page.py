@@ -31,7 +31,7 @@ from priffe_records.rules.family import (
     SheetDeal,
     SheetLine,
     families,
-    family_for,
+    family_of,
     partie_title,
 )
 from priffe_records.rules.findings import tag_location
@@ -221,7 +221,7 @@ def sheet_csv(records: Sequence[Record | BadRecord], sheets: Sequence[Sheet]) ->
 def _has_columns(first: Record) -> None:
     """An error at the Scoring tag of a partie's first deal when its game has no entry
     hooks, whose columns a spreadsheet row takes."""
-    fam = family_for(first.get("Scoring"))
+    fam = family_of(first)
     if fam.entry is None:
         raise NoSheet(msg("{where}: {game} has no spreadsheet columns (its family has no "
                           "entry hooks): write its records as PPN text",

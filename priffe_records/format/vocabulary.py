@@ -12,7 +12,7 @@ words are kept as foreign calls.
 
 >>> lexicon_for("Preference;ante=5").own.name, lexicon_for(None).own.name
 ('Preference', 'Priffe')
->>> lexicon_for("IMP").own.name  # no family claims it: read as the default family's
+>>> lexicon_for("Whist").own.name  # no family claims it: read as the default family's
 'Priffe'
 """
 
@@ -25,6 +25,7 @@ import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from priffe_records.format.values import is_unspecified
 from priffe_records.game.language import Message
@@ -62,12 +63,23 @@ class Vocabulary:
     own_values: Callable[[str, str], str] | None = None
     sides_result: bool = False
     labels: Mapping[tuple[str, str], Message] = field(default_factory=dict)
+    scorings: frozenset[str] = frozenset()  # other first fields naming it (bridge's IMP)
+    # Whether a record whose Scoring says nothing is this game's; it takes a Record, typed
+    # loosely: record.py imports this module
+    claims: Callable[[Any], bool] | None = None
 
     def accepts(self, scoring: str | None) -> bool:
-        """Whether a Scoring value names this game: its first field, in any case."""
+        """Whether a Scoring value names this game: its first field, in any case, is
+        its name or one of ``scorings``."""
         if is_unspecified(scoring):
             return self.untagged
-        return str(scoring).split(";")[0].strip().casefold() == self.name.casefold()
+        first = str(scoring).split(";")[0].strip().casefold()
+        return first == self.name.casefold() or first in self.scorings
+
+    def claims_untagged(self, record: object) -> bool:
+        """Whether a record that names no game is this game's (bridge's by its contract or
+        calls); the default family takes those no family claims."""
+        return self.claims is not None and self.claims(record)
 
 
 @dataclass(frozen=True, eq=False, slots=True)

@@ -36,7 +36,7 @@ from priffe_records.game.cards import SEATS, Card, Seat
 from priffe_records.game.language import Message, language, msg, msg_n
 from priffe_records.game.words import card_name, seat_letter
 from priffe_records.replay.model import TrickView
-from priffe_records.rules.family import family_for
+from priffe_records.rules.family import family_of
 
 # A replay's own budget when none is given: every cost of a hard mid-range misère (board 2
 # of examples/partie-uppsala.ppn) on a free core, with a margin; most deals need a second.
@@ -62,7 +62,7 @@ def analyse(record: Record, budget: Budget = DEFAULT_BUDGET, *,
     hand or the play is not known). The keywords are
     :func:`~priffe_records.dd.analyse_play`'s; the best cards are found only where a
     card cost a trick (the only ones shown), so the search ends with the last cost."""
-    family = family_for(record.get("Scoring"))
+    family = family_of(record)
     outcome = family.analyse(record, None, False)
     deal = family.dd_deal(outcome)
     if deal is None:

@@ -26,7 +26,7 @@ from priffe_records.rules.family import (
     PartieOutcome,
     default_family,
     families,
-    family_for,
+    family_of,
 )
 from priffe_records.rules.findings import Finding
 from priffe_records.rules.partie import parties
@@ -83,7 +83,7 @@ def _strays(strays: list[tuple[int, Record]], options: object,
     out: dict[int, ReplayFacts] = {}
     default = default_family()
     for i, rec in strays:
-        own = family_for(rec.get("Scoring"))
+        own = family_of(rec)
         for fam in (own,) if own is default else (own, default):
             stray = Strays((fam.analyse(rec, options, False).placed(i),),
                            tuple(found.get(i, ())))

@@ -23,12 +23,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from priffe_records.format.record import Record
-from priffe_records.rules.family import Check, family_for
+from priffe_records.rules.family import Check, family_of
 
 
 def present(record: Record) -> tuple[Check, ...]:
     """The checks this record gives material for (its family's)."""
-    checks = family_for(record.get("Scoring")).checks
+    checks = family_of(record).checks
     return tuple(c for c in checks if any(record.get(t) is not None for t in c.tags))
 
 

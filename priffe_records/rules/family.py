@@ -542,6 +542,19 @@ def family_for(scoring: str | None) -> GameFamily[Any]:
     return families()[vocabularies().index(lexicon_for(scoring).own)]
 
 
+def family_of(record: Record) -> GameFamily[Any]:
+    """The family of a record: the one its Scoring names; for a record whose Scoring says
+    nothing, the first family whose contract shape its Contract has (bridge's ``4H``),
+    else the default family."""
+    scoring = record.get("Scoring")
+    if is_unspecified(scoring):
+        contract = record.get("Contract")
+        for words, fam in zip(vocabularies(), families(), strict=True):
+            if words.claims_untagged(contract):
+                return fam
+    return family_for(scoring)
+
+
 def default_family() -> GameFamily[Any]:
     """The family of records without a Scoring tag, whose presets ``--preset`` offers."""
     return families()[0]

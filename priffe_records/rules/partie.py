@@ -21,7 +21,7 @@ from priffe_records.rules.family import (
     PartieOutcome,
     StreamingBooks,
     default_family,
-    family_for,
+    family_of,
 )
 from priffe_records.rules.findings import Finding, Severity, sort_key
 
@@ -55,18 +55,19 @@ def _steps(records: Iterable[Record | BadRecord], options: object, conventions: 
     """Each item analysed on its own, a deal with the partie it belongs to (the driver
     opens a new one where that changes); ``first`` is the first item's position.
     """
-    families: dict[str | None, GameFamily[Any]] = {}  # by Scoring value, as family_for says
+    # by Scoring and Contract value, as family_of says
+    families: dict[tuple[str | None, str | None], GameFamily[Any]] = {}
     for i, item in enumerate(records, first):
         if isinstance(item, BadRecord):
             yield _Step(i, tuple(_read_findings(item.errors, i)), lost=item.location,
                         lost_head=lost_head(item))
             continue
-        scoring = item.get("Scoring")
-        family = families.get(scoring)
+        key = item.get("Scoring"), item.get("Contract")
+        family = families.get(key)
         if family is None:
-            family = family_for(scoring)
+            family = family_of(item)
             if len(families) < 64:
-                families[scoring] = family
+                families[key] = family
         o = family.analyse(item, options, conventions).placed(i)
         found = (*_read_findings(item.errors, i), *o.findings) if item.errors else o.findings
         # An auction or play that could not be read is unknown: the deal counts, but what

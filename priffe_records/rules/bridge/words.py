@@ -1,0 +1,38 @@
+"""Bridge's words for the reader, and which records are bridge's (docs/bridge.md).
+
+Data only. A record is bridge's when its ``Scoring`` tag's first field is a scoring
+system PBN §3.4.12 names (``MP``, ``IMP``, ``Rubber`` …, or ``Bridge``), or when its
+Scoring says nothing (absent, empty, ``?``) and its Contract has a bridge contract's
+shape, ``<1-7><C|D|H|S|NT>[X|XX]`` or ``Pass`` (PBN §3.4.14): no Priffe or Préférence
+contract has it. A record with neither is the default family's. Bridge's calls (``1NT``, ``X``,
+``AP`` …) are read as foreign calls by every family's words, so bridge names only
+``Pass`` and reads the other calls by their text.
+
+>>> WORDS.accepts("IMP;Cross"), WORDS.accepts("Priffe"), WORDS.accepts(None)
+(True, False, False)
+>>> WORDS.claims_untagged("4HX"), WORDS.claims_untagged("Hjärter")
+(True, False)
+"""
+
+from __future__ import annotations
+
+import re
+
+from priffe_records.format.vocabulary import Vocabulary
+from priffe_records.game.calls import unknown_bridge_call
+
+# PBN §3.4.12's basic scoring systems (a modifier alone names no game).
+SCORINGS = frozenset({"mp", "matchpoints", "imp", "cavendish", "chicago", "rubber", "bam",
+                      "instant", "emp", "oldmp", "imp_1948", "imp_1961", "bridge"})
+CONTRACT = re.compile(r"([1-7])(NT|[CDHS])(XX|X)?", re.IGNORECASE)
+SHAPE = re.compile(r"[1-7](?:NT|[CDHS])(?:XX|X)?|Pass", re.IGNORECASE)  # claims a record
+
+WORDS = Vocabulary(
+    name="Bridge",
+    calls={"pass": "Pass"},
+    contracts={},
+    unknown_call=unknown_bridge_call,
+    family="priffe_records.rules.bridge.family:BRIDGE",
+    scorings=SCORINGS,
+    contract_shape=SHAPE,
+)
