@@ -86,9 +86,9 @@ def test_bad_input_has_a_location_and_no_traceback(tmp_path: Path) -> None:
     assert code == 2 and "no records" in err
 
 
-def test_a_bridge_record_is_refused_with_its_place(tmp_path: Path) -> None:
-    f = tmp_path / "bridge.pbn"
-    f.write_text('[Event "x"]\n[Scoring "IMP"]\n[Contract "4S"]\n', "utf-8")
+def test_a_record_of_no_family_is_refused_with_its_place(tmp_path: Path) -> None:
+    f = tmp_path / "whist.pbn"
+    f.write_text('[Event "x"]\n[Scoring "Whist"]\n[Contract "4S"]\n', "utf-8")
     code, out, err = run(str(f))
     assert code == 2 and f"{f}:2:" in err and "not a Priffe record" in err
     assert "Traceback" not in out + err

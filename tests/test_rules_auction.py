@@ -254,10 +254,12 @@ def test_R8_forced_contract_with_declarer_is_error() -> None:
     assert [f.rule for f in fs] == ["R8"]
 
 
-def test_R8_bridge_contract_gives_one_finding() -> None:
-    [f] = findings('[Event "x"]\n[Contract "5C"]\n[Declarer "E"]\n[Result "11"]\n')
+def test_R8_a_contract_of_no_family_gives_one_finding() -> None:
+    """A bridge contract's shape is bridge's (tests/test_bridge.py); one no family has is
+    the default family's R8."""
+    [f] = findings('[Event "x"]\n[Contract "5NoTrump"]\n[Declarer "E"]\n[Result "11"]\n')
     assert f.rule == "R8" and f.is_error
-    assert f.message.startswith("not a Priffe record: contract '5C'")
+    assert f.message.startswith("not a Priffe record: contract '5NoTrump'")
 
 
 # R9 -------------------------------------------------------------------------------------------

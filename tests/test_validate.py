@@ -60,8 +60,8 @@ def test_scoring_bad_option_names_the_allowed_values(value: str, message: str) -
 def test_scoring_of_another_game_is_a_finding_not_a_crash() -> None:
     with pytest.raises(NotPriffeError):
         parse_scoring("IMP")
-    [f] = findings('[Event "x"]\n[Scoring "IMP"]\n[Contract "Spela"]\n')
-    assert f.rule == "Presets" and f.message.startswith("not a Priffe record: Scoring 'IMP'")
+    [f] = findings('[Event "x"]\n[Scoring "Whist"]\n[Contract "Spela"]\n')
+    assert f.rule == "Presets" and f.message.startswith("not a Priffe record: Scoring 'Whist'")
 
 
 def test_bad_option_is_reported_and_the_record_still_checked() -> None:

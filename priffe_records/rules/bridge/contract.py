@@ -12,14 +12,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from priffe_records.game.cards import Suit
-from priffe_records.game.language import Message, msg, msg_p
+from priffe_records.game.language import msg_p
 from priffe_records.game.words import suit_name
+from priffe_records.rules.replay_facts import Worded, every_language, worded
 
 from .words import CONTRACT
 
 STRAINS: tuple[Suit | None, ...] = (Suit.C, Suit.D, Suit.H, Suit.S, None)  # low to high
-_NT = msg_p("bridge", "NT")  # Swedish: sang
-_RISK = ("", msg_p("bridge", "doubled"), msg_p("bridge", "redoubled"))
+_NT = every_language(msg_p("bridge", "NT"))  # Swedish: sang
+_RISK = ("", every_language(msg_p("bridge", "doubled")),
+         every_language(msg_p("bridge", "redoubled")))
+_SUITS = {s: every_language(suit_name(s)) for s in Suit}
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -50,10 +53,10 @@ class Contract:
         return f"{self.level}{'CDHSNT'[self.strain] if self.strain < 4 else 'NT'}" \
             + "X" * self.risk
 
-    def words(self) -> Message:
-        """``4♥ dubblat``, ``3 sang``: the contract as a player says it."""
-        strain = _NT if self.trump is None else suit_name(self.trump)
-        return msg("{level} {strain} {risk}", level=self.level, strain=strain,
-                   risk=_RISK[self.risk]) if self.risk else \
-            msg("{level} {strain}", level=self.level, strain=strain)
+    def words(self) -> Worded:
+        """``4 hjärter dubblat``, ``3 sang``: the contract as a player says it."""
+        strain = _NT if self.trump is None else _SUITS[self.trump]
+        return worded("{level} {strain} {risk}", level=self.level, strain=strain,
+                      risk=_RISK[self.risk]) if self.risk else \
+            worded("{level} {strain}", level=self.level, strain=strain)
 

@@ -56,7 +56,7 @@ def play(section: Section, first: Seat, deal: Deal | None, trump: Suit | None) -
     tricks: list[Trick] = []
     findings: list[Finding] = []
     leader: Seat | None = first
-    seen: set[Card] = set()
+    seen: dict[Card, int] = {}
     for start in range(0, min(len(slots), 52), 4):
         row = {s: slots[start + k] for k, s in enumerate(first.rotation())
                if start + k < len(slots)}
@@ -75,7 +75,7 @@ def play(section: Section, first: Seat, deal: Deal | None, trump: Suit | None) -
             if fault is not None:
                 faults.append(error(fault[0], fault[1], tok.location))
             if card is not None:
-                seen.add(card)
+                seen.setdefault(card, len(tricks) + 1)
                 if held.get(seat) is not None:
                     held[seat].discard(card)  # type: ignore[union-attr]
                 if led is None and seat is order[0]:
@@ -93,18 +93,21 @@ def play(section: Section, first: Seat, deal: Deal | None, trump: Suit | None) -
 
 
 def _fault(n: int, seat: Seat, card: Card, hand: set[Card] | None, led: Suit | None,
-           seen: set[Card]) -> tuple[str, Message] | None:
-    """What is wrong with ``seat`` playing ``card`` to trick ``n``: B7 or B8."""
+           seen: dict[Card, int]) -> tuple[str, Message] | None:
+    """What is wrong with ``seat`` playing ``card`` to trick ``n``: B7 or B8 (worded as
+    Priffe's R11, the same rule)."""
+    who = seat_name(seat)
     if card in seen:
-        return "B7", msg("trick {n}: {seat} plays {card} a second time", n=n,
-                         seat=seat_name(seat), card=card_name(card))
+        return "B7", msg("trick {n}: {who} plays {card} a second time (first in trick "
+                         "{first})", n=n, who=who, card=card_name(card), first=seen[card])
     if hand is None:
         return None
     if card not in hand:
-        return "B7", msg("trick {n}: {seat} plays {card}, which is not in the hand", n=n,
-                         seat=seat_name(seat), card=card_name(card))
-    if led is not None and card.suit is not led and any(c.suit is led for c in hand):
-        return "B8", msg("trick {n}: {seat} plays {card} while holding {suit} — must "
-                         "follow suit", n=n, seat=seat_name(seat), card=card_name(card),
-                         suit=suit_name(led))
+        return "B7", msg("trick {n}: {who} plays {card}, which is not in {who}'s hand", n=n,
+                         who=who, card=card_name(card))
+    follow = sorted((c for c in hand if c.suit is led), key=lambda c: -c.rank.order)
+    if led is not None and card.suit is not led and follow:
+        return "B8", msg("trick {n}: {who} plays {card} while holding {held} — must follow "
+                         "{suit}", n=n, who=who, card=card_name(card),
+                         held=card_name(follow[0]), suit=suit_name(led))
     return None

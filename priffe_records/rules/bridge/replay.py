@@ -120,7 +120,8 @@ def _score(o: BridgeOutcome) -> tuple[ScoreLine, ...]:
         else msg("made")
     out = [ScoreLine("B9", made)]
     if o.score is not None:
-        out.append(ScoreLine("B10", msg("score: North-South {ns}, East-West {ew}",
-                                        ns=f"{o.score:+d}", ew=f"{-o.score:+d}"), total=True))
+        ns, ew = f"{o.score:+d}", f"{-o.score:+d}"
+        out.append(ScoreLine("B10", msg("score: North-South {ns}, East-West {ew}", ns=ns,
+                                        ew=ew), total=True))
     return tuple(out)
 
