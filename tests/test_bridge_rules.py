@@ -56,8 +56,8 @@ def test_the_base_deal_breaks_no_rule() -> None:
     ("B8", {"rows": [ROWS[0].replace("H2", "^R H2"), *ROWS[1:]]},
      {"rows": [r.replace("H2", "XX").replace("DA", "H2").replace("XX", "DA")
                for r in ROWS]}),
-    ("B9", {"rows": ROWS[:3] + ["*"]}, {"rows": ROWS[:3] + ["*"], "Result": "2"}),
-    ("B9", {"rows": ROWS[:3] + ["*"], "Result": "NS 13"}, {"rows": ROWS[:3], "Result": ""}),
+    ("B9", {"rows": [*ROWS[:3], "*"]}, {"rows": [*ROWS[:3], "*"], "Result": "2"}),
+    ("B9", {"rows": [*ROWS[:3], "*"], "Result": "NS 13"}, {"rows": ROWS[:3], "Result": ""}),
     ("B9", {"Result": "^12", "Score": "NS 1460"}, {"Result": "12", "Score": "NS 1460"}),
     ("B10", {"Vulnerable": "NS", "Score": "2210"}, {"Score": "NS 1500"}),
     ("B10", {"Contract": "", "Declarer": "", "Result": "", "Score": "NS 0", "rows": [],

@@ -157,10 +157,11 @@ def _select(replays: Sequence[Shown], name: str, board: int | None,
 
 
 def _check_game(replays: Sequence[Shown]) -> None:
-    """A record of another game (bridge) cannot be replayed: say where and why."""
-    for r in replays:
-        if isinstance(r, DealReplay) and r.refusal is not None:
-            raise UserError(where(r.refusal))
+    """Records of no family cannot be replayed: when no other record can, say where and
+    why (a file of other records shows each refused one with its error)."""
+    refused = [r.refusal for r in replays if isinstance(r, DealReplay) and r.refusal]
+    if refused and len(refused) == len(replays):
+        raise UserError(where(refused[0]))
 
 
 def _plain(r: DealReplay, w: Words, brief: bool = False) -> str:

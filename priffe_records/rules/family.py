@@ -544,13 +544,12 @@ def family_for(scoring: str | None) -> GameFamily[Any]:
 
 def family_of(record: Record) -> GameFamily[Any]:
     """The family of a record: the one its Scoring names; for a record whose Scoring says
-    nothing, the first family whose contract shape its Contract has (bridge's ``4H``),
+    nothing, the first family that claims it by its content (bridge: a ``4H`` contract),
     else the default family."""
     scoring = record.get("Scoring")
     if is_unspecified(scoring):
-        contract = record.get("Contract")
         for words, fam in zip(vocabularies(), families(), strict=True):
-            if words.claims_untagged(contract):
+            if words.claims_untagged(record):
                 return fam
     return family_for(scoring)
 

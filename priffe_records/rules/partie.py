@@ -13,6 +13,7 @@ from typing import Any, NamedTuple, cast
 
 from priffe_records.format.errors import BadRecord, PPNSyntaxError
 from priffe_records.format.record import Location, PartieHead, Record, partie_head
+from priffe_records.format.values import is_unspecified
 from priffe_records.game.cards import Seat
 from priffe_records.rules.family import (
     GameFamily,
@@ -55,19 +56,19 @@ def _steps(records: Iterable[Record | BadRecord], options: object, conventions: 
     """Each item analysed on its own, a deal with the partie it belongs to (the driver
     opens a new one where that changes); ``first`` is the first item's position.
     """
-    # by Scoring and Contract value, as family_of says
-    families: dict[tuple[str | None, str | None], GameFamily[Any]] = {}
+    # by Scoring value, as family_of says (one that says nothing: by the record's content)
+    families: dict[str | None, GameFamily[Any]] = {}
     for i, item in enumerate(records, first):
         if isinstance(item, BadRecord):
             yield _Step(i, tuple(_read_findings(item.errors, i)), lost=item.location,
                         lost_head=lost_head(item))
             continue
-        key = item.get("Scoring"), item.get("Contract")
-        family = families.get(key)
+        scoring = item.get("Scoring")
+        family = families.get(scoring)
         if family is None:
             family = family_of(item)
-            if len(families) < 64:
-                families[key] = family
+            if len(families) < 64 and not is_unspecified(scoring):
+                families[scoring] = family
         o = family.analyse(item, options, conventions).placed(i)
         found = (*_read_findings(item.errors, i), *o.findings) if item.errors else o.findings
         # An auction or play that could not be read is unknown: the deal counts, but what

@@ -24,6 +24,7 @@ from priffe_records.rules.replay_facts import (
     CallView,
     CardView,
     ReplayFacts,
+    Said,
     ScoreLine,
     Strays,
     TrickView,
@@ -78,7 +79,7 @@ def _facts(o: BridgeOutcome, found: list[Finding]) -> ReplayFacts:
     return facts if facts.playable else replace(facts, why_not=why_not(o.record, found))
 
 
-def _word(text: str) -> Message | None:
+def _word(text: str) -> Said | None:
     bid = Contract.parse(text)
     return bid.words() if bid is not None else _CALLS.get(text)
 

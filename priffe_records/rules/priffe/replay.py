@@ -106,8 +106,9 @@ def _facts(o: DealOutcome, found: Sequence[Finding], game: GameState | None,
            unknown: Message | None = None) -> ReplayFacts:
     rec = o.record
     if not o.priffe:
-        return ReplayFacts(record=rec, index=o.index, findings=o.findings,
-                           refusal=o.findings[0] if o.findings else None)
+        refusal = o.findings[0] if o.findings else None
+        return ReplayFacts(record=rec, index=o.index, findings=o.findings, refusal=refusal,
+                           why_not=(refusal,) if refusal is not None else ())
     calls, call_stop = _calls(o)
     tricks, trick_stop = _tricks(o) if call_stop is None else ((), None)
     stop = call_stop or trick_stop
