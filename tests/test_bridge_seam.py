@@ -208,3 +208,17 @@ def test_the_served_sheet_of_a_bridge_partie(tmp_path: Path) -> None:
 
     status, text = asyncio.run(sheet())
     assert status == 200 and '<td class="n">-450</td>' in text
+
+
+def test_a_file_mixing_a_record_of_no_family_replays_the_others(tmp_path: Path) -> None:
+    """The bridge deal is replayed; the record no family claims is shown refused, with its
+    error and place (exit 1); alone, it is one located error (exit 2)."""
+    src = tmp_path / "mixed.pbn"
+    src.write_text(TWO_DEALS.split("\n\n")[0] + '\n\n[Board "3"]\n[Scoring "Whist"]\n'
+                   '[Deal "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. '
+                   '...AKQJT98765432"]\n', "utf-8")
+    res = CliRunner().invoke(cli, ["--lang", "en", "replay", str(src)])
+    assert res.exit_code == 1, res.output + res.stderr
+    assert "4 spades by East" in res.stdout
+    assert f"Board 3 — cannot be replayed:\n  error Presets: {src}:13:11: not a Priffe " \
+           "record" in res.stdout

@@ -80,7 +80,8 @@ def play(section: Section, first: Seat, deal: Deal | None, trump: Suit | None) -
                     held[seat].discard(card)  # type: ignore[union-attr]
                 if led is None and seat is order[0]:
                     led = card.suit
-            cards.append(PlayedCard(seat, card, tok, fault is None))
+            # a marked card broke a rule: the solver follows the play no further
+            cards.append(PlayedCard(seat, card, tok, fault is None and not marked))
         whole = len(cards) == 4 and all(c.card is not None for c in cards) \
             and leader is not None
         winner = trick_winner([(c.seat, c.card) for c in cards if c.card is not None],
