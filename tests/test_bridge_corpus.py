@@ -15,7 +15,7 @@ from priffe_records.cli import cli
 from priffe_records.format.record import Record
 from priffe_records.rules.bridge.analysis import BridgeOutcome, analyse
 from priffe_records.rules.bridge.scoring import score, vulnerable
-from priffe_records.rules.family import family_of, family_named
+from priffe_records.rules.family import family_named, family_of
 
 
 @pytest.mark.slow
