@@ -181,7 +181,8 @@ def test_R5_pass_always_legal() -> None:
 
 
 def test_R5_bridge_call_is_not_priffe() -> None:
-    text = '[Event "x"]\n[Dealer "N"]\n[Auction "E"]\n1NT Pass Pass Pass\n'
+    """In a Priffe record; without a Scoring tag such an auction is bridge's."""
+    text = '[Event "x"]\n[Scoring "Priffe"]\n[Dealer "N"]\n[Auction "E"]\n1NT Pass Pass Pass\n'
     [f] = findings(text)
     assert f.rule == "R5" and f.message.startswith("not a Priffe record: bridge call '1NT'")
 
