@@ -4,6 +4,7 @@ score agrees with endplay's; and a bridge deal is the solver's position."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -78,3 +79,18 @@ def test_a_bridge_deal_is_the_solvers_position() -> None:
     deal = family_named("bridge").dd_deal(o)
     assert deal is not None and deal.leader.value == "E" and len(deal.played) == 48
     assert dd.value(deal) == 13
+
+
+@pytest.mark.slow
+def test_priffe_analyse_solves_an_archived_bridge_deal(tmp_path: Path) -> None:
+    """import, then analyse: the deal's par and each played card's cost are stored."""
+    src = tmp_path / "b.pbn"
+    src.write_text(record(rows=[*ROWS[:11], "*"]), "utf-8")
+    db = str(tmp_path / "a.db")
+    runner = CliRunner()
+    assert runner.invoke(cli, ["import", "--db", db, str(src)]).exit_code == 0
+    res = runner.invoke(cli, ["--lang", "en", "analyse", "--db", db, "-j", "1", "-q"])
+    assert res.exit_code == 0, res.output + res.stderr
+    con = sqlite3.connect(db)
+    assert con.execute("SELECT status, par FROM dd_deals").fetchall() == [("analysed", 13)]
+    assert con.execute("SELECT count(*) FROM dd_cards").fetchone() == (44,)
