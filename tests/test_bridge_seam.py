@@ -1,7 +1,6 @@
-"""The family seam, proven by contract bridge (the toy family it replaces is gone): a family
-is a folder plus one registry line; shared code validates, replays, scores, deals and
-archives its records untouched, and refuses what a family does not answer with one
-located message."""
+"""The family seam, proven by contract bridge: a family is a folder plus one entry point;
+shared code validates, replays, scores, deals and archives its records untouched, and
+refuses what a family does not answer with one located message."""
 
 from __future__ import annotations
 
@@ -17,16 +16,15 @@ from priffe_records.archive.schema import ensure_schema, open_archive
 from priffe_records.archive.store import import_file
 from priffe_records.cli import cli
 from priffe_records.cli.sheet_page import filled_records, scored
+from priffe_records.format import vocabulary
 from priffe_records.format.record import Record, Tag
-from priffe_records.rules import family, registry
+from priffe_records.rules import family
 from priffe_records.rules.blank import random_deals, skeleton
 from priffe_records.rules.checks import present
 from priffe_records.rules.entry import new_deal
 from priffe_records.rules.partie import parties
 from priffe_records.rules.spreadsheet import import_rows
 from priffe_records.rules.validate import validate
-
-BRIDGE_LINE = "priffe_records.rules.bridge.words:WORDS"
 
 # Two boards of one evening: 4S made with an overtrick by E (NS vulnerable only), and
 # 3NT by S two down, the Score tag wrong (it says 100, the deal gives EW 200).
@@ -57,22 +55,23 @@ TWO_DEALS = """[Event "Klubb"]
 
 @pytest.fixture
 def without_bridge(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The registry without bridge's line, the loaded families and words forgotten."""
-    monkeypatch.setattr(registry, "REGISTRY", tuple(x for x in registry.REGISTRY
-                                                    if x != BRIDGE_LINE))
+    """The entry points without bridge's, the loaded families and words forgotten."""
+    every = vocabulary.entry_points()
+    assert every.pop("bridge") == "priffe_records.rules.bridge.words:WORDS"
+    monkeypatch.setattr(vocabulary, "entry_points", lambda: every)
     family.forget_families()
     yield
     family.forget_families()
 
 
 def test_unregistered_bridge_is_not_claimed(without_bridge: None) -> None:
-    """Without its line no family claims an IMP record: the default family says so."""
+    """Without its entry point no family claims an IMP record: the default family says so."""
     assert family.family_for("IMP").name == "Priffe"
     [f] = validate(loads('[Scoring "IMP"]\n[Contract "4S"]\n'))
     assert f.message.startswith("not a Priffe record")
 
 
-def test_registered_by_one_line_bridge_claims_its_records() -> None:
+def test_registered_by_its_entry_point_bridge_claims_its_records() -> None:
     """By Scoring (PBN's systems, first field), or by a bridge contract without one."""
     assert [family.family_for(s).name for s in ("IMP;Cross", "mp", "Rubber", "Priffe")] == [
         "Bridge", "Bridge", "Bridge", "Priffe"]
@@ -165,19 +164,6 @@ def test_score_prints_the_bridge_sheet(tmp_path: Path) -> None:
     assert ["1", "4S", "E", "11", "-450", "450"] in lines
     assert ["2", "3NT", "S", "7", "-200", "200"] in lines
     assert "B10" in res.stdout + res.stderr and res.exit_code == 1
-
-
-def test_score_of_a_game_without_a_sheet_is_one_located_error(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A family that answers no partie_sheet hook: one message at the Scoring tag of its
-    first record, exit 2, no traceback."""
-    monkeypatch.delattr(type(family.family_named("bridge")), "partie_sheet")
-    src = tmp_path / "bridge.pbn"
-    src.write_text(TWO_DEALS, "utf-8")
-    res = CliRunner().invoke(cli, ["--lang", "en", "score", str(src)])
-    assert res.exit_code == 2
-    assert res.stderr == (f"priffe: {src}:7:1: Bridge has no score sheet: its family answers "
-                          "no partie_sheet hook\n")
 
 
 def test_score_csv_of_a_game_without_entry_hooks_is_one_located_error(tmp_path: Path) -> None:

@@ -43,7 +43,7 @@ def test_every_entry_point_is_a_typed_family_answering_every_hook(ep: object) ->
 
 @pytest.mark.usefixtures("with_duel")
 def test_the_default_family_comes_first_then_the_others_by_name() -> None:
-    assert [f.name for f in families()] == ["Priffe", "Duel", "Preference"]
+    assert [f.name for f in families()] == ["Priffe", "Bridge", "Duel", "Preference"]
 
 
 @pytest.mark.usefixtures("with_duel")
@@ -66,8 +66,8 @@ def test_the_rule_pattern_knows_every_family_s_letter() -> None:
 def test_query_game_and_contract_come_from_the_families() -> None:
     _, params = deals_sql(Filters(game="duel", contract="BET"))
     assert params[-2:] == ["Duel", "Bet"]
-    with pytest.raises(QueryError, match="write one of priffe, duel, preference"):
-        deals_sql(Filters(game="bridge"))
+    with pytest.raises(QueryError, match="write one of priffe, bridge, duel, preference"):
+        deals_sql(Filters(game="whist"))
 
 
 @pytest.mark.usefixtures("with_duel")

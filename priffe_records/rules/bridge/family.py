@@ -16,8 +16,9 @@ from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record, Tag
 from priffe_records.format.vocabulary import Vocabulary
 from priffe_records.game.cards import FULL_DECK, SEATS, Card, Deal, Hand, Seat, sorted_cards
-from priffe_records.game.language import Message, msg_p
-from priffe_records.rules.family import Check, EntryForm, GameFamily, PartieOutcome, Sheet
+from priffe_records.game.language import msg_p
+from priffe_records.rules import family
+from priffe_records.rules.family import Check, GameFamily, PartieOutcome, Sheet
 from priffe_records.rules.findings import Finding
 
 from . import columns
@@ -40,16 +41,17 @@ CHECKS: tuple[Check, ...] = (
 
 
 @dataclass(frozen=True, slots=True)
-class Bridge:
-    """Four players in two partnerships, 52 cards, 13 tricks; each deal scored alone."""
+class Bridge(family.Defaults[BridgeOutcome]):
+    """Four players in two partnerships, 52 cards, 13 tricks; each deal scored alone. No
+    practice deals, rubbers or typed entry: the optional groups' defaults."""
 
     name: str = "Bridge"
+    prefix: str = "B"
     deck: frozenset[Card] = FULL_DECK
     players: tuple[Seat, ...] = SEATS
     tricks: int = 13
     vocabulary: Vocabulary = WORDS
     checks: tuple[Check, ...] = CHECKS
-    entry: EntryForm | None = None  # bridge records come from PBN files, not typed
 
     def next_dealer(self, dealer: Seat) -> Seat:
         return dealer.left
@@ -74,10 +76,6 @@ class Bridge:
                           for i in range(4)))
         return [Tag("Deal", deal.pbn(dealer))]
 
-    def played_deals(self, n: int, seed: int) -> list[Record]:
-        """None: bridge deals are not generated with play."""
-        return []
-
     def fill(self, records: Sequence[Record], sheets: Sequence[BridgePartie]) -> list[Record]:
         """The computed Score written in as North-South's points."""
         scores = {ln.outcome.index: ln.outcome.score for s in sheets for ln in s.lines}
@@ -89,14 +87,6 @@ class Bridge:
 
     def deal_columns(self, line: BridgeLine) -> dict[str, Any]:
         return columns.deal_columns(line.outcome)
-
-    def rubber_ends(self, result: BridgePartie) -> tuple[()]:
-        return ()
-
-    def rubber_rows(self, ends: Sequence[object], last_of: dict[int, Record]
-                    ) -> list[dict[str, Any]]:
-        """None: a duplicate deal belongs to no rubber."""
-        return []
 
     def partie_sheet(self, partie: PartieOutcome, items: Sequence[Record | BadRecord]
                      ) -> Sheet | None:
@@ -114,8 +104,10 @@ class Bridge:
 
         return dd_deal(outcome)
 
-    def dd_no_play(self, outcome: BridgeOutcome) -> Message | None:
-        return None
-
 
 BRIDGE: GameFamily[BridgeOutcome] = Bridge()
+
+
+@family.hookimpl
+def priffe_family() -> GameFamily[BridgeOutcome]:
+    return BRIDGE

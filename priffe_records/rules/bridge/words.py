@@ -50,7 +50,7 @@ WORDS = Vocabulary(
     calls={"pass": "Pass"},
     contracts={},
     unknown_call=unknown_bridge_call,
-    family="priffe_records.rules.bridge.family:BRIDGE",
+    family="priffe_records.rules.bridge.family",
     scorings=SCORINGS,
     claims=claims,
 )
