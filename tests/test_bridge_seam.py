@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 from priffe_records import loads
+from priffe_records.archive.importing import import_file
 from priffe_records.archive.schema import ensure_schema, open_archive
-from priffe_records.archive.store import import_file
 from priffe_records.cli import cli
 from priffe_records.cli.sheet_page import filled_records, scored
 from priffe_records.format import vocabulary
