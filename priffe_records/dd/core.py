@@ -35,10 +35,9 @@ COMPILED: bool = cython.compiled  # True in the module the build compiled
 # C constants compiled (a plain module name would be a Python object looked up each time)
 _CHECK_EVERY = cython.declare(cython.int, 1024)  # nodes between two looks at the clock
 _SUIT = cython.declare(cython.int, 0x1FFF)  # one suit's 13 bits
-_SCAN = cython.declare(cython.int, 1 << 30)  # entries of a class's list looked at, newest first
-_TOPS = cython.declare(cython.int, 2)  # each suit's highest cards whose holders are the class's
+_PROBES = cython.declare(cython.int, 16)  # table slots tried from a key's home slot
 _FIRST_SLOTS = cython.declare(cython.longlong, 1 << 14)
-_MOST_SLOTS = cython.declare(cython.longlong, 1 << 21)  # table entries: 100 MB at most
+_MOST_SLOTS = cython.declare(cython.longlong, 1 << 22)  # 100 MB at most (24 B a slot)
 _DEPTH = cython.declare(cython.int, 16)  # slots of the move buffer per ply (13 cards at most)
 _CUTS = cython.declare(cython.longlong, 1 << 16)  # slots of the cutoff cache
 _OFTEN = cython.declare(cython.int, 8000)  # lead cut-offs a card's history counts up to
@@ -206,13 +205,15 @@ class Search:
     ``hands`` (a list, one mask a player) is the position the public methods start from;
     they copy it into C storage, search there and leave it as it was.
 
-    The table is DDS's: positions are grouped in classes by each player's suit lengths,
-    the leader and who holds each suit's ``_TOPS`` highest cards; a class holds a list of
-    entries, each with the bounds its search proved and the cards whose ranks decided
-    them (partition search: the trick winners that beat a card of their suit), kept as
-    each suit's live cards from the lowest of them up. An entry answers every position
-    of its class whose those cards have the same holders. ``slots`` (first, most) sizes
-    it: the entries double up to ``most``, then the table starts again empty.
+    The table's key is the position up to rank equivalence: two positions whose suits
+    differ only in cards already played (every live card keeping its holder and its
+    order) have the same value, so one entry serves both. The key is each suit's shape
+    (who holds its lowest live card, the next, …) and the leader, two 64-bit words kept
+    whole in open-addressed arrays (no Python objects) with the bounds, the card that was
+    best (tried first when the position comes again) and the tricks left.
+    ``slots`` (first, most) sizes the table: it doubles while half full; once at ``most``
+    a new entry takes the place of the entry near its home slot whose search took the
+    fewest nodes, the one that saves the least search.
 
     The move ordering learns too: a cutoff cache keeps, for a player's hand in a spot of a
     trick, the card that last cut the search off there, and tries it first next time; a
@@ -236,18 +237,11 @@ class Search:
     shapes = cython.declare(cython.ulonglong[:])  # each suit's shape by its live cards
     held = cython.declare(cython.ulonglong[4])  # every card each player's shapes saw
     buf = cython.declare(cython.int[:])
-    lens = cython.declare(cython.ulonglong)  # the position's class: lengths and leader,
-    tops = cython.declare(cython.ulonglong)  # and who holds each suit's highest cards
-    cls = cython.declare(cython.ulonglong[:])  # a class slot: lens, tops, (head + 1) * 2 + 1
-    class_slots = cython.declare(cython.longlong)
-    classes_used = cython.declare(cython.longlong)
-    ent = cython.declare(cython.ulonglong[:])  # an entry: key & mask (2), mask (2), info
-    next_entry = cython.declare(cython.longlong[:])  # the next entry of its class, or -1
-    entries = cython.declare(cython.longlong)
-    entry_slots = cython.declare(cython.longlong)
-    most_entries = cython.declare(cython.longlong)  # the entries grow up to this many
-    win = cython.declare(cython.ulonglong)  # the cards whose ranks decided _node's answer
+    keys = cython.declare(cython.ulonglong[:])  # a slot: the key (2), lo|hi|card|left|work
     best_card = cython.declare(cython.int)  # what _moves found best
+    slots = cython.declare(cython.longlong)
+    most_slots = cython.declare(cython.longlong)  # the table grows up to this many
+    used = cython.declare(cython.longlong)
     cut_tags = cython.declare(cython.ulonglong[:])  # the cutoff cache: a context's hash
     cut_cards = cython.declare(cython.int[:])  # and the card that last cut off in it
     cut_slot = cython.declare(cython.longlong[64])  # each ply's context: slot and hash
@@ -281,21 +275,13 @@ class Search:
         self.cut_tag = [0] * 64
         self.often = [0] * 256
         self.buf = _slots(_DEPTH * 53, 0, "i")
-        self.win = 0
-        self.lens = 0
-        self.tops = 0
-        first, self.most_entries = (_FIRST_SLOTS, _MOST_SLOTS) if slots is None else slots
+        first, self.most_slots = (_FIRST_SLOTS, _MOST_SLOTS) if slots is None else slots
         self._table(first)
 
     def _table(self, slots: int) -> None:
-        """Empty the table, with room for ``slots`` entries (and as many classes)."""
-        self.entry_slots = slots
-        self.entries = 0
-        self.ent = _slots(5 * slots, 0, "Q")
-        self.next_entry = _slots(slots, -1, "q")
-        self.class_slots = slots
-        self.classes_used = 0
-        self.cls = _slots(3 * slots, 0, "Q")
+        self.slots = slots
+        self.used = 0
+        self.keys = _slots(3 * slots, 0, "Q")
 
     @cython.cfunc
     @cython.exceptval(-1, check=True)
@@ -378,23 +364,19 @@ class Search:
     @cython.cfunc
     @cython.locals(leader=cython.int, k=cython.int, card=cython.int, alpha=cython.int,
                    beta=cython.int, ply=cython.int, player=cython.int, bit=cython.ulonglong,
-                   winner=cython.int, won=cython.int, value=cython.int, base=cython.int,
-                   at=cython.int)
+                   winner=cython.int, won=cython.int, value=cython.int, base=cython.int)
     @cython.returns(cython.int)
     def _after(self, leader: int, k: int, card: int, alpha: int, beta: int, ply: int) -> int:
-        """Play ``card`` as the ``k``-th of the trick, search on, take it back; ``win``
-        gains the trick's winner if its rank decided the trick."""
+        """Play ``card`` as the ``k``-th of the trick, search on, take it back."""
         player = self._seat(leader + k)
         bit = _ONE << card
         base = 4 * _count(self.h[player])
         self.h[player] ^= bit
         self.tc[base + k] = card
         if k + 1 == self.n:
-            at = self._winner(base, k + 1)
-            winner = self._seat(leader + at)
+            winner = self._seat(leader + self._winner(base, k + 1))
             won = (self.inside >> winner) & 1
             value = won + self._node(winner, 0, alpha - won, beta - won, ply + 1)
-            self.win |= self._by_rank(base, at)
         else:
             value = self._node(leader, k + 1, alpha, beta, ply + 1)
         self.h[player] |= bit
@@ -425,39 +407,15 @@ class Search:
         return at
 
     @cython.cfunc
-    @cython.inline
-    @cython.exceptval(check=False)
-    @cython.locals(base=cython.int, at=cython.int, i=cython.int, card=cython.int)
-    @cython.returns(cython.ulonglong)
-    def _by_rank(self, base: int, at: int) -> int:
-        """The whole trick at ``tc[base]``'s winner (its ``at``-th card) as a mask when
-        another card of its suit was in the trick (its rank decided it), else 0."""
-        card = self.tc[base + at]
-        for i in range(self.n):
-            if i != at and self.tc[base + i] // 13 == card // 13:
-                return _ONE << card
-        return 0
-
-    @cython.cfunc
     @cython.locals(leader=cython.int, k=cython.int, alpha=cython.int, beta=cython.int,
-                   ply=cython.int, left=cython.int, p=cython.int, lo=cython.int,
+                   ply=cython.int, left=cython.int, slot=cython.longlong, lo=cython.int,
                    hi=cython.int, a=cython.int, b=cython.int, value=cython.int,
-                   k0=cython.ulonglong, k1=cython.ulonglong, lens=cython.ulonglong,
-                   tops=cython.ulonglong,
-                   first=cython.int, info=cython.ulonglong, live=cython.ulonglong,
-                   extra=cython.ulonglong, e=cython.longlong, at=cython.longlong,
-                   slot=cython.longlong, elo=cython.int, ehi=cython.int, win=cython.ulonglong,
-                   scan=cython.int)
+                   k0=cython.ulonglong, k1=cython.ulonglong, first=cython.int,
+                   info=cython.ulonglong, start=cython.longlong)
     @cython.returns(cython.int)
     def _node(self, leader: int, k: int, alpha: int, beta: int, ply: int) -> int:
         """The measured side's tricks from the current trick on with best play by all,
-        fail-soft alpha-beta within (alpha, beta); bounds kept at each trick's start.
-        ``win`` is then the cards whose ranks the answer rests on (partition search): the
-        winners that beat a card of their suit, in the tricks of the proof.
-
-        A trick's start looks its position up in the table: every entry of its class
-        (lengths and leader) whose relevant cards have the same holders here gives its
-        bounds; the search's own answer is kept with the cards that decided it."""
+        fail-soft alpha-beta within (alpha, beta); bounds kept at each trick's start."""
         self.nodes += 1
         if self.nodes >= self.check_at:
             self._check()
@@ -465,76 +423,47 @@ class Search:
             return self._moves(leader, k, alpha, beta, ply, -1)
         left = _count(self.h[leader])
         if left <= 1:
-            if left:
-                return self._last_trick(leader)
-            self.win = 0
-            return 0
-        live = 0
-        for p in range(self.n):
-            live |= self.h[p]
-        self._squeeze(leader, live)
-        k0, k1, lens, tops = self.key[0], self.key[1], self.lens, self.tops
-        lo, hi, first, extra = 0, left, -1, 0
-        slot = self._class(False)
-        e = -1 if slot < 0 else cython.cast(cython.longlong, self.cls[3 * slot + 2] >> 1) - 1
-        scan = _SCAN
-        while e >= 0 and scan:
-            scan -= 1
-            at = 5 * e
-            if (k0 & self.ent[at + 2]) == self.ent[at] and (
-                    k1 & self.ent[at + 3]) == self.ent[at + 1]:
-                info = self.ent[at + 4]
-                elo, ehi = info & 0xFF, (info >> 8) & 0xFF
-                if first < 0:
-                    first = ((info >> 16) & 0xFF) - 1
-                if elo > lo or ehi < hi:
-                    extra |= self._relevant(live, info >> 24)
-                    lo = max(lo, elo)
-                    hi = min(hi, ehi)
-                    if lo >= beta or hi <= alpha or lo == hi:
-                        break
-            e = self.next_entry[e]
+            return self._last_trick(leader) if left else 0
+        slot = self._find(leader)
+        first = -1
+        k0, k1 = self.key[0], self.key[1]
+        lo, hi = 0, left
+        if slot >= 0:
+            info = self.keys[3 * slot + 2]
+            lo, hi, first = info & 0xFF, (info >> 8) & 0xFF, ((info >> 16) & 0xFF) - 1
         if lo >= beta:
-            self.win = extra
             return lo
         if hi <= alpha or lo == hi:
-            self.win = extra
             return hi
         a, b = max(alpha, lo), min(beta, hi)
+        start = self.nodes
         value = self._moves(leader, 0, a, b, ply, first)
-        win = self.win
-        # the search's own bound, resting on ``win`` alone (not on the entries' bounds)
-        lo, hi = 0, left
         if value <= a:
             hi = value
         elif value >= b:
             lo = value
         else:
             lo = hi = value
-        self.key[0], self.key[1], self.lens, self.tops = k0, k1, lens, tops
-        self._store(lo, hi, self.best_card, live, win)
-        self.win = win | extra
+        self.key[0], self.key[1] = k0, k1
+        self._store(lo, hi, self.best_card, left, _top(self.nodes - start) + 1)
         return value
 
     @cython.cfunc
     @cython.exceptval(check=False)
-    @cython.locals(leader=cython.int, i=cython.int, p=cython.int, at=cython.int)
+    @cython.locals(leader=cython.int, i=cython.int, p=cython.int)
     @cython.returns(cython.int)
     def _last_trick(self, leader: int) -> int:
         """One card each: the trick plays itself."""
         for i in range(self.n):
             p = (leader + i) % self.n
             self.tc[4 + i] = _top(self.h[p])
-        at = self._winner(4, self.n)
-        self.win = self._by_rank(4, at)
-        return (self.inside >> ((leader + at) % self.n)) & 1
+        return (self.inside >> ((leader + self._winner(4, self.n)) % self.n)) & 1
 
     @cython.cfunc
     @cython.locals(leader=cython.int, k=cython.int, alpha=cython.int, beta=cython.int,
                    ply=cython.int, player=cython.int, wants=cython.bint, best=cython.int,
                    value=cython.int, count=cython.int, i=cython.int, base=cython.int,
-                   first=cython.int, card=cython.int, chosen=cython.int,
-                   win=cython.ulonglong, seen=cython.ulonglong)
+                   first=cython.int, card=cython.int, chosen=cython.int)
     @cython.returns(cython.int)
     def _moves(self, leader: int, k: int, alpha: int, beta: int, ply: int, first: int) -> int:
         """Try the player to move's cards, likeliest best first (``_order``; ``first`` is
@@ -546,12 +475,9 @@ class Search:
         base = ply * _DEPTH
         count = self._order(leader, k, ply, first)
         chosen = self.buf[base]
-        seen = 0
         for i in range(count):
             card = self.buf[base + i]
             value = self._after(leader, k, card, alpha, beta, ply)
-            win = self._whole_run(leader, k, player, card, self.win)
-            seen |= win
             if wants:
                 if value > best:
                     best = value
@@ -564,47 +490,13 @@ class Search:
                 if best < beta:
                     beta = best
             if alpha >= beta:
-                seen = win  # a cut-off rests on the card that made it alone
                 if count > 1:
                     self._cut(ply, card)
                     if k == 0 and self.often[64 * player + card] < _OFTEN:
                         self.often[64 * player + card] += 1
                 break
         self.best_card = chosen
-        self.win = seen
         return best
-
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    @cython.locals(leader=cython.int, k=cython.int, player=cython.int, card=cython.int,
-                   win=cython.ulonglong, shift=cython.int, mine=cython.ulonglong,
-                   live=cython.ulonglong, others=cython.ulonglong, i=cython.int,
-                   tb=cython.int, above=cython.ulonglong, below=cython.ulonglong,
-                   run=cython.ulonglong)
-    @cython.returns(cython.ulonglong)
-    def _whole_run(self, leader: int, k: int, player: int, card: int, win: int) -> int:
-        """``win`` of a search after ``card``, made good for the whole run of equal cards
-        it stood for: when a card of the run is among ``win``, all of it is (another
-        position's cards need not be equal there)."""
-        shift = 13 * (card // 13)
-        mine = self.h[player] & (_SUITS << shift)
-        if not win & mine:
-            return win
-        live = 0
-        for i in range(self.n):
-            live |= self.h[i]
-        tb = 4 * _count(self.h[player])
-        for i in range(k):
-            live |= _ONE << self.tc[tb + i]
-        others = live & ~mine & (_SUITS << shift)
-        above = others & ~((_ONE << card << 1) - 1)
-        below = others & ((_ONE << card) - 1)
-        run = mine
-        if above:
-            run &= (above & (~above + 1)) - 1
-        if below:
-            run &= ~((_ONE << _top(below) << 1) - 1)
-        return win | run if win & run else win
 
     # --- move ordering
 
@@ -776,34 +668,20 @@ class Search:
             self.buf[j + 1] = item
         return 0
 
-    # --- the transposition table: lists of entries per suit-length class
+    # --- the transposition table
 
     @cython.cfunc
     @cython.exceptval(check=False)
-    @cython.locals(leader=cython.int, live=cython.ulonglong, p=cython.int, suit=cython.int,
-                   lens=cython.ulonglong, tops=cython.ulonglong, field=cython.ulonglong,
-                   c=cython.int, f=cython.int)
+    @cython.locals(leader=cython.int, p=cython.int, live=cython.ulonglong)
     @cython.returns(cython.int)
-    def _squeeze(self, leader: int, live: int) -> int:
-        """Set ``key`` to each suit's shape among the ``live`` cards (who holds the lowest,
-        the next, …; 30 bits), two suits a word, and ``lens`` to the position's class:
-        each player's length in each suit (4 bits each; every hand holds as many cards,
-        so the last player's last suit is left out) and the leader on top."""
-        self.key[0] = self._shape(live, 0) | self._shape(live, 1) << 30
-        self.key[1] = self._shape(live, 2) | self._shape(live, 3) << 30
-        lens = (_ONE * leader) << 60
+    def _squeeze(self, leader: int) -> int:
+        """Set ``key`` to the position's key: each suit's shape among its live cards (who
+        holds the lowest, the next, …; 30 bits), two suits a word, the leader on top."""
+        live = 0
         for p in range(self.n):
-            for suit in range(4 if p < 3 else 3):  # the last length follows from the rest
-                lens |= (_ONE * _count((self.h[p] >> (13 * suit)) & _SUITS)) << (
-                    16 * p + 4 * suit)
-        self.lens = lens
-        tops = 0
-        for suit in range(4):
-            field = (self.key[suit >> 1] >> (30 * (suit & 1))) & 0x3FFFFFFF
-            c = cython.cast(cython.int, field >> 26)
-            f = min(_TOPS, c)
-            tops |= ((field >> (2 * (c - f))) & ((_ONE << (2 * f)) - 1)) << (8 * suit)
-        self.tops = tops
+            live |= self.h[p]
+        self.key[0] = self._shape(live, 0) | self._shape(live, 1) << 30 | (_ONE * leader) << 60
+        self.key[1] = self._shape(live, 2) | self._shape(live, 3) << 30
         return 0
 
     @cython.cfunc
@@ -849,151 +727,83 @@ class Search:
 
     @cython.cfunc
     @cython.exceptval(check=False)
-    @cython.locals(create=cython.bint, mixed=cython.ulonglong, slot=cython.longlong)
     @cython.returns(cython.longlong)
-    def _class(self, create: bool) -> int:
-        """The slot of ``lens``'s class (open addressing), or -1 when it has none and
-        ``create`` is false; a class made has no entries."""
-        if create and self.classes_used * 2 >= self.class_slots:
-            self._grow_classes()
-        mixed = self.lens * _M0 ^ self.tops * _M1
+    @cython.locals(mixed=cython.ulonglong, slot=cython.longlong, i=cython.int)
+    def _home(self) -> int:
+        """The key's first slot."""
+        mixed = self.key[0] * _M0 ^ self.key[1] * _M1
         if not cython.compiled:
             mixed &= _ALL
-        mixed ^= mixed >> 29
-        slot = mixed & (self.class_slots - 1)
-        while True:
-            if self.cls[3 * slot + 2] == 0:
-                if not create:
-                    return -1
-                self.cls[3 * slot] = self.lens
-                self.cls[3 * slot + 1] = self.tops
-                self.cls[3 * slot + 2] = 1  # the list's head + 1 above bit 0: none yet
-                self.classes_used += 1
-                return slot
-            if self.cls[3 * slot] == self.lens and self.cls[3 * slot + 1] == self.tops:
-                return slot
-            slot = (slot + 1) & (self.class_slots - 1)
+        mixed ^= mixed >> 31
+        return mixed & (self.slots - 1)
 
     @cython.cfunc
     @cython.exceptval(check=False)
-    @cython.locals(slot=cython.longlong, n=cython.longlong, lens=cython.ulonglong,
-                   tops=cython.ulonglong, at=cython.longlong)
+    @cython.locals(leader=cython.int, slot=cython.longlong, at=cython.longlong, _=cython.int)
+    @cython.returns(cython.longlong)
+    def _find(self, leader: int) -> int:
+        """Set ``key`` for the position led by ``leader``; its slot, or -1."""
+        self._squeeze(leader)
+        slot = self._home()
+        for _ in range(_PROBES):
+            at = 3 * slot
+            if not self.keys[at + 2]:
+                return -1
+            if self.keys[at] == self.key[0] and self.keys[at + 1] == self.key[1]:
+                return slot
+            slot = (slot + 1) & (self.slots - 1)
+        return -1
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    @cython.locals(lo=cython.int, hi=cython.int, first=cython.int, left=cython.int,
+                   work=cython.int, slot=cython.longlong, cheapest=cython.longlong,
+                   _=cython.int, at=cython.longlong)
     @cython.returns(cython.int)
-    def _grow_classes(self) -> int:
-        """Twice the class slots, every class moved over with its list (``lens`` kept)."""
-        old = self.cls
-        n = self.class_slots
-        lens, tops = self.lens, self.tops
-        self.class_slots = 2 * n
-        self.cls = _slots(3 * self.class_slots, 0, "Q")
-        self.classes_used = 0
+    def _store(self, lo: int, hi: int, first: int, left: int, work: int) -> int:
+        """Keep (lo, hi), the card to try ``first`` and the tricks ``left`` under ``key``:
+        in its slot, else the first free one near its home, else over the entry near its
+        home that saves the least search: the one whose search took the fewest nodes
+        (``work``: their bit length, a finer measure than the tricks left)."""
+        if self.used * 2 >= self.slots and self.slots < self.most_slots:
+            self._grow()
+        slot = self._home()
+        cheapest = slot
+        for _ in range(_PROBES):
+            at = 3 * slot
+            if not self.keys[at + 2]:
+                self.used += 1
+                break
+            if self.keys[at] == self.key[0] and self.keys[at + 1] == self.key[1]:
+                break
+            if self.keys[at + 2] >> 32 < self.keys[3 * cheapest + 2] >> 32:
+                cheapest = slot
+            slot = (slot + 1) & (self.slots - 1)
+        else:
+            slot = cheapest
+        at = 3 * slot
+        self.keys[at] = self.key[0]
+        self.keys[at + 1] = self.key[1]
+        self.keys[at + 2] = (_ONE * lo) | (_ONE * hi) << 8 | (_ONE * (first + 1)) << 16 | (
+            _ONE * left) << 24 | (_ONE * work) << 32
+        return 0
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    @cython.locals(slot=cython.longlong, n=cython.longlong, info=cython.ulonglong,
+                   k0=cython.ulonglong, k1=cython.ulonglong)
+    @cython.returns(cython.int)
+    def _grow(self) -> int:
+        """Twice the slots, every entry moved over (the current ``key`` kept)."""
+        keys = self.keys
+        n = self.slots
+        k0, k1 = self.key[0], self.key[1]
+        self._table(2 * n)
         for slot in range(n):
-            if old[3 * slot + 2]:
-                self.lens, self.tops = old[3 * slot], old[3 * slot + 1]
-                at = self._class(True)
-                self.cls[3 * at + 2] = old[3 * slot + 2]
-        self.lens, self.tops = lens, tops
-        return 0
-
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    @cython.locals(live=cython.ulonglong, counts=cython.ulonglong, suit=cython.int,
-                   m=cython.int, cards=cython.ulonglong, out=cython.ulonglong)
-    @cython.returns(cython.ulonglong)
-    def _relevant(self, live: int, counts: int) -> int:
-        """The cards an entry's bound rests on, in the position with the ``live`` cards:
-        each suit's ``counts`` (4 bits a suit) highest live cards."""
-        out = 0
-        for suit in range(4):
-            m = (counts >> (4 * suit)) & 15
-            cards = (live >> (13 * suit)) & _SUITS
-            while m:
-                out |= (_ONE << _top(cards)) << (13 * suit)
-                cards ^= _ONE << _top(cards)
-                m -= 1
-        return out
-
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    @cython.locals(lo=cython.int, hi=cython.int, first=cython.int, live=cython.ulonglong,
-                   win=cython.ulonglong, suit=cython.int, cards=cython.ulonglong,
-                   m=cython.int, c=cython.int, counts=cython.ulonglong,
-                   m0=cython.ulonglong, m1=cython.ulonglong, field=cython.ulonglong,
-                   k0=cython.ulonglong, k1=cython.ulonglong, slot=cython.longlong,
-                   e=cython.longlong, at=cython.longlong, info=cython.ulonglong,
-                   elo=cython.int, ehi=cython.int, scan=cython.int)
-    @cython.returns(cython.int)
-    def _store(self, lo: int, hi: int, first: int, live: int, win: int) -> int:
-        """Keep (lo, hi) and the card to try ``first`` for every position of the class
-        ``lens`` whose cards at or above the lowest of ``win`` in each suit have the
-        holders ``key`` gives them (the ranks that decided the bounds: partition
-        search). The same abstraction kept before has its bounds narrowed; else a new
-        entry heads its class's list."""
-        counts = 0
-        m0 = 0
-        m1 = 0
-        for suit in range(4):
-            cards = (live >> (13 * suit)) & _SUITS
-            field = (win >> (13 * suit)) & _SUITS
-            c = _count(cards)
-            m = min(_TOPS, c)  # the class's own cards
-            if field:
-                m = max(m, _count(cards >> _low(field)))
-            if not m:
-                continue
-            counts |= (_ONE * m) << (4 * suit)
-            field = ((_ONE << (2 * m)) - 1) << (2 * (c - m))
-            if suit < 2:
-                m0 |= field << (30 * suit)
-            else:
-                m1 |= field << (30 * (suit - 2))
-        k0 = self.key[0] & m0
-        k1 = self.key[1] & m1
-        slot = self._class(True)
-        e = cython.cast(cython.longlong, self.cls[3 * slot + 2] >> 1) - 1
-        scan = _SCAN
-        while e >= 0 and scan:
-            scan -= 1
-            at = 5 * e
-            if self.ent[at] == k0 and self.ent[at + 1] == k1 and self.ent[at + 2] == m0 and (
-                    self.ent[at + 3] == m1):
-                info = self.ent[at + 4]
-                elo, ehi = info & 0xFF, (info >> 8) & 0xFF
-                self.ent[at + 4] = (_ONE * max(lo, elo)) | (_ONE * min(hi, ehi)) << 8 | (
-                    _ONE * (first + 1)) << 16 | counts << 24
-                return 0
-            e = self.next_entry[e]
-        if self.entries == self.entry_slots:
-            if self.entry_slots < self.most_entries:
-                self._grow_entries()
-            else:  # full: start again empty (an entry lost is only work lost)
-                self._table(self.entry_slots)
-                slot = self._class(True)
-        e = self.entries
-        self.entries += 1
-        at = 5 * e
-        self.ent[at] = k0
-        self.ent[at + 1] = k1
-        self.ent[at + 2] = m0
-        self.ent[at + 3] = m1
-        self.ent[at + 4] = (_ONE * lo) | (_ONE * hi) << 8 | (_ONE * (first + 1)) << 16 | (
-            counts << 24)
-        self.next_entry[e] = cython.cast(cython.longlong, self.cls[3 * slot + 2] >> 1) - 1
-        self.cls[3 * slot + 2] = ((_ONE * (e + 1)) << 1) | 1
-        return 0
-
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    @cython.locals(i=cython.longlong)
-    @cython.returns(cython.int)
-    def _grow_entries(self) -> int:
-        """Twice the room for entries, every entry kept where it is."""
-        old, links = self.ent, self.next_entry
-        self.entry_slots *= 2
-        self.ent = _slots(5 * self.entry_slots, 0, "Q")
-        self.next_entry = _slots(self.entry_slots, -1, "q")
-        for i in range(5 * self.entries):
-            self.ent[i] = old[i]
-        for i in range(self.entries):
-            self.next_entry[i] = links[i]
+            info = keys[3 * slot + 2]
+            if info:
+                self.key[0], self.key[1] = keys[3 * slot], keys[3 * slot + 1]
+                self._store(info & 0xFF, (info >> 8) & 0xFF, ((info >> 16) & 0xFF) - 1,
+                            (info >> 24) & 0xFF, info >> 32)
+        self.key[0], self.key[1] = k0, k1
         return 0
