@@ -52,6 +52,7 @@ from priffe_records.dd import (
     PlayAnalysis,
     analyse_play,
     card_values,
+    engine,
     value,
 )
 from priffe_records.dd import core as dd_core
@@ -110,16 +111,16 @@ def preference_deals(rng: random.Random, n: int, players: int) -> list[Deal]:
 
 
 _SEARCHES: list[dd_core.Search] = []
-_INIT = dd_api._Own.__init__
+_INIT = engine._Own.__init__
 
 
-def _counted_init(self: dd_api._Own, *args: object, **kwargs: object) -> None:
+def _counted_init(self: engine._Own, *args: object, **kwargs: object) -> None:
     """Keep each own search made, to count its nodes (a compiled Search cannot be patched)."""
     _INIT(self, *args, **kwargs)  # type: ignore[arg-type]
     _SEARCHES.append(self.search)
 
 
-dd_api._Own.__init__ = _counted_init  # type: ignore[method-assign]
+engine._Own.__init__ = _counted_init  # type: ignore[method-assign]
 
 
 def timed(fn: Callable[[], object]) -> tuple[float, object]:

@@ -21,7 +21,7 @@ from types import ModuleType
 import pytest
 
 from priffe_records import dd
-from priffe_records.dd import core
+from priffe_records.dd import core, engine
 
 SOURCE = Path(dd.__file__).with_name("core.py")
 PURE_NAME = "priffe_records.dd._core_pure"
@@ -57,17 +57,18 @@ def compiled_core() -> ModuleType:
 
 @contextmanager
 def use_core(module: ModuleType) -> Iterator[None]:
-    """``priffe_records.dd`` running on ``module``: every name it took from the imported
-    core (the search, its helpers, ``COMPILED``) is ``module``'s until the block ends."""
-    taken = {name: value for name, value in vars(dd).items()
-             if not name.startswith("__") and getattr(core, name, _NOT) is value}
+    """``priffe_records.dd`` running on ``module``: every name it and its engine
+    (``dd/engine.py``) took from the imported core (the search, its helpers, ``COMPILED``)
+    is ``module``'s until the block ends."""
+    taken = [(user, name, value) for user in (dd, engine) for name, value in vars(user).items()
+             if not name.startswith("__") and getattr(core, name, _NOT) is value]
     try:
-        for name in taken:
-            setattr(dd, name, getattr(module, name))
+        for user, name, _ in taken:
+            setattr(user, name, getattr(module, name))
         yield
     finally:
-        for name, value in taken.items():
-            setattr(dd, name, value)
+        for user, name, value in taken:
+            setattr(user, name, value)
 
 
 _NOT = object()

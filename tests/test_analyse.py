@@ -15,12 +15,11 @@ from typing import Any
 import pytest
 from archive_support import by_table, consistent, imported_archive, priffe_process, run
 
-from priffe_records import dd
 from priffe_records.archive import analysis
 from priffe_records.archive.analysis import analyse_archive, pending, stored
 from priffe_records.archive.schema import open_archive
 from priffe_records.cli.analyse import summary_line
-from priffe_records.dd import Budget, DDError
+from priffe_records.dd import Budget, DDError, engine
 from priffe_records.game.language import msg, use_language
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
@@ -154,13 +153,13 @@ def _counting(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Each position the own search analyses for a card's cost (the sweep's step), as
     the number of cards left in the hands at it."""
     calls: list[int] = []
-    real = dd._Own.analyse
+    real = engine._Own.analyse
 
-    def counted(self: dd._Own, pos: Any, *args: Any) -> Any:
+    def counted(self: engine._Own, pos: Any, *args: Any) -> Any:
         calls.append(sum(h.bit_count() for h in pos.hands))
         return real(self, pos, *args)
 
-    monkeypatch.setattr(dd._Own, "analyse", counted)
+    monkeypatch.setattr(engine._Own, "analyse", counted)
     return calls
 
 

@@ -17,7 +17,6 @@ from pathlib import Path
 import pytest
 from dd_oracle import random_ending, with_random_play
 
-from priffe_records import dd
 from priffe_records.dd import (
     Budget,
     Deal,
@@ -25,6 +24,7 @@ from priffe_records.dd import (
     Progress,
     SearchLost,
     analyse_play,
+    engine,
     workers,
 )
 from priffe_records.format.reader import loads
@@ -188,9 +188,9 @@ def test_every_cost_comes_before_the_best_cards_of_the_cards_that_cost_nothing()
     card played (its best cards, not shown for a card that cost nothing) comes last, so a
     budget that ends there leaves only those best cards unknown."""
     deal = _played(5, 4, 5)
-    game = dd._Game(deal)
-    engine = dd._Own(game, Budget())
-    steps = list(dd.sweep(game, engine))
+    game = engine._Game(deal)
+    own = engine._Own(game, Budget())
+    steps = list(engine.sweep(game, own))
     par = next(k for k, step in enumerate(steps) if step[0] < 0)
     assert sorted(i for i, _, _ in steps[:par]) == list(range(20))
     later = steps[par + 1:]

@@ -16,8 +16,7 @@ import itertools
 import pytest
 from dd_oracle import ending
 
-from priffe_records import dd
-from priffe_records.dd import Budget, Deal, Goal, analyse_play
+from priffe_records.dd import Budget, Deal, Goal, analyse_play, engine
 from priffe_records.rules.family import family_for
 from priffe_records.rules.priffe.generate import iter_records
 
@@ -43,7 +42,7 @@ def test_dds_and_the_own_solver_agree_on_every_card_of_200_generated_deals() -> 
     assert len(deals) == DEALS
     for deal in deals:
         cut = ending(deal, 13 - TRICKS_LEFT)
-        assert isinstance(dd._solver(dd._Game(cut), Budget(), "auto"), dd._Dds)
+        assert isinstance(engine._solver(engine._Game(cut), Budget(), "auto"), engine._Dds)
         theirs, mine = analyse_play(cut), analyse_play(cut, solver="own")
         assert theirs == mine, deal
         assert theirs.complete and len(theirs.cards) == 4 * TRICKS_LEFT

@@ -29,8 +29,8 @@ from multiprocessing.connection import Connection
 from multiprocessing.context import DefaultContext, ForkContext, SpawnContext
 from multiprocessing.process import BaseProcess
 
-from priffe_records.dd import Budget, Deal, Done, Known, SearchLost, Solver, steps
 from priffe_records.dd.core import Exhausted
+from priffe_records.dd.engine import Budget, Deal, Done, Known, SearchLost, Solver, steps
 from priffe_records.game.language import msg
 
 TICK = 0.25  # seconds between two progress calls while a search runs
