@@ -16,6 +16,7 @@ play is a seeded random legal play (the analysis costs the same for any play).
 | misere1 | Priffe Noll from the opening lead, within ``--budget`` s (replay's default) | report |
 | dds-own | one positive position of 7 tricks left: DDS, then the own solver | report |
 | board2 | partie-uppsala board 2's Tvångsnoll from its opening lead on, nodes capped | report |
+| uppsala | every card's cost of each partie-uppsala deal, own and auto (DDS) | ≤ 3 s, 10 s |
 
 Each aim's row prints median and max CPU, the median's ratio to the target, the own
 search's nodes (median), how many deals the budget let finish and how many of their
@@ -25,7 +26,9 @@ fresh search from the opening lead, after the first card and from tricks 2, 3 an
 each stopped after ``--board2-nodes`` nodes (``?`` and ``>`` when the cap stopped it).
 The budget is wall time (what a user waits), so under load it buys less CPU. Nothing
 is asserted. The aims run twice in one run: on the compiled core (when the build made
-one) and on ``core.py`` as plain Python.
+one) and on ``core.py`` as plain Python (uppsala, minutes a deal there, only compiled).
+``--baseline`` times uppsala and board2 first on another version's core (the "before"
+of a change, measured in the same run) and prints the compiled core's ratios to it.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from dd_cores import pure_core, use_core
+from dd_cores import load_core, pure_core, use_core
 from dd_oracle import ending, with_random_play
 from timing import load
 
@@ -179,6 +182,35 @@ def board2(nodes: int) -> None:
         print(f"board2 {name:12} value {shown:>2} nodes {over}{counted:>13,} cpu {cpu:7.2f}")
 
 
+def uppsala_deals() -> list[tuple[str, Deal]]:
+    """Every deal of examples/partie-uppsala.ppn as the solver takes it, by its board."""
+    out = []
+    for record in read(ROOT / "examples" / "partie-uppsala.ppn"):
+        family = family_for(record.get("Scoring"))
+        deal = family.dd_deal(family.analyse(record, None, False))
+        if deal is not None:
+            out.append((record.get("Board") or "?", deal))
+    return out
+
+
+def uppsala(core: str, solver: dd_api.Solver) -> tuple[int, float]:
+    """Every card's cost of every Uppsala deal, as ``replay --dd`` finds them (no best
+    cards where a card cost nothing): each deal's nodes and CPU, and their sums."""
+    if ONLY and "uppsala" not in ONLY:
+        return 0, 0.0
+    total_nodes, total_cpu = 0, 0.0
+    for board, deal in uppsala_deals():
+        cpu, (_, counted) = timed(lambda d=deal: analyse_play(  # type: ignore[misc]
+            d, solver=solver, every_best=False))
+        total_nodes += counted
+        total_cpu += cpu
+        print(f"uppsala {core:8} {solver:4} board {board:>2} {deal.goal.value:6} "
+              f"nodes {counted:>13,} cpu {cpu:7.2f}")
+    print(f"uppsala {core:8} {solver:4} all deals       nodes {total_nodes:>13,} "
+          f"cpu {total_cpu:7.2f}")
+    return total_nodes, total_cpu
+
+
 def aims(args: argparse.Namespace, misere4_budget: float | None) -> None:
     """Every row once, on the core ``priffe_records.dd`` runs on now; the deals are the
     same for each core (one seed)."""
@@ -223,15 +255,32 @@ def main() -> None:
     ap.add_argument("--only", nargs="*", default=None, help="aims to run (default: all)")
     ap.add_argument("--cores", nargs="*", default=["compiled", "pure"],
                     choices=["compiled", "pure"], help="cores to time (default: both)")
+    ap.add_argument("--baseline", type=Path, default=None,
+                    help="a core to compare with in the same run: another version's "
+                         "dd/core.py, or the extension a build compiled from it (e.g. "
+                         "main's: git show main:priffe_records/dd/core.py > /tmp/core_main.py"
+                         " && cythonize -3 -i /tmp/core_main.py); its uppsala and board2 "
+                         "lines come first")
     args = ap.parse_args()
     global ONLY
     ONLY = args.only
     print(f"{load()}; priffe_records.dd.COMPILED = {dd_api.COMPILED} ({dd_core.__file__})")
+    if args.baseline is not None:
+        with use_core(load_core(args.baseline)):
+            print(f"\ncore: baseline {args.baseline} (COMPILED = {dd_api.COMPILED})")
+            before = uppsala("baseline", "own"), uppsala("baseline", "auto")
+            board2(args.board2_nodes)
     if "compiled" in args.cores:
         if dd_api.COMPILED:
             print("\ncore: compiled")
             aims(args, None)
+            after = uppsala("compiled", "own"), uppsala("compiled", "auto")
             board2(args.board2_nodes)
+            if args.baseline is not None and after[0][1]:
+                for (nb, cb), (na, ca), solver in zip(before, after, ("own", "auto"),
+                                                      strict=True):
+                    print(f"uppsala {solver}: nodes {na / max(nb, 1):.3f}x, CPU "
+                          f"{ca / max(cb, 1e-9):.3f}x of the baseline's")
         else:
             print("\ncore: compiled — none built (no Cython or no C compiler at install)")
     if "pure" in args.cores:

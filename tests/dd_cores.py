@@ -11,6 +11,7 @@ module once with each.
 from __future__ import annotations
 
 import importlib.machinery
+import importlib.util
 import os
 import sys
 from collections.abc import Iterator
@@ -35,6 +36,21 @@ def load_source(path: Path, name: str) -> ModuleType:
     module.__file__ = str(path)
     sys.modules[name] = module
     loader.exec_module(module)
+    return module
+
+
+def load_core(path: Path) -> ModuleType:
+    """A core from a file: ``core.py`` source of any version, or an extension module a
+    build compiled from one (named after the file's stem, as Cython names its init);
+    for a benchmark's baseline measured in the same run."""
+    name = path.name.split(".")[0]
+    if path.suffix == ".py":
+        return load_source(path, f"priffe_records.dd._{name}_baseline")
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
     return module
 
 
