@@ -22,9 +22,7 @@ from conftest import ROOT
 PACKAGE = ROOT / "priffe_records"
 
 # Each a strongly connected set of modules, by dotted name without the package's name.
-KNOWN: set[frozenset[str]] = {
-    frozenset({"dd", "dd.workers"}),  # dd/: the solver's engineer
-}
+KNOWN: set[frozenset[str]] = set()
 
 
 def imported(tree: ast.Module, me: str, is_package: bool, modules: set[str]) -> set[str]:
