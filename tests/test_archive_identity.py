@@ -470,7 +470,7 @@ def test_a_version_7_archive_migrates_to_identities(tmp_path: Path) -> None:
     conn.close()
     db = open_archive(path)
     schema.ensure_schema(db)
-    assert schema.schema_version(db) == schema.SCHEMA_VERSION == 11  # 11: rule named once
+    assert schema.schema_version(db) == schema.SCHEMA_VERSION == 12  # 12: the families
     assert db.execute("SELECT partie_id, source FROM partie_sources ORDER BY id").fetchall() \
         == db.execute("SELECT id, source FROM parties ORDER BY id").fetchall()
     db.close()

@@ -29,9 +29,10 @@ import sqlite_utils
 from priffe_records.archive import players, stored_messages
 from priffe_records.archive.rows import added_in
 from priffe_records.format.errors import PriffeError
+from priffe_records.format.vocabulary import entry_points
 from priffe_records.game.language import Message, msg
 
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 APPLICATION_ID = 0x50524946  # "PRIF": marks the file as a priffe archive
 DEFAULT_TIMEOUT = 60.0  # seconds to wait for another writer (an import running)
 
@@ -181,7 +182,7 @@ def ensure_schema(db: sqlite_utils.Database, timeout: float = DEFAULT_TIMEOUT) -
     Each migration step runs in one transaction with the version bump, so a
     crash leaves the previous version intact, never half a migration.
     """
-    if schema_version(db) == SCHEMA_VERSION:
+    if schema_version(db) == SCHEMA_VERSION and _families_known(db):
         return
     if not hasattr(sqlite_utils.Database, "atomic"):
         # sqlite-utils 3 commits open transactions inside enable_fts: a crash
@@ -202,6 +203,9 @@ def ensure_schema(db: sqlite_utils.Database, timeout: float = DEFAULT_TIMEOUT) -
             step(db)
         for name, sql in _missing_views(db).items():
             db.create_view(name, sql)
+        db.execute("DELETE FROM families")
+        db.conn.executemany("INSERT INTO families (name, entry) VALUES (?, ?)",
+                            sorted(entry_points().items()))
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         db.execute("COMMIT")
@@ -211,10 +215,16 @@ def ensure_schema(db: sqlite_utils.Database, timeout: float = DEFAULT_TIMEOUT) -
         raise
 
 
+def _families_known(db: sqlite_utils.Database) -> bool:
+    """Whether the archive was last opened with the game families installed now (their entry
+    points, read without loading a family): a family installed since gets its views."""
+    stored = db.execute("SELECT name, entry FROM families ORDER BY name").fetchall()
+    return [tuple(row) for row in stored] == sorted(entry_points().items())
+
+
 def _missing_views(db: sqlite_utils.Database) -> dict[str, str]:
     """The registered families' own views (their ``archive_views`` hook) the archive lacks,
-    made after every migration: the views of a family installed later come with the next
-    schema version (an unchanged archive is opened without loading any family)."""
+    made after every migration and whenever the installed families changed."""
     from priffe_records.rules.family import families  # only when migrating
 
     have = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'view'")}
@@ -586,7 +596,16 @@ def _v11(db: sqlite_utils.Database) -> None:
                        "WHERE message_json = ?", [new, english, data])
 
 
+# ---------------------------------------------------------------- version 12
+
+
+def _v12(db: sqlite_utils.Database) -> None:
+    """The game families the archive's views were made for (their entry points), so a family
+    installed later gets its own views when the archive is next opened for writing."""
+    db.execute("CREATE TABLE IF NOT EXISTS families (name TEXT PRIMARY KEY, entry TEXT)")
+
+
 # Append-only: a new step goes at the end (each bumps SCHEMA_VERSION by one).
 MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_v1, _v2, _v3, _v4, _v5, _v6,
-                                                             _v7, _v8, _v9, _v10, _v11]
+                                                             _v7, _v8, _v9, _v10, _v11, _v12]
 assert len(MIGRATIONS) == SCHEMA_VERSION
