@@ -10,13 +10,14 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
-from test_family_plugin import with_duel  # noqa: F401 (the fixture)
+from test_family_plugin import TOY_ENTRY, install_family, with_duel  # noqa: F401 (fixture)
 
 from priffe_records.archive.query import Filters, QueryError, deals_sql
 from priffe_records.archive.schema import ensure_schema, open_archive
 from priffe_records.archive.stored_messages import without_rule_tail
 from priffe_records.format.vocabulary import GROUP, Vocabulary, entry_points
 from priffe_records.game.language import msg
+from priffe_records.rules import family
 from priffe_records.rules.family import Check, GameFamily, families, family_named
 
 HOOKS = {name for name in dir(GameFamily) if not name.startswith("_")}
@@ -79,6 +80,52 @@ def test_a_family_s_own_views_are_made_with_the_archive(
     db = open_archive(str(tmp_path / "a.db"))
     ensure_schema(db)
     assert {"duel_deals", "preference_standings"} <= set(db.view_names())
+
+
+def test_a_family_installed_after_the_archive_was_made_gets_its_views(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The schema is current, yet the families installed are not those it was opened with:
+    the next open for writing makes the new family's views (and never loads a family when
+    nothing changed)."""
+    path = str(tmp_path / "a.db")
+    ensure_schema(open_archive(path))  # made with the built-in families only
+    (tmp_path / "site").mkdir()
+    install_family(monkeypatch, tmp_path / "site", "duel", TOY_ENTRY)
+    try:
+        monkeypatch.setattr(type(family_named("duel")), "archive_views",
+                            lambda self: {"duel_deals": "SELECT id FROM deals"})
+        db = open_archive(path)
+        ensure_schema(db)
+        assert "duel_deals" in db.view_names()
+        assert ("duel", TOY_ENTRY) in db.execute("SELECT name, entry FROM families").fetchall()
+    finally:
+        monkeypatch.undo()
+        family.forget_families()
+
+
+def test_an_install_without_the_families_entry_points_is_one_clear_line(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
+    """A clone's editable install made before families had entry points finds none: the
+    command says so and how to mend it, exit 2, no traceback."""
+    from priffe_records.cli import main
+    from priffe_records.format import vocabulary
+
+    record = tmp_path / "a.ppn"
+    record.write_text('[Board "1"]\n[Contract "Spela"]\n', "utf-8")
+    monkeypatch.setattr(vocabulary, "entry_points", dict)
+    family.forget_families()
+    monkeypatch.setattr("sys.argv", ["priffe", "--lang", "en", "validate", str(record)])
+    try:
+        with pytest.raises(SystemExit) as ended:
+            main()
+    finally:
+        monkeypatch.undo()
+        family.forget_families()
+    assert ended.value.code == 2
+    err = capsys.readouterr().err
+    assert err == ("priffe: no game family is installed: this copy's entry points are missing; "
+                   "install it again (in a clone: pip install -e .)\n"), err
 
 
 def test_a_check_covers_its_family_s_rules_whatever_the_prefix_s_length() -> None:

@@ -77,7 +77,14 @@ add_lang_option(cli)  # `priffe --lang sv validate …` and `priffe validate --l
 
 
 def main() -> None:
+    import sys
+
     from priffe_records.cli.runtime import decline_numpy_to_sqlite_utils
+    from priffe_records.game.errors import PriffeError
 
     decline_numpy_to_sqlite_utils()  # before a command's module imports sqlite-utils
-    cli(prog_name="priffe")
+    try:
+        cli(prog_name="priffe")
+    except PriffeError as e:  # raised outside a command's own user_errors (a broken install)
+        click.echo(f"priffe: {e}", err=True)
+        sys.exit(2)

@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from priffe_records.format.values import is_unspecified
-from priffe_records.game.language import Message
+from priffe_records.game.errors import PriffeError
+from priffe_records.game.language import Message, msg
 
 # The entry-point group the families register their words in (pyproject.toml).
 GROUP = "priffe_records"
@@ -100,6 +101,9 @@ class _Loaded:
         for _, value in sorted(entry_points().items()):
             module, _, name = value.partition(":")
             every.append(getattr(importlib.import_module(module), name))
+        if not every:  # e.g. a clone's editable install made before families had entry points
+            raise PriffeError(msg("no game family is installed: this copy's entry points are "
+                                  "missing; install it again (in a clone: pip install -e .)"))
         every.sort(key=lambda v: not v.untagged)  # the default family first
         self.every = tuple(every)
         canonical = frozenset(w for v in every for w in v.calls.values())
