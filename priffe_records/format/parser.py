@@ -220,8 +220,8 @@ def explain(exc: UnexpectedInput, file: str, first_line: int, lines: list[str],
     Both lexer failures (no terminal fits) and parser failures (a token that
     fits no rule, e.g. a word the fallback lexer took as section data) are
     classified by what the parser state expected, so the user reads "unknown
-    call" rather than a list of terminal names. ``unknown_call`` (the record's game's:
-    a family's vocabulary, or bridge's) words that error and lists the calls; by default
+    call" rather than a list of terminal names. ``unknown_call`` (the record's game's
+    vocabulary's) words that error and lists the calls; by default
     the first registered family's.
     """
     line, column = _position(exc)

@@ -76,8 +76,7 @@ from priffe_records.format.values import (
     normalise_date,
     table_columns,
 )
-from priffe_records.format.vocabulary import Lexicon, Vocabulary, lexicon_for
-from priffe_records.game.calls import unknown_bridge_call
+from priffe_records.format.vocabulary import Lexicon, Vocabulary, lexicon_for, vocabularies
 from priffe_records.game.cards import Card, CardError, Seat, canonical_deal
 from priffe_records.game.language import Message, msg, msg_n
 from priffe_records.game.words import seat_from_word, seat_hint, tag_word
@@ -914,36 +913,19 @@ def _scoring_of(text: str, state: _FileState) -> str | None:
     return value
 
 
-# A bridge contract or a Vulnerable tag (Priffe has none), or a bridge call in the data
-# after [Auction] (PBN §3.4.10, §3.4.14, §3.5.1).
-_BRIDGE_TAG = re.compile(r'\[[ \t]*(?:Vulnerable[ \t]|Contract[ \t]+"[ \t]*[1-7](?:NT|[CDHSN]))',
-                         re.I)
-_AUCTION_DATA = re.compile(r'\[[ \t]*Auction[ \t]+"[^"\n]*"[ \t]*\]([^\[]*)')
-_BRIDGE_CALL = re.compile(r"(?<!\S)(?:[1-7](?:NT|[CDHSN])|XX?|AP)(?![^\s=$!?])", re.I)
-
-
-# PBN §3.4.12's scoring systems and modifiers: a Scoring field among them is bridge's.
-_BRIDGE_SCORINGS = frozenset({
-    "mp", "matchpoints", "imp", "cavendish", "chicago", "rubber", "bam", "instant", "butler",
-    "butler-2", "experts", "cross", "cross1", "cross2", "mean", "median", "mp1", "mp2",
-    "oldmp", "mitchell2", "mitchell3", "mitchell4", "ascherman", "bastille", "emp",
-    "imp_1948", "imp_1961"})
-
-
 def _unknown_call(text: str, scoring: str | None, own: Vocabulary
                   ) -> Callable[[str], Message]:
     """Who words an unknown call, listing the calls of the record's game: the family its
-    Scoring names; bridge by a bridge Scoring (PBN §3.4.12), or by a Vulnerable tag, a
-    bridge contract or call; else the family that reads records no family claims."""
-    if not is_unspecified(scoring) and own.accepts(scoring):
+    Scoring names (``own``); when it names none, the first family that claims the
+    record's text (rules/family.family_of's rule, on the text), else ``own``. Asked only
+    when an unknown call is worded."""
+    if not is_unspecified(scoring):
         return own.unknown_call
-    fields = [f.strip().casefold() for f in (scoring or "").split(";")]
-    if not _BRIDGE_SCORINGS.isdisjoint(fields):
-        return unknown_bridge_call
-    auction = _AUCTION_DATA.search(text)
-    if _BRIDGE_TAG.search(text) or (auction and _BRIDGE_CALL.search(auction.group(1))):
-        return unknown_bridge_call
-    return own.unknown_call
+
+    def word(call: str) -> Message:
+        return next((v for v in vocabularies() if v.claims_text is not None
+                     and v.claims_text(text)), own).unknown_call(call)
+    return word
 
 
 # ---------------------------------------------------------------- API

@@ -68,6 +68,9 @@ class Vocabulary:
     # Whether a record whose Scoring says nothing is this game's; it takes a Record, typed
     # loosely: record.py imports this module
     claims: Callable[[Any], bool] | None = None
+    # The same for the text of a record the reader could not read: its unknown calls
+    # are then worded by this game's unknown_call
+    claims_text: Callable[[str], bool] | None = None
 
     def accepts(self, scoring: str | None) -> bool:
         """Whether a Scoring value names this game: its first field, in any case, is

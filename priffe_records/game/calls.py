@@ -107,12 +107,6 @@ def suggest_call(text: str) -> str | None:
     return _CALL_WORDS[hit[0]].value if hit else None
 
 
-# The calls of a bridge auction (PBN §3.5.1), by their case-folded spelling.
-_BRIDGE_CALLS = {w.casefold(): w for w in ("Pass", "X", "XX", "AP", *(
-    f"{level}{strain}" for level in "1234567" for strain in ("C", "D", "H", "S", "NT")))}
-BRIDGE_CALL_WORDS = "Pass X XX AP 1C 1D 1H 1S 1NT 2C … 7NT"
-
-
 def unknown_call(word: str) -> Message:
     """An unknown word in a Priffe auction, with the closest Priffe call and the calls."""
     hint = suggest_call(word)
@@ -120,16 +114,6 @@ def unknown_call(word: str) -> Message:
                 "Ruter Hjärter Noll Spela)", word=word, hint=hint) if hint else
             msg("unknown call {word!r} (calls: Pass Klöver Spader Ruter Hjärter Noll Spela)",
                 word=word))
-
-
-def unknown_bridge_call(word: str) -> Message:
-    """An unknown word in a bridge auction, with the closest bridge call and the calls, so
-    a bridge file is not told to write Klöver."""
-    close = difflib.get_close_matches(word.casefold(), list(_BRIDGE_CALLS), n=1, cutoff=0.75)
-    return (msg("unknown call {word!r} — did you mean {hint!r}? (bridge calls: {calls})",
-                word=word, hint=_BRIDGE_CALLS[close[0]], calls=BRIDGE_CALL_WORDS) if close else
-            msg("unknown call {word!r} (bridge calls: {calls})", word=word,
-                calls=BRIDGE_CALL_WORDS))
 
 
 def call_spellings() -> dict[str, str]:
