@@ -1,11 +1,11 @@
-"""The family seam, proven by contract bridge: a family is a folder plus one entry point;
-shared code validates, replays, scores, deals and archives its records untouched, and
-refuses what a family does not answer with one located message."""
+"""The family seam, proven by contract bridge: shared code validates, replays, scores,
+deals and archives a family's records untouched, and refuses what a family does not answer
+with one located message. That the family is found by its entry point alone, installed
+from outside the package, is tests/test_family_plugin.py's."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,9 +16,7 @@ from priffe_records.archive.importing import import_file
 from priffe_records.archive.schema import ensure_schema, open_archive
 from priffe_records.cli import cli
 from priffe_records.cli.sheet_page import filled_records, scored
-from priffe_records.format import vocabulary
 from priffe_records.format.record import Record, Tag
-from priffe_records.rules import family
 from priffe_records.rules.blank import random_deals, skeleton
 from priffe_records.rules.checks import present
 from priffe_records.rules.entry import new_deal
@@ -51,34 +49,6 @@ TWO_DEALS = """[Event "Klubb"]
 [Result "7"]
 [Score "NS -100"]
 """
-
-
-@pytest.fixture
-def without_bridge(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The entry points without bridge's, the loaded families and words forgotten."""
-    every = vocabulary.entry_points()
-    assert every.pop("bridge") == "priffe_records.rules.bridge.words:WORDS"
-    monkeypatch.setattr(vocabulary, "entry_points", lambda: every)
-    family.forget_families()
-    yield
-    family.forget_families()
-
-
-def test_unregistered_bridge_is_not_claimed(without_bridge: None) -> None:
-    """Without its entry point no family claims an IMP record: the default family says so."""
-    assert family.family_for("IMP").name == "Priffe"
-    [f] = validate(loads('[Scoring "IMP"]\n[Contract "4S"]\n'))
-    assert f.message.startswith("not a Priffe record")
-
-
-def test_registered_by_its_entry_point_bridge_claims_its_records() -> None:
-    """By Scoring (PBN's systems, first field), or by a bridge contract without one."""
-    assert [family.family_for(s).name for s in ("IMP;Cross", "mp", "Rubber", "Priffe")] == [
-        "Bridge", "Bridge", "Bridge", "Priffe"]
-    records = loads('[Contract "4HX"]\n\n[Scoring "?"]\n[Contract "Pass"]\n\n'
-                    '[Contract "Hjärter"]\n\n[Scoring "Preference"]\n[Contract "Hearts"]\n')
-    assert [family.family_of(r).name for r in records] == [
-        "Bridge", "Bridge", "Priffe", "Preference"]
 
 
 def test_validate_lists_the_checks_of_the_records_family() -> None:

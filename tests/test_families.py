@@ -10,9 +10,9 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
-from test_family_plugin import TOY_ENTRY, install_family, with_duel  # noqa: F401 (fixture)
+from test_family_plugin import BRIDGE_ENTRY, install_family, without_bridge  # noqa: F401
 
-from priffe_records.archive.query import Filters, QueryError, deals_sql
+from priffe_records.archive.query import Filters, deals_sql
 from priffe_records.archive.schema import ensure_schema, open_archive
 from priffe_records.archive.stored_messages import without_rule_tail
 from priffe_records.format.vocabulary import GROUP, Vocabulary, entry_points
@@ -42,65 +42,64 @@ def test_every_entry_point_is_a_typed_family_answering_every_hook(ep: object) ->
     assert typed, f"{words.family} assigns its family to no GameFamily[...]"
 
 
-@pytest.mark.usefixtures("with_duel")
 def test_the_default_family_comes_first_then_the_others_by_name() -> None:
-    assert [f.name for f in families()] == ["Priffe", "Bridge", "Duel", "Preference"]
+    assert [f.name for f in families()] == ["Priffe", "Bridge", "Preference"]
 
 
-@pytest.mark.usefixtures("with_duel")
-def test_the_entry_points_read_as_importlib_metadata_reads_them() -> None:
+def test_the_entry_points_read_as_importlib_metadata_reads_them(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """format/vocabulary.py reads the entry points itself (importlib.metadata's import is
-    most of their cost): the same names and values, the toy's too."""
-    assert entry_points() == {ep.name: ep.value for ep in metadata.entry_points(group=GROUP)}
-    assert entry_points()["duel"] == "toy_family:WORDS"
+    most of their cost): the same names and values, an installed package's too."""
+    install_family(monkeypatch, tmp_path, "contract_bridge", BRIDGE_ENTRY)
+    try:
+        assert entry_points() == {ep.name: ep.value
+                                  for ep in metadata.entry_points(group=GROUP)}
+        assert entry_points()["contract_bridge"] == BRIDGE_ENTRY
+    finally:
+        monkeypatch.undo()
+        family.forget_families()
 
 
-@pytest.mark.usefixtures("with_duel")
 def test_the_rule_pattern_knows_every_family_s_letter() -> None:
     """A finding stored before schema 11 loses its rule ID at the end of its text, for
-    any registered family's letter (the toy's D1 too)."""
-    data = json.dumps({"id": "Result must add up (D1)"})
-    assert json.loads(without_rule_tail(data))["id"] == "Result must add up"
+    any registered family's letter (bridge's B10 too)."""
+    for rule in ("B10", "P3", "R11"):
+        data = json.dumps({"id": f"the score is wrong ({rule})"})
+        assert json.loads(without_rule_tail(data))["id"] == "the score is wrong"
 
 
-@pytest.mark.usefixtures("with_duel")
 def test_query_game_and_contract_come_from_the_families() -> None:
-    _, params = deals_sql(Filters(game="duel", contract="BET"))
-    assert params[-2:] == ["Duel", "Bet"]
-    with pytest.raises(QueryError, match="write one of priffe, bridge, duel, preference"):
-        deals_sql(Filters(game="whist"))
+    _, params = deals_sql(Filters(game="preference", contract="hearts"))
+    assert params[-2:] == ["Preference", "Hearts"]
 
 
-@pytest.mark.usefixtures("with_duel")
 def test_a_family_s_own_views_are_made_with_the_archive(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    view = "SELECT id, tricks_ns, tricks_ew FROM deals WHERE game = 'Duel'"
-    monkeypatch.setattr(type(family_named("duel")), "archive_views",
-                        lambda self: {"duel_deals": view})
+    view = "SELECT id, tricks_ns, tricks_ew FROM deals WHERE game = 'Bridge'"
+    monkeypatch.setattr(type(family_named("bridge")), "archive_views",
+                        lambda self: {"bridge_deals": view})
     db = open_archive(str(tmp_path / "a.db"))
     ensure_schema(db)
-    assert {"duel_deals", "preference_standings"} <= set(db.view_names())
+    assert {"bridge_deals", "preference_standings"} <= set(db.view_names())
 
 
+@pytest.mark.usefixtures("without_bridge")
 def test_a_family_installed_after_the_archive_was_made_gets_its_views(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The schema is current, yet the families installed are not those it was opened with:
     the next open for writing makes the new family's views (and never loads a family when
     nothing changed)."""
     path = str(tmp_path / "a.db")
-    ensure_schema(open_archive(path))  # made with the built-in families only
+    ensure_schema(open_archive(path))  # made without bridge
     (tmp_path / "site").mkdir()
-    install_family(monkeypatch, tmp_path / "site", "duel", TOY_ENTRY)
-    try:
-        monkeypatch.setattr(type(family_named("duel")), "archive_views",
-                            lambda self: {"duel_deals": "SELECT id FROM deals"})
-        db = open_archive(path)
-        ensure_schema(db)
-        assert "duel_deals" in db.view_names()
-        assert ("duel", TOY_ENTRY) in db.execute("SELECT name, entry FROM families").fetchall()
-    finally:
-        monkeypatch.undo()
-        family.forget_families()
+    install_family(monkeypatch, tmp_path / "site", "contract_bridge", BRIDGE_ENTRY)
+    monkeypatch.setattr(type(family_named("bridge")), "archive_views",
+                        lambda self: {"bridge_deals": "SELECT id FROM deals"})
+    db = open_archive(path)
+    ensure_schema(db)
+    assert "bridge_deals" in db.view_names()
+    assert ("contract_bridge", BRIDGE_ENTRY) in db.execute(
+        "SELECT name, entry FROM families").fetchall()
 
 
 def test_an_install_without_the_families_entry_points_is_one_clear_line(

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from test_family_plugin import TWO_DEALS, with_duel  # noqa: F401 (the fixture)
+from test_bridge_seam import TWO_DEALS
 
 from priffe_records.cli import cli
 from priffe_records.format.reader import loads
 from priffe_records.format.record import Record
 from priffe_records.game.cards import Seat
-from priffe_records.rules.family import family_named
+from priffe_records.rules.family import ReplayHook, family_named
 from priffe_records.rules.partie import parties
 
 DATA = Path(__file__).parent / "data"
@@ -52,13 +52,14 @@ def test_each_family_answers_only_for_its_own_parties() -> None:
     assert [s.rule for s in facts.score][-1] == "R19–R21" and facts.honours is not None
 
 
-@pytest.mark.usefixtures("with_duel")
-def test_a_plugin_family_without_the_hook_is_one_located_error(tmp_path: Path) -> None:
-    """A family without the replay group (the toy Duel: its default answers nothing): its
-    records cannot be replayed, said at the Scoring tag, exit 2, no traceback."""
-    src = tmp_path / "duel.ppn"
+def test_a_plugin_family_without_the_hook_is_one_located_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A family without the replay group (bridge given the default, which answers nothing):
+    its records cannot be replayed, said at the Scoring tag, exit 2, no traceback."""
+    monkeypatch.setattr(type(family_named("bridge")), "replay_facts", ReplayHook.replay_facts)
+    src = tmp_path / "bridge.pbn"
     src.write_text(TWO_DEALS, "utf-8")
     res = CliRunner().invoke(cli, ["--lang", "en", "replay", str(src)])
     assert res.exit_code == 2 and res.exception is not None
     assert isinstance(res.exception, SystemExit), res.exception
-    assert res.stderr.startswith(f"priffe: {src}:3:11: not a Priffe record")
+    assert res.stderr.startswith(f"priffe: {src}:7:11: not a Priffe record")
