@@ -36,11 +36,19 @@ def _positive_deals(seed: int) -> list[Deal]:
     return out
 
 
+@pytest.fixture(scope="module")
+def deals() -> list[Deal]:
+    made = list(itertools.islice(_positive_deals(30), DEALS))
+    assert len(made) == DEALS
+    return made
+
+
+# In four parts, so the test processes share the 200 deals (the suite's longest test whole).
 @pytest.mark.slow
-def test_dds_and_the_own_solver_agree_on_every_card_of_200_generated_deals() -> None:
-    deals = list(itertools.islice(_positive_deals(30), DEALS))
-    assert len(deals) == DEALS
-    for deal in deals:
+@pytest.mark.parametrize("part", range(4))
+def test_dds_and_the_own_solver_agree_on_every_card_of_200_generated_deals(
+        deals: list[Deal], part: int) -> None:
+    for deal in deals[part::4]:
         cut = ending(deal, 13 - TRICKS_LEFT)
         assert isinstance(engine._solver(engine._Game(cut), Budget(), "auto"), engine._Dds)
         theirs, mine = analyse_play(cut), analyse_play(cut, solver="own")
