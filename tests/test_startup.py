@@ -234,9 +234,9 @@ def test_numpy_already_loaded_is_left_to_sqlite_utils() -> None:
 def test_table_styles_are_tabulate_s_read_on_use() -> None:
     import tabulate
 
-    from priffe_records.cli.output import TableStyle
+    from priffe_records.cli.output import TABLE_STYLES
 
-    style = TableStyle()
+    style = TABLE_STYLES
     assert style.choices == tuple(sorted(tabulate.tabulate_formats))
     assert style.convert("github", None, None) == "github"
     with pytest.raises(click.BadParameter, match="nope"):

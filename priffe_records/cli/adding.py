@@ -20,7 +20,7 @@ from priffe_records.cli.common import EXIT_FINDINGS, EXIT_OK, UserError, preset_
 from priffe_records.cli.inputs import display_name, is_stdin, refuse_binary, stdin_bytes
 from priffe_records.cli.making import GAME_OPTION, emit_records
 from priffe_records.cli.report import SheetView, sheet_console
-from priffe_records.cli.seat_options import SeatChoice
+from priffe_records.cli.seat_options import SEAT_CHOICE
 from priffe_records.cli.sheet_page import filled_records, scored, sheet_view, sheets_of
 from priffe_records.format.atomic import write_text_atomically
 from priffe_records.format.errors import BadRecord
@@ -308,7 +308,7 @@ def add_command(file: str, board: str | None, options: object) -> None:
                    "2026, written as 2026.11.25.")
 @click.option("-p", "--player", "players", multiple=True, metavar="NAME",
               help="A player, in seat order N, E, S, W (else the sheet's North … West rows).")
-@click.option("--dealer", type=SeatChoice(),
+@click.option("--dealer", type=SEAT_CHOICE,
               default="N", show_default=True,
               help="The first dealer, when the sheet has no Dealer column.")
 @click.option("--fill", is_flag=True,

@@ -31,14 +31,14 @@ from priffe_records.cli.common import (
     EXIT_OK,
     EXIT_UNUSABLE,
     FORCE_HELP,
-    GameChoice,
+    GAME_CHOICE,
     UserError,
     quiet_verbose_options,
     refuse_existing,
 )
 from priffe_records.cli.inputs import display_name, expand_paths, is_stdin, stdin_bytes
 from priffe_records.cli.output import Output, emit, json_objects, output_options
-from priffe_records.cli.seat_options import SideChoice
+from priffe_records.cli.seat_options import SIDE_CHOICE
 from priffe_records.game.language import msg, msg_n
 
 # The reader, the engine, the queries and rich load in the command that needs them:
@@ -72,7 +72,7 @@ def filter_options(f: F) -> F:
         click.option("--date-from", help="On or after this date (YYYY.MM.DD or YYYY-MM-DD)."),
         click.option("--date-to", help="On or before this date."),
         click.option("--contract", help="Spela, Noll, Hjärter, Ruter, Tvångsnoll or Passnoll."),
-        click.option("--declarer-side", type=SideChoice(),
+        click.option("--declarer-side", type=SIDE_CHOICE,
                      help="The declaring side."),
         click.option("--made/--defeated", default=None,
                      help="The declaring side reached its aim (R14), or did not."),
@@ -80,7 +80,7 @@ def filter_options(f: F) -> F:
         click.option("--errors/--clean", default=None,
                      help="Records with rule errors (or unreadable), or without."),
         click.option("--text", help="Full-text search: event, site, players, commentary."),
-        click.option("--game", type=GameChoice(),
+        click.option("--game", type=GAME_CHOICE,
                      help="Only deals of this game family."),
     ]
     for option in reversed(options):

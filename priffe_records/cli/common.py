@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, TypeVar
@@ -139,23 +139,40 @@ def preset_option(f: F) -> F:
                         help="Rules for records without a Scoring tag (RULES.md Presets).")(f)
 
 
-class GameChoice(click.Choice[str]):
-    """``--game``: every registered family's word (``priffe``, ``preference``…), asked of
-    the families when the option is used or shown, so a command that does not use it
-    loads no family."""
+class LazyChoice(click.Choice[str]):
+    """A choice whose list is asked for when the option is used or shown: a plain
+    ``click.Choice`` takes it when the decorator runs, which would load tabulate or the
+    families for every command, even one that never uses the option. ``word`` reads a
+    value in other spellings (``Ö`` for ``E``) into the word the command gets."""
 
-    def __init__(self) -> None:
-        super().__init__((), case_sensitive=False)
+    def __init__(self, listed: Callable[[], Sequence[str]],
+                 word: Callable[[str], str | None] | None = None,
+                 case_sensitive: bool = True) -> None:
+        self._listed, self._word = listed, word
+        super().__init__((), case_sensitive=case_sensitive)
 
     @property
     def choices(self) -> tuple[str, ...]:
-        from priffe_records.rules.family import game_words
-
-        return game_words()
+        return tuple(self._listed())
 
     @choices.setter
     def choices(self, _: object) -> None:
-        """click's ``__init__`` sets the list; the property asks the families."""
+        """click's ``__init__`` sets the list; the property asks for it."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+                ) -> Any:
+        found = self._word(value) if self._word and isinstance(value, str) else None
+        return found if found is not None else super().convert(value, param, ctx)
+
+
+def _game_words() -> tuple[str, ...]:
+    from priffe_records.rules.family import game_words
+
+    return game_words()
+
+
+# ``--game``: every registered family's word (``priffe``, ``preference``…).
+GAME_CHOICE = LazyChoice(_game_words, case_sensitive=False)
 
 
 _LANG_SET = "priffe_language_set"

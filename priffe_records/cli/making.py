@@ -16,12 +16,12 @@ from click.shell_completion import get_completion_class
 from priffe_records.cli.common import (
     EXIT_OK,
     FORCE_HELP,
-    GameChoice,
+    GAME_CHOICE,
     UserError,
     refuse_existing,
     user_errors,
 )
-from priffe_records.cli.seat_options import SeatChoice
+from priffe_records.cli.seat_options import SEAT_CHOICE
 from priffe_records.format.atomic import write_text_atomically
 from priffe_records.format.record import Record
 from priffe_records.format.values import exact_date
@@ -31,7 +31,7 @@ from priffe_records.game.words import seat_letter, seat_name
 from priffe_records.rules.blank import random_deals, seats, skeleton
 from priffe_records.rules.family import game_words
 
-GAME_OPTION = click.option("--game", type=GameChoice(), default=game_words()[0],
+GAME_OPTION = click.option("--game", type=GAME_CHOICE, default=game_words()[0],
                            show_default=True,
                            help="Priffe (four players) or Austrian Préférence (three: N, E, S).")
 
@@ -60,7 +60,7 @@ def emit_records(records: list[Record], output: str | None, force: bool) -> None
 @click.option("--date", default=None, metavar="YYYY.MM.DD", help="The Date tag (default: today).")
 @click.option("--deals", type=click.IntRange(min=1, max=500), default=8, show_default=True,
               help="How many deals to lay out.")
-@click.option("--dealer", type=SeatChoice(),
+@click.option("--dealer", type=SEAT_CHOICE,
               default="N", show_default=True, help="The dealer of the first deal.")
 @GAME_OPTION
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),

@@ -21,34 +21,20 @@ from typing import Any, TypeVar
 
 import click
 
+from priffe_records.cli.common import LazyChoice
 from priffe_records.game.cards import SEATS
 from priffe_records.game.language import Message, msg, msg_p, number, percent
 from priffe_records.game.words import seat_letter
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-STYLES = ("table", "json", "nl", "csv", "tsv")
+def _table_styles() -> list[str]:
+    import tabulate  # when --fmt is used or shown, not for every command that prints rows
+
+    return sorted(tabulate.tabulate_formats)
 
 
-class TableStyle(click.Choice[str]):
-    """``--fmt``'s choices: tabulate's table styles, read when the option is used.
-
-    A plain ``click.Choice`` takes its list when the decorator runs, which would load
-    tabulate for every command that prints rows, even one that prints none.
-    """
-
-    def __init__(self) -> None:
-        super().__init__(())
-
-    @property
-    def choices(self) -> tuple[str, ...]:
-        import tabulate
-
-        return tuple(sorted(tabulate.tabulate_formats))
-
-    @choices.setter
-    def choices(self, _: object) -> None:
-        """click's ``__init__`` sets the list; the property reads it when asked."""
+TABLE_STYLES = LazyChoice(_table_styles)
 
 
 # Columns whose values may be long text: they fold on a narrow screen; the rest never wrap.
@@ -164,7 +150,7 @@ def output_options(*, extra_formats: Sequence[str] = ()) -> Callable[[F], F]:
         click.option("--tsv", "as_tsv", is_flag=True, help="Output TSV (tab-separated)."),
         click.option("--no-headers", is_flag=True,
                      help="Leave out the header row (--table, --csv, --tsv)."),
-        click.option("--fmt", type=TableStyle(), metavar="STYLE",
+        click.option("--fmt", type=TABLE_STYLES, metavar="STYLE",
                      help="Table style, as in sqlite-utils: plain, simple, github, grid, "
                           "pipe, rst, latex, … (implies --table)."),
         click.option("--format", "legacy_format",

@@ -8,69 +8,22 @@ file's (``E``, ``EW``), which PPN keeps.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
-
-import click
-
-from priffe_records.game.cards import SEATS, Seat, Side
+from priffe_records.cli.common import LazyChoice
+from priffe_records.game.cards import SEATS, Side
 from priffe_records.game.words import seat_from_word, seat_letter, side_from_word, side_name
 
 
-class _Worded(click.Choice[str]):
-    """A choice shown in the active language and read in either; converted to PPN's word."""
-
-    def __init__(self) -> None:
-        super().__init__(())  # read in any case by word(); listed as the reader writes them
-
-    def word(self, text: str) -> str | None:  # the file's word for ``text``, if one
-        raise NotImplementedError
-
-    @property
-    def choices(self) -> tuple[str, ...]:
-        raise NotImplementedError
-
-    @choices.setter
-    def choices(self, _: object) -> None:
-        """click's ``__init__`` sets the list; the property gives it in the reader's words."""
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None
-                ) -> Any:
-        found = self.word(value) if isinstance(value, str) else None
-        return found if found is not None else super().convert(value, param, ctx)
+def _seat(text: str) -> str | None:
+    seat = seat_from_word(text)
+    return None if seat is None else seat.value
 
 
-class SeatChoice(_Worded):
-    """A seat: ``N``, ``E``/``Ö``, ``Öst``, ``west``/``V``; the command gets ``E`` or ``W``."""
-
-    def __init__(self, seats: Sequence[Seat] = SEATS) -> None:
-        self.seats = tuple(seats)
-        super().__init__()
-
-    def word(self, text: str) -> str | None:
-        seat = seat_from_word(text)
-        return seat.value if seat in self.seats else None
-
-    @property
-    def choices(self) -> tuple[str, ...]:
-        return tuple(str(seat_letter(s)) for s in self.seats)
-
-    @choices.setter
-    def choices(self, _: object) -> None:
-        """As :class:`_Worded`'s."""
+def _side(text: str) -> str | None:
+    side = side_from_word(text)
+    return None if side is None else side.value
 
 
-class SideChoice(_Worded):
-    """A side: ``NS``, ``EW``/``ÖV``; the command gets ``NS`` or ``EW``."""
-
-    def word(self, text: str) -> str | None:
-        side = side_from_word(text)
-        return side.value if side is not None else None
-
-    @property
-    def choices(self) -> tuple[str, ...]:
-        return tuple(str(side_name(s)) for s in Side)
-
-    @choices.setter
-    def choices(self, _: object) -> None:
-        """As :class:`_Worded`'s."""
+# ``N``, ``E``/``Ö``, ``Öst``, ``west``/``V`` (in any case); the command gets ``E`` or ``W``.
+SEAT_CHOICE = LazyChoice(lambda: [str(seat_letter(s)) for s in SEATS], _seat)
+# ``NS``, ``EW``/``ÖV``; the command gets ``NS`` or ``EW``.
+SIDE_CHOICE = LazyChoice(lambda: [str(side_name(s)) for s in Side], _side)
