@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 import click
 import sqlite_utils
@@ -32,6 +32,7 @@ from priffe_records.cli.common import (
     EXIT_UNUSABLE,
     FORCE_HELP,
     GAME_CHOICE,
+    JOBS_OPTION,
     UserError,
     quiet_verbose_options,
     refuse_existing,
@@ -112,10 +113,7 @@ def _open_readonly(db_path: str, timeout: float) -> sqlite_utils.Database:
 @click.option("--reject-invalid", is_flag=True,
               help="Skip records with rule errors or syntax errors instead of storing them "
                    "flagged.")
-@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
-              help="Processes to check a file with (default: the number of CPUs for a file "
-                   "over 2 MB, else 1; 1 when the load average is at least twice the CPUs). "
-                   "The output is the same for any number.")
+@JOBS_OPTION
 @click.option("--as-new", is_flag=True,
               help="Store the files' parties as new ones, even where a stored partie has "
                    "the same Event, Site, Date and players (another evening of that name).")
@@ -198,24 +196,20 @@ def import_command(paths: tuple[str, ...], db_path: str, timeout: float,
                     totals[k] += getattr(s, k)
         db.close()
     t = totals
-
-    def finish(code: int) -> NoReturn:
-        if analyse:  # what was stored, whatever else failed
-            with archive_errors(db_path):
-                code = max(code, run_analysis(db_path, timeout, seconds=budget, nodes=nodes,
-                                              jobs=jobs, quiet=quiet))
-        sys.exit(code)
-
-    if quiet:
-        finish(EXIT_UNUSABLE if failed + missing else EXIT_OK)
-    click.echo(str(msg_n("{n} file", "{n} files", len(files) - failed)) + ", "
-               + _counts(t["records"], t["new"], t["updated"], t["duplicates"],
-                         t["with_errors"], t["rejected"])
-               + (str(msg_n(" ({n} unreadable)", " ({n} unreadable)", t["unreadable"]))
-                  if t["unreadable"] else "")
-               + (str(msg_n("; {n} file not imported", "; {n} files not imported",
-                            failed + missing)) if failed + missing else ""))
-    finish(EXIT_UNUSABLE if failed + missing else EXIT_OK)
+    if not quiet:
+        click.echo(str(msg_n("{n} file", "{n} files", len(files) - failed)) + ", "
+                   + _counts(t["records"], t["new"], t["updated"], t["duplicates"],
+                             t["with_errors"], t["rejected"])
+                   + (str(msg_n(" ({n} unreadable)", " ({n} unreadable)", t["unreadable"]))
+                      if t["unreadable"] else "")
+                   + (str(msg_n("; {n} file not imported", "; {n} files not imported",
+                                failed + missing)) if failed + missing else ""))
+    code = EXIT_UNUSABLE if failed + missing else EXIT_OK
+    if analyse:  # what was stored, whatever else failed
+        with archive_errors(db_path):
+            code = max(code, run_analysis(db_path, timeout, seconds=budget, nodes=nodes,
+                                          jobs=jobs, quiet=quiet))
+    sys.exit(code)
 
 
 def _summary_line(s: FileSummary) -> str:

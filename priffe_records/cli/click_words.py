@@ -50,18 +50,17 @@ _DEVELOPER = frozenset({
 })
 
 
+def _texts_in(lang: str) -> Any:
+    """English is click's own lookup (the process's locale, as outside priffe); else ours."""
+    return gettext if lang == DEFAULT_LANGUAGE else catalog(lang)
+
+
 def _gettext(message: str) -> str:
-    lang = language()
-    if lang == DEFAULT_LANGUAGE:
-        return gettext.gettext(message)
-    return catalog(lang).gettext(message)
+    return str(_texts_in(language()).gettext(message))
 
 
 def _ngettext(singular: str, plural: str, n: int) -> str:
-    lang = language()
-    if lang == DEFAULT_LANGUAGE:
-        return gettext.ngettext(singular, plural, n)
-    return catalog(lang).ngettext(singular, plural, n)
+    return str(_texts_in(language()).ngettext(singular, plural, n))
 
 
 def install() -> None:
@@ -184,9 +183,7 @@ def translate_types(command: click.Command, lang: str) -> None:
     """
     help_option = getattr(command, "_help_option", None)  # click caches it, with its text
     if help_option is not None:
-        text = "Show this message and exit."
-        help_option.help = gettext.gettext(text) if lang == DEFAULT_LANGUAGE \
-            else catalog(lang).gettext(text)
+        help_option.help = _texts_in(lang).gettext("Show this message and exit.")
     if lang == DEFAULT_LANGUAGE:
         for obj, attr, value in _ENGLISH.values():
             setattr(obj, attr, value)

@@ -46,6 +46,11 @@ class UserError(click.ClickException):
 
 
 FORCE_HELP = "With -o: replace an existing file."
+JOBS_OPTION = click.option(
+    "-j", "--jobs", type=click.IntRange(min=1), default=None,
+    help="Processes to check a file with (default: the number of CPUs for a file over 2 MB, "
+         "else 1; 1 when the load average is at least twice the CPUs). The output is the same "
+         "for any number.")
 
 
 def refuse_existing(output: str, force: bool) -> None:
@@ -206,17 +211,14 @@ def lang_given(ctx: click.Context) -> str | None:
     return None
 
 
-def lang_option() -> click.Option:
-    return click.Option(["--lang"], type=click.Choice(LANGUAGES), default=None, is_eager=True,
-                        expose_value=False, callback=_lang,
-                        help="Language of messages and output: sv or en (default: PRIFFE_LANG, "
-                             "else the locale, else en).")
-
-
 def add_lang_option(command: click.Command) -> None:
     """Give ``command`` (and every subcommand of a group) the ``--lang`` option."""
     if not any(p.name == "lang" for p in command.params):
-        command.params.insert(0, lang_option())
+        command.params.insert(0, click.Option(
+            ["--lang"], type=click.Choice(LANGUAGES), default=None, is_eager=True,
+            expose_value=False, callback=_lang,
+            help="Language of messages and output: sv or en (default: PRIFFE_LANG, else the "
+                 "locale, else en)."))
     for sub in loaded_subcommands(command):
         add_lang_option(sub)
 

@@ -27,6 +27,7 @@ from priffe_records.cli.common import (
     EXIT_FINDINGS,
     EXIT_OK,
     EXIT_UNUSABLE,
+    JOBS_OPTION,
     UserError,
     preset_option,
     quiet_verbose_options,
@@ -188,14 +189,6 @@ def _reader_kind(e: PPNSyntaxError) -> Kind:
     return ("PPN", Severity.WARNING if e.is_warning else Severity.ERROR, e.message)
 
 
-def _errors_summary(errors: int, files: int, records: int) -> str:
-    """-q's summary: errors only."""
-    return str(msg("{errors} in {files} ({records})",
-                   errors=msg_n("{n} error", "{n} errors", errors),
-                   files=msg_n("{n} file", "{n} files", files),
-                   records=msg_n("{n} record", "{n} records", records)))
-
-
 
 @click.command("validate")
 @click.argument("files", nargs=-1, required=True, type=click.Path())
@@ -203,10 +196,7 @@ def _errors_summary(errors: int, files: int, records: int) -> str:
 @click.option("--conventions", is_flag=True,
               help="Also warn about opening bids the conventions do not allow (R9).")
 @quiet_verbose_options()
-@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
-              help="Processes to check a file with (default: the number of CPUs for a file "
-                   "over 2 MB, else 1; 1 when the load average is at least twice the CPUs). "
-                   "The output is the same for any number.")
+@JOBS_OPTION
 @preset_option
 def validate_command(files: tuple[str, ...], out: Output, conventions: bool, quiet: bool,
                      verbose: bool, options: object, jobs: int | None) -> None:
@@ -257,7 +247,10 @@ def validate_command(files: tuple[str, ...], out: Output, conventions: bool, qui
     if run.unusable and not run.files:
         sys.exit(EXIT_UNUSABLE)  # nothing was checked: its error said so, no "0 files" summary
     errors = run.counts[Severity.ERROR]
-    total = _errors_summary(errors, run.files, run.records) if quiet else \
+    total = str(msg("{errors} in {files} ({records})",  # -q: errors only
+                    errors=msg_n("{n} error", "{n} errors", errors),
+                    files=msg_n("{n} file", "{n} files", run.files),
+                    records=msg_n("{n} record", "{n} records", run.records))) if quiet else \
         summary(run.counts, run.files, run.records)
     if out.chosen:
         click.echo(total, err=True)
