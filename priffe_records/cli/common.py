@@ -95,6 +95,16 @@ def quiet_stdout() -> None:
         pass  # not a real file (a test runner's capture): nothing to flush
 
 
+@contextmanager
+def pipe_closed_is_fine() -> Iterator[None]:
+    """``priffe parse … | head``: the reader has what it wanted; end quietly with 0."""
+    try:
+        yield
+    except BrokenPipeError:
+        quiet_stdout()
+        sys.exit(EXIT_OK)
+
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 

@@ -17,7 +17,7 @@ import click
 from priffe_records.cli.common import (
     EXIT_FINDINGS,
     EXIT_OK,
-    quiet_stdout,
+    pipe_closed_is_fine,
     quiet_verbose_options,
     user_errors,
 )
@@ -64,16 +64,6 @@ def byte_changes(raw: bytes) -> list[Message]:
     return changes
 
 
-@contextmanager
-def _pipe_closed_is_fine() -> Iterator[None]:
-    """``priffe parse … | head``: the reader has what it wanted; end quietly with 0."""
-    try:
-        yield
-    except BrokenPipeError:
-        quiet_stdout()
-        sys.exit(EXIT_OK)
-
-
 def report_bad(bad: BadRecord | Record) -> None:
     """Every located error and warning of a record, on stderr."""
     for err in bad.errors:
@@ -103,7 +93,7 @@ def fmt_command(files: tuple[str, ...], check: bool, output: str | None, show_di
     '-' reads standard input and writes the canonical text to standard output.
     """
     changed = failed = 0
-    with user_errors(), _pipe_closed_is_fine():
+    with user_errors(), pipe_closed_is_fine():
         paths = list(expand_paths(files))
         if output is not None:
             failed = _fmt_to_output(paths, output, resolve_inheritance)
@@ -235,7 +225,7 @@ def parse_command(files: tuple[str, ...], out: Output) -> None:
     """
     failed = flawed = 0  # unreadable records; records read with an error in them
     rows: list[tuple[object, ...]] = []
-    with user_errors(), _pipe_closed_is_fine(), _json_or_nothing(out) as put:
+    with user_errors(), pipe_closed_is_fine(), _json_or_nothing(out) as put:
         for path in expand_paths(files):
             with open_input(path) as stream:
                 for rec in read(stream, errors="collect", name=display_name(path)):

@@ -44,14 +44,10 @@ CARD_WIDTH = 9  # "Ö ♥10*" and two spaces: the cards of a trick line up in co
 _SEAT_VALUES = frozenset(s.value for s in Seat)  # a tally head that names one seat
 
 
-def suit_style(card: Card) -> str:
-    return RED if card.suit.is_red else ""
-
-
 def card_text(card: Card | None, w: Words, style: str = "") -> Text:
     if card is None:
         return Text("-", style=style)
-    return Text(w.card(card), style=f"{suit_style(card)} {style}".strip())
+    return Text(w.card(card), style=f"{RED if card.suit.is_red else ''} {style}".strip())
 
 
 def hand_block(r: DealReplay, seat: Seat, cards: Sequence[Card] | None, w: Words) -> Text:
@@ -63,11 +59,6 @@ def hand_block(r: DealReplay, seat: Seat, cards: Sequence[Card] | None, w: Words
     if second:
         out.append(f"\n{second}", style=DIM)
     return _suits(out, cards, w)
-
-
-def talon_block(r: DealReplay, w: Words) -> Text:
-    """A game of three's talon where the fourth hand would sit."""
-    return _suits(Text(w.talon, style="bold"), r.talon, w)
 
 
 def _suits(out: Text, cards: Sequence[Card] | None, w: Words) -> Text:
@@ -116,14 +107,13 @@ def compass(r: DealReplay, w: Words, step: int = 0, trick: TrickView | None = No
     def block(seat: Seat) -> RenderableType:
         if seat in r.seats:
             return hand_block(r, seat, left[seat.index], w)
-        return talon_block(r, w) if r.talon is not None else Text("")
+        return Text("") if r.talon is None else _suits(Text(w.talon, style="bold"), r.talon, w)
 
     grid = Table.grid(padding=(0, 3))
     for _ in range(3):
         grid.add_column(min_width=22)
-    centre: RenderableType = trick_centre(trick, w) if trick is not None else Text("")
     grid.add_row("", block(Seat.N), "")
-    grid.add_row(block(Seat.W), centre, block(Seat.E))
+    grid.add_row(block(Seat.W), trick_centre(trick, w), block(Seat.E))
     grid.add_row("", block(Seat.S), "")
     return grid
 
