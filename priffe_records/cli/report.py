@@ -103,12 +103,11 @@ def _source_line(f: Finding) -> Iterator[Text]:
 PIPED_WIDTH = 10_000  # no screen to fit: each row of a sheet one full line
 
 
-def sheet_console(stderr: bool = False) -> Console:
+def sheet_console(stderr: bool = False, piped: int = PIPED_WIDTH) -> Console:
     """Where a score sheet is printed: the terminal's width, or, piped, full lines, so a
     file or another program gets each row and settlement whole (``score`` and ``add``)."""
     stream = sys.stderr if stderr else sys.stdout
-    return Console(highlight=False, stderr=stderr,
-                   width=None if stream.isatty() else PIPED_WIDTH)
+    return Console(highlight=False, stderr=stderr, width=None if stream.isatty() else piped)
 
 
 @dataclass(frozen=True)

@@ -42,13 +42,15 @@ from priffe_records.cli.inputs import (
 )
 from priffe_records.cli.output import Output, emit, output_options
 from priffe_records.cli.report import FindingsReport, sheet_console, summary
-from priffe_records.cli.sheet_files import write_sheet_files
 from priffe_records.cli.sheet_page import (
     filled_records,
+    printable_page,
     scored,
+    sheet_csv,
     sheet_view,
     sheets_of,
 )
+from priffe_records.format.atomic import write_bytes_atomically, write_text_atomically
 from priffe_records.format.errors import BadRecord, PPNSyntaxError, no_records
 from priffe_records.format.reader import read
 from priffe_records.format.record import Record
@@ -56,17 +58,11 @@ from priffe_records.format.splitter import Decoded, TextFacts
 from priffe_records.format.writer import dumps, write
 from priffe_records.game.language import msg, msg_n, msg_p
 from priffe_records.rules.checks import passed, present
-from priffe_records.rules.family import Check
+from priffe_records.rules.family import Check, Sheet
 from priffe_records.rules.findings import Finding, Severity
 from priffe_records.rules.parallel import check_file, default_jobs
 from priffe_records.rules.partie import findings
 from priffe_records.rules.repeats import Kind, counted, counted_by, is_unchecked
-
-
-def _console(stderr: bool = False, piped: int = 120) -> Console:
-    """The terminal's width, else (piped) ``piped`` columns."""
-    stream = sys.stderr if stderr else sys.stdout
-    return Console(highlight=False, stderr=stderr, width=None if stream.isatty() else piped)
 
 
 @contextmanager
@@ -207,7 +203,7 @@ def validate_command(files: tuple[str, ...], out: Output, conventions: bool, qui
     Without an output option the findings are grouped by record; --table,
     --csv, --tsv, --json/--nl give one row per finding.
     """
-    console = _console()
+    console = sheet_console(piped=120)  # the findings report: 120 columns when piped
     run = _Run(options, conventions, jobs)
     paths: list[Path] = []
     for given in files:  # one bad path or file never hides the others
@@ -430,7 +426,7 @@ def _score_file(path: Path, fill: bool, force: bool, output: str | None,
         by_family = scored(records, options)
         sheets = sheets_of(by_family)
         if any(sheet_files):  # the sheet goes to the file(s), not the terminal
-            write_sheet_files(*sheet_files, records, sheets)
+            _write_sheets(*sheet_files, records, sheets)
             quiet = True
     for sheet in sheets if not quiet else ():
         if sheet.rows:
@@ -472,6 +468,32 @@ def _score_file(path: Path, fill: bool, force: bool, output: str | None,
             write(filled, target)  # atomic: a temporary file, then os.replace
             click.echo(str(msg("filled {file}", file=target)), err=True)
     return EXIT_OK
+
+
+
+def _write_sheets(html_path: str | None, csv_path: str | None, xlsx_path: str | None,
+                  records: Sequence[Record | BadRecord], sheets: Sequence[Sheet]) -> None:
+    """``score --html``, ``--csv`` and ``--xlsx``: each to its path ('-': standard output),
+    atomically."""
+    if html_path:
+        _write(html_path, printable_page(records, sheets))
+    if csv_path:
+        _write(csv_path, sheet_csv(records, sheets))
+    if xlsx_path:
+        from priffe_records.cli.sheet_book import sheet_xlsx
+
+        book = sheet_xlsx(records, sheets)
+        if xlsx_path == "-":
+            sys.stdout.buffer.write(book)
+        else:
+            write_bytes_atomically(xlsx_path, book)
+
+
+def _write(path: str, text: str) -> None:
+    if path == "-":
+        sys.stdout.write(text)
+    else:
+        write_text_atomically(path, text)
 
 
 COMMANDS: list[click.Command] = [validate_command, score_command]
