@@ -16,7 +16,14 @@ from typing import NoReturn, TypeVar
 
 import click
 
-from priffe_records.cli.common import EXIT_FINDINGS, EXIT_OK, UserError, preset_option, user_errors
+from priffe_records.cli.common import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    FORCE_OPTION,
+    UserError,
+    preset_option,
+    user_errors,
+)
 from priffe_records.cli.inputs import display_name, is_stdin, refuse_binary, stdin_bytes
 from priffe_records.cli.making import GAME_OPTION, emit_records
 from priffe_records.cli.report import SheetView, sheet_console
@@ -300,7 +307,7 @@ def add_command(file: str, board: str | None, options: object) -> None:
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
               help="Write the PPN records to this new file instead of standard output.")
-@click.option("--force", is_flag=True, help="With -o: replace an existing file.")
+@FORCE_OPTION
 @click.option("--event", help="The Event tag (else the sheet's Event row, else '?').")
 @click.option("--site", help="The Site tag (else the sheet's Site row).")
 @click.option("--date", metavar="DATE",

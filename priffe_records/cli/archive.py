@@ -30,7 +30,7 @@ from priffe_records.cli.common import (
     EXIT_FINDINGS,
     EXIT_OK,
     EXIT_UNUSABLE,
-    FORCE_HELP,
+    FORCE_OPTION,
     GAME_CHOICE,
     JOBS_OPTION,
     UserError,
@@ -399,7 +399,7 @@ def sql_command(statement: str, db_path: str, timeout: float, out: Output,
 @filter_options
 @click.option("-o", "--output", default="-", type=click.Path(dir_okay=False, allow_dash=True),
               help="The PPN file to write (atomically); '-' or none: standard output.")
-@click.option("--force", is_flag=True, help=FORCE_HELP)
+@FORCE_OPTION
 def export_command(db_path: str, timeout: float, output: str, force: bool, **kw: Any) -> None:
     """Write archived records as PPN, in import order (filters as in query), to standard
     output or, with -o, to a new file (an existing one only with --force)."""

@@ -45,7 +45,7 @@ class UserError(click.ClickException):
         click.echo(f"priffe: {self.format_message()}", err=True)
 
 
-FORCE_HELP = "With -o: replace an existing file."
+FORCE_OPTION = click.option("--force", is_flag=True, help="With -o: replace an existing file.")
 JOBS_OPTION = click.option(
     "-j", "--jobs", type=click.IntRange(min=1), default=None,
     help="Processes to check a file with (default: the number of CPUs for a file over 2 MB, "

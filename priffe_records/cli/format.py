@@ -195,7 +195,6 @@ def _fmt_to_output(paths: list[Path], output: str, resolve_inheritance: bool) ->
     return 0
 
 
-
 PARSE_COLUMNS = ("file", "line", "event", "rubber", "board", "contract", "declarer", "result",
                  "errors")
 _PARSE_TAGS = ("Event", "Rubber", "Board", "Contract", "Declarer", "Result")

@@ -15,7 +15,7 @@ from click.shell_completion import get_completion_class
 
 from priffe_records.cli.common import (
     EXIT_OK,
-    FORCE_HELP,
+    FORCE_OPTION,
     GAME_CHOICE,
     UserError,
     refuse_existing,
@@ -46,9 +46,7 @@ def emit_records(records: list[Record], output: str | None, force: bool) -> None
     with user_errors():
         write_text_atomically(output, text)
     click.echo(str(msg_n("wrote {file} ({n} record)", "wrote {file} ({n} records)", len(records),
-                             file=output)),
-               err=True)
-
+                         file=output)), err=True)
 
 
 @click.command("new")
@@ -65,7 +63,7 @@ def emit_records(records: list[Record], output: str | None, force: bool) -> None
 @GAME_OPTION
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
               help="Write the skeleton to this new file instead of standard output.")
-@click.option("--force", is_flag=True, help=FORCE_HELP)
+@FORCE_OPTION
 def new_command(players: tuple[str, ...], event: str, site: str, date: str | None, deals: int,
                 dealer: str, game: str, output: str | None, force: bool) -> None:
     """Write a partie skeleton to fill in by hand: who, where, when, and the dealer of each deal.
@@ -101,7 +99,6 @@ def new_command(players: tuple[str, ...], event: str, site: str, date: str | Non
     sys.exit(EXIT_OK)
 
 
-
 @click.command("deal")
 @click.argument("count", metavar="[N]", type=click.IntRange(min=1, max=100_000), default=1)
 @click.option("--seed", type=int, help="The same seed gives the same deals (default: a random "
@@ -111,7 +108,7 @@ def new_command(players: tuple[str, ...], event: str, site: str, date: str | Non
 @GAME_OPTION
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
               help="Write to this new file instead of standard output.")
-@click.option("--force", is_flag=True, help=FORCE_HELP)
+@FORCE_OPTION
 def deal_command(count: int, seed: int | None, play: bool, game: str, output: str | None,
                  force: bool) -> None:
     """Print N random legal deals: the hands only, or with --play whole deals with true claims.

@@ -185,7 +185,6 @@ def _reader_kind(e: PPNSyntaxError) -> Kind:
     return ("PPN", Severity.WARNING if e.is_warning else Severity.ERROR, e.message)
 
 
-
 @click.command("validate")
 @click.argument("files", nargs=-1, required=True, type=click.Path())
 @output_options()
@@ -468,7 +467,6 @@ def _score_file(path: Path, fill: bool, force: bool, output: str | None,
             write(filled, target)  # atomic: a temporary file, then os.replace
             click.echo(str(msg("filled {file}", file=target)), err=True)
     return EXIT_OK
-
 
 
 def _write_sheets(html_path: str | None, csv_path: str | None, xlsx_path: str | None,
