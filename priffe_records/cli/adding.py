@@ -28,7 +28,7 @@ from priffe_records.cli.inputs import display_name, is_stdin, refuse_binary, std
 from priffe_records.cli.making import GAME_OPTION, emit_records
 from priffe_records.cli.report import SheetView, sheet_console
 from priffe_records.cli.seat_options import SEAT_CHOICE
-from priffe_records.cli.sheet_page import filled_records, scored, sheet_view, sheets_of
+from priffe_records.cli.sheet_page import filled_records, scored, sheets_of
 from priffe_records.format.atomic import write_text_atomically
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.reader import read
@@ -182,7 +182,7 @@ def _running_sheet(records: list[Record], index: int, options: object
     """The running sheet of the partie the deal at ``index`` belongs to."""
     for sheet in sheets_of(scored(records, options)):
         if sheet.holds(index + 1):
-            return sheet_view(sheet)
+            return SheetView(sheet)
     return None
 
 

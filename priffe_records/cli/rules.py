@@ -41,13 +41,12 @@ from priffe_records.cli.inputs import (
     refuse_binary,
 )
 from priffe_records.cli.output import Output, emit, output_options
-from priffe_records.cli.report import FindingsReport, sheet_console, summary
+from priffe_records.cli.report import FindingsReport, SheetView, sheet_console, summary
 from priffe_records.cli.sheet_page import (
     filled_records,
     printable_page,
     scored,
     sheet_csv,
-    sheet_view,
     sheets_of,
 )
 from priffe_records.format.atomic import write_bytes_atomically, write_text_atomically
@@ -429,7 +428,7 @@ def _score_file(path: Path, fill: bool, force: bool, output: str | None,
             quiet = True
     for sheet in sheets if not quiet else ():
         if sheet.rows:
-            console.print(sheet_view(sheet), crop=False)  # its lines fit: none to cut
+            console.print(SheetView(sheet), crop=False)  # its lines fit: none to cut
     if verbose:
         found = [f for s in sheets for f in s.findings]
         checks = {i: present(r) for i, r in enumerate(records, 1) if isinstance(r, Record)}

@@ -18,7 +18,6 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
-from priffe_records.cli.report import SheetView
 from priffe_records.format.errors import BadRecord, PriffeError
 from priffe_records.format.record import PLAYER_TAGS, Record
 from priffe_records.game.cards import SEATS
@@ -27,7 +26,6 @@ from priffe_records.game.words import seat_name
 from priffe_records.rules.family import (
     GameFamily,
     Sheet,
-    SheetColumn,
     SheetDeal,
     SheetLine,
     families,
@@ -102,14 +100,6 @@ def _standings(sheet: Sheet) -> str:
             f"</th></tr>{rows}</table>{tail}</div>")
 
 
-def _classes(columns: Sequence[SheetColumn], notes: bool) -> list[str]:
-    """Each column's alignment; with ``notes`` the last column takes the rest and wraps."""
-    classes = [_ALIGN.get(col.justify, "") for col in columns]
-    if notes:
-        classes[-1] = "note"
-    return classes
-
-
 def _line(line: SheetLine) -> str:
     """A line between deals (a rubber's end) laid out across the deal columns."""
     out = []
@@ -123,7 +113,9 @@ def _line(line: SheetLine) -> str:
 
 def partie_html(records: Sequence[Record], sheet: Sheet) -> str:
     """One partie's page: club, date, players, the table of deals, the standings."""
-    classes = _classes(sheet.columns, sheet.notes)
+    classes = [_ALIGN.get(col.justify, "") for col in sheet.columns]
+    if sheet.notes:  # the last column takes the rest and wraps
+        classes[-1] = "note"
     body = "".join(f"<tr>{_cells(row.cells, classes)}</tr>" if isinstance(row, SheetDeal)
                    else _line(row) for row in sheet.rows)
     head = "".join(f"<th>{html.escape(str(col.head))}</th>" for col in sheet.columns)
@@ -168,11 +160,6 @@ def filled_records(records: list[Record],
     for fam, sheets in by_family:
         records = fam.fill(records, [s.own for s in sheets])
     return records
-
-
-def sheet_view(sheet: Sheet) -> SheetView:
-    """The terminal view of a sheet."""
-    return SheetView(sheet)
 
 
 def printable_page(records: Sequence[Record | BadRecord], sheets: Sequence[Sheet]) -> str:
