@@ -53,9 +53,8 @@ def hand_ids(cards: Sequence[Card] | None) -> str | None:
     if cards is None:
         return None
     suits = ["", "", "", ""]
-    parts = _PARTS_BY_ID
     for c in cards:
-        suit, rank = parts.get(id(c)) or _PARTS[c]
+        suit, rank = _PARTS[c]
         suits[suit] += rank
     return ".".join(suits)
 
@@ -67,13 +66,13 @@ def plays(tricks: Sequence[TrickView], order: str = "NESW") -> str:
     (its leader unknown) starts with ``*`` and gives each card's seat before its id."""
     out = []
     clockwise = {s: (order[i:] + order[:i]) for i, s in enumerate(order)}
-    seat, ident = _SEAT, _ID_BY_ID
+    seat = _SEAT
     for t in tricks:
         lead = seat[t.leader]
         cards = t.cards
         won = seat[t.winner] if len(cards) == t.size and t.winner is not None else "-"
         seats = "".join([seat[c.seat] for c in cards])
-        ids = [ident.get(id(c.card)) or _ID.get(c.card, "--") for c in cards]
+        ids = [_ID.get(c.card, "--") for c in cards]
         if clockwise.get(lead, "").startswith(seats):
             out.append(lead + won + "".join(ids))
         else:
@@ -84,11 +83,6 @@ def plays(tricks: Sequence[TrickView], order: str = "NESW") -> str:
 _SEAT: dict[Seat | None, str] = {**{s: s.value for s in Seat}, None: "?"}
 _ID: dict[Card | None, str] = {c: card_id(c) for c in FULL_DECK}
 _PARTS = {c: ("SHDC".index(i[0]), i[1]) for c, i in _ID.items() if c is not None}
-# The same tables by the deck's own card objects (the reader hands out those): a lookup by
-# id() skips a Card's hash, which is Python code, 104 times a deal; any other equal Card
-# is found by the tables above.
-_ID_BY_ID = {id(c): i for c, i in _ID.items() if c is not None}
-_PARTS_BY_ID = {id(c): p for c, p in _PARTS.items()}
 
 
 def trick_extras(tricks: Sequence[TrickView], w: Words) -> dict[str, object]:

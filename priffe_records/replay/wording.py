@@ -20,7 +20,7 @@ from functools import cache, lru_cache
 from typing import NamedTuple
 
 from priffe_records.format.values import is_unspecified
-from priffe_records.game.cards import SUITS, Card, Rank, Seat, sorted_cards
+from priffe_records.game.cards import SEATS, SUITS, Card, Rank, Seat, sorted_cards
 from priffe_records.game.language import LANGUAGES, Message, msg_p, render, shown_date
 from priffe_records.game.words import rank_name, seat_letter, seat_name, shown_words
 from priffe_records.replay.model import CallView, DealReplay
@@ -37,8 +37,8 @@ class Words:
     rendered in the same language (:func:`where`)."""
 
     lang: str
-    seats: tuple[str, str, str, str]  # N E S W
-    short: tuple[str, str, str, str]
+    seats: tuple[str, ...]  # N E S W, as Seat.index counts them
+    short: tuple[str, ...]
     ranks: dict[Rank, str]
     board: str
     rubber: str
@@ -150,17 +150,9 @@ def words(lang: str) -> Words:
     if lang not in LANGUAGES:
         raise ValueError(f"language {lang!r} is not available (use sv or en)")
     ranks = {r: rank_name(r).render(lang) for r in Rank}
-    return Words(lang, _four(tuple(seat_name(s).render(lang) for s in _SEATS)),
-                 _four(tuple(m.render(lang) for m in map(seat_letter, _SEATS))), ranks,
+    return Words(lang, tuple(seat_name(s).render(lang) for s in SEATS),
+                 tuple(seat_letter(s).render(lang) for s in SEATS), ranks,
                  **{k: m.render(lang) for k, m in _labels().items()})
-
-
-def _four(names: tuple[str, ...]) -> tuple[str, str, str, str]:
-    north, east, south, west = names
-    return north, east, south, west
-
-
-_SEATS = sorted(Seat, key=lambda s: s.index)
 
 
 class _ByLanguage(Mapping[str, Words]):
