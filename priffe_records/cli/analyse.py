@@ -17,7 +17,6 @@ from priffe_records.game.language import msg, msg_n, number
 
 if TYPE_CHECKING:
     from priffe_records.archive.analysis import Summary
-    from priffe_records.dd import Budget
 
 # Per deal, wall time. DDS answers a positive deal in a second; a misère deal needs the own
 # search, and the archive wants every card's best cards too (board 2 of the examples: more
@@ -38,16 +37,6 @@ def budget_options(f: click.decorators.FC) -> click.decorators.FC:
                              "run from the tricks it stored.")(f)
 
 
-def budget_of(seconds: float | None, nodes: int | None) -> Budget:
-    """The solver's budget from ``--budget``/``--nodes``: ``--nodes`` alone has no clock
-    (the same result on any machine), neither gives :data:`DEFAULT_SECONDS`."""
-    from priffe_records.dd import Budget
-
-    if seconds is None and nodes is None:
-        seconds = DEFAULT_SECONDS
-    return Budget(nodes=nodes, seconds=seconds)
-
-
 def run_analysis(db_path: str, timeout: float, *, seconds: float | None, nodes: int | None,
                  jobs: int | None, quiet: bool) -> int:
     """Analyse the archive's deals that have no analysis; the exit code.
@@ -60,9 +49,12 @@ def run_analysis(db_path: str, timeout: float, *, seconds: float | None, nodes: 
 
     from priffe_records.archive.analysis import analyse_archive, pending
     from priffe_records.archive.schema import ensure_schema, open_archive
+    from priffe_records.dd import Budget
     from priffe_records.rules.parallel import cpus
 
-    budget = budget_of(seconds, nodes)
+    # --nodes alone has no clock (the same result on any machine); neither: the default.
+    budget = Budget(nodes=nodes, seconds=DEFAULT_SECONDS if seconds is None and nodes is None
+                    else seconds)
     db = open_archive(db_path, timeout=timeout, create=False)
     try:
         ensure_schema(db, timeout)
