@@ -89,15 +89,25 @@ class Table:
     replay: list[str | None] = field(default_factory=list)
 
 
-def _table(columns: Sequence[str], rows: Sequence[sqlite3.Row | tuple[Any, ...]],
-           link: Any = None, replay: Any = None) -> Table:
-    """Rows of ``columns`` as text; ``link(row, column)`` and ``replay(row)`` give links."""
+def _table(columns: Sequence[str], rows: Sequence[sqlite3.Row | tuple[Any, ...]]) -> Table:
+    """Rows of ``columns`` as text, without links."""
     out = Table(_headings(columns))
     for row in rows:
         out.rows.append([_cell(c, v) for c, v in zip(columns, row, strict=False)])
-        out.links.append([link(row, c) if link else None for c in columns])
-        out.replay.append(replay(row) if replay else None)
+        out.links.append([None] * len(columns))
+        out.replay.append(None)
     return out
+
+
+def _deals(columns: Sequence[str], rows: Sequence[sqlite3.Row | tuple[Any, ...]], base: str
+           ) -> Table:
+    """Rows that start with the deal's id: the rest as text, each row's replay link first
+    and its board linked to the deal's page."""
+    table = _table(columns, [r[1:] for r in rows])
+    table.replay = [f"{base}/deals/{r[0]}/replay" for r in rows]
+    table.links = [[f"{base}/deals/{r[0]}/page" if c == "board" else None for c in columns]
+                   for r in rows]
+    return table
 
 
 def _players_by_partie(conn: sqlite3.Connection, base: str) -> dict[int, list[dict[str, str]]]:
@@ -144,11 +154,7 @@ def evening(conn: sqlite3.Connection, partie: int, base: str) -> dict[str, Any]:
     """An evening's deals, each with its replay link first, under its sheet."""
     rows = conn.execute(f"SELECT d.id, {_DEAL_SQL} FROM deals d WHERE d.partie_id = ? "
                         "ORDER BY d.line, d.id", [partie]).fetchall()
-    table = _table(DEAL_COLUMNS, [r[1:] for r in rows])
-    table.replay = [f"{base}/deals/{r[0]}/replay" for r in rows]
-    table.links = [[f"{base}/deals/{r[0]}/page" if i == 0 else None
-                    for i in range(len(DEAL_COLUMNS))] for r in rows]
-    return {"deals": table}
+    return {"deals": _deals(DEAL_COLUMNS, rows, base)}
 
 
 def deal(conn: sqlite3.Connection, deal_id: int, base: str) -> dict[str, Any] | None:
@@ -221,12 +227,7 @@ def search(conn: sqlite3.Connection, words: str, base: str) -> Table | None:
         return None
     _, rows = find_deals(sqlite_utils.Database(conn), Filters(text=words),
                          ("id", *SEARCH_COLUMNS))
-    found = list(rows)
-    table = _table(SEARCH_COLUMNS, [r[1:] for r in found])
-    table.replay = [f"{base}/deals/{r[0]}/replay" for r in found]
-    table.links = [[f"{base}/deals/{r[0]}/page" if c == "board" else None
-                    for c in SEARCH_COLUMNS] for r in found]
-    return table
+    return _deals(SEARCH_COLUMNS, list(rows), base)
 
 
 def identity_names(value: str) -> str | None:
