@@ -147,18 +147,6 @@ def headline(view: DDView) -> Message:
     return takes
 
 
-def legend() -> Message:
-    """What the mark beside a card means, said once in a replay's output."""
-    return msg("−1 beside a card: it gave away one trick against double-dummy best play "
-               "(all hands known); the cards in brackets would have kept it")
-
-
-def trick_line(number: int, cards: list[CardCost]) -> Message:
-    """``trick 3: N ♠K −1 (best ♠A)  E ♠2 …``, the cards in the order played."""
-    each = [msg("{seat} {card}", seat=seat_letter(c.seat), card=card_note(c)) for c in cards]
-    return msg("trick {n}: {cards}", n=number, cards=_joined(each, "  "))
-
-
 def dd_lines(view: DDView, trick: int | None = None, explain: bool = False
              ) -> Iterator[Message]:
     """The headline, one line per trick (only ``trick`` when given), what ``−1`` means
@@ -172,8 +160,10 @@ def dd_lines(view: DDView, trick: int | None = None, explain: bool = False
         cards = list(group)
         unknown = unknown or any(c.cost is None for c in cards)
         costly = costly or any(c.cost for c in cards)
-        yield trick_line(number, cards)
+        each = [msg("{seat} {card}", seat=seat_letter(c.seat), card=card_note(c)) for c in cards]
+        yield msg("trick {n}: {cards}", n=number, cards=_joined(each, "  "))  # in play order
     if explain and costly:
-        yield legend()
+        yield msg("−1 beside a card: it gave away one trick against double-dummy best play "
+                  "(all hands known); the cards in brackets would have kept it")
     if unknown:
         yield msg("? not analysed yet")
