@@ -16,7 +16,7 @@ from priffe_records.cli.lazy import loaded_subcommands
 from priffe_records.game.language import translate
 
 # Every object whose help we changed, with its English text: the message id.
-_ENGLISH: dict[int, tuple[object, str, str]] = {}
+_ENGLISH: dict[tuple[int, str], tuple[object, str, str]] = {}
 # cli/examples.py epilogs: only the heading is words; the example lines are commands.
 _EXAMPLES = "\b\nExamples:\n"
 
@@ -42,7 +42,7 @@ def _texts(command: click.Command) -> Iterator[tuple[object, str]]:
 def translate_help(command: click.Command, lang: str) -> None:
     """Show ``command``'s help texts (and its subcommands') in ``lang``."""
     for obj, attr in _texts(command):
-        key = id(obj) * 4 + ("help", "epilog", "short_help").index(attr)
+        key = (id(obj), attr)
         if key not in _ENGLISH:
             _ENGLISH[key] = (obj, attr, getattr(obj, attr))
         setattr(obj, attr, _translated(_ENGLISH[key][2], lang))
@@ -52,8 +52,7 @@ def english_texts(command: click.Command) -> Iterator[tuple[object, str, str]]:
     """(object, attribute, English text) of every help text below ``command``, whatever
     language it shows now; an epilog of examples is only its heading ``Examples:``."""
     for obj, attr in _texts(command):
-        text = _ENGLISH.get(id(obj) * 4 + ("help", "epilog", "short_help").index(attr),
-                            (None, None, getattr(obj, attr)))[2]
+        text = _ENGLISH.get((id(obj), attr), (None, None, getattr(obj, attr)))[2]
         if isinstance(text, str) and text.startswith(_EXAMPLES):
             text = "Examples:"
         if isinstance(text, str):
