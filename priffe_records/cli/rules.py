@@ -136,18 +136,6 @@ class Boards(Mapping[int, "str | None"]):
         return len(self._numbers)
 
 
-def _tracked(stream: IO[bytes] | Decoded, name: str, boards: Boards | None,
-             checks: dict[int, tuple[Check, ...]] | None) -> Iterator[Record | BadRecord]:
-    """The records of ``stream``, noting each one's Board (and, for -v, its checks) as it
-    passes, so the report needs no second copy of the records."""
-    for i, rec in enumerate(read(stream, errors="collect", name=name), 1):
-        if boards is not None:
-            boards.append(rec.get("Board") if isinstance(rec, Record) else None)
-        if checks is not None and isinstance(rec, Record):
-            checks[i] = present(rec)
-        yield rec
-
-
 FINDING_COLUMNS = ("file", "line", "column", "record", "rule", "severity", "message")
 
 
@@ -335,16 +323,22 @@ class _Run:
             with _no_traceback(path), _opened(path) as stream:
                 source = stream if checks is None else Decoded(stream)  # -v says how it read
                 self.facts = source.facts if isinstance(source, Decoded) else None
-                yield from findings(self._counted(_tracked(source, display_name(path), boards,
-                                                           checks)),
+                yield from findings(self._tracked(source, display_name(path), boards, checks),
                                     options=self.options, conventions=self.conventions)
         if not self._file_records:
             said = no_records(display_name(path))
             yield Finding("PPN", Severity.WARNING, said.text, said.location)
 
-    def _counted(self, records: Iterator[Record | BadRecord]) -> Iterator[Record | BadRecord]:
-        for rec in records:
+    def _tracked(self, stream: IO[bytes] | Decoded, name: str, boards: Boards | None,
+                 checks: dict[int, tuple[Check, ...]] | None) -> Iterator[Record | BadRecord]:
+        """The records of ``stream``, counted and each one's Board (and, for -v, its checks)
+        noted as it passes, so the report needs no second copy of the records."""
+        for i, rec in enumerate(read(stream, errors="collect", name=name), 1):
             self._file_records += 1
+            if boards is not None:
+                boards.append(rec.get("Board") if isinstance(rec, Record) else None)
+            if checks is not None and isinstance(rec, Record):
+                checks[i] = present(rec)
             yield rec
 
 
