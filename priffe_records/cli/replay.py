@@ -56,20 +56,16 @@ def _db_records(db: str, deal_id: int) -> tuple[list[Record | BadRecord], int]:
     from priffe_records.archive.query import QueryError, partie_of_deal
     from priffe_records.archive.schema import describe_sqlite_error, open_archive
 
-    try:
-        # open_archive's read-only path lets sqlite3.DatabaseError through for a file
-        # that is not SQLite at all, so it is caught here too.
-        conn = open_archive(db, readonly=True)
-    except sqlite3.DatabaseError as e:
-        raise UserError(describe_sqlite_error(db, e)) from None
-    try:
-        texts = partie_of_deal(conn, deal_id)
+    try:  # open_archive's read-only path lets sqlite3.DatabaseError through for a file
+        conn = open_archive(db, readonly=True)  # that is not SQLite at all: caught here too
+        try:
+            texts = partie_of_deal(conn, deal_id)
+        finally:
+            conn.conn.close()
     except QueryError as e:
         raise UserError(f"{db}: {e}") from None
     except sqlite3.DatabaseError as e:
         raise UserError(describe_sqlite_error(db, e)) from None
-    finally:
-        conn.conn.close()
     return records_of_deal(texts, db, deal_id)
 
 
