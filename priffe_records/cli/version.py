@@ -26,19 +26,14 @@ def core_compiled(source: Path = _CORE) -> bool:
                for suffix in importlib.machinery.EXTENSION_SUFFIXES)
 
 
-def endplay_version() -> str | None:
-    """endplay's installed version (DDS comes with it), None where it is not installed."""
-    try:
-        return installed_version("endplay")
-    except PackageNotFoundError:
-        return None
-
-
 def version_line(version: str) -> Message:
     """``priffe, version 0.1.0 (double-dummy: DDS (endplay 0.5.12) for positive contracts,
     own solver (compiled) for misère and three hands)``."""
     core = msg("compiled") if core_compiled() else msg("pure Python, slower")
-    dds = endplay_version()
+    try:  # DDS comes with endplay; its metadata, not an import of it
+        dds: str | None = installed_version("endplay")
+    except PackageNotFoundError:
+        dds = None
     if dds is None:
         return msg("priffe, version {version} (double-dummy: own solver ({core}) for every "
                    "contract; DDS is not installed)", version=version, core=core)
