@@ -13,7 +13,6 @@ import socket
 import sys
 import webbrowser
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import click
@@ -31,19 +30,6 @@ def install_hint() -> Message:
                command=extra_command("serve", ("datasette",)))
 
 
-def _plugin() -> ModuleType:
-    """Our Datasette plugin (which alone imports Datasette), or a clear message when the
-    extra is missing."""
-    try:
-        import uvicorn
-
-        from priffe_records.cli import datasette_plugin
-    except ImportError:
-        raise UserError(install_hint(), EXIT_UNUSABLE) from None
-    del uvicorn
-    return datasette_plugin
-
-
 def build(db_path: str, lang: str | None = None) -> Any:
     """A Datasette instance for the archive: its metadata (keyed by the file name) and plugin.
 
@@ -52,10 +38,13 @@ def build(db_path: str, lang: str | None = None) -> Any:
     answered in ``lang`` when given (``serve --lang``), else in the language
     the browser asks for, else in the active one.
     """
-    plugin = _plugin()
-    try:
-        return plugin.make_datasette(db_path, fixed=lang, default=language())
-    except ImportError:  # a Datasette installed without its app (or half removed)
+    try:  # the extra missing, or a Datasette installed without its app (or half removed)
+        import uvicorn  # noqa: F401  (serve runs it: without it there is nothing to serve)
+
+        from priffe_records.cli import datasette_plugin  # which alone imports Datasette
+
+        return datasette_plugin.make_datasette(db_path, fixed=lang, default=language())
+    except ImportError:
         raise UserError(install_hint(), EXIT_UNUSABLE) from None
 
 
