@@ -165,3 +165,20 @@ def test_every_preference_finding_is_a_translatable_message() -> None:
     assert not same, "\n".join(same)
     with use_language("sv"):
         assert any("måste bekänna" in str(f) for f in found)
+
+
+def test_a_language_block_left_open_changes_nothing_when_it_is_collected() -> None:
+    """click keeps ``--lang``'s block in a context that ``--help`` may leave open; when the
+    collector frees it later, the language of whatever runs then must not change (a
+    generator's late ``finally`` put Swedish back in the middle of later tests)."""
+    import contextlib
+    import gc
+
+    stack = contextlib.ExitStack()
+    with use_language("sv"):
+        stack.enter_context(use_language("sv"))  # never closed
+    assert language() == "en"
+    stack.cycle = stack  # type: ignore[attr-defined]  # freed by the collector only
+    del stack
+    gc.collect()
+    assert language() == "en"

@@ -27,8 +27,7 @@ from __future__ import annotations
 import errno
 import gettext
 import os
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
@@ -219,14 +218,22 @@ def set_language(lang: str) -> None:
     _current.set(_checked(lang))
 
 
-@contextmanager
-def use_language(lang: str) -> Iterator[None]:
-    """Render in ``lang`` inside the block, e.g. a replay page built in Swedish."""
-    token = _current.set(_checked(lang))
-    try:
-        yield
-    finally:
-        _current.reset(token)
+class use_language:
+    """Render in ``lang`` inside the block, e.g. a replay page built in Swedish.
+
+    A class, not a generator: one never closed (a click context left open after
+    ``--help``) is dropped by the collector without running its exit, where a generator's
+    late ``finally`` would put back an old language in whatever code runs then.
+    """
+
+    def __init__(self, lang: str) -> None:
+        self.lang = _checked(lang)
+
+    def __enter__(self) -> None:
+        self.token = _current.set(self.lang)
+
+    def __exit__(self, *exc: object) -> None:
+        _current.reset(self.token)
 
 
 def _checked(lang: str) -> str:
