@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
@@ -330,3 +331,23 @@ def test_stats_share_of_deals_without_a_trick_given_away_by_kind(tmp_path: Path)
     assert 0.0 in {v for d in got.values() for v in d.values()}  # someone lost a trick
     table = run("stats", "--db", str(db)).output
     assert "no loss pos." in table and "no loss mis." in table and "100.0%" in table
+
+
+def _first_is_long(deal: int, budget: Budget) -> str:
+    """A stand-in for one deal's analysis (module level, so a worker finds it by name):
+    deal 0 takes a while, the others none."""
+    if deal == 0:
+        time.sleep(1.5)
+    return str(deal)
+
+
+@pytest.mark.slow  # starts worker processes
+def test_with_jobs_a_long_deal_does_not_hold_back_the_others(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Results come back as workers finish them: with deal 0 the long one, the five short
+    deals are all stored before it (in order, they waited behind it and the second worker
+    idled once the window of 2 × jobs deals was full)."""
+    monkeypatch.setattr(analysis, "_guarded", _first_is_long)
+    got = list(analysis._results(list(range(6)), Budget(), 2))  # type: ignore[arg-type]
+    assert [k for k, _ in got][-1] == 0
+    assert sorted(got) == [(k, str(k)) for k in range(6)]

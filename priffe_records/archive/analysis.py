@@ -21,9 +21,8 @@ from __future__ import annotations
 
 import os
 import time
-from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -224,16 +223,19 @@ def analyse_archive(db: sqlite_utils.Database, budget: Budget, *, jobs: int = 1,
     """
     todo = list(pending(db) if deals is None else deals)
     summary = Summary()
-    for i, (deal, outcome) in enumerate(_results(todo, budget, jobs), 1):
+    failed: list[tuple[int, Message]] = []
+    for i, (k, outcome) in enumerate(_results(todo, budget, jobs), 1):
         if isinstance(outcome, DealAnalysis):
             if save(db, outcome, budget):
                 _count(summary, outcome)
         else:
-            summary.failed.append(msg("{file}:{line}: deal {id} cannot be analysed: {error}",
-                                      file=deal.source or "<archive>", line=deal.line or 1,
-                                      id=deal.deal_id, error=outcome))
+            deal = todo[k]
+            failed.append((k, msg("{file}:{line}: deal {id} cannot be analysed: {error}",
+                                  file=deal.source or "<archive>", line=deal.line or 1,
+                                  id=deal.deal_id, error=outcome)))
         if progress is not None:
             progress(i, len(todo))
+    summary.failed = [m for _, m in sorted(failed, key=lambda km: km[0])]  # in archive order
     summary.whole, summary.unfinished, summary.waiting = archive_state(db)
     return summary
 
@@ -249,24 +251,27 @@ def _count(summary: Summary, outcome: DealAnalysis) -> None:
 
 
 def _results(todo: list[Pending], budget: Budget, jobs: int
-             ) -> Iterator[tuple[Pending, DealAnalysis | Message | str]]:
-    """Each deal with its analysis, or why it failed, as workers finish them (in order)."""
+             ) -> Iterator[tuple[int, DealAnalysis | Message | str]]:
+    """Each deal's place in ``todo`` with its analysis, or why it failed, as soon as a
+    worker finishes it: one long deal (a Tvångsnoll's minutes) neither holds back storing
+    the deals after it nor leaves the other workers idle behind it."""
     if jobs <= 1 or len(todo) <= 1:
-        for deal in todo:
-            yield deal, _guarded(deal, budget)
+        for k, deal in enumerate(todo):
+            yield k, _guarded(deal, budget)
         return
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=bound_to_parent,
                                initargs=(os.getpid(),))
-    out: deque[tuple[Pending, Future[DealAnalysis | Message | str]]] = deque()
-    waiting = iter(todo)
+    out: dict[Future[DealAnalysis | Message | str], int] = {}
+    waiting = iter(enumerate(todo))
     try:
         while True:
             while len(out) < 2 * jobs and (more := next(waiting, None)) is not None:
-                out.append((more, pool.submit(_guarded, more, budget)))
+                out[pool.submit(_guarded, more[1], budget)] = more[0]
             if not out:
                 break
-            deal, future = out.popleft()
-            yield deal, future.result()
+            done, _ = wait(out, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield out.pop(future), future.result()
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
 
