@@ -67,17 +67,13 @@ def skeleton(game: str, *, deals: int, dealer: str = "N", players: Sequence[str]
 _PRACTICE_TAGS = (Tag("Event", "Övning"), Tag("Site", UNKNOWN), Tag("Date", UNKNOWN))
 
 
-def _practice(record: Record) -> Record:
-    """``record`` with the practice Event, Site and Date in place of the generator's."""
-    said = {t.name: t for t in _PRACTICE_TAGS}
-    return Record(tuple(said.get(t.name, t) for t in record.tags), record.leading)
-
-
 def random_deals(game: str, n: int, *, seed: int, played: bool = False) -> list[Record]:
     """``n`` random legal deals: the hands only, or (``played``) whole deals with true claims."""
     family = family_named(game)
     if played:
-        return [_practice(r) for r in family.played_deals(n, seed)]
+        said = {t.name: t for t in _PRACTICE_TAGS}  # in place of the generator's
+        return [Record(tuple(said.get(t.name, t) for t in r.tags), r.leading)
+                for r in family.played_deals(n, seed)]
     rng = random.Random(seed)
     dealer = rng.choice(family.players)
     out: list[Record] = []

@@ -86,15 +86,10 @@ def parse_seat(text: str, players: Mapping[Seat, str]) -> Seat:
     if starts:
         raise EntryError(msg("{text!r} could be {choices}", text=text.strip(),
                              choices=listing([players[s] for s in starts], "or")))
-    names = [players[s] for s in SEATS if s in named]
-    return _no_seat(text.strip(), names)
-
-
-def _no_seat(text: str, names: Sequence[str]) -> Seat:
-    if names:
+    if names := [players[s] for s in SEATS if s in named]:
         raise EntryError(msg("{text!r} is neither a seat (N, E, S, W) nor a player ({names})",
-                             text=text, names=", ".join(names)))
-    raise EntryError(msg("{text!r} is not a seat: N, E, S or W", text=text))
+                             text=text.strip(), names=", ".join(names)))
+    raise EntryError(msg("{text!r} is not a seat: N, E, S or W", text=text.strip()))
 
 
 def is_open(record: Record) -> bool:
@@ -111,14 +106,12 @@ def next_slot(records: Sequence[Record]) -> int:
     return len(records)
 
 
-def _board_after(board: str | None) -> str:
-    return str(int(board) + 1) if board is not None and board.isdigit() else "?"
-
-
 def new_deal(previous: Record) -> Record:
     """The deal after ``previous``: the same partie, the next board, the next dealer (R3)."""
     tags = [Tag(n, v) for n in PARTIE_TAGS if (v := previous.get(n)) is not None]
-    tags.insert(3, Tag("Board", _board_after(previous.get("Board"))))
+    board = previous.get("Board")
+    tags.insert(3, Tag("Board", str(int(board) + 1) if board is not None and board.isdigit()
+                       else "?"))
     dealer = previous.get("Dealer")
     if dealer in {s.value for s in SEATS}:
         family = family_for(previous.get("Scoring"))

@@ -73,7 +73,8 @@ def _steps(records: Iterable[Record | BadRecord], options: object, conventions: 
         found = (*_read_findings(item.errors, i), *o.findings) if item.errors else o.findings
         # An auction or play that could not be read is unknown: the deal counts, but what
         # it did to the partie's totals is not known, as after an unreadable record.
-        lost = item.location if o.in_family and _unread_deal(item) else None
+        lost = item.location if o.in_family and item.errors and any(
+            t.name in ("Auction", "Play") for t in item.unread) else None
         if o.in_family and o.is_diagram:
             # a deal diagram, not a deal of the partie
             yield _Step(i, found, lost=lost, lost_head=_whole_head(item))
@@ -96,11 +97,6 @@ def lost_head(item: BadRecord) -> PartieHead | None:
     when it has all three; else ``None``, and it belongs to the partie around it. The
     archive groups it so, as the driver tells that partie's books of it."""
     return _whole_head(item.partial)
-
-
-def _unread_deal(record: Record) -> bool:
-    """Whether the record's Auction or Play could not be read (kept as its text)."""
-    return any(t.name in ("Auction", "Play") for t in record.unread) if record.errors else False
 
 
 class Told(NamedTuple):

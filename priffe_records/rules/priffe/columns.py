@@ -32,19 +32,15 @@ def _known(value: str | None) -> str | None:
     return None if is_unspecified(value, dash=True) else value
 
 
-def _storable(p: SidePoints | None) -> SidePoints | None:
-    """Claimed points that fit a SQLite integer (the engine reports absurd ones)."""
-    if p is None or max(abs(p.ns), abs(p.ew)) > _INT64:
-        return None
-    return p
-
-
 def _pair(value: str | None) -> SidePoints | None:
+    """Claimed points, when they read and fit a SQLite integer (the engine reports absurd
+    ones)."""
     text = _known(value)
     try:
-        return _storable(parse_points(text)) if text is not None else None
+        p = parse_points(text) if text is not None else None
     except ValueError:
         return None
+    return None if p is None or max(abs(p.ns), abs(p.ew)) > _INT64 else p
 
 
 # The claims whose numbers go to integer columns, with the rule each belongs to.
@@ -94,10 +90,6 @@ def claim_columns(record: Record) -> tuple[dict[str, Any], tuple[Finding, ...]]:
             "claimed_rubber_ew": total.ew if total else None}, _unstorable(record)
 
 
-def _slam(n: int) -> str | None:
-    return {6: "small", 7: "grand"}.get(n)
-
-
 def deal_columns(line: DealLine) -> dict[str, Any]:
     """What the rubber books computed of a deal; a contract or tricks the engine did not
     get are left out (the record's own stay)."""
@@ -118,7 +110,7 @@ def deal_columns(line: DealLine) -> dict[str, Any]:
         "scoring_side": score.scoring_side.value if score is not None else None,
         "scoring_tricks": score.n if score is not None else None,
         "penalty_tricks": (score.n if score.penalty else 0) if score is not None else None,
-        "slam": _slam(score.n) if score is not None else None,
+        "slam": {6: "small", 7: "grand"}.get(score.n) if score is not None else None,
         "score_ns": score.total.ns if score is not None else None,
         "score_ew": score.total.ew if score is not None else None,
         "rubber_ns": line.totals.ns if line.totals is not None else None,

@@ -166,11 +166,6 @@ def _pairing(outcome: DealOutcome) -> frozenset[frozenset[str]] | None:
     return frozenset(frozenset(names[s.index] for s in side.seats) for side in Side)
 
 
-def player_label(outcome: DealOutcome, seat: Seat) -> str:
-    """A player's name, or the seat's name on a sheet that gives none."""
-    return outcome.player(seat) or str(seat_name(seat))
-
-
 class PartieScorer:
     """Feeds the deals of one partie through R19–R24 and checks the claimed totals."""
 
@@ -232,7 +227,7 @@ class PartieScorer:
             winner = Side.NS if t.ns > t.ew else Side.EW if t.ew > t.ns else None
             last = self.last
             pts = settle(t)
-            settlement = tuple((s, player_label(last, s), pts[s]) for s in SEATS)
+            settlement = tuple((s, last.player(s) or str(seat_name(s)), pts[s]) for s in SEATS)
             for _, name, p in settlement:
                 self.standings[name] = self.standings.get(name, 0) + p
         self._closed += 1
@@ -277,7 +272,10 @@ class PartieScorer:
             self._start_rubber(tag)
             self._check_rotation(o)
         else:
-            self._check_same_seats(o)
+            if not self._newcomer and self._moved(o):
+                self._report(o, warning(
+                    "R24", msg("the players change seats within a rubber; seats change only "
+                               "between rubbers"), tag_location(o.record, "North", value=False)))
             prev = self.last.dealer
             if prev is not None and o.dealer is not None and o.dealer is not prev.left \
                     and not self.gap:
@@ -345,12 +343,6 @@ class PartieScorer:
         for finding in found:
             self._report(o, finding)
         return newcomer
-
-    def _check_same_seats(self, o: DealOutcome) -> None:
-        if not self._newcomer and self._moved(o):
-            self._report(o, warning(
-                "R24", msg("the players change seats within a rubber; seats change only "
-                           "between rubbers"), tag_location(o.record, "North", value=False)))
 
     def _seating(self, o: DealOutcome) -> tuple[str, ...] | None:
         """:func:`_seating` with a misspelt name read as the player it is near (warned once)."""

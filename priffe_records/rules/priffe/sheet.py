@@ -43,7 +43,6 @@ from priffe_records.rules.priffe.options import PRESETS, Options
 from priffe_records.rules.priffe.rubber import (
     DealLine,
     PartieResult,
-    RubberEnd,
     format_settlement,
     settle,
 )
@@ -168,11 +167,6 @@ def _deal_row(line: DealLine) -> DealRow:
         ruled=ds.ruled if ds is not None and ds.written is not None else None)
 
 
-def _rubber_row(end: RubberEnd) -> RubberRow:
-    return RubberRow(end.rubber, end.totals, end.finished, end.winner,
-                     tuple((name, seat, pts) for seat, name, pts in end.settlement))
-
-
 def sheet_of(result: PartieResult, items: Sequence[Record | BadRecord] = ()) -> PartieSheet:
     """Lay a partie out in sheet order: deals, each rubber's end after its last deal.
 
@@ -187,7 +181,9 @@ def sheet_of(result: PartieResult, items: Sequence[Record | BadRecord] = ()) -> 
         rows.append(replace(row, errors=tuple(errors.get(row.record, ()))))
         nxt = result.lines[i + 1].seq if i + 1 < len(result.lines) else None
         if nxt != line.seq:
-            rows.append(_rubber_row(result.rubbers[line.seq]))
+            end = result.rubbers[line.seq]
+            rows.append(RubberRow(end.rubber, end.totals, end.finished, end.winner,
+                                  tuple((name, seat, pts) for seat, name, pts in end.settlement)))
     for lost in lost_records(result.findings, items):
         _insert(rows, DealRow(lost.record, lost.board, 0, lost.dealer, None, None, None, None,
                               None, None, None, None, None, SidePoints(), SidePoints(),
