@@ -146,14 +146,6 @@ def rubber_ended_before(records: Sequence[Record], index: int, *,
     return False
 
 
-def r24_seats(players: Mapping[Seat, str], dealer: Seat) -> dict[Seat, str]:
-    """R24's new seats: the dealer and forehand keep their places, the other two swap."""
-    new = dict(players)
-    a, b = dealer.partner, dealer.right
-    new[a], new[b] = players[b], players[a]
-    return new
-
-
 def parse_seating(text: str, proposed: Mapping[Seat, str]) -> dict[Seat, str]:
     """Empty: the proposed seats; else four names, comma-separated, in seat order N, E, S, W."""
     if not text.strip():
@@ -234,7 +226,8 @@ class PriffeEntry:
                 or players != players_of(records[index - 1])
                 or not rubber_ended_before(records, index, options=own)):
             return None
-        proposed = r24_seats(players, Seat(dealer))
+        a, b = Seat(dealer).partner, Seat(dealer).right
+        proposed = {**players, a: players[b], b: players[a]}
         ask.say(msg("The rubber is over: new seats by R24 (the dealer and forehand stay, "
                     "the other two swap): {seats}",
                     seats=", ".join(f"{seat_letter(s)} {proposed[s]}" for s in SEATS)))
