@@ -125,14 +125,6 @@ class Imported:
         return not any(p.is_error for p in self.problems)
 
 
-def _heading_row(rows: Sequence[tuple[int, list[str]]]) -> int | None:
-    """Index of the first row naming a contract column: the headings."""
-    for i, (_, cells) in enumerate(rows):
-        if any(_BY_HEADING.get(_key(c)) == "Contract" for c in cells):
-            return i
-    return None
-
-
 @dataclass
 class _Meta:
     """The partie's tags from the rows above the headings, and the cell each was read from
@@ -244,7 +236,8 @@ def import_rows(rows: Sequence[tuple[int, list[str]]], file: str, *,
     game's own rule variants, ``None`` for its defaults.
     """
     out = Imported()
-    head = _heading_row(rows)
+    head = next((i for i, (_, cells) in enumerate(rows)  # the first naming a contract column
+                 if any(_BY_HEADING.get(_key(c)) == "Contract" for c in cells)), None)
     if head is None:
         out.problems.append(Problem(file, 1, None, msg(
             "no heading row with a Contract column (Contract or Kontrakt)")))

@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 from priffe_records.format.record import Section
 from priffe_records.game.calls import Call, Contract
-from priffe_records.game.cards import FULL_DECK, SEATS, SUITS, Card, Deal, Seat, Side, sorted_cards
+from priffe_records.game.cards import FULL_DECK, SEATS, SUITS, Card, Seat, Side, sorted_cards
 from priffe_records.game.language import LANGUAGES, Message, Texts, language, msg, msg_p, render
 from priffe_records.game.words import rank_name, seat_letter, side_name
 from priffe_records.rules.family import PartieOutcome
@@ -122,9 +122,11 @@ def _facts(o: DealOutcome, found: Sequence[Finding], game: GameState | None,
     if o.play is not None and o.play.complete and stop is None:
         result = o.play.won
     contract = o.contract
+    dealt = o.deal.hands if o.deal is not None else (None, None, None, None)  # N E S W
     facts = ReplayFacts(
         record=rec, index=o.index, players=o.players, dealer=o.dealer, forehand=forehand,
-        declarer=o.declarer, hands=_dealt(o.deal), hs=_hs(o.deal),
+        declarer=o.declarer, hands=tuple(None if h is None else _in_order(h.cards) for h in dealt),
+        hs=tuple(None if h is None else show_hs(honour_tricks(h)) for h in dealt),  # R30: 2½
         contract=_CONTRACT_WORDS[contract] if contract is not None else None,
         trump=contract.trump if contract is not None else None, calls=calls,
         tricks=tricks, stop=stop, claimed="R13" if o.play and o.play.claimed else None,
@@ -143,13 +145,6 @@ _CONTRACT_WORDS = {c: _words(c) for c in Contract}
 _CALL_WORDS = {c: _words(c) for c in Call}
 
 
-def _dealt(deal: Deal | None) -> tuple[tuple[Card, ...] | None, ...]:
-    """Each seat's cards as dealt, in the order a hand is shown (N E S W)."""
-    if deal is None:
-        return (None, None, None, None)
-    return tuple(None if (h := deal.hand(s)) is None else _in_order(h.cards) for s in SEATS)
-
-
 def _in_order(cards: tuple[Card, ...]) -> tuple[Card, ...]:
     """The cards in the order a hand is shown (:func:`sorted_cards`' order). The deck's
     own card objects (the reader hands out those) are placed by their id(), with no
@@ -165,14 +160,6 @@ def _in_order(cards: tuple[Card, ...]) -> tuple[Card, ...]:
 _PLACE = {c: i for i, c in enumerate(sorted_cards(FULL_DECK))}.__getitem__  # sorted_cards' order
 _PLACE_BY_ID = {id(c): i for i, c in enumerate(sorted_cards(FULL_DECK))}
 _THIRD = itemgetter(2)
-
-
-def _hs(deal: Deal | None) -> tuple[str | None, ...]:
-    """Each hand's honour tricks as players write them (R30: ``2½``)."""
-    if deal is None:
-        return (None, None, None, None)
-    return tuple(None if (h := deal.hand(s)) is None else show_hs(honour_tricks(h))
-                 for s in SEATS)
 
 
 # ------------------------------------------------------------------ the auction and play
