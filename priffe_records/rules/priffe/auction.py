@@ -95,57 +95,50 @@ def run_auction(section: Section, first: Seat) -> AuctionResult:
     texts = section.texts
     for i, kind in enumerate(section.kinds):
         text = texts[i]
-        if kind is TokenKind.CALL and ended_by is None and len(calls) < 4 \
-                and (call := _CALLS.get(text)) is not None \
+        call = _CALLS.get(text) if kind is TokenKind.CALL else None
+        legal = True
+        if call is not None and ended_by is None and len(calls) < 4 \
                 and (call is Call.PASS or high is None or call.outranks(high.call)):  # type: ignore[arg-type]
-            # The common case, nothing to say: a call in turn, a bid higher than the last.
-            entry = AuctionCall(seat, call, text, section, i, True)
-            calls.append(entry)
-            if call is not Call.PASS:
-                high = entry
-                if call is Call.SPELA:
-                    ended_by = entry  # R6
-            seat = _LEFT[seat]
-            continue
-        if kind is TokenKind.END or kind is TokenKind.CONTINUE:
+            pass  # the common case, nothing to say: a call in turn, a bid higher than the last
+        elif kind is TokenKind.END or kind is TokenKind.CONTINUE:
             break
-        if kind is TokenKind.SKIP:
+        elif kind is TokenKind.SKIP:
             findings.append(error("R4", msg("a call out of turn skipped {seat}: every player "
                                             "calls once, in turn", seat=seat_name(seat)),
                                   section_location(section, i)))
             seat = seat.left
             continue
-        call = _CALLS.get(text) if kind is TokenKind.CALL else None
-        if call is None:
-            call = _call_of(kind, text)
-        legal = True
-        if ended_by is not None:
-            findings.append(error("R6", msg("{who} calls {call} after {seat}'s Spela ended the "
-                                            "auction", who=seat_name(seat), call=text,
-                                            seat=seat_name(ended_by.seat)),
-                                  section_location(section, i)))
-            legal = False
-        elif len(calls) >= 4:
-            findings.append(error("R4", msg("{who} calls {call} as a fifth call: every player "
-                                            "calls exactly once", who=seat_name(seat),
-                                            call=text),
-                                  section_location(section, i)))
-            legal = False
-        elif kind is TokenKind.FOREIGN or (kind is TokenKind.CALL and call is None):
-            findings.append(error("R5", msg("{call!r} is not a Priffe call (Pass Klöver Spader "
-                                            "Ruter Hjärter Noll Spela)", call=text),
-                                  section_location(section, i)))
-            legal = False
-        elif call is None:
-            unknown = True
-        elif call is not Call.PASS and high is not None and high.call is not None \
-                and not call.outranks(high.call):
-            findings.append(error("R5", msg("{who} bids {call}, not higher than {seat}'s "
-                                            "{high}: a bid must be higher than every earlier "
-                                            "bid", who=seat_name(seat), call=call.value,
-                                            seat=seat_name(high.seat), high=high.call.value),
-                                  section_location(section, i)))
-            legal = False
+        else:
+            if call is None:
+                call = _call_of(kind, text)
+            if ended_by is not None:
+                findings.append(error("R6", msg("{who} calls {call} after {seat}'s Spela ended "
+                                                "the auction", who=seat_name(seat), call=text,
+                                                seat=seat_name(ended_by.seat)),
+                                      section_location(section, i)))
+                legal = False
+            elif len(calls) >= 4:
+                findings.append(error("R4", msg("{who} calls {call} as a fifth call: every "
+                                                "player calls exactly once", who=seat_name(seat),
+                                                call=text),
+                                      section_location(section, i)))
+                legal = False
+            elif kind is TokenKind.FOREIGN or (kind is TokenKind.CALL and call is None):
+                findings.append(error("R5", msg("{call!r} is not a Priffe call (Pass Klöver "
+                                                "Spader Ruter Hjärter Noll Spela)", call=text),
+                                      section_location(section, i)))
+                legal = False
+            elif call is None:
+                unknown = True
+            elif call is not Call.PASS and high is not None and high.call is not None \
+                    and not call.outranks(high.call):
+                findings.append(error("R5", msg("{who} bids {call}, not higher than {seat}'s "
+                                                "{high}: a bid must be higher than every "
+                                                "earlier bid", who=seat_name(seat),
+                                                call=call.value, seat=seat_name(high.seat),
+                                                high=high.call.value),
+                                      section_location(section, i)))
+                legal = False
         entry = AuctionCall(seat, call, text, section, i, legal)
         calls.append(entry)
         if legal and call is not None and call is not Call.PASS:  # a bid
