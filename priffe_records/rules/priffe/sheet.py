@@ -134,18 +134,6 @@ class PartieSheet:
     def title(self) -> str:
         return partie_title(self.event, self.site, self.date)
 
-    @property
-    def complete(self) -> bool:
-        """Whether every deal of the partie was scored (the totals are whole)."""
-        return not self.unscored
-
-    @property
-    def standings_note(self) -> Message | str:
-        """Under the standings: how many deals could not be scored ("" when none)."""
-        n = len(self.unscored)
-        return msg_n("{n} deal could not be scored: the standings count only the rubbers "
-                     "whose totals are known", "{n} deals could not be scored: the standings "
-                     "count only the rubbers whose totals are known", n) if n else ""
 
 
 def _deal_row(line: DealLine) -> DealRow:
@@ -322,8 +310,12 @@ def drawn(sheet: PartieSheet) -> Sheet:
     deals = [r for r in sheet.rows if isinstance(r, DealRow)]
     first = next((r.record for r in deals if not r.unreadable),
                  deals[0].record if deals else 0)
+    n = len(sheet.unscored)
+    note = msg_n("{n} deal could not be scored: the standings count only the rubbers "
+                 "whose totals are known", "{n} deals could not be scored: the standings "
+                 "count only the rubbers whose totals are known", n) if n else ""
     return Sheet(sheet.title, sheet.event, sheet.site, sheet.date, COLUMNS, rows, first,
-                 sheet.standings, msg("Points"), render(sheet.standings_note), notes=True,
+                 sheet.standings, msg("Points"), render(note), notes=True,
                  findings=sheet.findings, own=sheet)
 
 
