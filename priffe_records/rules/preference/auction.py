@@ -118,13 +118,11 @@ def run_auction(section: Section, eldest: Seat) -> AuctionResult:
         if bid.is_bid:
             high, maker = bid, seat
         calls.append(BidCall(seat, bid, text, section, i, hold))
-        if len(passed) == 2 and high is not None:
+        if len(passed) == 3 or (len(passed) == 2 and high is not None):
             done = True
-            continue
-        if len(passed) == 3:
-            done = True
-            continue
-        turn = _next_turn(order, turn, passed)
+        else:  # the next seat round the table that has not passed (P4)
+            turn = next(((turn + k) % 3 for k in (1, 2, 3) if order[(turn + k) % 3] not in passed),
+                        turn)
     if not done and not unknown:
         f.append(auction_cut_short(
             section, "P6", taken=msg("the auction stops after {count} calls: the declarer is "
@@ -135,14 +133,6 @@ def run_auction(section: Section, eldest: Seat) -> AuctionResult:
     complete = done and high is not None and not unknown
     declarer = maker if complete else None
     return AuctionResult(tuple(calls), high if complete else None, declarer, complete, tuple(f))
-
-
-def _next_turn(order: tuple[Seat, Seat, Seat], turn: int, passed: set[Seat]) -> int:
-    for step in (1, 2, 3):
-        i = (turn + step) % 3
-        if order[i] not in passed:
-            return i
-    return turn
 
 
 _BIDS = {b.value: b for b in Bid}
