@@ -121,13 +121,14 @@ def unverifiable(rule: str, message: Message | str, location: Location | None = 
     return Finding(rule, Severity.UNVERIFIABLE, message, location, also=also)
 
 
-def tag_location(record: Record, name: str, value: bool = True) -> Location | None:
-    """Where to point for a tag: its value if known, else the tag, else the record."""
+def tag_location(record: Record, name: str, value: bool = True, *, column: int = 0
+                 ) -> Location | None:
+    """Where to point for a tag: its value if known, else the tag, else the record;
+    ``column`` characters further on (the card of a Deal that does not read)."""
     tag: Tag | None = record.tag(name)
-    if tag is not None:
-        loc = tag.value_location if value else None
-        return loc or tag.location or record.location
-    return record.location
+    loc = record.location if tag is None else \
+        (tag.value_location if value else None) or tag.location or record.location
+    return Location(loc.file, loc.line, loc.column + column) if column and loc else loc
 
 
 def section_location(section: Section, i: int) -> Location | None:

@@ -40,10 +40,6 @@ def parse_cards(text: str) -> tuple[Card, ...]:
     return tuple(Card.parse(w) for w in text.split())
 
 
-def _shift(loc: Location | None, columns: int) -> Location | None:
-    return Location(loc.file, loc.line, loc.column + columns) if loc else None
-
-
 def given(value: str | None) -> bool:
     return not is_unspecified(value, dash=True)
 
@@ -79,7 +75,7 @@ def check_deal(record: Record, f: list[Finding]) -> Cards | None:
             deal = Deal.parse(text)
         except CardError as e:
             f.append(error("P1", msg("Deal: {reason}", reason=reason(e)),
-                           _shift(tag_location(record, "Deal"), e.column)))
+                           tag_location(record, "Deal", column=e.column)))
             return None
     north, east, south, west = deal_masks(deal)
     hands: dict[Seat, Hand | None] = {Seat.N: deal.hands[0], Seat.E: deal.hands[1],

@@ -205,10 +205,6 @@ def _seat_tag(record: Record, name: str, rule: str, findings: list[Finding]) -> 
     return None
 
 
-def _shift(loc: Location | None, columns: int) -> Location | None:
-    return Location(loc.file, loc.line, loc.column + columns) if loc else None
-
-
 def check_deal(record: Record, findings: list[Finding]) -> Deal | None:
     """R2: 13 cards each, every card once; an unknown hand (``-``) is allowed.
 
@@ -231,7 +227,7 @@ def check_deal(record: Record, findings: list[Finding]) -> Deal | None:
             deal = Deal.parse(text)
         except CardError as e:
             findings.append(error("R2", msg("Deal: {reason}", reason=e.message),
-                                  _shift(tag_location(record, "Deal"), e.column)))
+                                  tag_location(record, "Deal", column=e.column)))
             return None
     known = [h for h in deal.hands if h is not None]
     masks = [m for m in deal_masks(deal) if m is not None]
