@@ -59,7 +59,7 @@ from priffe_records.game.language import msg, msg_n, msg_p
 from priffe_records.rules.checks import passed, present
 from priffe_records.rules.family import Check, Sheet
 from priffe_records.rules.findings import Finding, Severity
-from priffe_records.rules.parallel import check_file, default_jobs
+from priffe_records.rules.parallel import checked, default_jobs
 from priffe_records.rules.partie import findings
 from priffe_records.rules.repeats import Kind, counted, counted_by, is_unchecked
 
@@ -309,37 +309,37 @@ class _Run:
     def _found(self, path: Path, boards: Boards | None,
                checks: dict[int, tuple[Check, ...]] | None) -> Iterator[Finding]:
         # -v lists the checks record by record: that needs the records here, one process.
-        workers = 1 if checks is not None else self.jobs or default_jobs(path)
-        if workers > 1 and path.is_file():  # several processes, the same findings
-            with _no_traceback(path):
-                checked = check_file(path, name=display_name(path), jobs=workers,
-                                     options=self.options, conventions=self.conventions)
-            self._file_records = len(checked.boards)
-            if boards is not None:
-                for board in checked.boards:
-                    boards.append(board)
-            yield from checked.findings
-        else:
-            with _no_traceback(path), _opened(path) as stream:
-                source = stream if checks is None else Decoded(stream)  # -v says how it read
-                self.facts = source.facts if isinstance(source, Decoded) else None
-                yield from findings(self._tracked(source, display_name(path), boards, checks),
-                                    options=self.options, conventions=self.conventions)
+        workers = 1 if checks is not None or not path.is_file() \
+            else self.jobs or default_jobs(path)
+        name = display_name(path)
+        here = findings(self._tracked(path, name, boards, checks), options=self.options,
+                        conventions=self.conventions)  # read only if the file is not cut
+        with _no_traceback(path):
+            yield from checked(path, lambda board: self._noted(board, boards), here=here,
+                               name=name, jobs=workers, options=self.options,
+                               conventions=self.conventions)
         if not self._file_records:
-            said = no_records(display_name(path))
+            said = no_records(name)
             yield Finding("PPN", Severity.WARNING, said.text, said.location)
 
-    def _tracked(self, stream: IO[bytes] | Decoded, name: str, boards: Boards | None,
+    def _noted(self, board: str | None, boards: Boards | None) -> None:
+        """One more record of the file, and its Board for the report."""
+        self._file_records += 1
+        if boards is not None:
+            boards.append(board)
+
+    def _tracked(self, path: Path, name: str, boards: Boards | None,
                  checks: dict[int, tuple[Check, ...]] | None) -> Iterator[Record | BadRecord]:
-        """The records of ``stream``, counted and each one's Board (and, for -v, its checks)
-        noted as it passes, so the report needs no second copy of the records."""
-        for i, rec in enumerate(read(stream, errors="collect", name=name), 1):
-            self._file_records += 1
-            if boards is not None:
-                boards.append(rec.get("Board") if isinstance(rec, Record) else None)
-            if checks is not None and isinstance(rec, Record):
-                checks[i] = present(rec)
-            yield rec
+        """The records of ``path`` read here (opened only then: a file the workers check
+        shows no progress bar), each noted as it passes, for -v with its checks."""
+        with _opened(path) as stream:
+            source = stream if checks is None else Decoded(stream)  # -v says how it read
+            self.facts = source.facts if isinstance(source, Decoded) else None
+            for i, rec in enumerate(read(source, errors="collect", name=name), 1):
+                self._noted(rec.get("Board") if isinstance(rec, Record) else None, boards)
+                if checks is not None and isinstance(rec, Record):
+                    checks[i] = present(rec)
+                yield rec
 
 
 @click.command("score")

@@ -44,7 +44,7 @@ from priffe_records.format.record import Location, Record
 from priffe_records.game.language import Message
 from priffe_records.rules.findings import Finding, Severity
 from priffe_records.rules.gcscope import collector_tuned
-from priffe_records.rules.partie import FindingStream, Step, steps
+from priffe_records.rules.partie import FindingStream, findings, steps
 
 SMALL_FILE = 2_000_000  # bytes (about 3,000 deals): below this one process is as fast
 _MIN_SLICE = 1 << 18  # bytes: smaller slices cost more in messages than they save
@@ -186,8 +186,8 @@ def watch_parent(parent: int, every: float = _WATCH_EVERY) -> None:
 def _cuts_of(path: str, jobs: int) -> Iterator[Piece] | None:
     """The pieces of the file as they are found (at most :data:`SLICE` bytes each, but for
     a record that is bigger), or ``None`` for one piece."""
-    size = os.path.getsize(path)
-    if jobs < 2 or size < 2 * _MIN_SLICE:
+    size = os.path.getsize(path) if jobs > 1 else 0
+    if size < 2 * _MIN_SLICE:
         return None
     with open(path, "rb") as f:
         if not sliceable(f):
@@ -277,25 +277,48 @@ _Packed = tuple[str, str, Message | str, int | Location | None, int, int | None,
 
 def check_file(path: str | os.PathLike[str], *, name: str | None = None, jobs: int = 1,
                options: object = None, conventions: bool = False) -> Checked:
-    """Read and validate one file with ``jobs`` processes, cut anywhere a record starts
-    afresh, one partie or many (see :func:`relay`)."""
+    """All of :func:`checked` at once: the findings, the Boards, and who did the work."""
+    boards: list[str | None] = []
+    run = checked(path, boards.append, name=name, jobs=jobs, options=options,
+                  conventions=conventions)
+    found: list[Finding] = []
+    with collector_tuned():
+        while True:
+            try:
+                found.append(next(run))
+            except StopIteration as done:
+                return Checked(found, boards, jobs if done.value > 1 else 1, done.value)
+
+
+def checked(path: str | os.PathLike[str], noted: Callable[[str | None], object], *,
+            here: Iterable[Finding] | None = None, name: str | None = None, jobs: int = 1,
+            options: object = None, conventions: bool = False
+            ) -> Generator[Finding, None, int]:
+    """``validate``'s one path: a file's findings as they become final, each record's
+    Board given to ``noted``; returns the slices it was checked in. ``jobs`` is only how
+    many processes check it: a file cut into slices is checked in workers, one not cut
+    here, streaming: ``here`` if given (the caller's :func:`~priffe_records.rules.partie.
+    findings` of its own read: standard input, -v), else the file's findings read here."""
     label = name or os.fspath(path)
+    stream, slices = FindingStream(), 0
     work = functools.partial(_check_piece, label=label, options=options,
                              conventions=conventions)
-    findings: list[Finding] = []
-    boards: list[str | None] = []
-    pieces = 0
-    with collector_tuned():
-        for done in relay(path, work, (FindingStream(), 0), jobs=jobs):
-            if done.piece is None:  # the end of the file: what the last books still held
-                stream, _ = cast(tuple[FindingStream, int], done.value)
-                findings += stream.end()
-                continue
-            packed, its_boards = cast(tuple[list[_Packed], list[str | None]], done.value)
-            findings += (_unpack(f, label) for f in packed)
-            boards += its_boards
-            pieces += 1
-    return Checked(findings, boards, jobs if pieces > 1 else 1, pieces)
+    for done in relay(path, work, (stream, 0), jobs=jobs):
+        if done.piece is None:  # the state the last slice ended with
+            stream, _ = cast(tuple[FindingStream, int], done.value)
+            continue
+        slices += 1
+        if done.value is None:  # not cut: checked here, as it is read
+            yield from here if here is not None else findings(
+                _noted(done.piece.records(label), noted), options=options,
+                conventions=conventions)
+            continue
+        packed, boards = cast(tuple[list[_Packed], list[str | None]], done.value)
+        for board in boards:
+            noted(board)
+        yield from (_unpack(f, label) for f in packed)
+    yield from stream.end()  # what the last slice's books still held
+    return slices
 
 
 class Channel(Protocol):
@@ -356,7 +379,8 @@ def relay(path: str | os.PathLike[str], work: Relayed[R], start: object, *, jobs
     name = os.fspath(path)
     cuts = _cuts_of(name, jobs)
     if cuts is None:
-        cuts = iter((Piece(name, 0, os.path.getsize(name), 1, 0, whole=True),))
+        size = os.path.getsize(name) if os.path.isfile(name) else 0  # 0: standard input
+        cuts = iter((Piece(name, 0, size, 1, 0, whole=True),))
         jobs = 1
     if jobs == 1:
         hand = Hand()
@@ -413,14 +437,16 @@ def _taken(future: Future[Any], inbox: Channel) -> Any:
 def _check_piece(piece: Piece, inbox: Channel, outbox: Channel, *, label: str,
                  options: object, conventions: bool
                  ) -> tuple[list[_Packed], list[str | None]] | None:
-    """In a worker: read and analyse one piece, then, with the findings stream the piece
-    before ended with, its books and findings; the findings packed small."""
+    """In a worker: read and analyse one slice, then, with the findings stream the slice
+    before ended with, its books and findings, packed small. ``None``: the file was not
+    cut (:func:`checked` checks it here), or a slice before failed."""
+    if piece.whole:
+        outbox.send(inbox.recv())
+        return None
     boards: list[str | None] = []
-    with collector_tuned():
-        analysed: Iterable[Step] = steps(_noted(piece.records(label), boards),
-                                         options=options, conventions=conventions)
-        if not piece.whole:  # analysed now, beside the other slices; the whole file streams
-            analysed = list(analysed)
+    with collector_tuned():  # analysed now, beside the other slices
+        analysed = list(steps(_noted(piece.records(label), boards.append),
+                              options=options, conventions=conventions))
         stream, before = inbox.recv() or (None, 0)
         if stream is None:
             outbox.send(None)
@@ -432,11 +458,11 @@ def _check_piece(piece: Piece, inbox: Channel, outbox: Channel, *, label: str,
     return [_pack(f, label) for f in found], boards
 
 
-def _noted(records: Iterator[Record | BadRecord], boards: list[str | None]
+def _noted(records: Iterable[Record | BadRecord], noted: Callable[[str | None], object]
            ) -> Iterator[Record | BadRecord]:
     """The records, each one's Board noted as it passes (the report names boards)."""
     for rec in records:
-        boards.append(rec.get("Board") if isinstance(rec, Record) else None)
+        noted(rec.get("Board") if isinstance(rec, Record) else None)
         yield rec
 
 
