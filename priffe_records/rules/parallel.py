@@ -294,11 +294,9 @@ def checked(path: str | os.PathLike[str], noted: Callable[[str | None], object],
             here: Iterable[Finding] | None = None, name: str | None = None, jobs: int = 1,
             options: object = None, conventions: bool = False
             ) -> Generator[Finding, None, int]:
-    """``validate``'s one path: a file's findings as they become final, each record's
-    Board given to ``noted``; returns the slices it was checked in. ``jobs`` is only how
-    many processes check it: a file cut into slices is checked in workers, one not cut
-    here, streaming: ``here`` if given (the caller's :func:`~priffe_records.rules.partie.
-    findings` of its own read: standard input, -v), else the file's findings read here."""
+    """``validate``'s one path: the findings as they become final, each Board given to
+    ``noted``; returns the slices checked. ``jobs`` is only how many processes do it: a
+    file not cut is checked here, streaming (``here``: the caller's findings of its read)."""
     label = name or os.fspath(path)
     stream, slices = FindingStream(), 0
     work = functools.partial(_check_piece, label=label, options=options,
