@@ -9,6 +9,7 @@ import itertools
 import json
 import os
 import random
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -21,12 +22,38 @@ from priffe_records.cli import cli
 from priffe_records.format.cuts import fresh_starts
 from priffe_records.format.record import Record
 from priffe_records.rules import parallel
-from priffe_records.rules.parallel import check_file
+from priffe_records.rules.findings import Finding
+from priffe_records.rules.gcscope import collector_tuned
 from priffe_records.rules.preference.generate import PrefSpec
 from priffe_records.rules.preference.generate import generate_partie as pref_partie
 from priffe_records.rules.priffe.generate import PartieSpec, generate_partie
 
 pytestmark = pytest.mark.slow  # worker processes in nearly every test
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A file's findings and the Board of each record, in file order, and who did it."""
+
+    findings: list[Finding]
+    boards: list[str | None]
+    jobs: int  # processes that did the work (1: the file was checked in this one)
+    slices: int  # the pieces the file was checked in
+
+
+def check_file(path: str | os.PathLike[str], *, name: str | None = None, jobs: int = 1,
+               options: object = None, conventions: bool = False) -> Checked:
+    """All of validate's one path (:func:`parallel.checked`) at once."""
+    boards: list[str | None] = []
+    run = parallel.checked(path, boards.append, name=name, jobs=jobs, options=options,
+                           conventions=conventions)
+    found: list[Finding] = []
+    with collector_tuned():
+        while True:
+            try:
+                found.append(next(run))
+            except StopIteration as done:
+                return Checked(found, boards, jobs if done.value > 1 else 1, done.value)
 
 
 @pytest.fixture(autouse=True)

@@ -1,7 +1,7 @@
 """One file, several processes: the same results as one process, sooner.
 
 One way to share a file between worker processes, :func:`relay`, for ``priffe validate
---jobs`` (through :func:`check_file`) and ``priffe import --jobs``
+--jobs`` (through :func:`checked`) and ``priffe import --jobs``
 (:mod:`priffe_records.archive.workers`). It cuts a file only before a line where the
 reader starts a record afresh, whatever came before
 (:func:`priffe_records.format.cuts.fresh_starts`: found in the bytes, so the parent spends
@@ -259,35 +259,9 @@ def _cuts(f: IO[bytes], size: int, jobs: int, most: int = _MAX_SLICE
 # ---------------------------------------------------------------- validate --jobs
 
 
-@dataclass(frozen=True, slots=True)
-class Checked:
-    """A file's findings (as :func:`~priffe_records.rules.validate.validate` gives them)
-    and the Board of each record, in file order."""
-
-    findings: list[Finding]
-    boards: list[str | None]
-    jobs: int  # processes that did the work (1: the file was checked in this one)
-    slices: int = 1  # the pieces the file was checked in
-
-
 # A finding as a worker sends it: rule, severity, text, line, column, record (the
 # location's file is the label; any other location is sent as it is, in ``line``).
 _Packed = tuple[str, str, Message | str, int | Location | None, int, int | None, tuple[str, ...]]
-
-
-def check_file(path: str | os.PathLike[str], *, name: str | None = None, jobs: int = 1,
-               options: object = None, conventions: bool = False) -> Checked:
-    """All of :func:`checked` at once: the findings, the Boards, and who did the work."""
-    boards: list[str | None] = []
-    run = checked(path, boards.append, name=name, jobs=jobs, options=options,
-                  conventions=conventions)
-    found: list[Finding] = []
-    with collector_tuned():
-        while True:
-            try:
-                found.append(next(run))
-            except StopIteration as done:
-                return Checked(found, boards, jobs if done.value > 1 else 1, done.value)
 
 
 def checked(path: str | os.PathLike[str], noted: Callable[[str | None], object], *,
