@@ -178,3 +178,19 @@ def test_a_file_mixing_a_record_of_no_family_replays_the_others(tmp_path: Path) 
     assert "4 spades by East" in res.stdout
     assert f"Board 3 — cannot be replayed:\n  error Presets: {src}:13:11: not a Priffe " \
            "record" in res.stdout
+
+
+HAND_RECORD = ('[Event "Klubb"]\n[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
+               '[Deal "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"]\n')
+
+
+def test_a_dealers_hand_record_is_bridge_s() -> None:
+    """Deal, Dealer and Vulnerable, nothing played (what dealing programs write): the
+    Vulnerable tag makes it bridge's, since neither Priffe nor Préférence has vulnerability.
+    It used to be read as a Priffe deal: hand strength in hs, East as forehand, and R8's
+    "names no contract" warning."""
+    res = CliRunner().invoke(cli, ["--lang", "en", "validate", "-"], input=HAND_RECORD)
+    assert res.exit_code == 0 and "0 errors, 0 warnings" in res.output, res.output
+    shown = CliRunner().invoke(cli, ["--lang", "en", "replay", "-"], input=HAND_RECORD)
+    assert shown.exit_code == 0 and " hs" not in shown.output and "Forehand: East" not in \
+        shown.output, shown.output

@@ -145,10 +145,10 @@ def test_unknown_call_on_a_preference_record_lists_preference_calls() -> None:
     ('[Contract "4S"]\n[Auction "N"]\nPass Pas\n', "bridge calls: Pass X XX AP"),
     ('[Auction "N"]\n1NT Pas\n', "bridge calls: Pass X XX AP"),
     ('[Auction "N"]\n1nt! Pas\n', "bridge calls: Pass X XX AP"),
-    # Priffe: its own words, with the closest one; a Vulnerable tag alone names no game
-    # (docs/bridge.md's claim rule, the validator's: it reads the record as Priffe's).
+    # A Vulnerable tag: neither Priffe nor Préférence has vulnerability (docs/bridge.md).
+    ('[Vulnerable "NS"]\n[Auction "N"]\nPas\n', "bridge calls: Pass X XX AP"),
+    # Priffe: its own words, with the closest one.
     ('[Auction "N"]\nHjärter Pas\n', "calls: Pass Klöver Spader"),
-    ('[Vulnerable "NS"]\n[Auction "N"]\nPas\n', "calls: Pass Klöver Spader"),
     ('[Scoring "Priffe;preset=en"]\n[Contract "4S"]\n[Auction "N"]\nPas\n',
      "calls: Pass Klöver Spader"),
 ])

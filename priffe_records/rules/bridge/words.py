@@ -4,8 +4,10 @@ Data only. A record is bridge's when its ``Scoring`` tag's first field is a scor
 system PBN §3.4.12 names (``MP``, ``IMP``, ``Rubber`` …, or ``Bridge``), or when its
 Scoring says nothing (absent, empty, ``?``) and its Contract has a bridge contract's
 shape, ``<1-7><C|D|H|S|NT>[X|XX]`` or ``Pass`` (PBN §3.4.14), or its Auction holds a
-bridge call (``1C``, ``X``, ``AP`` …): no Priffe or Préférence contract or call has that
-shape. A record with neither is the default family's. Bridge's calls (``1NT``, ``X``,
+bridge call (``1C``, ``X``, ``AP`` …), or it has a ``Vulnerable`` tag (a dealer's hand
+record: Deal, Dealer, Vulnerable and nothing played): no Priffe or Préférence contract or
+call has that shape, and neither game has vulnerability. A record with none is the
+default family's. Bridge's calls (``1NT``, ``X``,
 ``AP`` …) are read as foreign calls by every family's words, so bridge names only
 ``Pass`` and reads the other calls by their text. A record the reader cannot read is
 claimed by its text the same way (:func:`claims_text`), so its unknown call lists
@@ -39,6 +41,7 @@ _SHAPE = re.compile(r"[1-7](?:NT|[CDHS])(?:XX|X)?|Pass", re.IGNORECASE)
 _CALL = re.compile(r"[1-7](?:NT|[CDHSN])|XX?|AP")  # as the reader keeps a bridge call
 # In an unread record's text: the Contract's value, the Auction's data (PBN §3.5.1).
 _CONTRACT_TAG = re.compile(r'\[[ \t]*Contract[ \t]+"([^"\n]*)"')
+_VULNERABLE_TAG = re.compile(r'^[ \t]*\[[ \t]*Vulnerable[ \t]', re.MULTILINE)
 _AUCTION_DATA = re.compile(r'\[[ \t]*Auction[ \t]+"[^"\n]*"[ \t]*\]([^\[]*)')
 _SUFFIX = re.compile(r"[=$!?].*")  # a note, NAG or suffix annotation after a call
 # The calls of a bridge auction (PBN §3.5.1), by their case-folded spelling.
@@ -49,20 +52,21 @@ CALL_WORDS = "Pass X XX AP 1C 1D 1H 1S 1NT 2C … 7NT"
 
 def claims(record: Record) -> bool:
     """Whether a record whose Scoring says nothing is bridge's: its Contract has a bridge
-    contract's shape, or its Auction holds a bridge call."""
+    contract's shape, or its Auction holds a bridge call, or it has a Vulnerable tag."""
     auction = record.auction
-    return _claimed(record.get("Contract"), () if auction is None
-                    or TokenKind.FOREIGN not in auction.kinds else (
-        t for k, t in zip(auction.kinds, auction.texts, strict=True)
-        if k is TokenKind.FOREIGN))
+    calls = () if auction is None or TokenKind.FOREIGN not in auction.kinds else (
+        t for k, t in zip(auction.kinds, auction.texts, strict=True) if k is TokenKind.FOREIGN)
+    return record.get("Vulnerable") is not None or _claimed(record.get("Contract"), calls)
 
 
 def claims_text(text: str) -> bool:
     """:func:`claims` for a record the reader could not read: its text's Contract value
     and the words of its Auction data."""
     contract, auction = _CONTRACT_TAG.search(text), _AUCTION_DATA.search(text)
-    return _claimed(contract and contract.group(1), () if auction is None else (
-        _SUFFIX.sub("", w).upper() for w in auction.group(1).split()))
+    calls = () if auction is None else (
+        _SUFFIX.sub("", w).upper() for w in auction.group(1).split())
+    return _VULNERABLE_TAG.search(text) is not None or _claimed(
+        contract and contract.group(1), calls)
 
 
 def _claimed(contract: str | None, calls: Iterable[str]) -> bool:
