@@ -194,7 +194,8 @@ def seat_label(r: DealReplay, seat: Seat, w: Words) -> str:
 
 def seat_marks(r: DealReplay, seat: Seat, w: Words) -> str:
     """``Given, Förhand, spelförare``: the seat's roles in the deal, and a drop-out."""
-    marks = [m for m, s in ((w.dealer, r.dealer), (w.forehand, r.forehand)) if s is seat]
+    marks = [m for m, s in ((w.dealer, r.dealer), (w.forehand, r.forehand)) if s is seat
+             and not (m is w.forehand and _dealer_calls_first(r))]
     if r.declarer is seat:
         marks.append(w.declarer)
     if seat in r.dropouts:
@@ -209,7 +210,14 @@ def roles(r: DealReplay, w: Words) -> str:
             return w.unknown
         name = r.player(seat)
         return f"{w.seat(seat)} ({name})" if name else w.seat(seat)
-    return f"{w.dealer}: {who(r.dealer)} · {w.forehand}: {who(r.forehand)}"
+    return f"{w.dealer}: {who(r.dealer)}" + (
+        "" if _dealer_calls_first(r) else f" · {w.forehand}: {who(r.forehand)}")
+
+
+def _dealer_calls_first(r: DealReplay) -> bool:
+    """Bridge: the dealer calls first, and a bridge player knows no forehand, so none is
+    named (in Priffe and Préférence forehand is the dealer's left-hand player)."""
+    return r.dealer is not None and r.forehand is r.dealer
 
 
 def contract_line(r: DealReplay, w: Words) -> str:
