@@ -19,13 +19,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from priffe_records.format.record import Section, TokenKind
+from priffe_records.format.record import Location, Section, TokenKind
 from priffe_records.game.cards import Card, Deal, Seat, Suit
-from priffe_records.game.language import Message, msg
-from priffe_records.game.tricks import trick_winner
+from priffe_records.game.language import msg
+from priffe_records.game.tricks import (
+    BIT,
+    MUST_FOLLOW,
+    NO_TRUMP,
+    PLAYABLE,
+    card_fault,
+    card_id,
+    hand_mask,
+    highest,
+    suit_index,
+    trick_winner,
+)
 from priffe_records.game.words import card_name, seat_name, suit_name
 from priffe_records.rules.findings import Finding, error
-from priffe_records.rules.tricks import PlayedCard, Trick
+from priffe_records.rules.tricks import PlayedCard, Trick, not_theirs
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +67,8 @@ def play(section: Section, first: Seat, deal: Deal | None, trump: Suit | None) -
     tricks: list[Trick] = []
     findings: list[Finding] = []
     leader: Seat | None = first
-    seen: dict[Card, int] = {}
+    seen: dict[Card, int] = {}  # each card played, and in which trick first
+    gone = 0  # the same, as a mask
     for start in range(0, min(len(slots), 52), 4):
         row = {s: slots[start + k] for k, s in enumerate(first.rotation())
                if start + k < len(slots)}
@@ -71,11 +83,13 @@ def play(section: Section, first: Seat, deal: Deal | None, trump: Suit | None) -
             # a revoke or lead out of turn the file marks (^R, ^L: PBN §3.9) stands
             marked = section.marks(row[seat])[0] is not None
             fault = _fault(len(tricks) + 1, seat, card, held.get(seat), None if marked
-                           else led, seen) if card is not None and leader is not None else None
+                           else led, seen, gone, tok.location) \
+                if card is not None and leader is not None else None
             if fault is not None:
-                faults.append(error(fault[0], fault[1], tok.location))
+                faults.append(fault)
             if card is not None:
                 seen.setdefault(card, len(tricks) + 1)
+                gone |= BIT[card_id(card)]
                 if held.get(seat) is not None:
                     held[seat].discard(card)  # type: ignore[union-attr]
                 if led is None and seat is order[0]:
@@ -94,21 +108,17 @@ def play(section: Section, first: Seat, deal: Deal | None, trump: Suit | None) -
 
 
 def _fault(n: int, seat: Seat, card: Card, hand: set[Card] | None, led: Suit | None,
-           seen: dict[Card, int]) -> tuple[str, Message] | None:
-    """What is wrong with ``seat`` playing ``card`` to trick ``n``: B7 or B8 (worded as
-    Priffe's R11, the same rule)."""
-    who = seat_name(seat)
-    if card in seen:
-        return "B7", msg("trick {n}: {who} plays {card} a second time (first in trick "
-                         "{first})", n=n, who=who, card=card_name(card), first=seen[card])
-    if hand is None:
+           seen: dict[Card, int], gone: int, where: Location | None) -> Finding | None:
+    """What is wrong with ``seat`` playing ``card`` to trick ``n``, by the one card rule
+    (:func:`~priffe_records.game.tricks.card_fault`): B7 or B8, worded as Priffe's R11."""
+    cid, held, suit = card_id(card), None if hand is None else hand_mask(hand), suit_index(led)
+    fault = card_fault(held, cid, suit, NO_TRUMP, False, gone=gone)
+    if fault == PLAYABLE:
         return None
-    if card not in hand:
-        return "B7", msg("trick {n}: {who} plays {card}, which is not in {who}'s hand", n=n,
-                         who=who, card=card_name(card))
-    follow = sorted((c for c in hand if c.suit is led), key=lambda c: -c.rank.order)
-    if led is not None and card.suit is not led and follow:
-        return "B8", msg("trick {n}: {who} plays {card} while holding {held} — must follow "
-                         "{suit}", n=n, who=who, card=card_name(card),
-                         held=card_name(follow[0]), suit=suit_name(led))
-    return None
+    if fault != MUST_FOLLOW or held is None or led is None:  # played before, not held
+        return not_theirs("B7", fault, n, seat, cid, where, first=seen.get(card, 0))
+    shown = highest(held, suit)
+    assert shown is not None  # the fault is a card of the suit led held
+    return error("B8", msg("trick {n}: {who} plays {card} while holding {held} — must follow "
+                           "{suit}", n=n, who=seat_name(seat), card=card_name(card),
+                           held=card_name(shown), suit=suit_name(led)), where)
