@@ -37,7 +37,6 @@ from priffe_records.game.language import Message, msg
 SCORINGS = frozenset({"mp", "matchpoints", "imp", "cavendish", "chicago", "rubber", "bam",
                       "instant", "emp", "oldmp", "imp_1948", "imp_1961", "bridge"})
 CONTRACT = re.compile(r"([1-7])(NT|[CDHS])(XX|X)?", re.IGNORECASE)
-_SHAPE = re.compile(r"[1-7](?:NT|[CDHS])(?:XX|X)?|Pass", re.IGNORECASE)
 _CALL = re.compile(r"[1-7](?:NT|[CDHSN])|XX?|AP")  # as the reader keeps a bridge call
 # In an unread record's text: the Contract's value, the Auction's data (PBN §3.5.1).
 _CONTRACT_TAG = re.compile(r'\[[ \t]*Contract[ \t]+"([^"\n]*)"')
@@ -71,7 +70,8 @@ def claims_text(text: str) -> bool:
 
 def _claimed(contract: str | None, calls: Iterable[str]) -> bool:
     """The one claim rule: a bridge contract's shape, or a bridge call."""
-    if contract is not None and _SHAPE.fullmatch(contract.strip()):
+    shape = None if contract is None else contract.strip()
+    if shape is not None and (shape.casefold() == "pass" or CONTRACT.fullmatch(shape)):
         return True
     return any(_CALL.fullmatch(call) for call in calls)
 
