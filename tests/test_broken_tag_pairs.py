@@ -161,3 +161,17 @@ def test_a_scoring_tag_read_by_the_parser_chooses_the_records_words(scoring: str
     got = _records(text.replace('[Scoring "Preference"]', scoring))
     assert [r.to_dict()["tags"] for r in got if isinstance(r, Record)] == [
         r.to_dict()["tags"] for r in want]
+
+
+def test_a_repeated_scoring_tag_does_not_choose_the_words_the_first_one_does() -> None:
+    """The record keeps the first Scoring tag pair (here broken, read as "Prefer", a game
+    no family plays) and ignores the repeat; the words are chosen by that same first one
+    (fuzz case 37549: the repeat chose Préférence's words, so "Hearts" stayed "Hearts", and
+    written out and read back the record read "Hjärter": a rewrite was refused)."""
+    text = ('[Event "Graz"]\n[Dealer "E"]\n[Scoring "Prefer]\n[Scoring "Preference"]\n'
+            '[Declarer "E"]\n[Contract "Hearts"]\n')
+    [rec] = _records(text)
+    assert isinstance(rec, Record)
+    assert rec.get("Scoring") == "Prefer"
+    assert rec.get("Contract") == "Hjärter"  # Priffe's words: no family claims "Prefer"
+    assert list(loads(str(rec))) == [rec]

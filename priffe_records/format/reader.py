@@ -893,19 +893,26 @@ def _scoring_of(text: str, state: _FileState) -> str | None:
     """The record's Scoring value from its text, own or inherited with ``#``/``##``.
 
     Read before the record is built: its calls and values read by its family's words.
+    The value is the first line's that holds a Scoring tag pair, whole or broken in a
+    plain way (format/mend.py), as the record keeps it: a repeat further down is
+    ignored there, so it must not choose the words here either.
     """
     at = text.find("Scoring")
-    # A match starts on the line of the first "Scoring" or later (a tag pair is one line).
-    start = text.rfind("\n", 0, at) + 1
-    m = _SCORING.search(text, start) if at >= 0 else None
-    if m is None:
-        # A Scoring tag pair broken in a plain way reads as format/mend.py reads it.
-        mended = mend(text[start:text.find("\n", at)]) if at >= 0 else None
-        if mended is None or mended.name != "Scoring":
-            return state.header.get("Scoring")
-        value = mended.value
+    while at >= 0:
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        end = len(text) if end < 0 else end
+        m = _SCORING.search(text, start, end)
+        if m is not None:
+            value = m.group(1)
+            break
+        mended = mend(text[start:end])
+        if mended is not None and mended.name == "Scoring":
+            value = mended.value
+            break
+        at = text.find("Scoring", end)
     else:
-        value = m.group(1)
+        return state.header.get("Scoring")
     if value.startswith("##"):
         return value[2:]
     if value.startswith("#"):
