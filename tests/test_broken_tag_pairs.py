@@ -175,3 +175,17 @@ def test_a_repeated_scoring_tag_does_not_choose_the_words_the_first_one_does() -
     assert rec.get("Scoring") == "Prefer"
     assert rec.get("Contract") == "Hjärter"  # Priffe's words: no family claims "Prefer"
     assert list(loads(str(rec))) == [rec]
+
+
+def test_a_scoring_tag_after_the_auction_still_chooses_the_auctions_words() -> None:
+    """The words are chosen once every tag pair is read, before any section: a Scoring
+    written below the Auction reads the calls as one written above it does."""
+    head = '[Event "Graz"]\n[Dealer "E"]\n'
+    auction = '[Auction "S"]\nClubs Pass Diamonds Pass\n'
+    scoring = '[Scoring "Preference"]\n'
+    [above] = _records(head + scoring + auction)
+    [below] = _records(head + auction + scoring)
+    assert isinstance(above, Record) and isinstance(below, Record)
+    calls = [t.text for t in below.tag("Auction").section.tokens]  # type: ignore[union-attr]
+    assert calls == ["Clubs", "Pass", "Diamonds", "Pass"]  # Préférence's, not "Klöver"
+    assert calls == [t.text for t in above.tag("Auction").section.tokens]  # type: ignore[union-attr]

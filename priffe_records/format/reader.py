@@ -138,13 +138,15 @@ def _precede(text: str, what: Message) -> Message:
 class _Builder:
     """Turns one chunk's Lark tokens into a Record, collecting located errors."""
 
-    def __init__(self, name: str, chunk: Chunk, state: _FileState, words: _Words,
-                 sections: bool = True) -> None:
+    def __init__(self, name: str, chunk: Chunk, state: _FileState, sections: bool = True
+                 ) -> None:
         self.name = name
         self.sections = sections  # False: the headers visitor, section data left unread
         self.chunk = chunk
         self.state = state
-        self.words = words  # the record's family's: its call words and values
+        # The record's Scoring and its family's call words and values: set by build.
+        self.scoring: str | None = None
+        self.words: _Words
         self.errors: list[PPNSyntaxError] = [
             PPNSyntaxError(message, Location(name, line, column), self.line_text(line), severity)
             for line, column, message, severity in chunk.notes] if chunk.notes else []
@@ -189,22 +191,42 @@ class _Builder:
         return Comment(_utf8_charset(s[1:]), CommentKind.ESCAPE, self.loc(tok))
 
     def build(self, items: list[object]) -> Record:
+        """The record of a chunk's items. The tag pairs come first: the first Scoring among
+        them (the one the record keeps) chooses the words its sections and values are
+        read by; then the sections, in their places."""
         leading: list[Comment] = []
         tags: list[Tag] = []
+        later: list[tuple[int, str, list[LarkToken]]] = []  # sections and where they go
+        damaged: list[list[object]] = []
         for item in items:
             if isinstance(item, tuple):
                 kind, toks = item
                 if kind == "plain":
                     tags.extend(self.block(kind, toks))
                 else:
-                    tags.append(self.section_tag(kind, toks))
+                    later.append((len(tags), kind, toks))
             elif isinstance(item, _Damage):
                 self.damaged = True
                 tags.append(item.tag)
-                self.damage_errors(item.read)
+                damaged.append(item.read)
             else:
                 leading.append(self.comment(item))  # type: ignore[arg-type]
         by_name = {t.name: t for t in reversed(tags)}  # the first tag of each name
+        scoring = by_name.get("Scoring")
+        self.scoring = _scoring(None if scoring is None else scoring.value, self.state)
+        self.words = _words_of(lexicon_for(self.scoring))
+        for read in damaged:
+            self.damage_errors(read)
+        if later:
+            placed: list[Tag] = []
+            done = 0
+            for at, kind, toks in later:
+                placed += tags[done:at]
+                tag = self.section_tag(kind, toks)
+                placed.append(tag)
+                by_name.setdefault(tag.name, tag)
+                done = at
+            tags = placed + tags[done:]
         if len(by_name) < len(tags):  # a name repeats
             tags = self.repeated(tags)
             by_name = {t.name: t for t in reversed(tags)}
@@ -884,34 +906,11 @@ def _normalise_result(value: str, declarer: Seat | None) -> str:
 
 # ---------------------------------------------------------------- the record's game
 
-# As the grammar reads a tag pair written over parts: blanks between name and value may be
-# none ('[Scoring"Preference"]' is the Scoring tag to the parser too).
-_SCORING = re.compile(r'\[[ \t]*Scoring[ \t]*"((?:\\.|[^"\\\n])*)"')
-
-
-def _scoring_of(text: str, state: _FileState) -> str | None:
-    """The record's Scoring value from its text, own or inherited with ``#``/``##``.
-
-    Read before the record is built: its calls and values read by its family's words.
-    The value is the first line's that holds a Scoring tag pair, whole or broken in a
-    plain way (format/mend.py), as the record keeps it: a repeat further down is
-    ignored there, so it must not choose the words here either.
-    """
-    at = text.find("Scoring")
-    while at >= 0:
-        start = text.rfind("\n", 0, at) + 1
-        end = text.find("\n", at)
-        end = len(text) if end < 0 else end
-        m = _SCORING.search(text, start, end)
-        if m is not None:
-            value = m.group(1)
-            break
-        mended = mend(text[start:end])
-        if mended is not None and mended.name == "Scoring":
-            value = mended.value
-            break
-        at = text.find("Scoring", end)
-    else:
+def _scoring(value: str | None, state: _FileState) -> str | None:
+    """The record's Scoring, own or inherited with ``#``/``##``, from the ``value`` of its
+    first Scoring tag (the one it keeps: a repeat is ignored); without one, the file
+    header's."""
+    if value is None:
         return state.header.get("Scoring")
     if value.startswith("##"):
         return value[2:]
@@ -941,16 +940,15 @@ def _unknown_call(text: str, scoring: str | None, own: Vocabulary
 def _parse_record(chunk: Chunk, name: str, state: _FileState, sections: bool = True
                   ) -> Record | BadRecord:
     text = chunk.text
-    scoring = _scoring_of(text, state)
-    builder = _Builder(name, chunk, state, _words_of(lexicon_for(scoring)), sections)
+    builder = _Builder(name, chunk, state, sections)
     builder.hashes = may_inherit(text)
     location = builder.first = Location(name, chunk.first_line, 1)
     syntax: list[PPNSyntaxError] = []
     kept = False  # every syntax error is inside a section kept as its text
     items = parse_chunk(text)
+    explained: _Explained | None = None
     if items is None:
-        items, syntax, kept = _recover(chunk, name,
-                                       _unknown_call(text, scoring, builder.words.lexicon.own))
+        items, explained, kept = _recover(chunk, name)
     if chunk.odd and has_odd_characters(text):  # control characters, bytes that were no text
         builder.odd_characters(items)
         text = escape_controls(text)  # an unreadable record is written as its text
@@ -963,6 +961,8 @@ def _parse_record(chunk: Chunk, name: str, state: _FileState, sections: bool = T
                              chunk.lines[0] if chunk.lines else "")
         state.lost, state.lost_at = location, state.count + 1
         return BadRecord((err,), location, text)
+    if explained is not None:  # worded once the record's game is known
+        syntax = explained(_unknown_call(chunk.text, builder.scoring, builder.words.lexicon.own))
     if not syntax and not builder.lossy:
         return record
     if kept and not builder.lossy:
@@ -1007,8 +1007,12 @@ def _segments(lines: list[str]) -> Iterator[tuple[int, int]]:
     yield start, len(lines)
 
 
-def _recover(chunk: Chunk, name: str, unknown_call: Callable[[str], Message]
-             ) -> tuple[list[object], list[PPNSyntaxError], bool]:
+# A record's syntax errors, worded given who words an unknown call (its game's words,
+# known once its tags are read).
+_Explained = Callable[[Callable[[str], Message]], list[PPNSyntaxError]]
+
+
+def _recover(chunk: Chunk, name: str) -> tuple[list[object], _Explained, bool]:
     """Every syntax error of a record, what could be read around them, and whether each
     error could be kept inside one tag's section.
 
@@ -1019,7 +1023,7 @@ def _recover(chunk: Chunk, name: str, unknown_call: Callable[[str], Message]
     such tag can hold it, the record stays unread (the last value is False).
     """
     items: list[object] = []
-    errors: list[PPNSyntaxError] = []
+    errors: list[PPNSyntaxError | tuple[Any, int, list[str]]] = []  # Lark's error, where
     kept = True
     segments = list(_segments(chunk.lines))
     for start, end in segments:
@@ -1043,8 +1047,17 @@ def _recover(chunk: Chunk, name: str, unknown_call: Callable[[str], Message]
             first = chunk.first_line + start
             errors.append(unclosed(exc, name, first, lines)
                           if ends_early(exc) and end < len(chunk.lines) else
-                          explain(exc, name, first, lines, unknown_call))
-    return items, errors, kept
+                          (exc, first, lines))
+
+    def explained(unknown_call: Callable[[str], Message]) -> list[PPNSyntaxError]:
+        out: list[PPNSyntaxError] = []
+        for error in errors:
+            if not isinstance(error, PPNSyntaxError):
+                exc, first, lines = error
+                error = explain(exc, name, first, lines, unknown_call)
+            out.append(error)
+        return out
+    return items, explained, kept
 
 
 @dataclass(frozen=True, slots=True)
