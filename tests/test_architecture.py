@@ -312,3 +312,31 @@ def test_the_architecture_page_names_every_module_and_no_other() -> None:
 def test_the_module_table_reader_reads_rows() -> None:
     page = "## Every module\n\n| `a/b.py` | one |\n| `c.py` | two |\n\n## Next\n| `d.py` | x |\n"
     assert _documented(page) == {"a/b.py", "c.py"}
+
+
+def _protocols(tree: ast.Module) -> set[str]:
+    return {node.name for node in tree.body if isinstance(node, ast.ClassDef)
+            and any("Protocol" in ast.unparse(base) for base in node.bases)}
+
+
+def test_shared_code_asks_the_family_hooks_and_never_probes_them() -> None:
+    """A family's objects are asked through the hooks of rules/family.py, each with its
+    default, never tested for what they can do: no protocol there is runtime-checkable,
+    and no module outside the families asks ``isinstance(x, <one of those protocols>)``
+    (books that stream used to be found by ``isinstance(books, StreamingBooks)``)."""
+    family = PACKAGE / "rules" / "family.py"
+    tree = ast.parse(family.read_text("utf-8"))
+    protocols = _protocols(tree)
+    assert {"PartieBooks", "Table", "Rules"} <= protocols
+    assert "runtime_checkable" not in family.read_text("utf-8")
+    families = {p.parent for p in (PACKAGE / "rules").glob("*/family.py")}
+    probes = []
+    for path in PACKAGE.rglob("*.py"):
+        if any(parent in families for parent in path.parents):
+            continue
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if (isinstance(node, ast.Call) and ast.unparse(node.func) == "isinstance"
+                    and len(node.args) == 2
+                    and set(re.findall(r"\w+", ast.unparse(node.args[1]))) & protocols):
+                probes.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert probes == []

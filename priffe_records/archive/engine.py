@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, cast
+from typing import Any
 
 from priffe_records.archive.stored_messages import message_json
 from priffe_records.format.errors import BadRecord
@@ -19,7 +19,7 @@ from priffe_records.format.record import PLAYER_TAGS, Location, Record
 from priffe_records.format.values import is_unspecified
 from priffe_records.game.cards import SEATS
 from priffe_records.game.language import Message, render
-from priffe_records.rules.family import GameFamily, PartieOutcome, StreamingBooks, family_of
+from priffe_records.rules.family import GameFamily, PartieBooks, PartieOutcome, family_of
 from priffe_records.rules.findings import Finding, sort_key
 from priffe_records.rules.partie import Closed, Driver, Step, Told, steps
 
@@ -209,7 +209,7 @@ class StreamCheck:
     def __init__(self) -> None:
         self.driver = Driver(stream=True, ends=True)
         self.family: GameFamily[Any] | None = None  # the open partie's
-        self.scorer: StreamingBooks | None = None  # the open partie's books, when they stream
+        self.scorer: PartieBooks[Any] | None = None  # the open partie's books, when they stream
         self.held: dict[int, tuple[DealFacts, list[Finding]]] = {}  # items awaiting books
         self.last_of: dict[int, Record] = {}  # each open rubber's latest deal (settlements)
 
@@ -253,8 +253,7 @@ class StreamCheck:
             self.held[step.position] = (
                 DealFacts() if isinstance(item, BadRecord) else _facts(item), found)
             return
-        scorer = self.scorer = cast(StreamingBooks, event.books) \
-            if event.books is not None else None
+        scorer = self.scorer = event.books
         computed = None
         if scorer is not None and self.family is not None:
             yield from self._rubbers(scorer.drain_rubbers())

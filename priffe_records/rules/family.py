@@ -26,7 +26,7 @@ import random
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, Protocol, Self, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, Self, TypeVar
 
 import pluggy
 
@@ -95,7 +95,15 @@ class PartieOutcome(Protocol):
 
 
 class PartieBooks(Protocol[OutcomeT_contra]):
-    """The running books of one partie (rubbers for Priffe, a pot for Préférence)."""
+    """The running books of one partie (rubbers for Priffe, a pot for Préférence).
+
+    Books may also run without keeping the partie (validation of a file of any size):
+    after :meth:`stream` says they do, they keep no deal lines or rubber results, and
+    :meth:`drain` hands over the findings reported so far. Every finding they report
+    must then come from ``add`` and carry the index of the deal being added (``close``
+    reports nothing new): the driver emits a record's findings once the next record
+    comes. Books that keep the partie take these three from :class:`KeptBooks`.
+    """
 
     def add(self, o: OutcomeT_contra) -> object: ...
 
@@ -103,27 +111,33 @@ class PartieBooks(Protocol[OutcomeT_contra]):
 
     def close(self) -> PartieOutcome: ...
 
-
-@runtime_checkable
-class StreamingBooks(Protocol):
-    """Books that can run without keeping the partie (validation of a file of any size).
-
-    After :meth:`stream` they keep no deal lines or rubber results, and :meth:`drain`
-    hands over the findings reported so far. Every finding they report must come from
-    ``add`` and carry the index of the deal being added (``close`` reports nothing
-    new): the driver emits a record's findings once the next record comes.
-    """
-
-    def stream(self, *, rubbers: bool = False) -> None:
-        """Keep nothing of the partie from now on; ``rubbers``: but keep each rubber's end
-        until the caller takes it (the archive writes rubbers as they end)."""
+    def stream(self, *, rubbers: bool = False) -> bool:
+        """Keep nothing of the partie from now on, if these books can; whether they do.
+        ``rubbers``: but keep each rubber's end until the caller takes it (the archive
+        writes rubbers as they end)."""
         ...
 
-    def drain(self) -> list[Finding]: ...
+    def drain(self) -> list[Finding]:
+        """The findings reported since the last call, once streaming."""
+        ...
 
     def drain_rubbers(self) -> list[Any]:
         """The rubbers ended since the last call, when streamed with ``rubbers``."""
         ...
+
+
+class KeptBooks:
+    """The streaming answers of books that keep the whole partie (Préférence's, bridge's):
+    they cannot stream, so their findings come when the partie closes."""
+
+    def stream(self, *, rubbers: bool = False) -> bool:
+        return False
+
+    def drain(self) -> list[Finding]:
+        return []
+
+    def drain_rubbers(self) -> list[Any]:
+        return []
 
 
 class Entry(Protocol):

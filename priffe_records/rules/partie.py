@@ -9,7 +9,7 @@ user gave is silently dropped.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
 from priffe_records.format.errors import BadRecord, PPNSyntaxError
 from priffe_records.format.record import Location, PartieHead, Record, partie_head
@@ -20,7 +20,6 @@ from priffe_records.rules.family import (
     Outcome,
     PartieBooks,
     PartieOutcome,
-    StreamingBooks,
     default_family,
     family_of,
 )
@@ -124,7 +123,7 @@ class Driver:
     Every consumer of the engine's stream (validate's findings, the parties and score
     sheets, the archive's rows, the workers of ``--jobs``) feeds its steps here and reads
     the same :class:`Told` and :class:`Closed` events. ``stream`` asks books that can
-    (:class:`~priffe_records.rules.family.StreamingBooks`) to keep nothing of the partie;
+    (:meth:`~priffe_records.rules.family.PartieBooks.stream`) to keep nothing of the partie;
     ``ends`` asks them to keep each rubber's end for the caller all the same.
 
     An unreadable record is the one place where the totals become unknown: whichever
@@ -163,9 +162,7 @@ class Driver:
             closed = self.end()
             self.family, self.where = partie
             opened = self.books = self.family.books(*self.where)
-            self.streams = self.stream and isinstance(opened, StreamingBooks)
-            if self.streams:
-                cast(StreamingBooks, opened).stream(rubbers=self.ends)
+            self.streams = self.stream and opened.stream(rubbers=self.ends)
             self.lost = [s for s in lost if s.lost_head in (None, self.where)]
         books, found, line = self.books, list(step.found), None
         if books is not None and step.outcome is not None:
@@ -174,7 +171,7 @@ class Driver:
                 books.lost(step.lost, step.position)
             line = books.add(step.outcome)
             if self.streams:
-                found.extend(cast(StreamingBooks, books).drain())
+                found.extend(books.drain())
         return closed, Told(step, opens, books, self.streams or books is None, line, found)
 
     def _tell_lost(self, *, anyway: bool = True) -> None:
@@ -237,7 +234,7 @@ def findings(records: Iterable[Record | BadRecord], *, options: object = None,
              conventions: bool = False) -> Iterator[Finding]:
     """The findings of :func:`parties`, in the same order, with memory flat in the file size.
 
-    Books that can stream (:class:`~priffe_records.rules.family.StreamingBooks`) keep no
+    Books that can stream (:meth:`~priffe_records.rules.family.PartieBooks.stream`) keep no
     deal lines and hand over each deal's findings as it is added, so a record's findings
     are final once the next record comes, and only they wait: memory is bounded by one
     rubber's bookkeeping, not by the partie. Other books keep the partie's findings until

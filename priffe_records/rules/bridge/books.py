@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from priffe_records.format.record import Location
+from priffe_records.rules.family import KeptBooks
 from priffe_records.rules.findings import Finding
 
 from .analysis import BridgeOutcome
@@ -32,7 +33,7 @@ class BridgePartie:
         return replace(self, findings=findings)
 
 
-class BridgeBooks:
+class BridgeBooks(KeptBooks):
     def __init__(self, event: str | None, site: str | None, date: str | None) -> None:
         self.lines: list[BridgeLine] = []
         self.head = (event, site, date)

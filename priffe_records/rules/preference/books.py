@@ -16,6 +16,7 @@ from priffe_records.format.record import Location
 from priffe_records.game.cards import Seat
 from priffe_records.game.language import msg, reason
 from priffe_records.game.words import seat_name
+from priffe_records.rules.family import KeptBooks
 from priffe_records.rules.findings import Finding, error, sort_key, tag_location, unverifiable
 from priffe_records.rules.players import PartieNames, name_slips
 from priffe_records.rules.preference.bids import format_seat_numbers
@@ -63,7 +64,7 @@ def _fmt_scores(score: dict[Seat, int]) -> str:
     return format_seat_numbers({s.value: v for s, v in score.items()}, scores=True)
 
 
-class PrefBooks:
+class PrefBooks(KeptBooks):
     """Running pot and balances of one partie."""
 
     def __init__(self, event: str | None, site: str | None, date: str | None) -> None:

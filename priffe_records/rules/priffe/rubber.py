@@ -185,7 +185,7 @@ class PartieScorer:
         self._newcomer = False  # the deal being added brought a fifth player (warned)
         self._start_rubber(None)
 
-    def stream(self, *, rubbers: bool = False) -> None:
+    def stream(self, *, rubbers: bool = False) -> bool:
         """Keep no deal lines or rubber results from now on (validation of big files):
         memory stays that of one rubber's bookkeeping, whatever the partie's length.
 
@@ -193,6 +193,7 @@ class PartieScorer:
         hands it over (the archive writes rubbers as they end)."""
         self._keep = False
         self._hand_over = rubbers
+        return True
 
     def drain_rubbers(self) -> list[RubberEnd]:
         """The rubbers ended since the last call, handed over (see :meth:`stream`)."""
