@@ -463,18 +463,61 @@ class Search:
     @cython.locals(leader=cython.int, k=cython.int, alpha=cython.int, beta=cython.int,
                    ply=cython.int, player=cython.int, wants=cython.bint, best=cython.int,
                    value=cython.int, count=cython.int, i=cython.int, base=cython.int,
-                   first=cython.int, card=cython.int, chosen=cython.int)
+                   first=cython.int, card=cython.int, chosen=cython.int,
+                   hand=cython.ulonglong, moves=cython.ulonglong, tb=cython.int,
+                   led=cython.int, at=cython.int, cut=cython.int, hint=cython.int)
     @cython.returns(cython.int)
     def _moves(self, leader: int, k: int, alpha: int, beta: int, ply: int, first: int) -> int:
-        """Try the player to move's cards, likeliest best first (``_order``; ``first`` is
-        the card the table remembers for this position), until a cut-off, which the
-        cutoff cache keeps; ``best_card`` is then the card that gave the answer."""
+        """Try the player to move's cards, likeliest best first, until a cut-off, which the
+        cutoff cache keeps; ``best_card`` is then the card that gave the answer.
+
+        The likeliest is the card that last cut off in the same context (``_cut_card``),
+        else ``first``, the card the table remembers for this position. It is tried
+        before the other cards are even listed (``_order``): it cuts off in most nodes
+        that cut off at all, and then listing, scoring and sorting the rest is waste."""
         player = self._seat(leader + k)
         wants = (self.most >> player) & 1
         best = -1 if wants else 99
+        hand = self.h[player]
+        tb = 4 * _count(hand)
+        moves = hand
+        led = -1
+        if k:
+            led = self.tc[tb] // 13
+            moves = hand & (_SUITS << (13 * led))
+            if not moves and self.must_trump and self.trump >= 0:
+                moves = hand & (_SUITS << (13 * self.trump))
+            if not moves:
+                moves = hand
+        if not moves & (moves - 1):
+            card = _top(moves)
+            self.best_card = card
+            return self._after(leader, k, card, alpha, beta, ply)
+        at = self._winner(tb, k) if k else 0
+        cut = self._cut_card(ply, player, k, hand, self.tc[tb + at] + 64 * at if k else -1,
+                             led)
+        hint = -1
+        if cut >= 0 and (moves >> cut) & 1:
+            hint = cut
+        elif first >= 0 and (moves >> first) & 1:
+            hint = first
+        chosen = hint
+        if hint >= 0:
+            best = self._after(leader, k, hint, alpha, beta, ply)
+            if wants:
+                alpha = max(alpha, best)
+            else:
+                beta = min(beta, best)
+            if alpha >= beta:
+                self._cut(ply, hint)
+                if k == 0 and self.often[64 * player + hint] < _OFTEN:
+                    self.often[64 * player + hint] += 1
+                self.best_card = hint
+                return best
         base = ply * _DEPTH
-        count = self._order(leader, k, ply, first)
-        chosen = self.buf[base]
+        count = self._order(leader, k, ply, first, moves, tb, at, hint)
+        if hint < 0:
+            chosen = self.buf[base]
         for i in range(count):
             card = self.buf[base + i]
             value = self._after(leader, k, card, alpha, beta, ply)
@@ -490,10 +533,9 @@ class Search:
                 if best < beta:
                     beta = best
             if alpha >= beta:
-                if count > 1:
-                    self._cut(ply, card)
-                    if k == 0 and self.often[64 * player + card] < _OFTEN:
-                        self.often[64 * player + card] += 1
+                self._cut(ply, card)
+                if k == 0 and self.often[64 * player + card] < _OFTEN:
+                    self.often[64 * player + card] += 1
                 break
         self.best_card = chosen
         return best
@@ -503,40 +545,25 @@ class Search:
     @cython.cfunc
     @cython.exceptval(check=False)
     @cython.locals(leader=cython.int, k=cython.int, base=cython.int, player=cython.int,
-                   moves=cython.ulonglong, live=cython.ulonglong, hand=cython.ulonglong,
-                   led=cython.int, i=cython.int, count=cython.int, suit=cython.int,
-                   mine=cython.uint, others=cython.uint, run=cython.uint, shift=cython.int,
-                   first=cython.int, at=cython.int, cut=cython.int, ply=cython.int,
-                   tb=cython.int, score=cython.int, card=cython.int)
+                   moves=cython.ulonglong, live=cython.ulonglong, i=cython.int,
+                   count=cython.int, suit=cython.int, mine=cython.uint, others=cython.uint,
+                   run=cython.uint, shift=cython.int, first=cython.int, at=cython.int,
+                   hint=cython.int, ply=cython.int, tb=cython.int, score=cython.int,
+                   card=cython.int)
     @cython.returns(cython.int)
-    def _order(self, leader: int, k: int, ply: int, first: int) -> int:
-        """Write the player to move's candidate cards (one per run of equal cards) into
-        ``buf`` at ``ply``, likeliest best first: the run holding the card that last cut
-        off in the same context (``_cut_card``) before all, then the run holding
-        ``first``, then leads by how often they cut off before (a history: in misère the
-        static ``_score`` guesses leads worst), then by ``_score``; their count.
+    def _order(self, leader: int, k: int, ply: int, first: int, moves: int, tb: int,
+               at: int, hint: int) -> int:
+        """Write the legal ``moves``' candidate cards (one per run of equal cards), but
+        none of the run of ``hint`` (tried already), into ``buf`` at ``ply``, likeliest
+        best first: the run holding ``first`` (the card the table remembers), then leads
+        by how often they cut off before (a history: in misère the static ``_score``
+        guesses leads worst), then by ``_score``; their count.
 
         A lead's history counts only up to ``_OFTEN``: the leads that cut off often then
         go by card, highest first. Measured on the hard case (board 2 of the Uppsala
         example), that order searched fewer nodes than raw counts or ``_score``."""
         base = ply * _DEPTH
         player = self._seat(leader + k)
-        hand = self.h[player]
-        tb = 4 * _count(hand)
-        moves = hand
-        if k:
-            led = self.tc[tb] // 13
-            moves = hand & (_SUITS << (13 * led))
-            if not moves and self.must_trump and self.trump >= 0:
-                moves = hand & (_SUITS << (13 * self.trump))
-            if not moves:
-                moves = hand
-        if not moves & (moves - 1):
-            self.buf[base] = _top(moves)
-            return 1
-        at = self._winner(tb, k) if k else 0
-        cut = self._cut_card(ply, player, k, hand, self.tc[tb + at] + 64 * at if k else -1,
-                             self.tc[tb] // 13 if k else -1)
         live = 0
         for i in range(self.n):
             live |= self.h[i]
@@ -550,20 +577,17 @@ class Search:
             # runs lowest first: their order is free, for no two of them score the same
             while mine:
                 run = _low_run(mine, others)
+                mine ^= run
+                if shift <= hint < shift + 13 and (run >> (hint - shift)) & 1:
+                    continue
                 score = self._score(leader, k, player, run, shift, tb, at)
                 card = score & 63
-                if shift <= cut < shift + 13 and (run >> (cut - shift)) & 1:
-                    score = (1 << 26) + card
-                elif shift <= first < shift + 13 and (run >> (first - shift)) & 1:
+                if shift <= first < shift + 13 and (run >> (first - shift)) & 1:
                     score = (1 << 25) + card
                 elif k == 0 and self.often[64 * player + card]:
                     score = (1 << 20) + self.often[64 * player + card] * 64 + card
                 self.buf[base + count] = score
                 count += 1
-                mine ^= run
-        if count == 1:
-            self.buf[base] = _top(moves)
-            return 1
         self._sort(base, count)
         for i in range(count):
             self.buf[base + i] &= 63
