@@ -44,10 +44,6 @@ _OFTEN = cython.declare(cython.int, 8000)  # lead cut-offs a card's history coun
 _NONE = cython.declare(cython.int, -1)  # no node limit / no deadline
 _ONE = cython.declare(cython.ulonglong, 1)
 _SUITS = cython.declare(cython.ulonglong, _SUIT)
-_B1 = cython.declare(cython.ulonglong, 0x5555555555555555)
-_B2 = cython.declare(cython.ulonglong, 0x3333333333333333)
-_B4 = cython.declare(cython.ulonglong, 0x0F0F0F0F0F0F0F0F)
-_B8 = cython.declare(cython.ulonglong, 0x0101010101010101)
 _ALL = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
 _MIX = cython.declare(tuple, (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F))  # odd multipliers
 _M0 = cython.declare(cython.ulonglong, _MIX[0])
@@ -106,21 +102,6 @@ def _top(x: int) -> int:
 def _low(x: int) -> int:
     """The index of the lowest bit of a non-zero ``x``."""
     return _top(x & (~x + 1))
-
-
-@cython.cfunc
-@cython.inline
-@cython.exceptval(check=False)
-@cython.locals(x=cython.ulonglong)
-@cython.returns(cython.int)
-def _count(x: int) -> int:
-    """How many bits ``x`` has set."""
-    if not cython.compiled:
-        return x.bit_count()
-    x = x - ((x >> 1) & _B1)
-    x = (x & _B2) + ((x >> 2) & _B2)
-    x = (x + (x >> 4)) & _B4
-    return cython.cast(cython.int, (x * _B8) >> 56)
 
 
 @cython.cfunc
@@ -232,6 +213,8 @@ class Search:
     check_at = cython.declare(cython.longlong)
     deadline = cython.declare(cython.double)
     h = cython.declare(cython.ulonglong[4])
+    left = cython.declare(cython.int)  # tricks not complete, the current one included
+    at = cython.declare(cython.int)  # which card of the current trick wins it so far
     tc = cython.declare(cython.int[60])  # each trick's cards at 4 * (tricks left)
     key = cython.declare(cython.ulonglong[2])
     shapes = cython.declare(cython.ulonglong[:])  # each suit's shape by its live cards
@@ -264,6 +247,7 @@ class Search:
         self.deadline = _NONE if seconds is None else time.perf_counter() + seconds
         self.check_at = 0
         self.h = [0, 0, 0, 0]
+        self.left = self.at = 0
         self.tc = [0] * 60
         self.key = [0, 0]
         self.shapes = _slots(4 << 13, 0, "Q")
@@ -304,9 +288,11 @@ class Search:
         for i in range(self.n):
             self.h[i] = self.hands[i]
         self._holders()
-        base = 4 * self.tricks_left(leader, trick)
+        self.left = self.tricks_left(leader, trick)
+        base = 4 * self.left
         for i, card in enumerate(trick):
             self.tc[base + i] = card
+        self.at = self._winner(base, len(trick)) if trick else 0
         return len(trick)
 
     def live(self, trick: list[int]) -> int:
@@ -364,45 +350,54 @@ class Search:
     @cython.cfunc
     @cython.locals(leader=cython.int, k=cython.int, card=cython.int, alpha=cython.int,
                    beta=cython.int, ply=cython.int, player=cython.int, bit=cython.ulonglong,
-                   winner=cython.int, won=cython.int, value=cython.int, base=cython.int)
+                   winner=cython.int, won=cython.int, value=cython.int, base=cython.int,
+                   at=cython.int)
     @cython.returns(cython.int)
     def _after(self, leader: int, k: int, card: int, alpha: int, beta: int, ply: int) -> int:
-        """Play ``card`` as the ``k``-th of the trick, search on, take it back."""
+        """Play ``card`` as the ``k``-th of the trick, search on, take it back; the
+        trick's winner so far (``at``) follows each card."""
         player = self._seat(leader + k)
         bit = _ONE << card
-        base = 4 * _count(self.h[player])
+        base = 4 * self.left
         self.h[player] ^= bit
         self.tc[base + k] = card
+        at = self.at
+        if k == 0 or self._beats(card, self.tc[base + at]):
+            self.at = k
         if k + 1 == self.n:
-            winner = self._seat(leader + self._winner(base, k + 1))
+            winner = self._seat(leader + self.at)
             won = (self.inside >> winner) & 1
+            self.left -= 1
             value = won + self._node(winner, 0, alpha - won, beta - won, ply + 1)
+            self.left += 1
         else:
             value = self._node(leader, k + 1, alpha, beta, ply + 1)
         self.h[player] |= bit
+        self.at = at
         return value
 
     @cython.cfunc
     @cython.inline
     @cython.exceptval(check=False)
-    @cython.locals(base=cython.int, count=cython.int, i=cython.int, at=cython.int,
-                   best=cython.int, suit=cython.int, card=cython.int)
+    @cython.locals(card=cython.int, best=cython.int)
+    @cython.returns(cython.bint)
+    def _beats(self, card: int, best: int) -> bool:
+        """Whether ``card`` beats ``best``, the trick's winning card so far (game.tricks'
+        rule: a higher card of its suit, or a trump over a card that is none)."""
+        if card // 13 == best // 13:
+            return card > best
+        return card // 13 == self.trump
+
+    @cython.cfunc
+    @cython.inline
+    @cython.exceptval(check=False)
+    @cython.locals(base=cython.int, count=cython.int, i=cython.int, at=cython.int)
     @cython.returns(cython.int)
     def _winner(self, base: int, count: int) -> int:
-        """Which of the first ``count`` cards of the trick at ``tc[base]`` wins
-        (game.tricks' rule)."""
-        best = self.tc[base]
-        suit = best // 13
+        """Which of the first ``count`` cards of the trick at ``tc[base]`` wins."""
         at = 0
         for i in range(1, count):
-            card = self.tc[base + i]
-            if card // 13 == suit:
-                if card > best:
-                    best = card
-                    at = i
-            elif card // 13 == self.trump:
-                best = card
-                suit = self.trump
+            if self._beats(self.tc[base + i], self.tc[base + at]):
                 at = i
         return at
 
@@ -421,7 +416,7 @@ class Search:
             self._check()
         if k:
             return self._moves(leader, k, alpha, beta, ply, -1)
-        left = _count(self.h[leader])
+        left = self.left
         if left <= 1:
             return self._last_trick(leader) if left else 0
         slot = self._find(leader)
@@ -479,7 +474,7 @@ class Search:
         wants = (self.most >> player) & 1
         best = -1 if wants else 99
         hand = self.h[player]
-        tb = 4 * _count(hand)
+        tb = 4 * self.left
         moves = hand
         led = -1
         if k:
@@ -493,7 +488,7 @@ class Search:
             card = _top(moves)
             self.best_card = card
             return self._after(leader, k, card, alpha, beta, ply)
-        at = self._winner(tb, k) if k else 0
+        at = self.at if k else 0
         cut = self._cut_card(ply, player, k, hand, self.tc[tb + at] + 64 * at if k else -1,
                              led)
         hint = -1
