@@ -348,6 +348,7 @@ class Search:
         return i - self.n if i >= self.n else i
 
     @cython.cfunc
+    @cython.exceptval(-1, check=False)  # -1: Exhausted raised (no value is -1)
     @cython.locals(leader=cython.int, k=cython.int, card=cython.int, alpha=cython.int,
                    beta=cython.int, ply=cython.int, player=cython.int, bit=cython.ulonglong,
                    winner=cython.int, won=cython.int, value=cython.int, base=cython.int,
@@ -402,6 +403,7 @@ class Search:
         return at
 
     @cython.cfunc
+    @cython.exceptval(-1, check=False)  # -1: Exhausted raised (no value is -1)
     @cython.locals(leader=cython.int, k=cython.int, alpha=cython.int, beta=cython.int,
                    ply=cython.int, left=cython.int, slot=cython.longlong, lo=cython.int,
                    hi=cython.int, a=cython.int, b=cython.int, value=cython.int,
@@ -455,6 +457,7 @@ class Search:
         return (self.inside >> ((leader + self._winner(4, self.n)) % self.n)) & 1
 
     @cython.cfunc
+    @cython.exceptval(-1, check=False)  # -1: Exhausted raised (no value is -1)
     @cython.locals(leader=cython.int, k=cython.int, alpha=cython.int, beta=cython.int,
                    ply=cython.int, player=cython.int, wants=cython.bint, best=cython.int,
                    value=cython.int, count=cython.int, i=cython.int, base=cython.int,
