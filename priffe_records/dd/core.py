@@ -371,8 +371,11 @@ class Search:
             self.left -= 1
             value = won + self._node(winner, 0, alpha - won, beta - won, ply + 1)
             self.left += 1
-        else:
-            value = self._node(leader, k + 1, alpha, beta, ply + 1)
+        else:  # the next card of the trick: _node's count, then its moves, one call less
+            self.nodes += 1
+            if self.nodes >= self.check_at:
+                self._check()
+            value = self._moves(leader, k + 1, alpha, beta, ply + 1, -1)
         self.h[player] |= bit
         self.at = at
         return value
