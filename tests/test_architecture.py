@@ -340,3 +340,18 @@ def test_shared_code_asks_the_family_hooks_and_never_probes_them() -> None:
                     and set(re.findall(r"\w+", ast.unparse(node.args[1]))) & protocols):
                 probes.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert probes == []
+
+
+def test_no_shared_module_names_a_games_own_views() -> None:
+    """A game's views (its ``archive_views`` hook) are asked for by the hooks, never named
+    by shared code: ``priffe stats`` and the Datasette metadata take a game's standings
+    from its ``standings`` hook (they named ``preference_standings`` before)."""
+    from priffe_records.rules.family import families
+
+    views = {name for fam in families() for name in fam.archive_views()}
+    assert "preference_standings" in views
+    homes = {p.parent for p in (PACKAGE / "rules").glob("*/family.py")}
+    named = [f"{path.relative_to(ROOT)}: {view}" for path in PACKAGE.rglob("*.py")
+             if not any(parent in homes for parent in path.parents)
+             for view in views if view in path.read_text("utf-8")]
+    assert named == []

@@ -76,6 +76,7 @@ def metadata(db_path: str | os.PathLike[str]) -> dict[str, Any]:
     """The metadata document for a database file (its key is the file's stem), its titles
     and descriptions in the active language: ``serve`` makes it at each start in the
     reader's language, ``import`` and ``metadata`` write it in theirs."""
+    from priffe_records.rules.family import families  # the games' own standings: only here
     name = Path(db_path).stem
     return {
         VERSION_KEY: SCHEMA_VERSION,
@@ -112,9 +113,8 @@ def metadata(db_path: str | os.PathLike[str]) -> dict[str, Any]:
                           "columns": {"balance_change": str(msg(
                               "Préférence: the seat's change of balance in this deal, antes "
                               "included (P12–P14)"))}},
-                "preference_standings": {"description": str(msg(
-                    "Préférence: each player's balance summed over every partie (antes "
-                    "included)."))},
+                **{s.view: {"description": str(s.description)}
+                   for fam in families() for s in fam.standings()},
                 "calls": {"facets": ["call", "seat"]},
                 "tricks": {"facets": ["leader", "winner"]},
                 "findings": {"description": str(msg("What the validator said about each "

@@ -34,7 +34,7 @@ from priffe_records.format.values import real_day
 from priffe_records.format.writer import write
 from priffe_records.game.language import Message, from_data, listing, msg
 from priffe_records.game.words import side_from_word
-from priffe_records.rules.family import default_family, family_named, game_words
+from priffe_records.rules.family import default_family, families, family_named, game_words
 
 # A player is found by a part of the name, whatever its case (archive/players.py).
 _PLAYER_IDS = PLAYER_IDS
@@ -397,12 +397,11 @@ def stats(db: sqlite_utils.Database, player: str | None = None) -> list[Table]:
     else:
         tables.append(_table(db, "contract_success", msg("Contract success rates"),
                              "SELECT * FROM contract_success"))  # per game (schema v10)
-    pref = _table(db, "preference_standings",
-                  msg("Préférence standings (balances, antes included, P13/P14)"),
-                  f"SELECT player, parties, deals, balance FROM preference_standings{only}",
-                  params)
-    if pref.rows:
-        tables.insert(1, pref)
+    # each game's own standings after the rubbers' (the families' order), where it has any
+    games = [_table(db, s.view, s.title, f"SELECT player, {', '.join(s.columns)} "
+                    f"FROM {s.view}{only}", params)
+             for fam in families() for s in fam.standings()]
+    tables[1:1] = [t for t in games if t.rows]
     costs = _table(db, "dd_costs", msg("Double-dummy cost per deal: tricks given away against "
                                        "best play, by role; and the share of deals played "
                                        "without one given away, positive and misère"),

@@ -433,6 +433,18 @@ class NewRecords(Protocol):
         return []
 
 
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A game's standings: one of its archive views (one row a player, a ``player_id``
+    and a ``player`` column), the columns ``priffe stats`` shows after the name, its
+    title there and its description in the Datasette metadata."""
+
+    view: str
+    columns: tuple[str, ...]
+    title: Message
+    description: Message
+
+
 class ArchiveRows(Protocol):
     """The archive's rows (archive/engine.py, schema.py): plain values keyed by column
     name. Default: no claimed totals, no rubbers, no view of the game's own."""
@@ -460,8 +472,13 @@ class ArchiveRows(Protocol):
 
     def archive_views(self) -> Mapping[str, str]:
         """The game's own SQL views of the archive, by name (each name starts with the
-        game's, ``preference_standings``): the archive makes any that is missing."""
+        game's, as ``<game>_standings``): the archive makes any that is missing."""
         return {}
+
+    def standings(self) -> Sequence[Standing]:
+        """The game's own standings among its views, for ``priffe stats`` and the
+        Datasette pages; none by default."""
+        return ()
 
 
 class DoubleDummy(Protocol[OutcomeT_contra]):

@@ -111,6 +111,13 @@ class Preference(family.Defaults[PrefOutcome]):
     def archive_views(self) -> dict[str, str]:
         return columns.VIEWS
 
+    def standings(self) -> tuple[family.Standing, ...]:
+        return (family.Standing(
+            "preference_standings", ("parties", "deals", "balance"),
+            msg("Préférence standings (balances, antes included, P13/P14)"),
+            msg("Préférence: each player's balance summed over every partie (antes "
+                "included).")),)
+
     # The solver loads when asked for: validate needs none of it.
 
     def dd_deal(self, outcome: PrefOutcome) -> Deal | None:
