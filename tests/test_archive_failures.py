@@ -12,9 +12,9 @@ import pytest
 import sqlite_utils
 from archive_support import MESSY, consistent, count, partie_file, run
 
-import priffe_records.archive.importing as archive_module
 import priffe_records.archive.schema as schema_module
 from priffe_records import read
+from priffe_records.archive import workers
 from priffe_records.archive.schema import SCHEMA_VERSION, ensure_schema, open_archive
 
 
@@ -142,15 +142,15 @@ def test_a_file_that_vanishes_mid_import(tmp_path: Path, stored: Path,
     n = count(stored)
     going = partie_file(tmp_path / "going.ppn", 6)
     staying = partie_file(tmp_path / "staying.ppn", 7)
-    real_read = archive_module.read_chunks
+    real_read = workers._chunks
 
-    def flaky(source: Any, **kw: Any) -> Iterator[Any]:
-        for i, rec in enumerate(real_read(source, **kw)):
-            if i == 5 and "going" in str(kw.get("name")):
+    def flaky(piece: Any, fh: Any) -> Iterator[Any]:
+        for i, rec in enumerate(real_read(piece, fh)):
+            if i == 5 and "going" in piece.path:
                 raise FileNotFoundError(2, "No such file or directory")
             yield rec
 
-    monkeypatch.setattr(archive_module, "read_chunks", flaky)
+    monkeypatch.setattr(workers, "_chunks", flaky)
     res = run("import", str(going), str(staying), "--db", str(stored))
     assert res.exit_code == 2
     assert f"priffe: {going}: No such file or directory while reading; nothing of it was " \
@@ -171,15 +171,15 @@ def test_ctrl_c_rolls_back_the_current_file_only(tmp_path: Path, stored: Path,
     n = count(stored)
     first = partie_file(tmp_path / "a1.ppn", 8)
     second = partie_file(tmp_path / "a2.ppn", 9)
-    real_read = archive_module.read_chunks
+    real_read = workers._chunks
 
-    def interrupted(source: Any, **kw: Any) -> Iterator[Any]:
-        for i, rec in enumerate(real_read(source, **kw)):
-            if i == 3 and "a2" in str(kw.get("name")):
+    def interrupted(piece: Any, fh: Any) -> Iterator[Any]:
+        for i, rec in enumerate(real_read(piece, fh)):
+            if i == 3 and "a2" in piece.path:
                 raise KeyboardInterrupt
             yield rec
 
-    monkeypatch.setattr(archive_module, "read_chunks", interrupted)
+    monkeypatch.setattr(workers, "_chunks", interrupted)
     res = run("import", str(first), str(second), "--db", str(stored))
     assert res.exit_code == 130
     assert f"priffe: interrupted: {second} was rolled back; the files before it are stored" \

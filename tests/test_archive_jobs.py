@@ -104,7 +104,7 @@ def test_the_cli_prints_the_same_for_any_jobs(tmp_path: Path, pieces: list[int])
         assert res.exit_code in (0, 1), res.output
         out.append((res.exit_code, res.stdout, res.stderr, _tables(db)))
     assert out[1] == out[0]
-    assert len(pieces) == 1 and pieces[0] > 3  # one job does not go through the pieces
+    assert pieces[0] == 1 and pieces[1] > 3  # one job: the whole file, here
 
 
 def test_ctrl_c_with_jobs_rolls_the_file_back(tmp_path: Path) -> None:
@@ -161,10 +161,11 @@ def test_jobs_cut_a_long_partie_into_small_slices(
     out = []
     for jobs in ("1", "2"):
         db = tmp_path / f"m{jobs}.db"
+        seen.clear()
         res = run("import", str(src), "--db", str(db), "--jobs", jobs)
         out.append((res.exit_code, res.stdout, _tables(db)))
     assert out[1] == out[0] and out[0][0] == 0
-    assert len(seen) > 8 and all(rows for _, rows in seen)
+    assert len(seen) > 8 and all(rows for _, rows in seen)  # the pieces of --jobs 2
     assert all(size <= 2 * parallel.SLICE for size, _ in seen)
 
 
@@ -216,21 +217,24 @@ def test_jobs_hold_a_slice_of_texts_not_the_partie_s(
     blocks[deals[-1]:deals[-1]] = [blocks[deals[1]], bad]  # again, near the partie's end
     src = tmp_path / "in.ppn"
     src.write_text("\n\n".join(blocks), "utf-8")
-    largest = [0]
+    largest = [0, 0]
     real = workers._Writing._write
 
     def noting(self: Any, partie: Any, event: Any) -> None:
         real(self, partie, event)
-        largest[0] = max(largest[0], len(partie.seen))
+        largest[-1] = max(largest[-1], len(partie.seen))
 
     monkeypatch.setattr(workers._Writing, "_write", noting)
+    monkeypatch.setattr(workers, "_WINDOW", 16)  # one job: a window of events, not a slice
     one = _import(src, tmp_path / "one.db", 1, reject_invalid=reject)
+    largest.append(0)
     two = _import(src, tmp_path / "two.db", 2, reject_invalid=reject)
     assert pieces[-1] > 4, "the file must be cut for this test to mean anything"
     assert two == one and one.duplicates == 2 and (one.rejected > 0) == reject
     assert _tables(tmp_path / "two.db") == _tables(tmp_path / "one.db")
     per_slice = max(1, one.records * parallel.SLICE // src.stat().st_size)
-    assert 0 < largest[0] <= 2 * per_slice, (largest[0], per_slice, one.records)
+    assert 0 < largest[2] <= 2 * per_slice, (largest, per_slice, one.records)
+    assert 0 < largest[1] <= 16, largest
 
 
 @pytest.mark.parametrize(("seed", "twice"), [(1, False), (2, False), (3, True)])

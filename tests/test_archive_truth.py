@@ -231,7 +231,7 @@ def test_a_later_file_extending_a_partie_recomputes_it(tmp_path: Path) -> None:
 
 def test_an_unchanged_file_is_recognised_before_it_is_read(tmp_path: Path,
                                                           monkeypatch: Any) -> None:
-    from priffe_records.archive import importing
+    from priffe_records.archive import workers
 
     src = partie_file(tmp_path / "lund.ppn", 4)
     n = len(list(read(src)))
@@ -243,7 +243,7 @@ def test_an_unchanged_file_is_recognised_before_it_is_read(tmp_path: Path,
         raise AssertionError("an unchanged file was parsed")
 
     with monkeypatch.context() as m:
-        m.setattr(importing, "read_chunks", unread)
+        m.setattr(workers, "_chunks", unread)
         res = run("import", str(src), "--db", str(db))
     assert res.exit_code == 0 and f"{n} records: 0 new, {n} duplicates" in res.stdout
     # With --reject-invalid the same bytes are another question: read again.

@@ -1,10 +1,11 @@
 """Classifying a file's records against the archive and writing a partie's deals.
 
-Shared by the import in one process (:mod:`priffe_records.archive.importing`) and the
-import over worker processes (:mod:`priffe_records.archive.workers`): both group
-records into parties, decide for each record whether it is new, a correction, a
-duplicate or already stored, and hand the engine's facts to one
-:class:`PartieWriter`, which writes through the :class:`~priffe_records.archive.store.Store`.
+The import's one writer (:mod:`priffe_records.archive.workers`) hands each partie's
+rows to one :class:`PartieWriter`, which writes through the
+:class:`~priffe_records.archive.store.Store`. A partie with deals already stored is
+read again and classified whole (:func:`store_again`): for each record, whether it is
+new, a correction, a duplicate or already stored, and the partie checked again with
+its stored deals (:func:`write_partie`), as a removal recomputes one.
 """
 
 from __future__ import annotations
@@ -12,14 +13,14 @@ from __future__ import annotations
 import hashlib
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
-from itertools import chain, groupby, islice
+from dataclasses import dataclass, replace
+from itertools import groupby, islice
 from typing import Literal, TypeVar
 
 from priffe_records.archive import engine
 from priffe_records.archive.identity import PartieKey, deal_ident, partie_key
 from priffe_records.archive.raw import Known, RawReader
-from priffe_records.archive.rows import DEAL_COLUMNS, Described, Ready, Value, digest_of, ready
+from priffe_records.archive.rows import DEAL_COLUMNS, Described, Ready, Value, ready
 from priffe_records.archive.store import COUNTS, Store, StoredDeal, Written
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.reader import loads
@@ -45,26 +46,31 @@ def canonical_text(record: Record) -> str:
 # ---------------------------------------------------------------- parties
 
 
+def item_head(item: Record | BadRecord | Known) -> tuple[str | None, ...] | None:
+    """The partie an item names (its Event, Site and Date), or ``None``: an unreadable
+    record without all three belongs to the partie around it. A record recognised by its
+    raw text (:class:`raw.Known`) names the head of its stored text."""
+    if isinstance(item, Record):
+        return partie_head(item)
+    if isinstance(item, Known):
+        return None if item.bad else item.head
+    return lost_head(item)  # the first record of the next partie, read with its head
+
+
 def by_partie(items: Iterable[_R]) -> Iterator[Iterator[_R]]:
     """Consecutive records with the same Event, Site and Date (FORMAT.md "Partie").
 
     Each partie is an iterator over its items as the reader gives them (read
     one to its end before asking for the next). A record that could not be
     read stays where it was, inside the group, so the file order survives in
-    the database. A record recognised by its raw text (:class:`raw.Known`)
-    counts with the head of its stored text.
+    the database.
     """
     key: tuple[str | None, ...] | None = None
     number = 0
 
     def partie_of(item: _R) -> int:
         nonlocal key, number
-        if isinstance(item, Record):
-            k: tuple[str | None, ...] | None = partie_head(item)
-        elif isinstance(item, Known):
-            k = None if item.bad else item.head
-        else:
-            k = lost_head(item)  # the first record of the next partie, read with its head
+        k = item_head(item)
         if k is not None:
             if key is not None and k != key:
                 number += 1
@@ -196,51 +202,17 @@ def _shifted(facts: engine.DealFacts, item: Item) -> engine.DealFacts:
 _WINDOW = 500  # new deals written (and freed) together
 
 
-@dataclass(slots=True)
-class Seen:
-    """Texts of a partie met so far whose deals are not in the database (yet).
-
-    A text met earlier in the file is a duplicate: once its deal is written
-    the database says so; until then (``inflight``) or when it was rejected
-    (``rejected``) these sets do. Written deals leave ``inflight``, so it
-    stays the size of a window, not of the partie.
-    """
-
-    inflight: set[str] = field(default_factory=set)
-    rejected: set[str] = field(default_factory=set)
-
-
-def _fresh_items(store: Store, records: Iterable[Record | BadRecord],
-                 seen: Seen) -> Iterator[Item]:
-    """The records of a partie with no stored deals, classified a window at a time:
-    ``new``, or ``elsewhere`` when the text is stored or met before in the file."""
-    it = iter(records)
-    while batch := list(islice(it, _WINDOW)):
-        texts = [r.text if isinstance(r, BadRecord) else canonical_text(r) for r in batch]
-        digests = [content_hash(t) for t in texts]
-        stored = store.existing([d for d in digests if d not in seen.inflight])
-        for record, text, digest in zip(batch, texts, digests, strict=True):
-            store.hashed(record, digest)
-            line = record.location.line if record.location else 0
-            item = Item(record, text, digest, line, "new")
-            if digest in seen.inflight or digest in stored or digest in seen.rejected:
-                item.kind = "elsewhere"
-            else:
-                seen.inflight.add(digest)
-            yield item
-
-
 class PartieWriter:
     """Writes a partie's deals as the engine checks them, new ones a window at a time."""
 
     def __init__(self, store: Store, partie_id: int | None, first: PartieKey | None,
                  summary: dict[str, int], reject_invalid: bool,
-                 progress: Callable[[int], None] | None, seen: Seen,
+                 progress: Callable[[int], None] | None,
                  written: dict[int, Written] | None = None) -> None:
         self.store, self.partie_id, self.first = store, partie_id, first
         self.written = written  # the stored deals of a partie recomputed whole
         self.summary, self.reject_invalid, self.progress = summary, reject_invalid, progress
-        self.seen = seen
+        self.rejected: set[str] = set()  # texts rejected in the partie: a repeat is too
         self.here: set[int] = set()  # rubbers with a deal stored in this partie
         self.first_kept: Record | None = None  # the first record stored in the partie
         self.new: list[tuple[tuple[Value, ...], Ready]] = []  # inserted in one batch
@@ -261,8 +233,7 @@ class PartieWriter:
         if kind in ("new", "update") and self.reject_invalid and has_errors:
             summary["rejected"] += 1
             kind = "skip"  # a rejected correction leaves the stored version as it was
-            self.seen.inflight.discard(item.digest)
-            self.seen.rejected.add(item.digest)
+            self.rejected.add(item.digest)
         if kind in ("here", "elsewhere") and item.from_file:
             summary["duplicates"] += 1
         if kind not in ("elsewhere", "skip"):
@@ -309,8 +280,6 @@ class PartieWriter:
 
     def flush(self) -> None:
         self.store.deals(self.new)
-        for _, r in self.new:
-            self.seen.inflight.discard(digest_of(r))
         self.new = []
 
     def rubber(self, r: engine.RubberFacts) -> None:
@@ -327,7 +296,7 @@ class PartieWriter:
 
 def write_partie(store: Store, partie_id: int | None, first: PartieKey | None,
                   items: Iterable[Item], summary: dict[str, int], reject_invalid: bool,
-                  progress: Callable[[int], None] | None, seen: Seen | None = None,
+                  progress: Callable[[int], None] | None,
                   written: dict[int, Written] | None = None) -> Record | None:
     """Check the partie with the engine as it streams, write what changed, refresh the rest;
     the partie's first record stored (or kept) now.
@@ -344,7 +313,7 @@ def write_partie(store: Store, partie_id: int | None, first: PartieKey | None,
             yield item.record
 
     writer = PartieWriter(store, partie_id, first, summary, reject_invalid, progress,
-                           seen or Seen(), written)
+                           written)
     loose: list[engine.FindingRow] = []
     for checked in engine.check_stream(records()):
         if isinstance(checked, engine.DealFacts):
@@ -357,36 +326,20 @@ def write_partie(store: Store, partie_id: int | None, first: PartieKey | None,
     return writer.first_kept
 
 
-def store_partie(store: Store, group: Iterator[Record | BadRecord], summary: dict[str, int],
-                  reject_invalid: bool, progress: Callable[[int], None] | None) -> None:
-    """Store one partie of a file: new records, corrections, and the partie recomputed.
+def store_partie(store: Store, records: list[Record | BadRecord], summary: dict[str, int],
+                 reject_invalid: bool, progress: Callable[[int], None] | None) -> None:
+    """Store one partie of a file whole: new records, corrections, the partie recomputed.
 
-    A partie with no stored deals (a first import) streams: its records are
-    classified, checked and written a window at a time. One with stored deals
-    is classified whole (a correction needs the whole partie to know what it
-    supersedes); when all its records are stored already the engine is
-    skipped: a re-import costs reading and hashing only.
+    A correction needs the whole partie to know what it supersedes. When nothing in it is
+    new or corrected, the engine is skipped: it is only counted.
     """
-    head: list[Record | BadRecord] = []
-    firsts: list[Record] = []  # the run's first two readable records
-    for item in group:
-        head.append(item)
-        if isinstance(item, Record):
-            firsts.append(item)
-            if len(firsts) == 2:
-                break
-    records = chain(head, group)
+    firsts = [r for r in records if isinstance(r, Record)][:2]
     key = partie_key(firsts[0]) if firsts else None
     partie_id = store.find_partie(key, lambda: [content_hash(canonical_text(r))
                                                 for r in firsts]) if key is not None else None
     stored = store.partie_deals(partie_id) if partie_id is not None else []
-    if not stored:
-        seen = Seen()
-        write_partie(store, partie_id, key, _fresh_items(store, records, seen), summary,
-                      reject_invalid, progress, seen)
-        return
-    items = classify(store, list(records), stored)
-    if not any(i.kind in ("new", "update") for i in items):
+    items = classify(store, records, stored)
+    if stored and not any(i.kind in ("new", "update") for i in items):
         for i in items:
             if i.from_file:
                 summary["records"] += 1
@@ -395,63 +348,26 @@ def store_partie(store: Store, group: Iterator[Record | BadRecord], summary: dic
                     progress(summary["records"])
         return
     first = write_partie(store, partie_id, key, items, summary, reject_invalid, progress,
-                          written=store.written(partie_id) if partie_id is not None else None)
-    if partie_id is not None:
+                         written=store.written(partie_id) if partie_id and stored else None)
+    if partie_id is not None and stored:
         store.follow_first(partie_id, first)
 
 
-def store_chunks(store: Store, chunks: Iterable[Chunk], label: str, summary: dict[str, int],
-                 reject_invalid: bool, progress: Callable[[int], None] | None, *,
-                 skip: bool, only_first: bool = False) -> None:
-    """A file's chunks stored partie by partie in this process: the import's one way for a
-    file, or the slice of one, that no worker checked. ``skip``: no value of the file
-    inherits, so a partie may be recognised by its raw texts unparsed (:mod:`raw`);
-    ``only_first``: the first partie only."""
-    reader = RawReader(chunks, label, store.known if skip else None)
-    store.raw_keys = reader.keys
-    for group in by_partie(reader.items()):
-        store_group(store, reader, group, summary, reject_invalid, progress)
-        if only_first:
-            return
-
-
-def store_group(store: Store, reader: RawReader, group: Iterator[Record | BadRecord | Known],
+def store_again(store: Store, chunks: Iterator[Chunk], at: int, label: str,
                 summary: dict[str, int], reject_invalid: bool,
-                progress: Callable[[int], None] | None) -> None:
-    """A partie of a file read by a :class:`~priffe_records.archive.raw.RawReader`.
-
-    When every record of it is recognised by its raw text and stored, a full
-    import would only count it (every text stored: none is new, none corrects
-    anything), so it is counted without a parse. Otherwise it is parsed whole
-    and stored as :func:`store_partie` stores it.
-    """
-    known: list[Known] = []
-    for item in group:
-        if not isinstance(item, Known):
-            records = chain((reader.record(k) for k in known), (item,),
-                            (reader.record(i) for i in group))
-            store_partie(store, records, summary, reject_invalid, progress)
-            return
-        known.append(item)
-    if _only_counted(store, known):
-        store.met.update(k.digest[:16] for k in known)
-        for _ in known:
-            summary["records"] += 1
-            summary["duplicates"] += 1
-            if progress is not None:
-                progress(summary["records"])
+                progress: Callable[[int], None] | None, *, parse_before: bool) -> None:
+    """The partie that opens at the ``at``-th of ``chunks``, read again and stored whole
+    (:func:`store_partie`). ``parse_before``: a value may inherit, so the chunks before it
+    are read too (the reader must remember them); else they are only cut."""
+    reader = RawReader(chunks if parse_before else islice(chunks, at, None), label, None)
+    store.raw_keys = reader.keys
+    records = reader.records()
+    if parse_before:
+        for _ in islice(records, at):
+            pass
+    for group in by_partie(records):
+        store_partie(store, list(group), summary, reject_invalid, progress)
         return
-    store_partie(store, (reader.record(k) for k in known), summary, reject_invalid, progress)
-
-
-def _only_counted(store: Store, known: Sequence[Known]) -> bool:
-    """Whether a full import of these records would only count them as duplicates:
-    when every text is stored now (an earlier correction in the same file may have
-    replaced one since it was looked up). Whatever partie they fall in, each is then
-    stored here or elsewhere: nothing new, nothing corrected.
-    """
-    digests = [k.digest for k in known]
-    return len(store.existing(digests)) == len(set(digests))
 
 
 def recompute_partie(store: Store, partie_id: int) -> None:

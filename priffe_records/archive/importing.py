@@ -1,9 +1,11 @@
 """Importing a file: PPN records into the archive, nothing lost, nothing twice.
 
 Import streams each file through the reader and the rules engine, a window
-of records at a time (memory is flat in the file size, however long its
-parties; a partie that already has stored deals is classified
-whole), and stores every record with its findings: historical games that break a rule
+of records at a time, by one path whatever ``--jobs`` says
+(:mod:`priffe_records.archive.workers`: memory is flat in the file size, however
+long its parties; a partie that already has stored deals is classified whole; a
+stream is first copied to a temporary file, so it is read as any file is), and
+stores every record with its findings: historical games that break a rule
 are kept and flagged, never dropped. Importing a text again is a no-op, a corrected
 text supersedes the stored one, and every change recomputes its whole partie
 (:mod:`priffe_records.archive.store`). A file whose bytes are those
@@ -31,12 +33,13 @@ its turn instead of failing.
 from __future__ import annotations
 
 import hashlib
-import io
 import os
+import shutil
 import sqlite3
+import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import IO, TYPE_CHECKING, cast
+from typing import IO
 
 import sqlite_utils
 
@@ -49,33 +52,11 @@ from priffe_records.rules.gcscope import batch_gc
 
 # The reader, the rules engine and the classification load only when a file has to be
 # read: a file imported unchanged costs its hash and one query, not their start-up.
-if TYPE_CHECKING:
-    from priffe_records.format.splitter import Chunk
-
 Progress = Callable[[int, int], None]  # (bytes read so far, records read so far)
 
 
 class SourceError(PriffeError):
     """One input file could not be imported; nothing of it was stored."""
-
-
-class _Counting(io.RawIOBase):
-    """A binary file that counts (for the progress bar) and hashes the bytes read from it."""
-
-    def __init__(self, raw: IO[bytes]) -> None:
-        self.raw = raw
-        self.done = 0
-        self.sha = hashlib.sha256()
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, b: bytearray | memoryview) -> int:  # type: ignore[override]
-        data = self.raw.read(len(b))
-        b[: len(data)] = data
-        self.done += len(data)
-        self.sha.update(data)
-        return len(data)
 
 
 @batch_gc  # the collector tuned for the batch, and put back as it was
@@ -85,8 +66,8 @@ def import_file(db: sqlite_utils.Database, source: str | os.PathLike[str] | IO[b
                 as_new: bool = False) -> FileSummary:
     """Import one file in one transaction; see the module docstring for the guarantees.
 
-    ``jobs`` > 1: a file given by its path is read and checked in that many worker
-    processes (:mod:`priffe_records.archive.workers`); what is stored is the same.
+    ``jobs``: how many worker processes read and check the file
+    (:mod:`priffe_records.archive.workers`); what is stored is the same for any number.
     ``None``: as many as suit the file's size and the machine's load
     (:func:`~priffe_records.rules.parallel.default_jobs`), decided once the file is
     known to have changed.
@@ -106,50 +87,37 @@ def import_file(db: sqlite_utils.Database, source: str | os.PathLike[str] | IO[b
     except OSError as e:
         raise SourceError(msg("{file}: {error}; nothing of it was imported", file=label,
                               error=os_reason(e))) from None
-    counting = _Counting(raw)
     summary = dict.fromkeys(COUNTS, 0)
-
-    def tick(records: int) -> None:
-        if progress is not None:
-            progress(counting.done, records)
-
     try:
-        digest, inherits = _file_digest(raw)
-        _begin(db, label)
-        try:
-            unchanged = _unchanged(db, label, digest, reject_invalid)
-            if unchanged is not None:
-                db.execute("COMMIT")
-                return unchanged
-            from priffe_records.archive.classify import store_chunks
+        with _on_disk(raw, source) as path:
+            digest, inherits = _file_digest(path)
+            _begin(db, label)
+            try:
+                unchanged = _unchanged(db, label, digest, reject_invalid)
+                if unchanged is not None:
+                    db.execute("COMMIT")
+                    return unchanged
+                from priffe_records.archive.workers import store_pieces
 
-            if jobs is None:
-                from priffe_records.rules.parallel import default_jobs
+                if jobs is None:
+                    from priffe_records.rules.parallel import default_jobs
 
-                jobs = default_jobs(source) if isinstance(source, str | os.PathLike) else 1
-            store = Store(db, label, as_new=as_new)
-            with _page_cache(db):
-                if jobs > 1 and digest is not None and isinstance(source, str | os.PathLike):
-                    from priffe_records.archive.workers import store_pieces
-
-                    store_pieces(store, os.fspath(source), label, jobs, summary, reject_invalid,
-                                 progress, skip=not inherits)
-                    sha, size = digest, os.path.getsize(source)
-                else:
-                    store_chunks(store, read_chunks(cast(IO[bytes], counting), name=label),
-                                 label, summary, reject_invalid, tick,
-                                 skip=digest is not None and not inherits)
-                    sha, size = counting.sha.hexdigest(), counting.done
-                store.flush_raws()
-                db.execute("INSERT OR REPLACE INTO sources (source, sha256, size, records, "
-                           "rejected, reject_invalid, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                           [label, sha, size, summary["records"],
-                            summary["rejected"], int(reject_invalid), store.now])
-                db.execute("COMMIT")
-        except BaseException:
-            if db.conn.in_transaction:
-                db.execute("ROLLBACK")
-            raise
+                    jobs = default_jobs(path)
+                store = Store(db, label, as_new=as_new)
+                with _page_cache(db):
+                    store_pieces(store, path, label, jobs, summary, reject_invalid, progress,
+                                 skip=not inherits)
+                    store.flush_raws()
+                    db.execute("INSERT OR REPLACE INTO sources (source, sha256, size, records, "
+                               "rejected, reject_invalid, imported_at) "
+                               "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                               [label, digest, os.path.getsize(path), summary["records"],
+                                summary["rejected"], int(reject_invalid), store.now])
+                    db.execute("COMMIT")
+            except BaseException:
+                if db.conn.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
     except OSError as e:
         raise SourceError(msg("{file}: {error} while reading; nothing of it was imported",
                               file=label, error=os_reason(e))) from None
@@ -161,6 +129,21 @@ def import_file(db: sqlite_utils.Database, source: str | os.PathLike[str] | IO[b
             raw.close()
     return FileSummary(label, **summary, replaced=tuple(store.replacements),
                        parties=tuple(sorted(store.touched)))
+
+
+@contextmanager
+def _on_disk(raw: IO[bytes], source: str | os.PathLike[str] | IO[bytes]) -> Iterator[str]:
+    """The path of a regular file with the rest of ``raw``'s bytes: the file itself, or a
+    temporary copy of a stream (standard input, a pipe, bytes in memory), so that every
+    file is read the one way, by path: cut for the workers, and a partie read again."""
+    if isinstance(source, str | os.PathLike) and raw.seekable() and os.path.isfile(source):
+        yield os.fspath(source)
+        return
+    with tempfile.TemporaryDirectory(prefix="priffe-import-") as tmp:
+        path = os.path.join(tmp, "stream.ppn")
+        with open(path, "wb") as copy:
+            shutil.copyfileobj(raw, copy, 1 << 20)
+        yield path
 
 
 # Bytes of SQLite page cache for one file's batch. The cache fills with what the batch
@@ -184,27 +167,13 @@ def _page_cache(db: sqlite_utils.Database) -> Iterator[None]:
         db.conn.execute(f"PRAGMA cache_size = {int(cache)}")
 
 
-def read_chunks(source: IO[bytes], *, name: str) -> Iterator[Chunk]:
-    """The reader's chunks of lines of ``source`` (``name`` labels it): the import's one
-    pass over the file's text; the chunks are parsed, or recognised, by a RawReader."""
-    from priffe_records.format.splitter import Decoded, split
-
-    return split(Decoded(source))
-
-
-def _file_digest(raw: IO[bytes]) -> tuple[str | None, bool]:
-    """SHA-256 of the rest of a seekable file, which is then read from where it was, and
-    whether a value in it may inherit (PBN §4.8 ``#``: then no record is skipped unread).
-
-    A pipe cannot be read twice: ``None``, and it is imported in full.
-    """
+def _file_digest(path: str) -> tuple[str, bool]:
+    """SHA-256 of the file, and whether a value in it may inherit (PBN §4.8 ``#``: then no
+    record is skipped unread)."""
     inherits = False
     carry = b""  # a quote followed by blanks only at a block's end: the '#' may come next
-    try:
-        if not raw.seekable():
-            return None, True
-        start = raw.tell()
-        sha = hashlib.sha256()
+    sha = hashlib.sha256()
+    with open(path, "rb") as raw:
         while chunk := raw.read(1 << 20):
             sha.update(chunk)
             if not inherits:
@@ -212,20 +181,15 @@ def _file_digest(raw: IO[bytes]) -> tuple[str | None, bool]:
                 inherits = may_inherit(data)
                 quote = data.rfind(b'"')
                 carry = data[quote:] if quote >= 0 and not data[quote + 1:].strip() else b""
-        raw.seek(start)
-    except (OSError, ValueError):
-        return None, True
     return sha.hexdigest(), inherits
 
 
-def _unchanged(db: sqlite_utils.Database, label: str, digest: str | None,
+def _unchanged(db: sqlite_utils.Database, label: str, digest: str,
                reject_invalid: bool) -> FileSummary | None:
     """What importing ``label`` again would report, when its bytes are those last imported.
 
     A removal clears ``sources``, so a file whose records went is read again.
     """
-    if digest is None:
-        return None
     row = db.execute("SELECT records, rejected FROM sources WHERE source = ? AND sha256 = ? "
                      "AND reject_invalid = ?", [label, digest, int(reject_invalid)]).fetchone()
     if row is None:

@@ -1,58 +1,61 @@
-"""``priffe import --jobs N``: a file read and checked in worker processes, written here.
+"""``priffe import``: one producer of rows, one writer, ``--jobs`` only how many run it.
 
-The file is cut as ``validate --jobs`` cuts it, anywhere a record starts afresh, a file of
-one long partie too (:func:`priffe_records.rules.parallel.relay`). A worker reads its
-slice and does at once what needs nothing before it: each record parsed, analysed by its
-family, its canonical text and hash made. It then takes the state the slice before ended
-with (:class:`ImportState`: the open partie's books through the archive's door to the
-engine, :class:`~priffe_records.archive.engine.StreamCheck`, and the records still
-waiting for them), goes on from it, and hands its own on. So the books hear every deal in
-file order, and a partie cut anywhere comes out as one process checks it. It sends back
-compact rows: each record's canonical text, hash, line, what the store needs of it and
-its facts, with where each partie opens, its key, and where it ends.
+The producer reads records, analyses each by its family, makes its canonical text and
+hash (:func:`_analysed`), then checks them with their parties' books through the
+archive's door to the engine (:class:`ImportState`, around
+:class:`~priffe_records.archive.engine.StreamCheck`): each record's rows ready to insert,
+with where each partie opens, its key, and where it ends. The file is cut as ``validate
+--jobs`` cuts it, anywhere a record starts afresh, a file of one long partie too
+(:func:`priffe_records.rules.parallel.relay`): a worker does the first half of its slice
+at once, then takes the state the slice before ended with, goes on from it and hands its
+own on, so the books hear every deal in file order and a partie cut anywhere comes out
+as one process checks it. A file not cut (one job, a small file, one the reader must read
+whole) goes through the same producer here, streaming; only here can the archive be
+asked which raw texts are stored (:mod:`~priffe_records.archive.raw`), so only here is a
+stored record recognised unparsed.
 
-This process, the one SQLite writer, writes each partie inside the file's one
-transaction as it comes, exactly as one process would. A partie with deals already
-stored (a correction, a file that grew, a partie the file repeats) needs the one-process
-path's whole-partie classification: it is read again here from where it opened and
-stored that way. A file that is not cut (small, or one the reader must read whole) is
-streamed here as with one job.
+This process, the one SQLite writer (:class:`_Writing`), writes each partie inside the
+file's one transaction as it comes. A partie whose records are all recognised and stored
+is only counted. A partie with deals already stored (a correction, a file that grew, a
+partie the file repeats) needs the whole-partie classification: it is read again from
+where it opened and stored that way
+(:func:`~priffe_records.archive.classify.store_again`).
 
-Memory stays about one job's whatever the file: a slice's rows take some 14 times its
-bytes, so slices are small (:data:`~priffe_records.rules.parallel.SLICE`) and at most
-``2 * jobs`` are out at a time.
+Memory stays flat whatever the file: a slice's rows take some 14 times its bytes, so
+slices are small (:data:`~priffe_records.rules.parallel.SLICE`) and at most ``2 * jobs``
+are out at a time; a file not cut is written :data:`_WINDOW` events at a time.
 """
 
 from __future__ import annotations
 
 import os
 from collections import deque
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import islice
-from typing import TYPE_CHECKING, cast
+from typing import IO, TYPE_CHECKING, cast
 
 from priffe_records.archive import engine
 from priffe_records.archive.classify import (
     Item,
     Kind,
     PartieWriter,
-    Seen,
     canonical_text,
     content_hash,
     describe,
-    store_chunks,
+    item_head,
+    store_again,
 )
 from priffe_records.archive.identity import PartieKey, partie_key
-from priffe_records.archive.raw import RawReader
+from priffe_records.archive.raw import Known, RawReader
 from priffe_records.archive.rows import Described, Ready, digest_of, ready
 from priffe_records.format.errors import BadRecord
-from priffe_records.format.record import Record, partie_head
+from priffe_records.format.record import Record
 from priffe_records.format.splitter import Chunk, Decoded, split
 from priffe_records.rules.gcscope import collector_tuned
 from priffe_records.rules.parallel import Channel, Piece, relay
-from priffe_records.rules.partie import Step, lost_head, steps
+from priffe_records.rules.partie import Step, steps
 
 if TYPE_CHECKING:
     from priffe_records.archive.store import Store
@@ -62,6 +65,10 @@ if TYPE_CHECKING:
 Sent = tuple[Described, Ready, bytes | None]
 # A record waiting for its facts: canonical text, hash, line, the store's view, raw key.
 _Waiting = tuple[str, str, int, Described, bytes | None]
+# An item as the producer's first half leaves it: a record with its step and what its
+# rows need, or a record recognised by its raw text, unparsed (None, None).
+Analysed = tuple[Record | BadRecord | Known, Step | None, _Waiting | None]
+_WINDOW = 500  # events of a file not cut written together
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +91,7 @@ class Ended:
 
 
 # What a worker sends back, in file order.
-Event = Sent | engine.RubberFacts | engine.FindingRow | Opened | Keyed | Ended
+Event = Sent | Known | engine.RubberFacts | engine.FindingRow | Opened | Keyed | Ended
 
 
 @dataclass(slots=True)
@@ -98,10 +105,22 @@ class ImportState:
     keyed: bool = False  # the open partie's key was sent
     waiting: deque[_Waiting] = field(default_factory=deque)
 
-    def feed(self, at: int, record: Record | BadRecord, step: Step, waiting: _Waiting,
-             out: list[Event]) -> None:
-        """One record of the slice (its ``at``-th, analysed as ``step``) into ``out``."""
-        head = partie_head(record) if isinstance(record, Record) else lost_head(record)
+    def run(self, analysed: Iterable[Analysed], *, ends: bool) -> Iterator[Event]:
+        """The producer's second half: the items in order (``ends``: the file's last) fed
+        from this state, what each makes final as it comes."""
+        out: list[Event] = []
+        for at, (item, step, waiting) in enumerate(analysed):
+            self.feed(at, item, step, waiting, out)
+            yield from out
+            out.clear()
+        if ends:
+            self.end(out)
+            yield from out
+
+    def feed(self, at: int, item: Record | BadRecord | Known, step: Step | None,
+             waiting: _Waiting | None, out: list[Event]) -> None:
+        """One item of the slice (its ``at``-th, analysed as ``step``) into ``out``."""
+        head = item_head(item)
         if self.check is None or (head is not None and self.head is not None
                                   and head != self.head):
             self.end(out)
@@ -109,15 +128,18 @@ class ImportState:
             out.append(Opened(at))
         if head is not None:
             self.head = head
-        if not self.keyed and isinstance(record, Record):
-            out.append(Keyed(partie_key(record)))
-            self.keyed = True
         self.position += 1
+        if isinstance(item, Known) or step is None or waiting is None:
+            out.append(cast(Known, item))  # counted, or its partie read again, by the writer
+            return
+        if not self.keyed and isinstance(item, Record):
+            out.append(Keyed(partie_key(item)))
+            self.keyed = True
         self.waiting.append(waiting)
         assert self.check is not None
         moved = step.moved(self.position - step.position) \
             if step.position != self.position else step
-        for checked in self.check.feed(moved, record):
+        for checked in self.check.feed(moved, item):
             self._out(checked, out)
 
     def end(self, out: list[Event]) -> None:
@@ -142,65 +164,91 @@ def import_piece(piece: Piece, inbox: Channel, outbox: Channel, *, label: str
     """In a worker: read, analyse and hash one slice, then, from the state the slice before
     ended with, check it with its parties' books (see the module doc).
 
-    ``None``: the file was not cut (the parent streams it), or a slice before failed.
+    ``None``: the file was not cut (the parent runs the same producer on it, streaming),
+    or a slice before failed.
     """
     if piece.whole:
         outbox.send(inbox.recv())
         return None
-    with collector_tuned():
-        reader = RawReader(_chunks(piece), label, None)
-        records = list(reader.records())
-        keys = reader.keys
-        waiting = [_prepared(record, keys.pop(id(record), None)) for record in records]
-        analysed = list(steps(records))
+    with collector_tuned(), piece.open() as fh:
+        analysed = list(_analysed(RawReader(_chunks(piece, fh), label, None)))
         state: ImportState | None = inbox.recv()
         if state is None:
             outbox.send(None)
             return None
-        out: list[Event] = []
-        for at, (record, step, wait) in enumerate(zip(records, analysed, waiting,
-                                                      strict=True)):
-            state.feed(at, record, step, wait, out)
-        if piece.end >= os.path.getsize(piece.path):  # the last slice: the file ends
-            state.end(out)
+        out = list(state.run(analysed, ends=piece.end >= os.path.getsize(piece.path)))
     outbox.send(state)
     return out
 
 
+def _analysed(reader: RawReader) -> Iterator[Analysed]:
+    """The producer's first half: each item of the file in order, a record with its step
+    and what its rows need besides its facts (made beside the other slices, in a worker).
+
+    A record ``reader`` recognises by its raw text (:class:`Known`: only in this process,
+    where the archive can be asked) stays unparsed while no record of its partie is
+    parsed: the writer counts a partie of them, or reads it again. After a parsed record,
+    the rest of its partie is parsed: the books hear every deal of a partie checked.
+    """
+    before: deque[Known] = deque()
+    current: list[Record | BadRecord] = []
+
+    def parsed() -> Iterator[Record | BadRecord]:
+        head: tuple[str | None, ...] | None = None
+        mixed = False  # a record of the open partie was parsed
+        for item in reader.items():
+            h = item_head(item)
+            if h is not None and h != head:
+                head, mixed = h, False
+            if isinstance(item, Known) and not mixed:
+                before.append(item)
+                continue
+            mixed = True
+            current[:] = [reader.record(item)]
+            yield current[0]
+
+    for step in steps(parsed()):  # one record pulled for each step: ``before`` is in order
+        while before:
+            yield before.popleft(), None, None
+        record = current[0]
+        yield record, step, _prepared(record, reader.keys.pop(id(record), None))
+    while before:
+        yield before.popleft(), None, None
+
+
 def _prepared(record: Record | BadRecord, raw: bytes | None) -> _Waiting:
-    """What a record's rows need besides its facts, made beside the other slices."""
+    """What a record's rows need besides its facts."""
     text = canonical_text(record) if isinstance(record, Record) else record.text
     line = record.location.line if record.location else 0
     return text, content_hash(text), line, describe(record), raw
 
 
-def _chunks(piece: Piece) -> Generator[Chunk, None, None]:
-    """The reader's chunks of a piece, numbered as in the file, read as they are wanted."""
-    if piece.whole:
-        with open(piece.path, "rb") as fh:
-            yield from split(Decoded(fh))
-        return
-    with piece.open() as fh:
-        yield from split(Decoded(fh), piece.first_line)
+def _chunks(piece: Piece, fh: IO[bytes]) -> Iterator[Chunk]:
+    """The reader's chunks of ``fh``, open at the piece's start, numbered as in the file."""
+    return split(Decoded(fh), piece.first_line)
 
 
 def store_pieces(store: Store, path: str, label: str, jobs: int, summary: dict[str, int],
                  reject_invalid: bool, progress: Callable[[int, int], None] | None, *,
                  skip: bool = False) -> None:
-    """Import ``path`` with ``jobs`` worker processes into the open transaction.
+    """Import ``path`` into the open transaction, its slices produced by ``jobs`` worker
+    processes, or the whole file here, streaming (one job, or a file not cut).
 
-    ``skip``: no value of the file inherits, so a partie read here (a file not cut, or a
-    partie with stored deals) may be recognised by its raw texts unparsed (:mod:`raw`).
+    ``skip``: no value of the file inherits, so a record read here may be recognised by
+    its raw text unparsed (:mod:`raw`), and a partie read again from where it opens.
     """
     writing = _Writing(store, label, summary, reject_invalid, progress, skip)
     for done in relay(path, partial(import_piece, label=label), ImportState(), jobs=jobs):
         if done.piece is None:
             continue  # the last slice ended the file's last partie itself
-        events = cast(list[Event] | None, done.value)
-        if events is None:
-            writing.whole(done.piece)
-        else:
-            writing.slice(done.piece, events)
+        if done.value is not None:
+            writing.slice(done.piece, cast(list[Event], done.value), done.piece.end)
+            continue
+        with open(done.piece.path, "rb") as fh:  # not cut: the same producer, here
+            reader = RawReader(_chunks(done.piece, fh), label, store.known if skip else None)
+            events = ImportState().run(_analysed(reader), ends=True)
+            while window := list(islice(events, _WINDOW)):
+                writing.slice(done.piece, window, fh.tell())
 
 
 @dataclass(slots=True)
@@ -213,12 +261,13 @@ class _Partie:
     held: list[Event] = field(default_factory=list)  # until its writer is known
     writer: PartieWriter | None = None  # written as it comes
     again: bool = False  # has stored deals: read again here when it ends
+    counted: bool = False  # every record recognised and stored: only counted
     seen: set[str] = field(default_factory=set)  # its texts met in this slice
     loose: list[engine.FindingRow] = field(default_factory=list)
 
 
 class _Writing:
-    """The parent's side: each partie's rows written as the slices come, in file order."""
+    """The one writer: each partie's rows written as they come, in file order."""
 
     def __init__(self, store: Store, label: str, summary: dict[str, int],
                  reject_invalid: bool, progress: Callable[[int, int], None] | None,
@@ -234,13 +283,8 @@ class _Writing:
         if self.progress is not None:
             self.progress(self.done_bytes, records)
 
-    def whole(self, piece: Piece) -> None:
-        """A file not cut: streamed here, as with one job."""
-        self._read_here(piece, 0, every=True)
-        self.done_bytes = piece.end
-        self.tick(self.summary["records"])
-
-    def slice(self, piece: Piece, events: list[Event]) -> None:
+    def slice(self, piece: Piece, events: list[Event], done_bytes: int) -> None:
+        """The events of a slice (or of a window of a file not cut), read to ``done_bytes``."""
         open_partie = self.partie
         if open_partie is not None and open_partie.writer is not None:
             # The slices before are in the database now, so the question below finds
@@ -274,13 +318,24 @@ class _Writing:
                 partie.held.append(event)
             sent += isinstance(event, tuple)
             self._decide(partie)
-        self.done_bytes = piece.end
+        self.done_bytes = done_bytes
         self.tick(self.summary["records"])
 
     def _decide(self, partie: _Partie, ended: bool = False) -> None:
         """Once its key and first two readable texts are known (or it ended): write the
-        partie as it comes, or, if it has deals stored, read it again when it ends."""
-        if partie.writer is not None or partie.again:
+        partie as it comes, or, if it has deals stored, read it again when it ends. A
+        partie that opens with records recognised by their raw texts is counted when all
+        are stored, else read again."""
+        if partie.writer is not None or partie.again or partie.counted:
+            return
+        known = [e.digest for e in partie.held if isinstance(e, Known)]
+        if known:
+            if len(known) < len(partie.held) or (ended and not _only_counted(self.store,
+                                                                             known)):
+                partie.again, partie.held = True, []
+            elif ended:
+                self._count(known)
+                partie.counted, partie.held = True, []
             return
         firsts = [digest_of(e[1]) for e in partie.held
                   if isinstance(e, tuple) and not e[0][0]][:2]
@@ -292,22 +347,30 @@ class _Writing:
             return
         partie_id = store.find_partie(key) if key is not None else None
         partie.writer = PartieWriter(store, partie_id, key, self.summary, self.reject_invalid,
-                                     self.tick, Seen())
+                                     self.tick)
         held, partie.held = partie.held, []
         self.stored |= store.existing([digest_of(e[1]) for e in held if isinstance(e, tuple)])
         for event in held:
             self._write(partie, event)
 
+    def _count(self, known: list[str]) -> None:
+        """A partie whose every record is stored: what a full import would do, count them."""
+        self.store.met.update(d[:16] for d in known)
+        for _ in known:
+            self.summary["records"] += 1
+            self.summary["duplicates"] += 1
+            self.tick(self.summary["records"])
+
     def _has_deals(self, key: PartieKey, firsts: list[str]) -> bool:
         """Whether the stored partie this one is (by key, or by its first texts) has deals:
-        then the one-process path decides what supersedes what."""
+        then the whole partie decides what supersedes what."""
         partie_id = self.store.find_partie(key, lambda: firsts)
         return partie_id is not None and self.store.db.execute(
             "SELECT 1 FROM deals WHERE partie_id = ? LIMIT 1", [partie_id]).fetchone() is not None
 
     def _write(self, partie: _Partie, event: Event) -> None:
-        """One event of a partie with no stored deals, written as the one-process path
-        writes it (a text met before in the partie or stored anywhere is a duplicate)."""
+        """One event of a partie with no stored deals (a text met before in the partie or
+        stored anywhere is a duplicate)."""
         writer, store = partie.writer, self.store
         assert writer is not None
         if isinstance(event, tuple):
@@ -317,7 +380,7 @@ class _Writing:
             if raw is not None:
                 store.remember_raw(raw, digest)
             kind: Kind = "elsewhere" if digest in partie.seen or digest in self.stored \
-                or digest in writer.seen.rejected else "new"
+                or digest in writer.rejected else "new"
             partie.seen.add(digest)
             writer.deal(Item(None, "", digest, 0, kind, sent=desc), r)
         elif isinstance(event, engine.RubberFacts):
@@ -328,20 +391,21 @@ class _Writing:
     def _ended(self, partie: _Partie) -> None:
         self._decide(partie, ended=True)
         if partie.again:
-            self._read_here(partie.piece, partie.at, every=False)
+            with open(partie.piece.path, "rb") as fh:
+                fh.seek(partie.piece.start)
+                store_again(self.store, _chunks(partie.piece, fh), partie.at, self.label,
+                            self.summary, self.reject_invalid, self.tick,
+                            parse_before=not self.skip)
         elif partie.writer is not None:
             partie.writer.finish(partie.loose)
         if partie.key is not None:
             self.written.add(partie.key)
 
-    def _read_here(self, piece: Piece, at: int, *, every: bool) -> None:
-        """The one-process path from the slice's ``at``-th item: every partie to the end of
-        the piece (``every``), or only the partie that opens there."""
-        chunks = _chunks(piece if every else Piece(
-            piece.path, piece.start, os.path.getsize(piece.path), piece.first_line,
-            piece.index))
-        try:
-            store_chunks(self.store, islice(chunks, at, None), self.label, self.summary,
-                         self.reject_invalid, self.tick, skip=self.skip, only_first=not every)
-        finally:
-            chunks.close()  # the file, when only a partie of it was wanted
+
+def _only_counted(store: Store, known: Sequence[str]) -> bool:
+    """Whether a full import of these records would only count them as duplicates:
+    when every text is stored now (an earlier correction in the same file may have
+    replaced one since it was looked up). Whatever partie they fall in, each is then
+    stored here or elsewhere: nothing new, nothing corrected.
+    """
+    return len(store.existing(known)) == len(set(known))
