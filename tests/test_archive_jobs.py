@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from archive_support import big_file, consistent, count, partie_file, run, spawn
 from test_archive_process import _stalled
-from test_archive_stream import _file_with_repeats, _tables
+from test_archive_stream import Pipe, _file_with_repeats, _tables
 from test_engine_equivalence import several_parties
 from test_parallel import cut_before, parties_file
 
@@ -76,6 +76,18 @@ def test_jobs_store_what_one_job_stores(tmp_path: Path, pieces: list[int], rejec
     assert two == one and one.duplicates > 0 and one.records > 60
     assert _tables(tmp_path / "two.db") == _tables(tmp_path / "one.db")
     consistent(tmp_path / "two.db")
+
+
+def test_a_stream_stores_what_workers_store(tmp_path: Path, pieces: list[int]) -> None:
+    """A stream (read here, as one job reads) and the same bytes cut for two workers."""
+    src = _file(tmp_path / "in" / "fil.ppn", 10)
+    db = open_archive(tmp_path / "one.db")
+    one = import_file(db, Pipe(src.read_bytes()), name=str(src))
+    db.close()
+    two = _import(src, tmp_path / "two.db", 2)
+    assert pieces[-1] > 3, "the file must be cut for this test to mean anything"
+    assert two == one and one.duplicates > 0
+    assert _tables(tmp_path / "two.db") == _tables(tmp_path / "one.db")
 
 
 def test_jobs_on_a_grown_file_and_a_correction(tmp_path: Path, pieces: list[int]) -> None:

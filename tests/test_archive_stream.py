@@ -9,6 +9,7 @@ its window.
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import sqlite3
@@ -23,9 +24,12 @@ from test_archive_truth import snapshot
 from test_engine_equivalence import SEEDS, SETTINGS, _files, several_parties
 
 from priffe_records import loads, read
-from priffe_records.archive import classify, engine
+from priffe_records.archive import classify, engine, workers
+from priffe_records.archive.importing import import_file
+from priffe_records.archive.schema import open_archive
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.record import Record
+from priffe_records.format.splitter import Decoded
 from priffe_records.rules.validate import validate
 
 
@@ -116,7 +120,8 @@ def test_windows_store_what_one_window_stores(tmp_path: Path, monkeypatch: pytes
     flag = ["--reject-invalid"] if reject else []
     results = []
     for window in (10**6, 3, 1):
-        monkeypatch.setattr(classify, "_WINDOW", window)
+        monkeypatch.setattr(classify, "_WINDOW", window)  # new deals written together
+        monkeypatch.setattr(workers, "_WINDOW", window)  # the writer's events of a file
         db = tmp_path / f"w{window}.db"
         res = run("import", str(src), "--db", str(db), *flag)
         assert res.exit_code in (0, 1), res.output
@@ -145,6 +150,37 @@ def test_a_grown_partie_recomputed_equals_a_fresh_import(tmp_path: Path,
     for table in ("deals", "findings", "settlements"):
         assert len(grown[table]) == len(once[table])
     assert snapshot(db) == snapshot(fresh)
+
+
+class Pipe(io.RawIOBase):
+    """Bytes that can be read once and not sought, as standard input from a pipe."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = io.BytesIO(data)
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b: bytearray | memoryview) -> int:  # type: ignore[override]
+        return self.data.readinto(b)
+
+
+def test_a_pipe_given_again_unchanged_is_recognised_before_it_is_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stream is copied to a file first, so it is hashed as a file is: the same bytes
+    piped again are not read (they were read in full when a pipe could not be sought)."""
+    data = _file_with_repeats(tmp_path / "lång.ppn").read_bytes()
+    db = open_archive(tmp_path / "a.db")
+    first = import_file(db, Pipe(data), name="-")
+
+    def unread(*args: object) -> None:
+        raise AssertionError("an unchanged stream was read")
+
+    monkeypatch.setattr(Decoded, "__init__", unread)
+    again = import_file(db, Pipe(data), name="-")
+    db.close()
+    assert first.new > 0 and again.records == first.records
+    assert (again.new, again.duplicates) == (0, first.records - first.rejected)
 
 
 # ---------------------------------------------------------------- schema v5: search per batch

@@ -3,7 +3,7 @@
 The import's one writer (:mod:`priffe_records.archive.workers`) hands each partie's
 rows to one :class:`PartieWriter`, which writes through the
 :class:`~priffe_records.archive.store.Store`. A partie with deals already stored is
-read again and classified whole (:func:`store_again`): for each record, whether it is
+read again and classified whole (:func:`store_partie`): for each record, whether it is
 new, a correction, a duplicate or already stored, and the partie checked again with
 its stored deals (:func:`write_partie`), as a removal recomputes one.
 """
@@ -14,22 +14,19 @@ import hashlib
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from itertools import groupby, islice
-from typing import Literal, TypeVar
+from typing import Literal
 
 from priffe_records.archive import engine
 from priffe_records.archive.identity import PartieKey, deal_ident, partie_key
-from priffe_records.archive.raw import Known, RawReader
+from priffe_records.archive.raw import Known
 from priffe_records.archive.rows import DEAL_COLUMNS, Described, Ready, Value, ready
 from priffe_records.archive.store import COUNTS, Store, StoredDeal, Written
 from priffe_records.format.errors import BadRecord
 from priffe_records.format.reader import loads
 from priffe_records.format.record import Location, Record, partie_head
-from priffe_records.format.splitter import Chunk
 from priffe_records.format.writer import format_record
 from priffe_records.rules.partie import lost_head
 
-_R = TypeVar("_R", bound=Record | BadRecord | Known)
 _AT = DEAL_COLUMNS.index("imported_at")
 
 
@@ -55,30 +52,6 @@ def item_head(item: Record | BadRecord | Known) -> tuple[str | None, ...] | None
     if isinstance(item, Known):
         return None if item.bad else item.head
     return lost_head(item)  # the first record of the next partie, read with its head
-
-
-def by_partie(items: Iterable[_R]) -> Iterator[Iterator[_R]]:
-    """Consecutive records with the same Event, Site and Date (FORMAT.md "Partie").
-
-    Each partie is an iterator over its items as the reader gives them (read
-    one to its end before asking for the next). A record that could not be
-    read stays where it was, inside the group, so the file order survives in
-    the database.
-    """
-    key: tuple[str | None, ...] | None = None
-    number = 0
-
-    def partie_of(item: _R) -> int:
-        nonlocal key, number
-        k = item_head(item)
-        if k is not None:
-            if key is not None and k != key:
-                number += 1
-            key = k
-        return number
-
-    for _, group in groupby(items, partie_of):
-        yield group
 
 
 # ---------------------------------------------------------------- storing
@@ -351,23 +324,6 @@ def store_partie(store: Store, records: list[Record | BadRecord], summary: dict[
                          written=store.written(partie_id) if partie_id and stored else None)
     if partie_id is not None and stored:
         store.follow_first(partie_id, first)
-
-
-def store_again(store: Store, chunks: Iterator[Chunk], at: int, label: str,
-                summary: dict[str, int], reject_invalid: bool,
-                progress: Callable[[int], None] | None, *, parse_before: bool) -> None:
-    """The partie that opens at the ``at``-th of ``chunks``, read again and stored whole
-    (:func:`store_partie`). ``parse_before``: a value may inherit, so the chunks before it
-    are read too (the reader must remember them); else they are only cut."""
-    reader = RawReader(chunks if parse_before else islice(chunks, at, None), label, None)
-    store.raw_keys = reader.keys
-    records = reader.records()
-    if parse_before:
-        for _ in islice(records, at):
-            pass
-    for group in by_partie(records):
-        store_partie(store, list(group), summary, reject_invalid, progress)
-        return
 
 
 def recompute_partie(store: Store, partie_id: int) -> None:

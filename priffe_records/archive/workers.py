@@ -19,7 +19,7 @@ file's one transaction as it comes. A partie whose records are all recognised an
 is only counted. A partie with deals already stored (a correction, a file that grew, a
 partie the file repeats) needs the whole-partie classification: it is read again from
 where it opened and stored that way
-(:func:`~priffe_records.archive.classify.store_again`).
+(:func:`~priffe_records.archive.classify.store_partie`).
 
 Memory stays flat whatever the file: a slice's rows take some 14 times its bytes, so
 slices are small (:data:`~priffe_records.rules.parallel.SLICE`) and at most ``2 * jobs``
@@ -45,7 +45,7 @@ from priffe_records.archive.classify import (
     content_hash,
     describe,
     item_head,
-    store_again,
+    store_partie,
 )
 from priffe_records.archive.identity import PartieKey, partie_key
 from priffe_records.archive.raw import Known, RawReader
@@ -238,17 +238,53 @@ def store_pieces(store: Store, path: str, label: str, jobs: int, summary: dict[s
     its raw text unparsed (:mod:`raw`), and a partie read again from where it opens.
     """
     writing = _Writing(store, label, summary, reject_invalid, progress, skip)
-    for done in relay(path, partial(import_piece, label=label), ImportState(), jobs=jobs):
-        if done.piece is None:
-            continue  # the last slice ended the file's last partie itself
-        if done.value is not None:
-            writing.slice(done.piece, cast(list[Event], done.value), done.piece.end)
-            continue
-        with open(done.piece.path, "rb") as fh:  # not cut: the same producer, here
-            reader = RawReader(_chunks(done.piece, fh), label, store.known if skip else None)
-            events = ImportState().run(_analysed(reader), ends=True)
-            while window := list(islice(events, _WINDOW)):
-                writing.slice(done.piece, window, fh.tell())
+    try:
+        for done in relay(path, partial(import_piece, label=label), ImportState(), jobs=jobs):
+            if done.piece is None:
+                continue  # the last slice ended the file's last partie itself
+            if done.value is not None:
+                writing.slice(done.piece, cast(list[Event], done.value), done.piece.end)
+                continue
+            with open(done.piece.path, "rb") as fh:  # not cut: the same producer, here
+                reader = RawReader(_chunks(done.piece, fh), label,
+                                   store.known if skip else None)
+                events = ImportState().run(_analysed(reader), ends=True)
+                while window := list(islice(events, _WINDOW)):
+                    writing.slice(done.piece, window, fh.tell())
+    finally:
+        if writing.again is not None:
+            writing.again.close()
+
+
+class _Again:
+    """Parties with stored deals read again, forward from a piece's start, by one reader:
+    the file is cut once more for all of them, not once for each, and a value inherited
+    from a record before is remembered (the reader then reads the records between)."""
+
+    def __init__(self, piece: Piece, label: str, *, inherits: bool) -> None:
+        self.piece, self.inherits, self.at = piece, inherits, 0
+        self.file = open(piece.path, "rb")  # noqa: SIM115 - closed by close()
+        self.file.seek(piece.start)
+        self.chunks = _chunks(piece, self.file)
+        self.reader = RawReader((), label, None)
+
+    def records(self, at: int, n: int) -> list[Record | BadRecord]:
+        """The ``n`` records from the piece's ``at``-th item on."""
+        skipped = islice(self.chunks, at - self.at)
+        if self.inherits:
+            self.reader.chunks = skipped
+            for _ in self.reader.records():
+                pass
+            self.reader.keys.clear()
+        else:
+            for _ in skipped:
+                pass
+        self.reader.chunks = islice(self.chunks, n)
+        self.at = at + n
+        return list(self.reader.records())
+
+    def close(self) -> None:
+        self.file.close()
 
 
 @dataclass(slots=True)
@@ -262,6 +298,7 @@ class _Partie:
     writer: PartieWriter | None = None  # written as it comes
     again: bool = False  # has stored deals: read again here when it ends
     counted: bool = False  # every record recognised and stored: only counted
+    items: int = 0  # its items so far (one a chunk of the file)
     seen: set[str] = field(default_factory=set)  # its texts met in this slice
     loose: list[engine.FindingRow] = field(default_factory=list)
 
@@ -278,6 +315,7 @@ class _Writing:
         self.partie: _Partie | None = None
         self.stored: set[str] = set()  # texts stored before the slice being written
         self.done_bytes = 0
+        self.again: _Again | None = None  # where parties with stored deals are read again
 
     def tick(self, records: int) -> None:
         if self.progress is not None:
@@ -317,6 +355,7 @@ class _Writing:
             else:
                 partie.held.append(event)
             sent += isinstance(event, tuple)
+            partie.items += isinstance(event, tuple | Known)
             self._decide(partie)
         self.done_bytes = done_bytes
         self.tick(self.summary["records"])
@@ -391,11 +430,14 @@ class _Writing:
     def _ended(self, partie: _Partie) -> None:
         self._decide(partie, ended=True)
         if partie.again:
-            with open(partie.piece.path, "rb") as fh:
-                fh.seek(partie.piece.start)
-                store_again(self.store, _chunks(partie.piece, fh), partie.at, self.label,
-                            self.summary, self.reject_invalid, self.tick,
-                            parse_before=not self.skip)
+            again = self.again
+            if again is None or again.piece != partie.piece or again.at > partie.at:
+                if again is not None:
+                    again.close()
+                again = self.again = _Again(partie.piece, self.label, inherits=not self.skip)
+            self.store.raw_keys = again.reader.keys
+            store_partie(self.store, again.records(partie.at, partie.items), self.summary,
+                         self.reject_invalid, self.tick)
         elif partie.writer is not None:
             partie.writer.finish(partie.loose)
         if partie.key is not None:
