@@ -23,7 +23,7 @@ from test_archive_stream import _tables
 from test_archive_truth import snapshot
 from test_engine_equivalence import _files, several_parties
 
-from priffe_records.archive import classify, raw, store
+from priffe_records.archive import classify, raw, store, workers
 from priffe_records.archive.importing import import_file
 from priffe_records.archive.schema import open_archive
 from priffe_records.archive.store import FileSummary
@@ -157,6 +157,29 @@ def test_a_file_that_inherits_is_parsed_and_stored_alike(tmp_path: Path,
     assert_as_full(tmp_path, monkeypatch, versions)
     assert not asked  # nothing recognised unparsed: the reader must remember every value
     assert calls[0] >= 2 * (6 + len(recs))  # every chunk parsed each time
+
+
+def test_parties_read_again_cut_the_file_once_more(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each partie of a file corrected in one record is read again, whole: the chunks
+    are cut from the file once more for all of them, not once from the top for each."""
+    text = several_parties(9, random.Random(9), parties=6, rubbers=1, damage=0, odd=0)
+    recs = _records(text)
+    heads = [i for i, r in enumerate(recs) if '[Board "1"]' in r]
+    assert len(heads) == 6
+    corrected = [r.replace('[Board "1"]', '[Board "1"] {rättad}') for r in recs]
+    cut = [0]
+    real = workers._chunks
+
+    def counted(piece: Any, fh: Any) -> Any:
+        for chunk in real(piece, fh):
+            cut[0] += 1
+            yield chunk
+
+    monkeypatch.setattr(workers, "_chunks", counted)
+    summaries, _ = _run(tmp_path, "a", [text, "\n\n".join(corrected)])
+    assert summaries[1].updated == 6
+    assert cut[0] <= 3 * len(recs) + 3, (cut[0], len(recs))  # read, read, read again
 
 
 def test_stored_parties_are_not_parsed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
