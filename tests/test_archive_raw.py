@@ -182,6 +182,36 @@ def test_parties_read_again_cut_the_file_once_more(tmp_path: Path,
     assert cut[0] <= 3 * len(recs) + 3, (cut[0], len(recs))  # read, read, read again
 
 
+def test_a_partie_read_again_is_checked_once(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """In one process the writer tells the producer when it will read the open partie
+    again: the rest of it is read (where it ends is wanted), not analysed nor checked
+    twice. What is stored is what the writer stores when it learns it too late."""
+    text = several_parties(10, random.Random(10), parties=1, rubbers=4, damage=0.2, odd=0)
+    recs = _records(text)
+    at = next(i for i, r in enumerate(recs) if '[Board "2"]' in r)
+    corrected = [*recs[:at], recs[at].replace("]", "] {rättad}", 1), *recs[at + 1:]]
+    versions = [text, "\n\n".join(corrected)]
+    prepared = [0]
+    real = workers._prepared
+
+    def counted(*args: Any) -> Any:
+        prepared[0] += 1
+        return real(*args)
+
+    monkeypatch.setattr(workers, "_prepared", counted)
+    results, counts = [], []
+    for window in (4, 10**6):  # told in time; told after the file's end
+        monkeypatch.setattr(workers, "_WINDOW", window)
+        prepared[0] = 0
+        results.append(_run(tmp_path, f"w{window}", versions))
+        counts.append(prepared[0] - len(recs))  # the second import's
+        assert results[-1][0][1].updated == 1
+    assert results[0] == results[1]
+    assert counts[1] == len(recs) - at  # too late: every record from the changed one
+    assert counts[0] <= 4 + 2 < counts[1], counts  # in time: a window and the first two
+
+
 def test_stored_parties_are_not_parsed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Unchanged: nothing parsed; a partie added at the end: only its records."""
     text = several_parties(6, random.Random(6), parties=3, rubbers=1, damage=0.2, odd=2)

@@ -68,7 +68,7 @@ _Waiting = tuple[str, str, int, Described, bytes | None]
 # An item as the producer's first half leaves it: a record with its step and what its
 # rows need, or a record recognised by its raw text, unparsed (None, None).
 Analysed = tuple[Record | BadRecord | Known, Step | None, _Waiting | None]
-_WINDOW = 500  # events of a file not cut written together
+_WINDOW = 100  # events of a file not cut written together (each ~14 times its bytes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +87,9 @@ class Keyed:
 
 @dataclass(frozen=True, slots=True)
 class Ended:
-    """The open partie ends here."""
+    """The open partie ends here, after ``items`` items (one a chunk of the file)."""
+
+    items: int
 
 
 # What a worker sends back, in file order.
@@ -99,11 +101,15 @@ class ImportState:
     """What a slice hands the next: the open partie (as the archive groups records: the
     same Event, Site and Date), its books, and its records still waiting for them."""
 
-    head: tuple[str | None, ...] | None = None  # the open partie's, as by_partie keys it
+    head: tuple[str | None, ...] | None = None  # the open partie's, as item_head names it
     check: engine.StreamCheck | None = None  # the open partie's books and held items
     position: int = 0  # items of the open partie so far (the engine numbers from 1)
     keyed: bool = False  # the open partie's key was sent
     waiting: deque[_Waiting] = field(default_factory=deque)
+    opened: int = 0  # where the open partie opened (its Opened.at)
+    # In this process only: the writer reads the open partie again, so the rest of it
+    # is read (where it ends is wanted) but not analysed nor checked.
+    quiet: bool = False
 
     def run(self, analysed: Iterable[Analysed], *, ends: bool) -> Iterator[Event]:
         """The producer's second half: the items in order (``ends``: the file's last) fed
@@ -125,12 +131,15 @@ class ImportState:
                                   and head != self.head):
             self.end(out)
             self.check, self.position, self.keyed = engine.StreamCheck(), 0, False
+            self.opened = at
             out.append(Opened(at))
         if head is not None:
             self.head = head
         self.position += 1
-        if isinstance(item, Known) or step is None or waiting is None:
-            out.append(cast(Known, item))  # counted, or its partie read again, by the writer
+        if isinstance(item, Known):  # counted, or its partie read again, by the writer
+            out.append(item)
+            return
+        if step is None or waiting is None:  # its partie is read again: not checked
             return
         if not self.keyed and isinstance(item, Record):
             out.append(Keyed(partie_key(item)))
@@ -148,7 +157,7 @@ class ImportState:
             return
         for checked in self.check.end():
             self._out(checked, out)
-        out.append(Ended())
+        out.append(Ended(self.position))
         self.check = None
 
     def _out(self, checked: engine.Checked, out: list[Event]) -> None:
@@ -171,7 +180,7 @@ def import_piece(piece: Piece, inbox: Channel, outbox: Channel, *, label: str
         outbox.send(inbox.recv())
         return None
     with collector_tuned(), piece.open() as fh:
-        analysed = list(_analysed(RawReader(_chunks(piece, fh), label, None)))
+        analysed = list(_analysed(RawReader(_chunks(piece, fh), label, None), None))
         state: ImportState | None = inbox.recv()
         if state is None:
             outbox.send(None)
@@ -181,39 +190,37 @@ def import_piece(piece: Piece, inbox: Channel, outbox: Channel, *, label: str
     return out
 
 
-def _analysed(reader: RawReader) -> Iterator[Analysed]:
+def _analysed(reader: RawReader, state: ImportState | None) -> Iterator[Analysed]:
     """The producer's first half: each item of the file in order, a record with its step
     and what its rows need besides its facts (made beside the other slices, in a worker).
 
-    A record ``reader`` recognises by its raw text (:class:`Known`: only in this process,
-    where the archive can be asked) stays unparsed while no record of its partie is
-    parsed: the writer counts a partie of them, or reads it again. After a parsed record,
-    the rest of its partie is parsed: the books hear every deal of a partie checked.
+    In this process (``state``: the producer's, which the writer may make quiet) a record
+    ``reader`` recognises by its raw text (:class:`Known`) stays unparsed while no record
+    of its partie is parsed: the writer counts a partie of them, or reads it again. After
+    a parsed record the rest of its partie is parsed: the books hear every deal of a
+    partie checked.
     """
-    before: deque[Known] = deque()
-    current: list[Record | BadRecord] = []
-
-    def parsed() -> Iterator[Record | BadRecord]:
-        head: tuple[str | None, ...] | None = None
-        mixed = False  # a record of the open partie was parsed
-        for item in reader.items():
-            h = item_head(item)
-            if h is not None and h != head:
-                head, mixed = h, False
-            if isinstance(item, Known) and not mixed:
-                before.append(item)
-                continue
-            mixed = True
-            current[:] = [reader.record(item)]
-            yield current[0]
-
-    for step in steps(parsed()):  # one record pulled for each step: ``before`` is in order
-        while before:
-            yield before.popleft(), None, None
-        record = current[0]
-        yield record, step, _prepared(record, reader.keys.pop(id(record), None))
-    while before:
-        yield before.popleft(), None, None
+    fed: deque[Record | BadRecord] = deque()
+    analysis = steps(iter(fed.popleft, None))  # one step for each record fed
+    head: tuple[str | None, ...] | None = None
+    mixed = False  # a record of the open partie was parsed
+    for item in reader.items():
+        h = item_head(item)
+        if h is not None and h != head:
+            head, mixed = h, False
+            if state is not None:
+                state.quiet = False
+        if isinstance(item, Known) and not mixed:
+            yield item, None, None
+            continue
+        mixed = True
+        record = reader.record(item)
+        raw = reader.keys.pop(id(record), None)
+        if state is not None and state.quiet:
+            yield record, None, None
+            continue
+        fed.append(record)
+        yield record, next(analysis), _prepared(record, raw)
 
 
 def _prepared(record: Record | BadRecord, raw: bytes | None) -> _Waiting:
@@ -248,7 +255,8 @@ def store_pieces(store: Store, path: str, label: str, jobs: int, summary: dict[s
             with open(done.piece.path, "rb") as fh:  # not cut: the same producer, here
                 reader = RawReader(_chunks(done.piece, fh), label,
                                    store.known if skip else None)
-                events = ImportState().run(_analysed(reader), ends=True)
+                writing.producer = ImportState()
+                events = writing.producer.run(_analysed(reader, writing.producer), ends=True)
                 while window := list(islice(events, _WINDOW)):
                     writing.slice(done.piece, window, fh.tell())
     finally:
@@ -298,7 +306,7 @@ class _Partie:
     writer: PartieWriter | None = None  # written as it comes
     again: bool = False  # has stored deals: read again here when it ends
     counted: bool = False  # every record recognised and stored: only counted
-    items: int = 0  # its items so far (one a chunk of the file)
+    known: list[str] = field(default_factory=list)  # texts recognised by their raw texts
     seen: set[str] = field(default_factory=set)  # its texts met in this slice
     loose: list[engine.FindingRow] = field(default_factory=list)
 
@@ -316,6 +324,7 @@ class _Writing:
         self.stored: set[str] = set()  # texts stored before the slice being written
         self.done_bytes = 0
         self.again: _Again | None = None  # where parties with stored deals are read again
+        self.producer: ImportState | None = None  # the producer, when it runs here
 
     def tick(self, records: int) -> None:
         if self.progress is not None:
@@ -342,20 +351,21 @@ class _Writing:
             partie = self.partie
             assert partie is not None  # every slice's events follow an Opened
             if isinstance(event, Ended):
-                self._ended(partie)
+                self._ended(partie, event.items)
                 self.partie = None
                 self.stored = self.store.existing(digests[sent:])
                 continue
             if isinstance(event, Keyed):
                 partie.key = event.key
-            elif partie.again:
+            elif partie.again or partie.counted:
                 pass  # read again here when it ends
             elif partie.writer is not None:
                 self._write(partie, event)
+            elif isinstance(event, Known):
+                partie.known.append(event.digest)
             else:
                 partie.held.append(event)
             sent += isinstance(event, tuple)
-            partie.items += isinstance(event, tuple | Known)
             self._decide(partie)
         self.done_bytes = done_bytes
         self.tick(self.summary["records"])
@@ -367,14 +377,12 @@ class _Writing:
         are stored, else read again."""
         if partie.writer is not None or partie.again or partie.counted:
             return
-        known = [e.digest for e in partie.held if isinstance(e, Known)]
-        if known:
-            if len(known) < len(partie.held) or (ended and not _only_counted(self.store,
-                                                                             known)):
-                partie.again, partie.held = True, []
+        if partie.known:
+            if partie.held or (ended and not _only_counted(self.store, partie.known)):
+                self._again(partie)
             elif ended:
-                self._count(known)
-                partie.counted, partie.held = True, []
+                self._count(partie.known)
+                partie.counted = True
             return
         firsts = [digest_of(e[1]) for e in partie.held
                   if isinstance(e, tuple) and not e[0][0]][:2]
@@ -382,7 +390,7 @@ class _Writing:
             return
         store, key = self.store, partie.key
         if key is not None and (key in self.written or self._has_deals(key, firsts)):
-            partie.again, partie.held = True, []
+            self._again(partie)
             return
         partie_id = store.find_partie(key) if key is not None else None
         partie.writer = PartieWriter(store, partie_id, key, self.summary, self.reject_invalid,
@@ -391,6 +399,14 @@ class _Writing:
         self.stored |= store.existing([digest_of(e[1]) for e in held if isinstance(e, tuple)])
         for event in held:
             self._write(partie, event)
+
+    def _again(self, partie: _Partie) -> None:
+        """The partie is read again when it ends: what is held of it now goes, and the
+        producer, when it runs here and is still in it, stops checking the rest."""
+        partie.again, partie.held, partie.known = True, [], []
+        if self.producer is not None and self.producer.opened == partie.at \
+                and self.producer.check is not None:
+            self.producer.quiet = True
 
     def _count(self, known: list[str]) -> None:
         """A partie whose every record is stored: what a full import would do, count them."""
@@ -427,7 +443,7 @@ class _Writing:
         elif isinstance(event, engine.FindingRow):
             partie.loose.append(event)
 
-    def _ended(self, partie: _Partie) -> None:
+    def _ended(self, partie: _Partie, items: int) -> None:
         self._decide(partie, ended=True)
         if partie.again:
             again = self.again
@@ -436,7 +452,7 @@ class _Writing:
                     again.close()
                 again = self.again = _Again(partie.piece, self.label, inherits=not self.skip)
             self.store.raw_keys = again.reader.keys
-            store_partie(self.store, again.records(partie.at, partie.items), self.summary,
+            store_partie(self.store, again.records(partie.at, items), self.summary,
                          self.reject_invalid, self.tick)
         elif partie.writer is not None:
             partie.writer.finish(partie.loose)
