@@ -196,9 +196,9 @@ def _analysed(reader: RawReader, state: ImportState | None) -> Iterator[Analysed
 
     In this process (``state``: the producer's, which the writer may make quiet) a record
     ``reader`` recognises by its raw text (:class:`Known`) stays unparsed while no record
-    of its partie is parsed: the writer counts a partie of them, or reads it again. After
-    a parsed record the rest of its partie is parsed: the books hear every deal of a
-    partie checked.
+    of its partie is parsed, or once the writer will read the partie again: the writer
+    counts a partie of them, or reads it again. Else, after a parsed record, the rest of
+    its partie is parsed: the books hear every deal of a partie checked.
     """
     fed: deque[Record | BadRecord] = deque()
     analysis = steps(iter(fed.popleft, None))  # one step for each record fed
@@ -210,13 +210,14 @@ def _analysed(reader: RawReader, state: ImportState | None) -> Iterator[Analysed
             head, mixed = h, False
             if state is not None:
                 state.quiet = False
-        if isinstance(item, Known) and not mixed:
+        quiet = state is not None and state.quiet
+        if isinstance(item, Known) and (quiet or not mixed):
             yield item, None, None
             continue
         mixed = True
         record = reader.record(item)
         raw = reader.keys.pop(id(record), None)
-        if state is not None and state.quiet:
+        if quiet:  # parsed for where the partie ends, no more
             yield record, None, None
             continue
         fed.append(record)
