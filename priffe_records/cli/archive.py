@@ -160,8 +160,7 @@ def import_command(paths: tuple[str, ...], db_path: str, timeout: float,
                     with progress.file(path) as tick:
                         s = import_file(db, source, name=display_name(path),
                                         reject_invalid=reject_invalid, progress=tick,
-                                        jobs=jobs if isinstance(source, Path) else 1,
-                                        as_new=as_new)
+                                        jobs=jobs, as_new=as_new)
                 except SourceError as e:
                     progress.say(f"priffe: {e}", err=True)
                     failed += 1
