@@ -65,9 +65,10 @@ if TYPE_CHECKING:
 Sent = tuple[Described, Ready, bytes | None]
 # A record waiting for its facts: canonical text, hash, line, the store's view, raw key.
 _Waiting = tuple[str, str, int, Described, bytes | None]
-# An item as the producer's first half leaves it: a record with its step and what its
-# rows need, or a record recognised by its raw text, unparsed (None, None).
-Analysed = tuple[Record | BadRecord | Known, Step | None, _Waiting | None]
+# An item as the producer's first half leaves it, with the partie it names (item_head):
+# a record with its step and what its rows need, or one not to check (None, None).
+Head = tuple[str | None, ...] | None
+Analysed = tuple[Record | BadRecord | Known, Head, Step | None, _Waiting | None]
 _WINDOW = 100  # events of a file not cut written together (each ~14 times its bytes)
 
 
@@ -101,7 +102,7 @@ class ImportState:
     """What a slice hands the next: the open partie (as the archive groups records: the
     same Event, Site and Date), its books, and its records still waiting for them."""
 
-    head: tuple[str | None, ...] | None = None  # the open partie's, as item_head names it
+    head: Head = None  # the open partie's, as item_head names it
     check: engine.StreamCheck | None = None  # the open partie's books and held items
     position: int = 0  # items of the open partie so far (the engine numbers from 1)
     keyed: bool = False  # the open partie's key was sent
@@ -115,18 +116,18 @@ class ImportState:
         """The producer's second half: the items in order (``ends``: the file's last) fed
         from this state, what each makes final as it comes."""
         out: list[Event] = []
-        for at, (item, step, waiting) in enumerate(analysed):
-            self.feed(at, item, step, waiting, out)
+        for at, (item, head, step, waiting) in enumerate(analysed):
+            self.feed(at, item, head, step, waiting, out)
             yield from out
             out.clear()
         if ends:
             self.end(out)
             yield from out
 
-    def feed(self, at: int, item: Record | BadRecord | Known, step: Step | None,
+    def feed(self, at: int, item: Record | BadRecord | Known, head: Head, step: Step | None,
              waiting: _Waiting | None, out: list[Event]) -> None:
-        """One item of the slice (its ``at``-th, analysed as ``step``) into ``out``."""
-        head = item_head(item)
+        """One item of the slice (its ``at``-th, naming partie ``head``, analysed as
+        ``step``) into ``out``."""
         if self.check is None or (head is not None and self.head is not None
                                   and head != self.head):
             self.end(out)
@@ -202,26 +203,28 @@ def _analysed(reader: RawReader, state: ImportState | None) -> Iterator[Analysed
     """
     fed: deque[Record | BadRecord] = deque()
     analysis = steps(iter(fed.popleft, None))  # one step for each record fed
-    head: tuple[str | None, ...] | None = None
+    head: Head = None
     mixed = False  # a record of the open partie was parsed
     for item in reader.items():
-        h = item_head(item)
+        h = item_head(item)  # a recognised record: its stored text's
         if h is not None and h != head:
             head, mixed = h, False
             if state is not None:
                 state.quiet = False
         quiet = state is not None and state.quiet
         if isinstance(item, Known) and (quiet or not mixed):
-            yield item, None, None
+            yield item, h, None, None
             continue
         mixed = True
         record = reader.record(item)
+        if record is not item:
+            h = item_head(record)
         raw = reader.keys.pop(id(record), None)
         if quiet:  # parsed for where the partie ends, no more
-            yield record, None, None
+            yield record, h, None, None
             continue
         fed.append(record)
-        yield record, next(analysis), _prepared(record, raw)
+        yield record, h, next(analysis), _prepared(record, raw)
 
 
 def _prepared(record: Record | BadRecord, raw: bytes | None) -> _Waiting:
