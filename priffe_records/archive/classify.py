@@ -313,17 +313,22 @@ def store_partie(store: Store, records: list[Record | BadRecord], summary: dict[
     stored = store.partie_deals(partie_id) if partie_id is not None else []
     items = classify(store, records, stored)
     if stored and not any(i.kind in ("new", "update") for i in items):
-        for i in items:
-            if i.from_file:
-                summary["records"] += 1
-                summary["duplicates"] += 1
-                if progress is not None:
-                    progress(summary["records"])
+        count_stored(summary, sum(i.from_file for i in items), progress)
         return
     first = write_partie(store, partie_id, key, items, summary, reject_invalid, progress,
                          written=store.written(partie_id) if partie_id and stored else None)
     if partie_id is not None and stored:
         store.follow_first(partie_id, first)
+
+
+def count_stored(summary: dict[str, int], n: int, progress: Callable[[int], None] | None
+                 ) -> None:
+    """``n`` records of the file, every one stored already: counted, nothing written."""
+    for _ in range(n):
+        summary["records"] += 1
+        summary["duplicates"] += 1
+        if progress is not None:
+            progress(summary["records"])
 
 
 def recompute_partie(store: Store, partie_id: int) -> None:

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import islice
@@ -43,6 +43,7 @@ from priffe_records.archive.classify import (
     PartieWriter,
     canonical_text,
     content_hash,
+    count_stored,
     describe,
     item_head,
     store_partie,
@@ -382,7 +383,10 @@ class _Writing:
         if partie.writer is not None or partie.again or partie.counted:
             return
         if partie.known:
-            if partie.held or (ended and not _only_counted(self.store, partie.known)):
+            # Counted when every text is stored now (an earlier correction in the file
+            # may have replaced one since it was looked up): nothing new, nothing corrected.
+            if partie.held or (ended and len(self.store.existing(partie.known))
+                               < len(set(partie.known))):
                 self._again(partie)
             elif ended:
                 self._count(partie.known)
@@ -415,10 +419,7 @@ class _Writing:
     def _count(self, known: list[str]) -> None:
         """A partie whose every record is stored: what a full import would do, count them."""
         self.store.met.update(d[:16] for d in known)
-        for _ in known:
-            self.summary["records"] += 1
-            self.summary["duplicates"] += 1
-            self.tick(self.summary["records"])
+        count_stored(self.summary, len(known), self.tick)
 
     def _has_deals(self, key: PartieKey, firsts: list[str]) -> bool:
         """Whether the stored partie this one is (by key, or by its first texts) has deals:
@@ -462,12 +463,3 @@ class _Writing:
             partie.writer.finish(partie.loose)
         if partie.key is not None:
             self.written.add(partie.key)
-
-
-def _only_counted(store: Store, known: Sequence[str]) -> bool:
-    """Whether a full import of these records would only count them as duplicates:
-    when every text is stored now (an earlier correction in the same file may have
-    replaced one since it was looked up). Whatever partie they fall in, each is then
-    stored here or elsewhere: nothing new, nothing corrected.
-    """
-    return len(store.existing(known)) == len(set(known))
