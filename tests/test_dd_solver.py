@@ -6,21 +6,26 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 from conftest import scaled
+from dd_cores import pure_core
 from dd_oracle import Oracle, random_ending, with_random_play
 from hypothesis import given
 from hypothesis import strategies as st
 
-from priffe_records import dd
+from priffe_records import dd, read
 from priffe_records.dd import Budget, Deal, Goal, analyse_play, card_values, value
 from priffe_records.game.cards import Card, Rank, Seat, Suit
 from priffe_records.game.errors import PriffeError
 from priffe_records.game.language import use_language
-from priffe_records.game.tricks import hand_mask, suit_index
+from priffe_records.game.tricks import card_id, hand_mask, suit_index
+from priffe_records.rules.family import family_for
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 # Every proof runs against the compiled core and the pure one (tests/dd_cores.py).
 pytestmark = pytest.mark.usefixtures("dd_core")
@@ -179,6 +184,78 @@ def test_trumps_must_trump_and_mid_trick_positions_agree_with_brute_force(player
     rng = random.Random(40 + players)
     for _ in range(12):
         _agrees(_clashing_ending(rng, players))
+
+
+def _stuck_ending(rng: random.Random, players: int) -> Deal:
+    """A misère ending with no trumps whose measured side holds the high cards of two or
+    three suits: it often must take every trick left, and often just not."""
+    suits = rng.sample(list(Suit), rng.randint(2, 3))
+    tricks = rng.randint(2, 3 if players == 4 else 4)
+    deck = sorted((Card(s, r) for s in suits for r in Rank), key=lambda c: -c.rank.order)
+    chosen = rng.sample(list(Seat), players)
+    order = tuple(s for s in Seat if s in chosen)
+    side = frozenset(rng.sample(order, rng.randint(1, players - 1)))
+    cut = rng.randint(len(side) * tricks, len(deck) - (players - len(side)) * tricks)
+    high = iter(rng.sample(deck[:cut], len(side) * tricks))
+    low = iter(rng.sample(deck[cut:], (players - len(side)) * tricks))
+    hands = {s: frozenset(next(high if s in side else low) for _ in range(tricks))
+             for s in order}
+    return Deal(hands, order, None, rng.choice(order), side, Goal.FEWEST, False)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_misere_sides_that_may_have_to_take_every_trick_agree_with_brute_force(
+        players: int) -> None:
+    """In misère the search answers "does the measured side take every trick left?"
+    without searching when that side can hand the trick being led to the others (the
+    core's ``_gives``): endings where it often cannot; each value, card value and card's
+    cost as brute force has them."""
+    rng = random.Random(60 + players)
+    for _ in range(12):
+        deal = _stuck_ending(rng, players)
+        _agrees(with_random_play(rng, deal, rng.randrange(len(deal.order) * 2)))
+
+
+def test_a_side_said_to_hand_the_trick_over_never_takes_every_trick() -> None:
+    """The bound itself, on the pure core (the compiled one hides it): wherever ``_gives``
+    says a side can hand the trick on the table (or about to be led) to the other,
+    brute force has that side take fewer than all the tricks left; and it says so often,
+    beside positions where a side must take them all."""
+    rng = random.Random(70)
+    said, every = [0, 0], [0, 0]
+    for _ in range(200):
+        players = rng.choice((3, 4))
+        deal = _stuck_ending(rng, players) if rng.random() < 0.3 else Deal(**{
+            **random_ending(rng, players, rng.randint(2, 3)).__dict__, "played": (),
+            "trump": None, "goal": Goal.FEWEST})
+        oracle = Oracle(deal)
+        hands, leader, trick, _ = oracle.start(
+            with_random_play(rng, deal, rng.randrange(players)).played)
+        taken = oracle.future(hands, leader, trick)
+        here = Deal(**{**deal.__dict__, "hands": dict(hands), "leader": leader})
+        search, at, _ = _search_of(here, pure_core(), None)
+        k = search._load(at, [card_id(c) for c in trick])
+        left = search.tricks_left(at, [card_id(c) for c in trick])
+        for side, theirs in ((1, left - taken), (0, taken)):
+            every[side] += theirs == 0
+            if search._gives(at, k, side):
+                said[side] += 1
+                assert theirs > 0, (deal, side)
+    assert min(said + every) >= 30, (said, every)
+
+
+def test_the_examples_tvangsnoll_from_trick_7_takes_fewer_nodes(dd_core: ModuleType) -> None:
+    """The replay's hard case (board 2 of examples/partie-uppsala.ppn, a Tvångsnoll) from
+    trick 7 on: 94,450 nodes before the misère bound ``_gives``, 63,664 with it."""
+    record = next(r for r in read(EXAMPLES / "partie-uppsala.ppn") if r.get("Board") == "2")
+    family = family_for(record.get("Scoring"))
+    deal = family.dd_deal(family.analyse(record, None, False))
+    assert deal is not None
+    hands, leader, _, won = Oracle(deal).start(deal.played[:24])
+    here = Deal(**{**deal.__dict__, "hands": dict(hands), "leader": leader, "played": ()})
+    search, at, trick = _search_of(here, dd_core, None)
+    assert won + search.solve(at, trick) == 6
+    assert search.nodes < 80_000, search.nodes
 
 
 def _search_of(deal: Deal, module: ModuleType, slots: tuple[int, int] | None

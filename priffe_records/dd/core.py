@@ -207,6 +207,7 @@ class Search:
     trump = cython.declare(cython.int)
     must_trump = cython.declare(cython.bint)
     ducking = cython.declare(cython.bint)
+    plain = cython.declare(cython.bint)  # misère with no trump: ``_gives`` holds
     inside = cython.declare(cython.int)  # bit i: player i is of the measured side
     most = cython.declare(cython.int)  # bit i: player i wants the side's tricks many
     node_limit = cython.declare(cython.longlong)
@@ -242,6 +243,7 @@ class Search:
         self.ducking = wants_most[0] != bool(inside[0])
         self.trump = trump
         self.must_trump = must_trump
+        self.plain = self.ducking and trump < 0
         self.nodes = 0
         self.node_limit = _NONE if nodes is None else nodes
         self.deadline = _NONE if seconds is None else time.perf_counter() + seconds
@@ -435,6 +437,8 @@ class Search:
             return lo
         if hi <= alpha or lo == hi:
             return hi
+        if alpha >= left - 1 and self.plain and self._gives(leader, 0, 1):
+            return left - 1  # (the other side's bound, 1, answered here lost nodes)
         a, b = max(alpha, lo), min(beta, hi)
         start = self.nodes
         value = self._moves(leader, 0, a, b, ply, first)
@@ -447,6 +451,59 @@ class Search:
         self.key[0], self.key[1] = k0, k1
         self._store(lo, hi, self.best_card, left, _top(self.nodes - start) + 1)
         return value
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    @cython.locals(leader=cython.int, k=cython.int, giver=cython.int, ours=cython.bint,
+                   suit=cython.int, p=cython.int, held=cython.uint, low=cython.int,
+                   gives=cython.int, takes=cython.int, leads=cython.int, base=cython.int,
+                   top=cython.int, theirs=cython.bint, i=cython.int)
+    @cython.returns(cython.bint)
+    def _gives(self, leader: int, k: int, giver: int) -> bool:
+        """Whether the side ``giver`` (1: the measured side, 0: the other) can make the
+        other side win the trick ``leader`` leads (``k`` of its cards on the table), with
+        no trump, whatever the others play: in misère the giver then takes at most the
+        tricks left but one. It answers a null window that asks whether a side takes
+        every trick left (in misère nearly always: no) without a search.
+
+        Each player's lowest card of the led suit is his best duck, and the most the
+        other side can do against it. Mid-trick every player still to play plays it (a
+        void one discards): the giver gives when the trick's top card is then the other
+        side's. At the lead: leading, the giver leads a suit whose lowest cards on the
+        other side (the highest of them) beat its own lowest (the highest of them); the
+        other side leading, each giver holding a suit it can lead has a card below the
+        leader's lowest, so below any card he leads (sound, not complete)."""
+        if k:
+            base = 4 * self.left
+            top = self.tc[base + self.at]
+            suit = self.tc[base] // 13
+            theirs = ((self.inside >> self._seat(leader + self.at)) & 1) != giver
+            for i in range(k, self.n):
+                p = self._seat(leader + i)
+                held = (self.h[p] >> (13 * suit)) & _SUIT
+                if held and _low(held) + 13 * suit > top:
+                    top = _low(held) + 13 * suit
+                    theirs = ((self.inside >> p) & 1) != giver
+            return theirs
+        ours = ((self.inside >> leader) & 1) == giver
+        for suit in range(4):
+            gives = takes = leads = -1
+            for p in range(self.n):
+                held = (self.h[p] >> (13 * suit)) & _SUIT
+                if held:
+                    low = _low(held)
+                    if p == leader:
+                        leads = low
+                    if ((self.inside >> p) & 1) == giver:
+                        gives = max(gives, low)
+                    else:
+                        takes = max(takes, low)
+            if leads >= 0:
+                if ours and takes > gives:
+                    return True
+                if not ours and gives >= leads:
+                    return False
+        return not ours
 
     @cython.cfunc
     @cython.exceptval(check=False)
@@ -476,6 +533,11 @@ class Search:
         else ``first``, the card the table remembers for this position. It is tried
         before the other cards are even listed (``_order``): it cuts off in most nodes
         that cut off at all, and then listing, scoring and sorting the rest is waste."""
+        if k and self.plain:
+            if alpha >= self.left - 1 and self._gives(leader, k, 1):
+                return self.left - 1
+            if beta <= 1 and self._gives(leader, k, 0):
+                return 1
         player = self._seat(leader + k)
         wants = (self.most >> player) & 1
         best = -1 if wants else 99
