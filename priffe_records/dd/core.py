@@ -64,34 +64,31 @@ def legal(hand: int, trick: list[int], trump: int, must_trump: bool) -> int:
     return legal_mask(hand, trick[0] // 13 if trick else -1, trump, must_trump)
 
 
+# The index of a 64-bit word's highest bit by its De Bruijn product (x folded down first).
+_DE_BRUIJN = cython.declare(cython.ulonglong, 0x03F79D71B4CB0A89)
+_BIT_AT = cython.declare(cython.uchar[64], [
+    0, 47, 1, 56, 48, 27, 2, 60, 57, 49, 41, 37, 28, 16, 3, 61, 54, 58, 35, 52, 50, 42, 21,
+    44, 38, 32, 29, 23, 17, 11, 4, 62, 46, 55, 26, 59, 40, 36, 15, 53, 34, 51, 20, 43, 31,
+    22, 10, 45, 25, 39, 14, 33, 19, 30, 9, 24, 13, 18, 8, 12, 7, 6, 5, 63])
+
+
 @cython.cfunc
 @cython.inline
 @cython.exceptval(check=False)
-@cython.locals(x=cython.ulonglong, r=cython.int)
+@cython.locals(x=cython.ulonglong)
 @cython.returns(cython.int)
 def _top(x: int) -> int:
-    """The index of the highest bit of a non-zero ``x`` (``bit_length() - 1``)."""
+    """The index of the highest bit of a non-zero ``x`` (``bit_length() - 1``); compiled,
+    without a branch."""
     if not cython.compiled:
         return x.bit_length() - 1
-    r = 0
-    if x >> 32:
-        x >>= 32
-        r += 32
-    if x >> 16:
-        x >>= 16
-        r += 16
-    if x >> 8:
-        x >>= 8
-        r += 8
-    if x >> 4:
-        x >>= 4
-        r += 4
-    if x >> 2:
-        x >>= 2
-        r += 2
-    if x >> 1:
-        r += 1
-    return r
+    x |= x >> 1
+    x |= x >> 2
+    x |= x >> 4
+    x |= x >> 8
+    x |= x >> 16
+    x |= x >> 32
+    return _BIT_AT[(x * _DE_BRUIJN) >> 58]
 
 
 @cython.cfunc
