@@ -280,6 +280,17 @@ class Search:
         self.check_at = step
         return 0
 
+    @cython.cfunc
+    @cython.inline
+    @cython.exceptval(-1, check=False)  # -1: Exhausted raised
+    @cython.returns(cython.int)
+    def _tick(self) -> int:
+        """Count a node; look at the budget every ``_CHECK_EVERY`` of them."""
+        self.nodes += 1
+        if self.nodes >= self.check_at:
+            self._check()
+        return 0
+
     # --- the public entry points: Python lists in, Python ints out
 
     def _load(self, leader: int, trick: list[int]) -> int:
@@ -371,9 +382,7 @@ class Search:
             value = won + self._node(winner, 0, alpha - won, beta - won, ply + 1)
             self.left += 1
         else:  # the next card of the trick: _node's count, then its moves, one call less
-            self.nodes += 1
-            if self.nodes >= self.check_at:
-                self._check()
+            self._tick()
             value = self._moves(leader, k + 1, alpha, beta, ply + 1, -1)
         self.h[player] |= bit
         self.at = at
@@ -415,9 +424,7 @@ class Search:
     def _node(self, leader: int, k: int, alpha: int, beta: int, ply: int) -> int:
         """The measured side's tricks from the current trick on with best play by all,
         fail-soft alpha-beta within (alpha, beta); bounds kept at each trick's start."""
-        self.nodes += 1
-        if self.nodes >= self.check_at:
-            self._check()
+        self._tick()
         if k:
             return self._moves(leader, k, alpha, beta, ply, -1)
         left = self.left
@@ -478,8 +485,9 @@ class Search:
             for i in range(k, self.n):
                 p = self._seat(leader + i)
                 held = (self.h[p] >> (13 * suit)) & _SUIT
-                if held and _low(held) + 13 * suit > top:
-                    top = _low(held) + 13 * suit
+                low = _low(held) + 13 * suit if held else -1
+                if low > top:  # his best duck tops the trick
+                    top = low
                     theirs = ((self.inside >> p) & 1) != giver
             return theirs
         ours = ((self.inside >> leader) & 1) == giver
@@ -569,9 +577,7 @@ class Search:
             else:
                 beta = min(beta, best)
             if alpha >= beta:
-                self._cut(ply, hint)
-                if k == 0 and self.often[64 * player + hint] < _OFTEN:
-                    self.often[64 * player + hint] += 1
+                self._cut(ply, k, player, hint)
                 self.best_card = hint
                 return best
         base = ply * _DEPTH
@@ -593,9 +599,7 @@ class Search:
                 if best < beta:
                     beta = best
             if alpha >= beta:
-                self._cut(ply, card)
-                if k == 0 and self.often[64 * player + card] < _OFTEN:
-                    self.often[64 * player + card] += 1
+                self._cut(ply, k, player, card)
                 break
         self.best_card = chosen
         return best
@@ -682,14 +686,17 @@ class Search:
 
     @cython.cfunc
     @cython.exceptval(check=False)
-    @cython.locals(ply=cython.int, card=cython.int, slot=cython.longlong)
+    @cython.locals(ply=cython.int, k=cython.int, player=cython.int, card=cython.int,
+                   slot=cython.longlong)
     @cython.returns(cython.int)
-    def _cut(self, ply: int, card: int) -> int:
+    def _cut(self, ply: int, k: int, player: int, card: int) -> int:
         """Remember ``card`` as the one that cut off in the context ``_cut_card`` kept at
-        ``ply``."""
+        ``ply``; a lead (``k`` 0) also counts in ``player``'s history of leads."""
         slot = self.cut_slot[ply]
         self.cut_tags[slot] = self.cut_tag[ply]
         self.cut_cards[slot] = card
+        if k == 0 and self.often[64 * player + card] < _OFTEN:
+            self.often[64 * player + card] += 1
         return 0
 
     @cython.cfunc
