@@ -303,25 +303,31 @@ class Sheet:
 
 @dataclass(frozen=True, slots=True)
 class Check:
-    """One group of rules, the tags that give it something to check, and a short name
-    (``word``, as a player reads it). Each family lists its own (its ``checks`` hook)."""
+    """One group of rules (its first and last rule IDs, ``R4``–``R9``), the tags that give
+    it something to check, and a short name (``word``, as a player reads it). Each family
+    lists its own (its ``checks`` hook); the IDs carry the family's letter, as findings do."""
 
     name: str
-    first: int
-    last: int
+    first: str
+    last: str
     tags: tuple[str, ...]
     word: Message
-    prefix: str = "R"  # the family's rule letter: R (Priffe), P (Préférence)
 
     @property
     def rules(self) -> str:
-        p = self.prefix
-        return f"{p}{self.first}" if self.first == self.last else \
-            f"{p}{self.first}–{p}{self.last}"
+        return self.first if self.first == self.last else f"{self.first}–{self.last}"
 
     def covers(self, rule: str) -> bool:
-        number = rule.removeprefix(self.prefix)
-        return number != rule and number.isdigit() and self.first <= int(number) <= self.last
+        letters, low = _split_rule(self.first)
+        number = rule.removeprefix(letters)
+        return number != rule and number.isdigit() and \
+            low <= int(number) <= _split_rule(self.last)[1]
+
+
+def _split_rule(rule: str) -> tuple[str, int]:
+    """``BR12`` → ``("BR", 12)``: a rule ID's letters and number."""
+    digits = len(rule) - len(rule.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
+    return rule[:digits], int(rule[digits:])
 
 
 def partie_title(event: str | None, site: str | None, date: str | None) -> str:

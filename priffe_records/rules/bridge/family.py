@@ -32,11 +32,11 @@ if TYPE_CHECKING:
 
 # The checks validate -v lists, as docs/bridge.md groups the rules.
 CHECKS: tuple[Check, ...] = (
-    Check("deal", 1, 1, ("Deal",), msg_p("check", "deal"), "B"),
-    Check("auction", 2, 5, ("Auction",), msg_p("check", "auction"), "B"),
-    Check("play", 6, 8, ("Play",), msg_p("check", "play"), "B"),
-    Check("result", 9, 9, ("Result",), msg_p("check", "result"), "B"),
-    Check("score", 10, 11, ("Score",), msg_p("check", "score"), "B"),
+    Check("deal", "B1", "B1", ("Deal",), msg_p("check", "deal")),
+    Check("auction", "B2", "B5", ("Auction",), msg_p("check", "auction")),
+    Check("play", "B6", "B8", ("Play",), msg_p("check", "play")),
+    Check("result", "B9", "B9", ("Result",), msg_p("check", "result")),
+    Check("score", "B10", "B11", ("Score",), msg_p("check", "score")),
 )
 
 

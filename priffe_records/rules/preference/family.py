@@ -38,16 +38,15 @@ if TYPE_CHECKING:
 
 # The checks validate -v lists, as PREFERENCE.md groups the rules.
 CHECKS: tuple[Check, ...] = (
-    Check("deal and talon", 1, 1, ("Deal", "Talon"), msg_p("check", "deal and talon"), "P"),
-    Check("auction", 2, 6, ("Auction",), msg_p("check", "auction"), "P"),
-    Check("talon and contract", 7, 8, ("Contract", "Discard"),
-          msg_p("check", "talon and contract"), "P"),
-    Check("drop-outs", 9, 9, ("Dropout",), msg_p("check", "drop-outs"), "P"),
-    Check("play", 10, 10, ("Play",), msg_p("check", "play"), "P"),
-    Check("payments", 11, 13, ("Result", "Score", "Dropout"), msg_p("check", "payments"),
-          "P"),
-    Check("claims", 14, 14, ("Declarer", "Result", "Score", "Pot", "Balance"),
-          msg_p("check", "claims"), "P"),
+    Check("deal and talon", "P1", "P1", ("Deal", "Talon"), msg_p("check", "deal and talon")),
+    Check("auction", "P2", "P6", ("Auction",), msg_p("check", "auction")),
+    Check("talon and contract", "P7", "P8", ("Contract", "Discard"),
+          msg_p("check", "talon and contract")),
+    Check("drop-outs", "P9", "P9", ("Dropout",), msg_p("check", "drop-outs")),
+    Check("play", "P10", "P10", ("Play",), msg_p("check", "play")),
+    Check("payments", "P11", "P13", ("Result", "Score", "Dropout"), msg_p("check", "payments")),
+    Check("claims", "P14", "P14", ("Declarer", "Result", "Score", "Pot", "Balance"),
+          msg_p("check", "claims")),
 )
 
 

@@ -34,12 +34,12 @@ _DEFAULT = PRESETS["sv"]
 
 # The checks validate -v lists, as RULES.md groups the rules.
 CHECKS: tuple[Check, ...] = (
-    Check("deal", 1, 3, ("Deal",), msg_p("check", "deal")),
-    Check("auction", 4, 9, ("Auction",), msg_p("check", "auction")),
-    Check("play", 10, 13, ("Play",), msg_p("check", "play")),
-    Check("score", 14, 18, ("Result", "Score", "Honours"), msg_p("check", "score")),
-    Check("rubber", 19, 22, ("ScoreRubber",), msg_p("check", "rubber")),
-    Check("settlement", 23, 24, ("Settlement",), msg_p("check", "settlement")),
+    Check("deal", "R1", "R3", ("Deal",), msg_p("check", "deal")),
+    Check("auction", "R4", "R9", ("Auction",), msg_p("check", "auction")),
+    Check("play", "R10", "R13", ("Play",), msg_p("check", "play")),
+    Check("score", "R14", "R18", ("Result", "Score", "Honours"), msg_p("check", "score")),
+    Check("rubber", "R19", "R22", ("ScoreRubber",), msg_p("check", "rubber")),
+    Check("settlement", "R23", "R24", ("Settlement",), msg_p("check", "settlement")),
 )
 
 
