@@ -470,7 +470,7 @@ def test_a_version_7_archive_migrates_to_identities(tmp_path: Path) -> None:
     conn.close()
     db = open_archive(path)
     schema.ensure_schema(db)
-    assert schema.schema_version(db) == schema.SCHEMA_VERSION == 12  # 12: the families
+    assert schema.schema_version(db) == schema.SCHEMA_VERSION == 13  # 12: the families; 13: roles
     assert db.execute("SELECT partie_id, source FROM partie_sources ORDER BY id").fetchall() \
         == db.execute("SELECT id, source FROM parties ORDER BY id").fetchall()
     db.close()
@@ -505,3 +505,39 @@ def test_a_version_9_archive_counts_contract_rates_per_game(tmp_path: Path) -> N
     db.close()
     assert sorted(rows) == sorted(per_game)
     assert {game for game, _, _ in rows} == {"Priffe", "Preference"}
+
+
+def test_a_version_12_archive_knows_a_declarer_in_a_game_without_sides(tmp_path: Path) -> None:
+    """Version 13: a seat's role comes from the deal's declarer, whatever the game. Before,
+    ``player_deals`` called every Préférence seat 'forced' (no declaring side), so the
+    views counted no Préférence declarer and shared code named the game to mend it."""
+    path = tmp_path / "old.db"
+    run("import", str(EXAMPLES / "partie-uppsala.ppn"), str(EXAMPLES / "preference-graz.ppn"),
+        "--db", str(path))
+    conn = sqlite3.connect(path)
+    for name in ("player_deals", "contract_success"):  # the views as version 12 had them
+        conn.execute(f"DROP VIEW {name}")
+    conn.execute(f"CREATE VIEW player_deals AS {schema.VIEWS_V1['player_deals']}")
+    conn.execute(f"CREATE VIEW contract_success AS {schema.CONTRACT_SUCCESS_V10}")
+    conn.execute("PRAGMA user_version = 12")
+    conn.commit()
+    conn.close()
+    db = open_archive(path)
+    schema.ensure_schema(db)
+    roles = db.execute("SELECT d.game, pd.role, count(*) FROM player_deals pd "
+                       "JOIN deals d ON d.id = pd.deal_id GROUP BY 1, 2").fetchall()
+    declared = dict(db.execute("SELECT game, count(*) FROM deals "
+                               "WHERE COALESCE(declarer, '') <> '' GROUP BY game").fetchall())
+    forced = db.execute("SELECT count(*) FROM deals WHERE COALESCE(declarer, '') = ''"
+                        ).fetchone()[0]
+    rates = dict(db.execute("SELECT game, sum(declared) FROM contract_success GROUP BY game"
+                            ).fetchall())
+    results = db.execute("SELECT sum(declared) FROM player_results").fetchone()[0]
+    db.close()
+    by = {(game, role): n for game, role, n in roles}
+    assert by[("Preference", "declarer")] == declared["Preference"] > 0
+    assert by[("Preference", "defender")] == 2 * declared["Preference"]  # three players
+    assert ("Preference", "forced") not in by
+    assert by[("Priffe", "forced")] == 4 * forced > 0  # Passnoll, Tvångsnoll
+    assert rates == declared
+    assert results == sum(declared.values())

@@ -336,15 +336,6 @@ def _table(db: sqlite_utils.Database, key: str, title: Message, sql: str,
     return Table(key, title, tuple(d[0] for d in cur.description), tuple(cur.fetchall()))
 
 
-# Who declared a deal: the view's declarer role, and in Préférence (no sides, so the view
-# calls every seat 'forced') the seat the Declarer tag names.
-_DECLARED = ("(role = 'declarer' OR (role = 'forced' AND declarer = seat AND deal_id IN "
-             "(SELECT id FROM deals WHERE game = 'Preference')))")
-
-
-
-
-
 # A player_deals row's game (the view predates the column).
 _GAME = "(SELECT game FROM deals WHERE id = deal_id) AS game"
 
@@ -375,21 +366,19 @@ def stats(db: sqlite_utils.Database, player: str | None = None) -> list[Table]:
     tables = [
         _table(db, "standings", msg("Standings (individual settlements, R23/R24)"),
                f"SELECT player, rubbers, settlement FROM player_standings{only}", params),
-        _table(db, "players", msg("Players"), "SELECT player, deals, x.declared, x.made, "
+        _table(db, "players", msg("Players"), "SELECT player, deals, declared, made, "
                "penalty_suffered, penalty_inflicted, slams, points, settlement "
-               f"FROM player_results JOIN (SELECT player_id, sum({_DECLARED}) AS declared, "
-               f"sum({_DECLARED} AND made = 1) AS made FROM player_deals GROUP BY player_id) x "
-               f"USING (player_id){only} ORDER BY settlement DESC, player", params),
+               f"FROM player_results{only} ORDER BY settlement DESC, player", params),
         _table(db, "contracts_declared", msg("Contracts declared, by player"),
                f"SELECT player, {_GAME}, contract, count(*) AS declared, sum(made = 1) AS made, "
-               f"sum(made = 0) AS defeated FROM player_deals WHERE {_DECLARED}"
+               f"sum(made = 0) AS defeated FROM player_deals WHERE role = 'declarer'"
                + (f" AND player_id IN ({_PLAYER_IDS})" if player else "")
                + " GROUP BY player_id, game, contract ORDER BY player, declared DESC", params),
     ]
     if player:
         tables.append(_table(
             db, "contracts_played", msg("Contracts played, by kind"),
-            f"SELECT {_GAME}, contract, count(*) AS deals, sum({_DECLARED}) AS declared, "
+            f"SELECT {_GAME}, contract, count(*) AS deals, sum(role = 'declarer') AS declared, "
             "sum(role = 'partner') AS partner, sum(role = 'defender') AS defended, "
             "sum(slam IS NOT NULL) AS slams FROM player_deals "
             f"WHERE player_id IN ({_PLAYER_IDS}) "

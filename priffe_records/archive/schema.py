@@ -32,7 +32,7 @@ from priffe_records.format.errors import PriffeError
 from priffe_records.format.vocabulary import entry_points
 from priffe_records.game.language import Message, msg
 
-SCHEMA_VERSION = 12
+SCHEMA_VERSION = 13
 APPLICATION_ID = 0x50524946  # "PRIF": marks the file as a priffe archive
 DEFAULT_TIMEOUT = 60.0  # seconds to wait for another writer (an import running)
 
@@ -295,16 +295,18 @@ def _v1(db: sqlite_utils.Database) -> None:
 
 # A deal's score for a side: the computed one, else what the record claims.
 _SIDE = "CASE s.side WHEN 'NS' THEN {0}_ns ELSE {0}_ew END"
+# A seat's role until version 13: every seat of a deal without a declaring side forced.
+_ROLE_V1 = """CASE WHEN d.declaring_side IS NULL THEN 'forced'
+       WHEN d.declarer = s.seat THEN 'declarer'
+       WHEN d.declaring_side = s.side THEN 'partner'
+       ELSE 'defender' END AS role"""
 
 VIEWS_V1: dict[str, str] = {
     # One row per player per deal: the base of every per-player question.
     "player_deals": f"""
 SELECT s.deal_id, p.id AS player_id, p.name AS player, s.seat, s.side,
   d.partie_id, d.event, d.site, d.date, d.rubber, d.board, d.contract, d.declarer,
-  CASE WHEN d.declaring_side IS NULL THEN 'forced'
-       WHEN d.declarer = s.seat THEN 'declarer'
-       WHEN d.declaring_side = s.side THEN 'partner'
-       ELSE 'defender' END AS role,
+  {_ROLE_V1},
   d.made,
   CASE WHEN d.scoring_side = s.side THEN d.scoring_tricks ELSE 0 END AS tricks_scored,
   CASE WHEN d.declaring_side = s.side THEN d.penalty_tricks ELSE 0 END AS penalty_suffered,
@@ -605,7 +607,36 @@ def _v12(db: sqlite_utils.Database) -> None:
     db.execute("CREATE TABLE IF NOT EXISTS families (name TEXT PRIMARY KEY, entry TEXT)")
 
 
+# ---------------------------------------------------------------- version 13
+
+
+def _v13(db: sqlite_utils.Database) -> None:
+    """A seat's role by the deal's declarer, whatever the game: a game without sides
+    (Préférence) has a declarer too, and its other seats defend. ``player_deals`` called
+    every Préférence seat 'forced', so shared code had to name the game to count its
+    declarers; ``contract_success`` counts the deals with a declarer the same way."""
+    for name, sql in VIEWS_V13.items():
+        db.execute(f"DROP VIEW IF EXISTS {name}")
+        db.create_view(name, sql)
+
+
+# The seat's role in a deal: forced when the contract has no declarer (R8), as
+# dd_player_deals says it; a side's partner only where the game has sides.
+_ROLE = """CASE WHEN COALESCE(d.declarer, '') = '' THEN 'forced'
+       WHEN d.declarer = s.seat THEN 'declarer'
+       WHEN d.declaring_side = s.side THEN 'partner'
+       ELSE 'defender' END AS role"""
+
+VIEWS_V13: dict[str, str] = {
+    "player_deals": VIEWS_V1["player_deals"].replace(_ROLE_V1, _ROLE),
+    "contract_success": CONTRACT_SUCCESS_V10.replace(
+        "sum(declaring_side IS NOT NULL OR (game = 'Preference' AND COALESCE(declarer, '') <> ''))"
+        "\n    AS declared", "sum(COALESCE(declarer, '') <> '') AS declared"),
+}
+
+
 # Append-only: a new step goes at the end (each bumps SCHEMA_VERSION by one).
 MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_v1, _v2, _v3, _v4, _v5, _v6,
-                                                             _v7, _v8, _v9, _v10, _v11, _v12]
+                                                             _v7, _v8, _v9, _v10, _v11, _v12,
+                                                             _v13]
 assert len(MIGRATIONS) == SCHEMA_VERSION
