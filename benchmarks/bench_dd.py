@@ -193,22 +193,29 @@ def uppsala_deals() -> list[tuple[str, Deal]]:
     return out
 
 
-def uppsala(core: str, solver: dd_api.Solver) -> tuple[int, float]:
+def uppsala(core: str) -> tuple[tuple[int, float], tuple[int, float]]:
     """Every card's cost of every Uppsala deal, as ``replay --dd`` finds them (no best
-    cards where a card cost nothing): each deal's nodes and CPU, and their sums."""
+    cards where a card cost nothing), by the own solver and by ``auto`` (the default): each
+    deal's nodes and CPU, and their sums. ``auto`` hands only a positive deal to DDS, so a
+    misère deal is searched once and its figures count for both."""
     if ONLY and "uppsala" not in ONLY:
-        return 0, 0.0
-    total_nodes, total_cpu = 0, 0.0
+        return (0, 0.0), (0, 0.0)
+    nodes = {"own": 0, "auto": 0}
+    cpus = {"own": 0.0, "auto": 0.0}
     for board, deal in uppsala_deals():
-        cpu, (_, counted) = timed(lambda d=deal: analyse_play(  # type: ignore[misc]
-            d, solver=solver, every_best=False))
-        total_nodes += counted
-        total_cpu += cpu
-        print(f"uppsala {core:8} {solver:4} board {board:>2} {deal.goal.value:6} "
-              f"nodes {counted:>13,} cpu {cpu:7.2f}")
-    print(f"uppsala {core:8} {solver:4} all deals       nodes {total_nodes:>13,} "
-          f"cpu {total_cpu:7.2f}")
-    return total_nodes, total_cpu
+        positive = deal.goal is Goal.MOST
+        for solver in ("own", "auto") if positive else ("own",):
+            cpu, (_, counted) = timed(lambda d=deal, s=solver: analyse_play(  # type: ignore[misc]
+                d, solver=s, every_best=False))
+            for name in (solver,) if positive else ("own", "auto"):
+                nodes[name] += counted
+                cpus[name] += cpu
+            print(f"uppsala {core:8} {solver if positive else 'both':4} board {board:>2} "
+                  f"{deal.goal.value:6} nodes {counted:>13,} cpu {cpu:7.2f}")
+    for name in nodes:
+        print(f"uppsala {core:8} {name:4} all deals       nodes {nodes[name]:>13,} "
+              f"cpu {cpus[name]:7.2f}")
+    return (nodes["own"], cpus["own"]), (nodes["auto"], cpus["auto"])
 
 
 def aims(args: argparse.Namespace, misere4_budget: float | None) -> None:
@@ -268,13 +275,13 @@ def main() -> None:
     if args.baseline is not None:
         with use_core(load_core(args.baseline)):
             print(f"\ncore: baseline {args.baseline} (COMPILED = {dd_api.COMPILED})")
-            before = uppsala("baseline", "own"), uppsala("baseline", "auto")
+            before = uppsala("baseline")
             board2(args.board2_nodes)
     if "compiled" in args.cores:
         if dd_api.COMPILED:
             print("\ncore: compiled")
             aims(args, None)
-            after = uppsala("compiled", "own"), uppsala("compiled", "auto")
+            after = uppsala("compiled")
             board2(args.board2_nodes)
             if args.baseline is not None and after[0][1]:
                 for (nb, cb), (na, ca), solver in zip(before, after, ("own", "auto"),
