@@ -22,7 +22,7 @@ from priffe_records.dd import Budget, Deal, Goal, analyse_play, card_values, val
 from priffe_records.game.cards import Card, Rank, Seat, Suit
 from priffe_records.game.errors import PriffeError
 from priffe_records.game.language import use_language
-from priffe_records.game.tricks import card_id, hand_mask, suit_index
+from priffe_records.game.tricks import NO_TRUMP, beat_table, card_id, hand_mask, suit_index
 from priffe_records.rules.family import family_for
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -268,6 +268,18 @@ def _search_of(deal: Deal, module: ModuleType, slots: tuple[int, int] | None
     search = module.Search(hands, inside, tuple(x == most for x in inside),
                            suit_index(deal.trump), deal.must_trump, slots=slots)
     return search, order.index(deal.leader), []
+
+
+def test_the_search_plays_by_the_one_trick_winner_rule(dd_core: ModuleType,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """R12 is written once, game.tricks' ``beats``, and the core reads it from the same
+    table as play_tricks, ``beat_table``: given the table of a game without trumps, E's
+    forced ruff of N's ♥2 in MUST_TRUMP_3 is a discard and N takes one trick, not two."""
+    search, leader, trick = _search_of(MUST_TRUMP_3, dd_core, None)
+    assert search.solve(leader, trick) == 2
+    monkeypatch.setattr(dd_core, "beat_table", lambda trump: beat_table(NO_TRUMP))
+    search, leader, trick = _search_of(MUST_TRUMP_3, dd_core, None)
+    assert search.solve(leader, trick) == 1
 
 
 def test_a_table_that_grows_and_then_overwrites_answers_the_same(dd_core: ModuleType) -> None:

@@ -19,6 +19,7 @@ from priffe_records.game.tricks import (
     PLAYABLE,
     PLAYED,
     SHOWED_OUT,
+    beats,
     card_fault,
     card_id,
     hand_mask,
@@ -72,6 +73,9 @@ def test_r12_a_low_trump_beats_the_ace_led_and_a_discard_never_wins() -> None:
     ids = [CARD_IDS[t] for t in ("HA", "D2", "SK")]
     assert winning_index(ids, suit_index(Suit.D)) == 1
     assert winning_index(ids, NO_TRUMP) == 0  # SK is a discard
+    ha, d2, sk = ids
+    assert beats(d2, ha, suit_index(Suit.D)) and not beats(sk, ha, suit_index(Suit.D))
+    assert beats(ha, CARD_IDS["HK"], NO_TRUMP) and not beats(sk, ha, NO_TRUMP)
 
 
 def test_r11_legal_a_player_with_the_suit_led_must_follow() -> None:

@@ -28,7 +28,7 @@ else:
     except ModuleNotFoundError:  # no Cython here: its names as plain Python
         from priffe_records.dd import shadow as cython
 
-from priffe_records.game.tricks import legal_mask, winning_index
+from priffe_records.game.tricks import beat_table, legal_mask, winning_index
 
 COMPILED: bool = cython.compiled  # True in the module the build compiled
 
@@ -202,6 +202,7 @@ class Search:
     nodes = cython.declare(cython.longlong, visibility="public")
     n = cython.declare(cython.int)
     trump = cython.declare(cython.int)
+    beat = cython.declare(cython.uchar[52][52])  # game.tricks' beat_table(trump)
     must_trump = cython.declare(cython.bint)
     ducking = cython.declare(cython.bint)
     plain = cython.declare(cython.bint)  # misère with no trump: ``_gives`` holds
@@ -239,6 +240,7 @@ class Search:
         # MOST: every player wants his own side to win tricks; FEWEST: to lose them
         self.ducking = wants_most[0] != bool(inside[0])
         self.trump = trump
+        self.beat = [list(row) for row in beat_table(trump)]
         self.must_trump = must_trump
         self.plain = self.ducking and trump < 0
         self.nodes = 0
@@ -373,7 +375,7 @@ class Search:
         self.h[player] ^= bit
         self.tc[base + k] = card
         at = self.at
-        if k == 0 or self._beats(card, self.tc[base + at]):
+        if k == 0 or self.beat[card][self.tc[base + at]]:
             self.at = k
         if k + 1 == self.n:
             winner = self._seat(leader + self.at)
@@ -391,25 +393,13 @@ class Search:
     @cython.cfunc
     @cython.inline
     @cython.exceptval(check=False)
-    @cython.locals(card=cython.int, best=cython.int)
-    @cython.returns(cython.bint)
-    def _beats(self, card: int, best: int) -> bool:
-        """Whether ``card`` beats ``best``, the trick's winning card so far (game.tricks'
-        rule: a higher card of its suit, or a trump over a card that is none)."""
-        if card // 13 == best // 13:
-            return card > best
-        return card // 13 == self.trump
-
-    @cython.cfunc
-    @cython.inline
-    @cython.exceptval(check=False)
     @cython.locals(base=cython.int, count=cython.int, i=cython.int, at=cython.int)
     @cython.returns(cython.int)
     def _winner(self, base: int, count: int) -> int:
         """Which of the first ``count`` cards of the trick at ``tc[base]`` wins."""
         at = 0
         for i in range(1, count):
-            if self._beats(self.tc[base + i], self.tc[base + at]):
+            if self.beat[self.tc[base + i]][self.tc[base + at]]:
                 at = i
         return at
 
@@ -731,7 +721,7 @@ class Search:
         card = _top(run) + shift
         rank = card % 13
         best = self.tc[tb + at]
-        wins = card > best if suit == best // 13 else suit == self.trump
+        wins = self.beat[card][best]
         ours = ((self.inside >> self._seat(leader + at)) & 1) == ((self.inside >> player) & 1)
         if self.ducking:
             score = -rank if wins else 100 + rank
