@@ -28,7 +28,7 @@ else:
     except ModuleNotFoundError:  # no Cython here: its names as plain Python
         from priffe_records.dd import shadow as cython
 
-from priffe_records.game.tricks import beat_table, legal_mask, winning_index
+from priffe_records.game.tricks import beat_table, legal_mask
 
 COMPILED: bool = cython.compiled  # True in the module the build compiled
 
@@ -52,11 +52,6 @@ _M1 = cython.declare(cython.ulonglong, _MIX[1])
 
 class Exhausted(Exception):
     """The budget ran out before the search ended; the caller answers "not known"."""
-
-
-def trick_winner(trick: list[int], trump: int) -> int:
-    """game.tricks' winning_index: which card of ``trick`` (lead first) wins it."""
-    return winning_index(trick, trump)
 
 
 def legal(hand: int, trick: list[int], trump: int, must_trump: bool) -> int:
@@ -202,7 +197,6 @@ class Search:
     nodes = cython.declare(cython.longlong, visibility="public")
     n = cython.declare(cython.int)
     trump = cython.declare(cython.int)
-    beat = cython.declare(cython.uchar[52][52])  # game.tricks' beat_table(trump)
     must_trump = cython.declare(cython.bint)
     ducking = cython.declare(cython.bint)
     plain = cython.declare(cython.bint)  # misère with no trump: ``_gives`` holds
@@ -229,6 +223,7 @@ class Search:
     cut_slot = cython.declare(cython.longlong[64])  # each ply's context: slot and hash
     cut_tag = cython.declare(cython.ulonglong[64])
     often = cython.declare(cython.int[256])  # 64 * player + card: its lead cut-offs
+    beat = cython.declare(cython.uchar[52][52])  # game.tricks' beat_table(trump): 2.7 kB
 
     def __init__(self, hands: list[int], inside: tuple[bool, ...], wants_most: tuple[bool, ...],
                  trump: int, must_trump: bool, nodes: int | None = None,

@@ -21,12 +21,11 @@ from priffe_records.dd.core import (
     groups,
     legal,
     live_cards,
-    trick_winner,
 )
 from priffe_records.game.cards import SEATS, SUITS, Card, Seat, Suit
 from priffe_records.game.errors import PriffeError
 from priffe_records.game.language import Message, msg
-from priffe_records.game.tricks import CARDS, card_id, cards_of, suit_index
+from priffe_records.game.tricks import CARDS, card_id, cards_of, suit_index, winning_index
 from priffe_records.game.words import card_name, seat_name, suit_name
 
 
@@ -180,7 +179,7 @@ class _Game:
         trick = [*pos.trick, cid]
         if len(trick) < n:
             return _Position(hands, pos.leader, trick, pos.won)
-        winner = (pos.leader + trick_winner(trick, self.trump)) % n
+        winner = (pos.leader + winning_index(trick, self.trump)) % n
         return _Position(hands, winner, [], pos.won + self.inside[winner])
 
     def search(self, budget: Budget) -> Search:

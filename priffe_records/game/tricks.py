@@ -162,22 +162,19 @@ def card_fault(held: int | None, cid: int, led: int, trump: int, must_trump: boo
 
 def beats(card: int, best: int, trump: int) -> bool:
     """Whether ``card`` takes the trick from ``best``, the card winning it so far (R12,
-    P10): a higher card of its suit, or a trump over a card that is none. The trick's
-    winner is then the highest trump, else the highest card of the suit led, whatever
-    the order of play. The one rule: :func:`play_tricks` and the solver's core
-    (``dd/core.py``) read it from :func:`beat_table`."""
+    P10): a higher card of its suit, or a trump over a card that is none. The winner is
+    then the highest trump, else the highest card of the suit led, whatever the order of
+    play. :func:`play_tricks` and the solver's core read it from :func:`beat_table`."""
     if card // 13 == best // 13:
         return card > best
     return card // 13 == trump
 
 
-@cache  # one table a trump (-1: none), made once a process: 2,704 calls, 0.3 ms
+@cache  # one table a trump (-1: none), made once a process (2,704 calls, 0.3 ms)
 def beat_table(trump: int) -> tuple[tuple[bool, ...], ...]:
-    """:func:`beats` for every pair of cards, at ``[card][best]``.
-
-    The answer a card costs two indexes, where a call cost 2.7 % of validate and, from
-    the compiled solver's core (a cimport from this file compiled), 4.7 % of its search;
-    the core reads it at C speed, fewer instructions than the rule written out there."""
+    """:func:`beats` for every pair of cards, at ``[card][best]``: two indexes a card,
+    where a call a card cost 2.7 % of validate, and 4.7 % of the solver's search from
+    its compiled core (a cimport of this file compiled, which C cannot inline)."""
     return tuple(tuple(beats(card, best, trump) for best in range(52)) for card in range(52))
 
 
