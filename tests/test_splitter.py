@@ -127,3 +127,12 @@ def test_a_utf16_line_that_is_no_text_is_noted_in_a_run_taken_whole() -> None:
     assert [c.first_line for c in chunks] == [1, 3, 6]
     assert [[(line, col, sev) for line, col, _, sev in c.notes] for c in chunks] == [
         [], [(4, 9, "error")], []]
+
+
+def test_a_mark_on_a_blank_line_between_records_goes_with_the_next_record() -> None:
+    """A byte order mark alone on a blank line (files joined with 'cat') is noted on the
+    record after it, not on a later one (once, a record taken whole skipped it)."""
+    text = '[Event "a"]\n\n\ufeff\n[Event "b"]\n\n[Event "c"]\n{x\n\ny}\n'
+    same_chunks(text.encode())
+    got = [(c.first_line, [(line, sev) for line, _, _, sev in c.notes]) for c in split_text(text)]
+    assert got == [(1, []), (4, [(3, "warning")]), (6, [])]

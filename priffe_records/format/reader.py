@@ -1115,7 +1115,7 @@ def _shift(items: list[object], lines: int) -> None:
             tok.line = (tok.line or 1) + lines
 
 
-def _records(lines: Iterable[str], name: str, first_line: int = 1, sections: bool = True
+def _records(lines: Decoded | Iterable[str], name: str, first_line: int = 1, sections: bool = True
              ) -> Iterator[Record | BadRecord]:
     return chunk_records(split(lines, first_line), name, sections)
 

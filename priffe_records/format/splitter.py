@@ -4,15 +4,13 @@ The file is decoded in blocks and cut into records at semi-empty lines (PBN §3)
 outside brace comments, so memory stays bounded by the largest record and one bad
 record never costs the rest of the file.
 
-Every input goes through one cutter, in blocks of whole lines: a file's bytes (UTF-8 or
-Latin-1) as they are read, anything else (UTF-16, a text stream, a list of lines) joined
-into blocks first. Most records need no line-by-line look: a run of non-blank lines
-whose brace comments close on their own lines and that holds at most one Event, Board
-and Deal tag is a record as it stands, found with ``str`` methods on the whole block.
-Anything else (a comment over lines, the file's header lines, a second Event in one run,
-a line that is no text) goes line by line through the rules and repairs of
-:class:`_Cutter`; tests/test_splitter.py checks the chunks are the same whatever the
-block size, and the frozen reader digests what they are.
+Every input goes through one cutter (:class:`_Cutter`), in blocks of whole lines: a
+file's bytes (UTF-8 or Latin-1) as they are read, anything else (UTF-16, a text stream,
+a string) joined into blocks first. The cutter takes a run of non-blank lines at a time,
+a record as it stands, and looks with ``str`` methods on the whole run for the few lines
+its rules are about (header lines, braces, a second Event); tests/test_splitter.py
+checks the chunks are the same whatever the block size, and the frozen reader digests
+what they are.
 """
 
 from __future__ import annotations
@@ -36,9 +34,8 @@ _BLANKS = " \t\f\v"
 _TAG_START = re.compile(r'^\s*\[[ \t]*[A-Z][A-Za-z0-9_]*[ \t]*"')
 # A new record's first tags: a second one in the same record means the blank
 # line between two records is missing (PBN §3), not a repeated tag.
-RECORD_OPENERS = ("Event", "Board", "Deal")  # _one_of_each counts these three
+RECORD_OPENERS = ("Event", "Board", "Deal")  # _may_repeat counts these three
 _OPENER = r'^[ \t]*\[[ \t]*(' + "|".join(RECORD_OPENERS) + r')[ \t]+"'
-_NEW_RECORD = re.compile(_OPENER)
 _NEW_RECORDS = re.compile(_OPENER, re.M)
 # A value that may start with '#' (PBN §4.8): loose on purpose (blanks after the quote),
 # a false alarm costs speed only.
@@ -143,33 +140,17 @@ class TextFacts:
 
 
 class Decoded:
-    """The lines of a byte stream, and what the decoder met (:class:`TextFacts`)."""
+    """A byte stream to split (:func:`split`), and what its decoder met (:class:`TextFacts`).
+
+    UTF-8 (BOM or not), UTF-16, else Latin-1, decided per line: a file that is UTF-8 but
+    for one Latin-1 name still reads. A UTF-16 code unit that is no text (a lone
+    surrogate) becomes U+FFFD and its line goes to ``facts.marks``: a located error,
+    never an exception.
+    """
 
     def __init__(self, raw: IO[bytes]) -> None:
         self.raw = raw
         self.facts = TextFacts()
-
-    def __iter__(self) -> Iterator[str]:
-        return decode_lines(self.raw, self.facts)
-
-
-def decode_lines(raw: IO[bytes], facts: TextFacts | None = None) -> Iterator[str]:
-    """Yield text lines without line ends; UTF-8 (BOM or not), UTF-16, else Latin-1.
-
-    Decoding is per line, so a file that is UTF-8 except for one Latin-1
-    name still reads, and memory does not depend on the file size. A UTF-16
-    code unit that is no text (a lone surrogate) becomes U+FFFD and its line
-    goes to ``facts.marks``: a located error, never an exception.
-    """
-    facts = facts if facts is not None else TextFacts()
-    head = raw.read(4)
-    if wide_codec(head):
-        yield from _wide_lines(head, raw, facts)
-        return
-    for block in _blocks(head, raw, facts=facts):
-        lines = block.split("\n")
-        lines.pop()
-        yield from lines
 
 
 def wide_codec(head: bytes) -> str | None:
@@ -353,52 +334,36 @@ Note = tuple[int, int, Message, Severity]  # (line, column, message, severity)
 
 
 class Chunk:
-    """One record's lines as the splitter cut them, and its notes found while cutting.
+    """One record's text as the splitter cut it, and its notes found while cutting.
 
-    A record cut whole keeps its text and makes the list of lines only when asked
-    (an error's line, a span, the archive's key): the reader parses the text as it is.
-    Compared and printed like the dataclass it was.
+    The reader parses the text as it is; the list of lines is made only when asked (an
+    error's line, a span, the archive's key). Compared and printed like the dataclass
+    it was.
     """
 
-    __slots__ = ("_lines", "_text", "first_line", "notes", "odd", "tail")
+    __slots__ = ("_lines", "first_line", "notes", "odd", "tail", "text")
     __hash__ = None  # type: ignore[assignment]  # mutable, compared by value
 
-    def __init__(self, first_line: int, lines: list[str] | None = None,
-                 notes: list[Note] | None = None, *, text: str | None = None) -> None:
+    def __init__(self, first_line: int, text: str, notes: list[Note] | None = None) -> None:
         self.first_line = first_line
-        self._lines = lines if lines is not None or text is None else None
-        if self._lines is None and text is None:
-            self._lines = []
-        self._text = text  # the lines, each ended by "\n"
+        self.text = text  # the record's lines, each ended by "\n"
+        self._lines: list[str] | None = None
         self.notes: list[Note] = notes if notes is not None else []
         self.tail = 0  # its last lines that are the comments ending the file (after a blank)
         self.odd = True  # may hold a control character or U+FFFD (False: surely not)
 
     @property
     def lines(self) -> list[str]:
-        lines = self._lines
-        if lines is None:
-            assert self._text is not None
-            lines = self._lines = self._text[:-1].split("\n")
-        return lines
-
-    @lines.setter
-    def lines(self, lines: list[str]) -> None:
-        self._lines = lines
-
-    @property
-    def text(self) -> str:
-        """The record's text: its lines, each ended by "\n"."""
-        if self._lines is None and self._text is not None:
-            return self._text
-        return "\n".join(self.lines) + "\n"
+        if self._lines is None:
+            self._lines = self.text[:-1].split("\n")
+        return self._lines
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not Chunk:
             return NotImplemented
         assert isinstance(other, Chunk)
-        return (self.first_line, self.lines, self.notes) == (other.first_line, other.lines,
-                                                             other.notes)
+        return (self.first_line, self.text, self.notes) == (other.first_line, other.text,
+                                                           other.notes)
 
     def __repr__(self) -> str:
         return f"Chunk(first_line={self.first_line!r}, lines={self.lines!r}, notes={self.notes!r})"
@@ -468,7 +433,7 @@ def plainly_not_ppn(head: bytes, whole: bool) -> bool:
     return False
 
 
-def split(lines: Iterable[str], first_line: int = 1) -> Iterator[Chunk]:
+def split(lines: Decoded | Iterable[str], first_line: int = 1) -> Iterator[Chunk]:
     """Cut the file into records at semi-empty lines outside brace comments.
 
     ``first_line`` numbers the first of ``lines`` (a slice of a file read on
@@ -484,7 +449,7 @@ def split(lines: Iterable[str], first_line: int = 1) -> Iterator[Chunk]:
     return attach_comments(_runs(lines, first_line, odd), odd)
 
 
-def _runs(lines: Iterable[str], first_line: int, odd: Oddity) -> Iterator[Chunk]:
+def _runs(lines: Decoded | Iterable[str], first_line: int, odd: Oddity) -> Iterator[Chunk]:
     odd.seen = True  # until the bytes are watched below: each chunk is looked at
     if isinstance(lines, Decoded):
         raw, facts = lines.raw, lines.facts
@@ -566,7 +531,7 @@ def attach_comments(chunks: Iterable[Chunk], odd: Oddity | None = None) -> Itera
         pending = []
     if held is not None and pending:
         tail = _joined([held, *pending])
-        tail.tail = len(tail.lines) - (pending[0].first_line - held.first_line)
+        tail.tail = tail.text.count("\n") - (pending[0].first_line - held.first_line)
         held = tail
     elif pending:
         held = _joined(pending)
@@ -577,13 +542,15 @@ def attach_comments(chunks: Iterable[Chunk], odd: Oddity | None = None) -> Itera
 def _joined(chunks: list[Chunk]) -> Chunk:
     """One chunk of several, the semi-empty lines between them kept as empty lines."""
     first = chunks[0]
-    lines: list[str] = []
+    parts: list[str] = []
+    lines = 0
     notes: list[Note] = []
     for chunk in chunks:
-        lines.extend([""] * (chunk.first_line - first.first_line - len(lines)))
-        lines.extend(chunk.lines)
+        parts.append("\n" * (chunk.first_line - first.first_line - lines))
+        parts.append(chunk.text)
+        lines = chunk.first_line - first.first_line + chunk.text.count("\n")
         notes.extend(chunk.notes)
-    joined = Chunk(first.first_line, lines, notes)
+    joined = Chunk(first.first_line, "".join(parts), notes)
     joined.odd = any(chunk.odd for chunk in chunks)
     return joined
 
@@ -617,223 +584,212 @@ def split_blocks(blocks: Iterable[str], first_line: int = 1, *, header: bool = T
     of lines (numbered from 1) the decoder found something on that is no text, filled as
     the blocks are read (:class:`TextFacts`)."""
     cutter = _Cutter(first_line, {} if marks is None else marks, header)
-    number = first_line  # the line number of carry's first line
-    carry: list[str] = []  # lines after the last semi-empty line: their record may go on
+    rest = ""  # a block's last run: the next block may go on with it
     for block in blocks:
-        last = _last_blank_end(block)
-        if last < 0:
-            carry.append(block)
-            continue
-        text = "".join([*carry, block[:last]]) if carry else block[:last]
-        carry = [block[last:]] if last < len(block) else []
-        number = yield from _cut(cutter, text, number)
-    if carry:
-        yield from _cut(cutter, "".join(carry), number)
+        rest = yield from cutter.cut(rest + block)
+    yield from cutter.cut(rest, final=True)
     yield from cutter.close()
 
 
-def _last_blank_end(text: str) -> int:
-    """Where the last semi-empty line of ``text`` ends (after its "\\n"), or -1."""
-    i = len(text) - 1  # text ends with "\n"
-    while True:
-        j = text.rfind("\n", 0, i)
-        line = text[j + 1:i]
-        if not line.strip(_BLANKS):
-            return i + 1
-        if j < 0:
-            return -1
-        i = j
+class _Record:
+    """A record being cut: its first line, text and notes; while a brace comment carries
+    it over semi-empty lines, the comment's depth, those lines (``blank``, its own unless
+    a tag pair follows) and the openers (Event, Board, Deal) it holds so far."""
 
+    __slots__ = ("blank", "depth", "first", "notes", "starts", "text")
 
-def _cut(cutter: _Cutter, text: str, number: int) -> Generator[Chunk, None, int]:
-    """The chunks of ``text`` (whole lines) whose first line is ``number``; returns the
-    number of the line after it."""
-    pos, stop = 0, len(text)
-    gap, semi = _GAP.match, _SEMI.search
-    while pos < stop:
-        blank = gap(text, pos)  # semi-empty lines before the run (it always matches)
-        start = blank.end() if blank else pos
-        if start > pos:
-            count = text.count("\n", pos, start)
-            if cutter.chunk is not None or cutter.in_brace or not cutter.unmarked(number, count):
-                yield from _slow(cutter, text, pos, start, number)
-            # else: a blank line between records changes nothing
-            number += count
-            if start >= stop:
-                break
-        end = text.find("\n\n", start, stop) + 1 or stop
-        inner = semi(text, start, end)  # a line of blanks only
-        if inner is not None:
-            end = inner.start() + 1
-        piece = text[start:end]
-        whole = (cutter.clean() and _one_of_each(text, start, end) and _closed(text, start, end)
-                 and cutter.unmarked(number, piece.count("\n")))
-        if whole and piece[-1:] == "\n":
-            yield Chunk(number, text=piece)  # its lines are made if anyone asks
-            number += piece.count("\n")
-        else:
-            lines = piece.split("\n")
-            lines.pop()
-            if whole:
-                yield Chunk(number, lines)
-            else:
-                for offset, line in enumerate(lines):
-                    yield from cutter.feed(number + offset, line)
-            number += len(lines)
-        pos = end
-    return number
-
-
-def _closed(text: str, start: int, end: int) -> bool:
-    """Every brace comment of the run ``text[start:end]`` closes on its own line."""
-    find = text.find
-    at = find("{", start, end)
-    while at >= 0:
-        line_start = text.rfind("\n", start, at) + 1 or start
-        line_end = find("\n", at, end)
-        # One '{' and a '}' after it: whatever strings or ';' surround it, depth 0.
-        if (find("{", at + 1, line_end) >= 0 or find("}", at, line_end) < 0) \
-                and brace_state(text[line_start:line_end], 0):
-            return False
-        at = find("{", line_end, end)
-    return True
-
-
-def _one_of_each(text: str, start: int, end: int) -> bool:
-    """At most one Event, Board and Deal tag pair opens a line of the run."""
-    count = text.count
-    if (count("Event", start, end) < 2 and count("Board", start, end) < 2
-            and count("Deal", start, end) - count("Dealer", start, end) < 2):
-        return True
-    found = _NEW_RECORDS.findall(text, start, end)
-    return len(found) == len(set(found))
-
-
-def _slow(cutter: _Cutter, text: str, start: int, stop: int, number: int) -> Iterator[Chunk]:
-    lines = text[start:stop].split("\n")
-    lines.pop()
-    for offset, line in enumerate(lines):
-        yield from cutter.feed(number + offset, line)
+    def __init__(self, first: int, notes: list[Note]) -> None:
+        self.first = first
+        self.text = ""
+        self.notes = notes
+        self.depth = 0
+        self.blank = ""
+        self.starts: set[str] = set()
 
 
 class _Cutter:
-    """The splitter line by line: every rule and repair, and the state between lines."""
+    """The splitter: text cut a run of non-blank lines at a time into records' chunks.
+
+    A run between semi-empty lines is a record as it stands, but for four rules, each
+    about a few of its lines, found with ``str`` methods on the whole run:
+
+    - the file's header lines at its top (``% PBN 2.1``, ``% EXPORT``) are no record's;
+    - a brace comment open at the end of a run carries its record on over the semi-empty
+      lines into the next run (PBN §3 cuts records outside comments only) ...
+    - ... unless that run opens with a tag pair (after ``%`` and ``;`` lines): then the
+      '{' was a stray one, which costs its own record, not the rest of the file;
+    - a second Event, Board or Deal tag pair opening a line outside comments starts a new
+      record, with a warning: the blank line before it is missing.
+
+    The decoder's marks of a line go with the chunk that holds it, or with the next one
+    when no chunk does (a header line, a blank line between records).
+    """
 
     def __init__(self, first_line: int, marks: dict[int, list[Mark]], header: bool = True
                  ) -> None:
-        self.chunk: Chunk | None = None
-        self.in_brace = 0
+        self.number = first_line  # the line number of the next line to cut
         self.at_top = first_line == 1 and header
         self.header: set[bool] = set()  # header lines met at the top: version line, EXPORT
-        self.brace_blank = False
-        self.starts: set[str] = set()
+        self.open: _Record | None = None  # a record a brace comment carries on
         self.marks = marks
-        self.pending: list[Note] = []  # marks of lines no chunk holds yet
-        self.shift = first_line - 1
+        self.shift = first_line - 1  # the marks number lines from 1
+        self.given = first_line - 1  # the marks of lines up to here went to a chunk
 
-    def clean(self) -> bool:
-        """Between records, past the header: a plain run of lines is a record as it is."""
-        if self.chunk is None and not self.in_brace and not self.at_top:
-            self.brace_blank = False
-            return True
-        return False
+    def cut(self, text: str, final: bool = False) -> Generator[Chunk, None, str]:
+        """The chunks of ``text`` (whole lines). Returns its last run, unless ``final`` or a
+        semi-empty line ends it: the text after it may go on with it."""
+        pos, stop = 0, len(text)
+        while pos < stop:
+            gap = _GAP.match(text, pos)  # semi-empty lines (it always matches)
+            if gap is not None and gap.end() > pos:
+                self.blank(text[pos:gap.end()])
+                pos = gap.end()
+                continue
+            end = text.find("\n\n", pos) + 1
+            semi = _SEMI.search(text, pos, end or stop)  # a line of blanks before that
+            if semi is not None:
+                end = semi.start() + 1
+            elif not end:
+                if not final:
+                    return text[pos:]
+                end = stop
+            yield from self.run(text, pos, end)
+            pos = end
+        return ""
 
-    def unmarked(self, number: int, count: int) -> bool:
-        """Whether no line of ``count`` from ``number`` has a mark of the decoder."""
-        return not self.marks or self.marks.keys().isdisjoint(
-            range(number - self.shift, number - self.shift + count))
+    def blank(self, lines: str) -> None:
+        """Semi-empty lines: between records they are no record's; inside a comment they
+        are its record's, unless a tag pair follows them."""
+        if self.open is not None:
+            self.open.blank += lines
+        self.number += lines.count("\n")
 
-    def feed(self, number: int, line: str) -> Iterator[Chunk]:
-        """Take the next line; its marks go with the chunk that holds it (with the next
-        one when the line is in none: a header line, a blank line between records)."""
-        chunk = self.chunk
-        if self.marks:
-            found = self.marks.get(number - self.shift)
-            if found:
-                self.pending += [(number, column, text, severity)
-                                 for column, text, severity in found]
-        if self.at_top and line.startswith("%"):
-            header = _HEADER.match(line)
+    def run(self, text: str, start: int, end: int) -> Iterator[Chunk]:
+        """The chunks of a run of non-blank lines, ``text[start:end]``."""
+        number = self.number
+        self.number += text.count("\n", start, end)
+        while self.at_top and start < end:
+            stop = text.find("\n", start)
+            header = _HEADER.match(text[start:stop]) if text.startswith("%", start) else None
             version = header is not None and header.group(1) is None  # else % EXPORT
-            if header is not None and version not in self.header:
+            if header is None or version in self.header:
+                self.at_top = False
+            else:  # the writer puts its own
                 self.header.add(version)
-                return
-        if not line.strip(_BLANKS):
-            self.at_top = self.at_top and chunk is None
-            if self.in_brace:
-                self.brace_blank = True
-                if chunk is not None:
-                    chunk.lines.append(line)
-                    self.note(chunk)
-                return
-            if chunk is not None:
-                self.chunk = None
-                yield chunk
+                start, number = stop + 1, number + 1
+        if start == end:
             return
-        if self.in_brace and self.brace_blank and chunk is not None and starts_record(line):
-            # An unclosed '{', a blank line, then a tag pair: the brace is a
-            # stray one; it costs its own record, not the rest of the file.
-            # The % and ; lines after the blank line belong to the next record.
-            last_blank = max(i for i, t in enumerate(chunk.lines) if not t.strip(_BLANKS))
-            carried = chunk.lines[last_blank + 1:]
-            del chunk.lines[last_blank + 1:]
-            first = number - len(carried)
-            moved = [n for n in chunk.notes if n[0] >= first]  # the carried lines' marks
-            if moved:
-                chunk.notes = [n for n in chunk.notes if n[0] < first]
-            while chunk.lines and not chunk.lines[-1].strip(_BLANKS):
-                chunk.lines.pop()
-            self.chunk = None
-            yield chunk
-            chunk = None
-            self.in_brace = 0
-            if carried:
-                chunk = self.chunk = Chunk(first, carried, moved)
-                self.starts = set()
-        self.at_top = False
-        if self.in_brace and self.brace_blank and (line.startswith("%")
-                                                   or line.lstrip().startswith(";")):
-            pass  # escape and ';' lines between the blank line and the next tag pair
+        record = self.open
+        if record is not None and _stray(text, start, end, record.depth):
+            yield self.chunk(record, number - 1)  # its semi-empty lines stay with it
+            record = None
+        if record is None:
+            record = _Record(number, [])
         else:
-            self.brace_blank = False
-        new = _NEW_RECORD.match(line) if not self.in_brace else None
-        if new is not None and chunk is not None and new.group(1) in self.starts:
-            previous = chunk.first_line + len(chunk.lines) - 1
-            yield chunk
-            chunk = self.chunk = Chunk(number)
-            chunk.notes.append((number, 1, msg("missing blank line between records: a second "
-                                               "[{tag}] starts a new record here (the record "
-                                               "before ends at line {line}, PBN §3)",
-                                               tag=new.group(1), line=previous), "warning"))
-            self.starts = set()
-        if chunk is None:
-            chunk = self.chunk = Chunk(number)
-            self.starts = set()
-        if new is not None:
-            self.starts.add(new.group(1))
-        chunk.lines.append(line)
-        self.note(chunk)
-        self.in_brace = brace_state(line, self.in_brace)
+            record.text += record.blank
+            record.blank = ""
+        inside, depth = _comments(text, start, end, record.depth)
+        piece = start  # where the record's text in this run starts
+        if record.text or depth or _may_repeat(text, start, end):
+            for opener in _NEW_RECORDS.finditer(text, start, end):
+                at, tag = opener.start(), opener.group(1)
+                if any(a <= at <= b for a, b in inside):
+                    continue  # in a comment
+                if tag in record.starts:
+                    line = number + text.count("\n", start, at)
+                    record.text += text[piece:at]
+                    yield self.chunk(record, line - 1)
+                    record, piece = _Record(line, [(line, 1, msg(
+                        "missing blank line between records: a second [{tag}] starts a new "
+                        "record here (the record before ends at line {line}, PBN §3)",
+                        tag=tag, line=line - 1), "warning")]), at
+                record.starts.add(tag)
+        record.text += text[piece:end]
+        record.depth = depth
+        self.open = record if depth else None
+        if not depth:
+            yield self.chunk(record, self.number - 1)
 
-    def note(self, chunk: Chunk) -> None:
-        """The marks waiting for a chunk go to ``chunk``, which holds their lines now."""
-        if self.pending:
-            chunk.notes += self.pending
-            self.pending = []
+    def chunk(self, record: _Record, last: int) -> Chunk:
+        """``record`` cut, ``last`` its last line (semi-empty lines after its text too):
+        with it go the marks of its lines and of those before it no chunk holds."""
+        notes = record.notes
+        if self.marks:
+            for number in range(self.given + 1, last + 1):
+                for column, message, severity in self.marks.get(number - self.shift, ()):
+                    notes.append((number, column, message, severity))
+        self.given = last
+        return Chunk(record.first, record.text, notes)
 
     def close(self) -> Iterator[Chunk]:
-        chunk = self.chunk
-        if chunk is not None:
-            while chunk.lines and not chunk.lines[-1].strip(_BLANKS):
-                chunk.lines.pop()
-            self.chunk = None
-            yield chunk
+        """The record a comment left open at the end of the text, without the semi-empty
+        lines after it."""
+        if self.open is not None:
+            yield self.chunk(self.open, self.number - 1)
+            self.open = None
+
+
+def _stray(text: str, start: int, end: int, depth: int) -> bool:
+    """Whether a run after semi-empty lines inside a comment opens with a tag pair (after
+    ``%`` and ``;`` lines, still in the comment): after a semi-empty line a tag pair starts
+    a record whatever came before (PBN §3), so the '{' was a stray one."""
+    while depth and start < end:
+        stop = text.find("\n", start)
+        line = text[start:stop]
+        if starts_record(line):
+            return True
+        if not (line.startswith("%") or line.lstrip().startswith(";")):
+            return False
+        depth = brace_state(line, depth)
+        start = stop + 1
+    return False
+
+
+def _comments(text: str, start: int, end: int, depth: int) -> tuple[list[tuple[int, int]], int]:
+    """The spans of the lines of ``text[start:end]`` that start inside a brace comment
+    (each from its first line's start to its last line's), and the depth at the end,
+    entering at ``depth``. Only the lines that may change the depth are looked at: those
+    with a '{' outside a comment, with a '{' or '}' inside one."""
+    inside: list[tuple[int, int]] = []
+    opened = pos = start
+    find = text.find
+    while True:
+        at = find("{", pos, end)
+        if depth:
+            close = find("}", pos, end)
+            if close >= 0 and not 0 <= at < close:
+                at = close
+        if at < 0:
+            break
+        line_start = text.rfind("\n", pos, at) + 1 or pos
+        line_end = find("\n", at, end)
+        was, depth = depth, brace_state(text[line_start:line_end], depth)
+        if depth and not was:
+            opened = line_end + 1
+        elif was and not depth:
+            inside.append((opened, line_start))
+        pos = line_end + 1
+    if depth:
+        inside.append((opened, end))
+    return inside, depth
+
+
+def _may_repeat(text: str, start: int, end: int) -> bool:
+    """Whether the run may hold a second Event, Board or Deal tag pair: counted loosely,
+    a false alarm costs a look at its lines only."""
+    count = text.count
+    return (count("Event", start, end) > 1 or count("Board", start, end) > 1
+            or count("Deal", start, end) - count("Dealer", start, end) > 1)
 
 
 def brace_state(line: str, depth: int) -> int:
     """Brace-comment depth at the end of ``line`` (0 outside; one inner pair allowed)."""
-    if not depth and (line.startswith("%") or "{" not in line):
-        return 0
+    if not depth:
+        at = line.find("{")
+        if at < 0 or line.startswith("%"):
+            return 0
+        if line.find("{", at + 1) < 0 and line.find("}", at) > 0:
+            return 0  # one '{' and a '}' after it: in a string or not, the line ends outside
     i, n = 0, len(line)
     while i < n:
         c = line[i]
