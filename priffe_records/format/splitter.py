@@ -604,7 +604,7 @@ class _Record:
         self.notes = notes
         self.depth = 0
         self.blank = ""
-        self.starts: set[str] = set()
+        self.starts: tuple[str, ...] = ()
 
 
 class _Cutter:
@@ -641,9 +641,10 @@ class _Cutter:
         pos, stop = 0, len(text)
         while pos < stop:
             gap = _GAP.match(text, pos)  # semi-empty lines (it always matches)
-            if gap is not None and gap.end() > pos:
-                self.blank(text[pos:gap.end()])
-                pos = gap.end()
+            blank = gap.end() if gap is not None else pos
+            if blank > pos:
+                self.blank(text, pos, blank)
+                pos = blank
                 continue
             end = text.find("\n\n", pos) + 1
             semi = _SEMI.search(text, pos, end or stop)  # a line of blanks before that
@@ -657,12 +658,12 @@ class _Cutter:
             pos = end
         return ""
 
-    def blank(self, lines: str) -> None:
+    def blank(self, text: str, start: int, end: int) -> None:
         """Semi-empty lines: between records they are no record's; inside a comment they
         are its record's, unless a tag pair follows them."""
         if self.open is not None:
-            self.open.blank += lines
-        self.number += lines.count("\n")
+            self.open.blank += text[start:end]
+        self.number += text.count("\n", start, end)
 
     def run(self, text: str, start: int, end: int) -> Iterator[Chunk]:
         """The chunks of a run of non-blank lines, ``text[start:end]``."""
@@ -703,7 +704,7 @@ class _Cutter:
                         "missing blank line between records: a second [{tag}] starts a new "
                         "record here (the record before ends at line {line}, PBN §3)",
                         tag=tag, line=line - 1), "warning")]), at
-                record.starts.add(tag)
+                record.starts += (tag,)
         record.text += text[piece:end]
         record.depth = depth
         self.open = record if depth else None
@@ -761,13 +762,15 @@ def _comments(text: str, start: int, end: int, depth: int) -> tuple[list[tuple[i
                 at = close
         if at < 0:
             break
-        line_start = text.rfind("\n", pos, at) + 1 or pos
         line_end = find("\n", at, end)
-        was, depth = depth, brace_state(text[line_start:line_end], depth)
-        if depth and not was:
-            opened = line_end + 1
-        elif was and not depth:
-            inside.append((opened, line_start))
+        # One '{' and a '}' after it, outside a comment: in a string or not, depth 0 after.
+        if depth or find("{", at + 1, line_end) >= 0 or find("}", at, line_end) < 0:
+            line_start = text.rfind("\n", pos, at) + 1 or pos
+            was, depth = depth, brace_state(text[line_start:line_end], depth)
+            if depth and not was:
+                opened = line_end + 1
+            elif was and not depth:
+                inside.append((opened, line_start))
         pos = line_end + 1
     if depth:
         inside.append((opened, end))
@@ -784,12 +787,8 @@ def _may_repeat(text: str, start: int, end: int) -> bool:
 
 def brace_state(line: str, depth: int) -> int:
     """Brace-comment depth at the end of ``line`` (0 outside; one inner pair allowed)."""
-    if not depth:
-        at = line.find("{")
-        if at < 0 or line.startswith("%"):
-            return 0
-        if line.find("{", at + 1) < 0 and line.find("}", at) > 0:
-            return 0  # one '{' and a '}' after it: in a string or not, the line ends outside
+    if not depth and (line.startswith("%") or "{" not in line):
+        return 0
     i, n = 0, len(line)
     while i < n:
         c = line[i]
