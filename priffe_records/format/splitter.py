@@ -584,23 +584,28 @@ def split_blocks(blocks: Iterable[str], first_line: int = 1, *, header: bool = T
     of lines (numbered from 1) the decoder found something on that is no text, filled as
     the blocks are read (:class:`TextFacts`)."""
     cutter = _Cutter(first_line, {} if marks is None else marks, header)
-    rest = ""  # a block's last run: the next block may go on with it
+    rest: list[str] = []  # a run that may go on: it is cut once a semi-empty line ends it
     for block in blocks:
-        rest = yield from cutter.cut(rest + block)
-    yield from cutter.cut(rest, final=True)
+        if rest and block.find("\n\n") < 0 and _SEMI.search(block) is None \
+                and not block.startswith(("\n", *_BLANKS)):
+            rest.append(block)  # a run over many blocks is looked at once, not again a block
+            continue
+        tail = yield from cutter.cut("".join([*rest, block]))
+        rest = [tail] if tail else []
+    yield from cutter.cut("".join(rest), final=True)
     yield from cutter.close()
 
 
 class _Record:
-    """A record being cut: its first line, text and notes; while a brace comment carries
-    it over semi-empty lines, the comment's depth, those lines (``blank``, its own unless
-    a tag pair follows) and the openers (Event, Board, Deal) it holds so far."""
+    """A record being cut: its first line, its text in parts and its notes; while a brace
+    comment carries it over semi-empty lines, the comment's depth, those lines (``blank``,
+    its own unless a tag pair follows) and the openers (Event, Board, Deal) it holds."""
 
-    __slots__ = ("blank", "depth", "first", "notes", "starts", "text")
+    __slots__ = ("blank", "depth", "first", "notes", "parts", "starts")
 
     def __init__(self, first: int, notes: list[Note]) -> None:
         self.first = first
-        self.text = ""
+        self.parts: list[str] = []
         self.notes = notes
         self.depth = 0
         self.blank = ""
@@ -639,6 +644,7 @@ class _Cutter:
         """The chunks of ``text`` (whole lines). Returns its last run, unless ``final`` or a
         semi-empty line ends it: the text after it may go on with it."""
         pos, stop = 0, len(text)
+        empty = -1  # where the next empty line starts (stop: none), found again once passed
         while pos < stop:
             gap = _GAP.match(text, pos)  # semi-empty lines (it always matches)
             blank = gap.end() if gap is not None else pos
@@ -646,13 +652,16 @@ class _Cutter:
                 self.blank(text, pos, blank)
                 pos = blank
                 continue
-            end = text.find("\n\n", pos) + 1
-            semi = _SEMI.search(text, pos, end or stop)  # a line of blanks before that
+            if empty < pos:
+                empty = text.find("\n\n", pos) + 1 or stop
+            semi = _SEMI.search(text, pos, empty)  # a line of blanks before that
             if semi is not None:
                 end = semi.start() + 1
-            elif not end:
-                if not final:
-                    return text[pos:]
+            elif empty < stop:
+                end = empty
+            elif not final:
+                return text[pos:]
+            else:
                 end = stop
             yield from self.run(text, pos, end)
             pos = end
@@ -687,25 +696,29 @@ class _Cutter:
         if record is None:
             record = _Record(number, [])
         else:
-            record.text += record.blank
+            record.parts.append(record.blank)
             record.blank = ""
         inside, depth = _comments(text, start, end, record.depth)
-        piece = start  # where the record's text in this run starts
-        if record.text or depth or _may_repeat(text, start, end):
+        piece = start  # where the record's text in this run starts, on line ``number``
+        if record.parts or depth or _may_repeat(text, start, end):
+            spans = iter(inside)
+            span = next(spans, None)
             for opener in _NEW_RECORDS.finditer(text, start, end):
                 at, tag = opener.start(), opener.group(1)
-                if any(a <= at <= b for a, b in inside):
+                while span is not None and span[1] < at:
+                    span = next(spans, None)
+                if span is not None and span[0] <= at:
                     continue  # in a comment
                 if tag in record.starts:
-                    line = number + text.count("\n", start, at)
-                    record.text += text[piece:at]
+                    line = number + text.count("\n", piece, at)
+                    record.parts.append(text[piece:at])
                     yield self.chunk(record, line - 1)
-                    record, piece = _Record(line, [(line, 1, msg(
+                    record, piece, number = _Record(line, [(line, 1, msg(
                         "missing blank line between records: a second [{tag}] starts a new "
                         "record here (the record before ends at line {line}, PBN §3)",
-                        tag=tag, line=line - 1), "warning")]), at
+                        tag=tag, line=line - 1), "warning")]), at, line
                 record.starts += (tag,)
-        record.text += text[piece:end]
+        record.parts.append(text[piece:end])
         record.depth = depth
         self.open = record if depth else None
         if not depth:
@@ -720,7 +733,7 @@ class _Cutter:
                 for column, message, severity in self.marks.get(number - self.shift, ()):
                     notes.append((number, column, message, severity))
         self.given = last
-        return Chunk(record.first, record.text, notes)
+        return Chunk(record.first, "".join(record.parts), notes)
 
     def close(self) -> Iterator[Chunk]:
         """The record a comment left open at the end of the text, without the semi-empty
@@ -754,13 +767,16 @@ def _comments(text: str, start: int, end: int, depth: int) -> tuple[list[tuple[i
     inside: list[tuple[int, int]] = []
     opened = pos = start
     find = text.find
+    brace = close = -1  # the next '{' and '}', found again once passed (-1 % (end + 1): none, end)
     while True:
-        at = find("{", pos, end)
+        if brace < pos:
+            brace = find("{", pos, end) % (end + 1)
+        at = brace
         if depth:
-            close = find("}", pos, end)
-            if close >= 0 and not 0 <= at < close:
-                at = close
-        if at < 0:
+            if close < pos:
+                close = find("}", pos, end) % (end + 1)
+            at = min(at, close)
+        if at == end:
             break
         line_end = find("\n", at, end)
         # One '{' and a '}' after it, outside a comment: in a string or not, depth 0 after.
