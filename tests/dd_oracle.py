@@ -35,11 +35,19 @@ def _winner(trick: tuple[Card, ...], trump: Suit | None) -> int:
 
 
 class Oracle:
-    """Brute force over one deal's positions."""
+    """Brute force over one deal's positions.
+
+    A position's hands are a tuple in the deal's order, so a player's hand is found by
+    index (``_at``) and the player to move by a table of the order from each leader
+    (``_turns``), not by searching the order: the minimax itself is the plain one.
+    """
 
     def __init__(self, deal: Deal) -> None:
         self.deal = deal
         self.future = lru_cache(maxsize=None)(self._future)
+        order = deal.order
+        self._at = {s: i for i, s in enumerate(order)}
+        self._turns = {s: order[i:] + order[:i] for i, s in enumerate(order)}
 
     def start(self, played: tuple[Card, ...] | None = None
               ) -> tuple[Hands, Seat, tuple[Card, ...], int]:
@@ -60,22 +68,23 @@ class Oracle:
         return tuple((s, frozenset(hands[s])) for s in d.order), leader, trick, won
 
     def to_move(self, leader: Seat, trick: tuple[Card, ...]) -> Seat:
-        order = self.deal.order
-        return order[(order.index(leader) + len(trick)) % len(order)]
+        turns = self._turns[leader]
+        return turns[len(trick) % len(turns)]
 
     def moves(self, hands: Hands, leader: Seat, trick: tuple[Card, ...]) -> frozenset[Card]:
         player = self.to_move(leader, trick)
-        return _legal(dict(hands)[player], trick, self.deal.trump, self.deal.must_trump)
+        return _legal(hands[self._at[player]][1], trick, self.deal.trump, self.deal.must_trump)
 
     def after(self, hands: Hands, leader: Seat, trick: tuple[Card, ...], card: Card) -> int:
         """The measured side's tricks from this trick on after ``card``, best play on."""
         d = self.deal
         player = self.to_move(leader, trick)
-        rest = tuple((s, h - {card} if s is player else h) for s, h in hands)
+        i = self._at[player]
+        rest = (*hands[:i], (player, hands[i][1] - {card}), *hands[i + 1:])
         trick = (*trick, card)
         if len(trick) < len(d.order):
             return self.future(rest, leader, trick)
-        winner = self.to_move(leader, trick[:_winner(trick, d.trump)])
+        winner = self._turns[leader][_winner(trick, d.trump)]
         return (winner in d.side) + self.future(rest, winner, ())
 
     def _future(self, hands: Hands, leader: Seat, trick: tuple[Card, ...]) -> int:
