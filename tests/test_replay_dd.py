@@ -404,5 +404,5 @@ def test_a_lost_search_costs_only_its_deal(monkeypatch: pytest.MonkeyPatch,
     assert res.exit_code == 1 and res.output.count("Dubbeldummy: sökningen slutade utan svar") == 1
     assert res.output.count("Dubbeldummy: NS tar") + res.output.count("Dubbeldummy: ÖV tar") >= 2
     page = tmp_path / "p.html"
-    res = run("--lang", "en", "replay", UPPSALA, "--rubber", "1", "--dd", "--html", str(page))
+    res = run("--lang", "en", "replay", UPPSALA, "--board", "2", "--dd", "--html", str(page))
     assert res.exit_code == 1 and "record 2: Double dummy: the search ended" in res.stderr
