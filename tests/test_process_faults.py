@@ -260,7 +260,7 @@ def test_workers_end_when_the_parent_is_killed(tmp_path: Path, command: str) -> 
     args = [priffe_exe(), command, "--jobs", "2", str(big)]
     if command == "import":
         # the parent waits in its transaction, the workers are up
-        args = [*stalling_process(3000), command, "--jobs", "2", str(big),
+        args = [*stalling_process(300), command, "--jobs", "2", str(big),
                 "--db", str(tmp_path / "k.db")]
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             text=True)
