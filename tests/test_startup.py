@@ -162,17 +162,31 @@ def _loaded(modules: set[str], *names: str) -> list[str]:
     return sorted(m for m in modules if any(m == n or m.startswith(n + ".") for n in names))
 
 
-def test_validating_one_deal_loads_the_reader_and_no_archive_or_table(tmp_path: Path) -> None:
-    """A secretary's ``validate`` reads and prints a summary line: neither SQLite, numpy,
-    tabulate, the archive nor the replay is loaded for it; Lark only the first time,
-    to make the tokenizer's tables, which later runs read from the cache."""
+FirstRun = tuple[dict[str, str], Path, set[str]]
+
+
+@pytest.fixture(scope="module")
+def first_validate(tmp_path_factory: pytest.TempPathFactory) -> FirstRun:
+    """A cache folder of its own (the environment that names it), filled by a first
+    ``validate`` of one generated deal, the deal's file, and the modules that run loaded:
+    the tokenizer's tables, made from Lark's in most of a second, are made once for both
+    tests below."""
     from priffe_records import write
     from priffe_records.rules.priffe.generate import iter_records
 
-    one = tmp_path / "one.ppn"
+    tmp = tmp_path_factory.mktemp("startup-cache")
+    one = tmp / "one.ppn"
     write(iter_records(1, 1), one)
-    cache = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
-    cold = _modules_after("validate", str(one), env=cache)
+    cache = {"XDG_CACHE_HOME": str(tmp / "cache")}
+    return cache, one, _modules_after("validate", str(one), env=cache)
+
+
+def test_validating_one_deal_loads_the_reader_and_no_archive_or_table(
+        first_validate: FirstRun) -> None:
+    """A secretary's ``validate`` reads and prints a summary line: neither SQLite, numpy,
+    tabulate, the archive nor the replay is loaded for it; Lark only the first time,
+    to make the tokenizer's tables, which later runs read from the cache."""
+    cache, one, cold = first_validate
     assert "priffe_records.format.reader" in cold and "lark" in cold
     warm = _modules_after("validate", str(one), env=cache)
     assert "priffe_records.format.reader" in warm
@@ -180,13 +194,13 @@ def test_validating_one_deal_loads_the_reader_and_no_archive_or_table(tmp_path: 
                    "priffe_records.archive", "priffe_records.replay") == []
 
 
-def test_a_syntax_error_is_explained_by_lark_with_a_warm_cache(tmp_path: Path) -> None:
+def test_a_syntax_error_is_explained_by_lark_with_a_warm_cache(first_validate: FirstRun,
+                                                              tmp_path: Path) -> None:
     """Valid text needs no Lark; a record the tokenizer rejects is explained by Lark."""
     good, bad = tmp_path / "good.ppn", tmp_path / "bad.ppn"
     good.write_text('[Event "Klubbkväll"]\n[Contract "Hjärter"]\n', encoding="utf-8")
     bad.write_text('[Event "Klubbkväll"]\n[contract "Hjärter"]\n', encoding="utf-8")
-    cache = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
-    _modules_after("validate", str(good), env=cache)
+    cache, _, _ = first_validate
     assert "lark" not in _modules_after("validate", str(good), env=cache)
     assert "lark" in _modules_after("validate", str(bad), env=cache)
 
