@@ -132,3 +132,20 @@ def test_a_trick_is_clean_exactly_when_the_card_rule_allows_each_card() -> None:
         allowed = all(card_fault(held[k], c, led if k else -1, trump, must) == PLAYABLE
                       for k, c in enumerate(trick)) and len(set(trick)) == 4
         assert (play_tricks(trick, 0, list(held), trump, must) != []) == allowed
+
+
+def test_a_last_trick_cut_short_before_its_lead_has_no_winner_and_its_cards_leave() -> None:
+    """A claim may end the last trick before its leader played: the cards that were
+    played still leave their hands, any card may be played (nothing was led), and the
+    trick has no winner (-1)."""
+    def ids(*cards: str) -> list[int]:
+        return [card_id(Card.parse(t)) for t in cards]
+    first = ids("♠2", "♠3", "♠4", "♠A")  # N leads, W (column 3) wins and leads next
+    short = ids("♥2", "♦3")  # N and E played, then the claim: W never led
+    kept = ids("♣K")[0]
+    held = [1 << first[0] | 1 << short[0], 1 << first[1] | 1 << short[1], 1 << first[2],
+            1 << first[3] | 1 << kept]
+    for trump, must in ((NO_TRUMP, False), (first[0] // 13, True)):
+        after = list(held)
+        assert play_tricks([*first, *short], 0, after, trump, must) == [3, -1]
+        assert after == [0, 0, 0, 1 << kept]

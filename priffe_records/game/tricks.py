@@ -198,8 +198,11 @@ def play_tricks(ids: Sequence[int], lead: int, held: list[int], trump: int,
         trick = ids[start:start + width]
         if -1 in trick:
             break
-        best = trick[lead] if lead < len(trick) else -1
-        led = best // 13 if best >= 0 else -1  # -1: any card may be played
+        if lead < len(trick):
+            best = trick[lead]
+            led = best // 13
+        else:  # cut short before its lead: any card may be played, and it has no winner
+            best, led = trick[0], -1  # (a card, so that beat[cid][best] reads a real one)
         at = lead
         for k, cid in enumerate(trick):
             hand = held[k]
