@@ -573,13 +573,14 @@ def _v10(db: sqlite_utils.Database) -> None:
     db.create_view("contract_success", CONTRACT_SUCCESS_V10)
 
 
-CONTRACT_SUCCESS_V10 = """
-SELECT game, contract, count(*) AS deals,
-  sum(declaring_side IS NOT NULL OR (game = 'Preference' AND COALESCE(declarer, '') <> ''))
-    AS declared,
+# Who declared: version 10 had to name Préférence, the one game without sides; 13 does not.
+_CONTRACT_SUCCESS = """
+SELECT game, contract, count(*) AS deals, sum({declared}) AS declared,
   sum(made = 1) AS made, sum(made = 0) AS defeated,
   round(100.0 * sum(made = 1) / nullif(sum(made IS NOT NULL), 0), 1) AS success_pct
 FROM deals WHERE contract IS NOT NULL GROUP BY game, contract ORDER BY deals DESC, game"""
+CONTRACT_SUCCESS_V10 = _CONTRACT_SUCCESS.format(
+    declared="declaring_side IS NOT NULL OR (game = 'Preference' AND COALESCE(declarer, '') <> '')")
 
 
 # ---------------------------------------------------------------- version 11
@@ -629,9 +630,7 @@ _ROLE = """CASE WHEN COALESCE(d.declarer, '') = '' THEN 'forced'
 
 VIEWS_V13: dict[str, str] = {
     "player_deals": VIEWS_V1["player_deals"].replace(_ROLE_V1, _ROLE),
-    "contract_success": CONTRACT_SUCCESS_V10.replace(
-        "sum(declaring_side IS NOT NULL OR (game = 'Preference' AND COALESCE(declarer, '') <> ''))"
-        "\n    AS declared", "sum(COALESCE(declarer, '') <> '') AS declared"),
+    "contract_success": _CONTRACT_SUCCESS.format(declared="COALESCE(declarer, '') <> ''"),
 }
 
 
