@@ -130,6 +130,6 @@ def test_an_install_without_the_families_entry_points_is_one_clear_line(
 def test_a_check_covers_its_family_s_rules_whatever_the_prefix_s_length() -> None:
     """A family's letter may be longer than one (a bridge law as ``L12``, or ``BR3``)."""
     check = Check("play", "BR2", "BR4", ("Play",), msg("play"))
-    assert [check.covers(r) for r in ("BR2", "BR4", "BR5", "B3", "R3")] == \
-        [True, True, False, False, False]
+    assert [check.covers(r) for r in ("BR2", "BR4", "BR5", "B3", "R3", "BR²")] == \
+        [True, True, False, False, False, False]
     assert check.rules == "BR2–BR4"

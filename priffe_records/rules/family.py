@@ -320,7 +320,7 @@ class Check:
     def covers(self, rule: str) -> bool:
         letters, low = _split_rule(self.first)
         number = rule.removeprefix(letters)
-        return number != rule and number.isdigit() and \
+        return number != rule and number.isascii() and number.isdigit() and \
             low <= int(number) <= _split_rule(self.last)[1]
 
 
